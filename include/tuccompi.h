@@ -1,0 +1,326 @@
+/*
+ * libtuccompi-starpu: the TuCCompi multi-layer model on StarPU.
+ *
+ * The paper's coordination level maps onto this API as follows:
+ *
+ *   TuCCompi_COMM()              tuccompi_init()
+ *   TuCCompi_SETMK(n)            tuccompi_set_mk()
+ *   TuCCompi_PARALLEL(policy,..) tuccompi_parallel()   (non-blocking)
+ *   TuCCompi_SYN()               tuccompi_wait()        (collective)
+ *   TuCCompi_ENDCOMM()           tuccompi_finalize()
+ *
+ * The deployment level (plug-ins) is a struct tuccompi_plugin: a CPU and/or a CUDA
+ * function solving one task, which read their task through the tuccompi_task_*()
+ * accessors. The CUDA launch helpers (GPULAUNCH/GPUSYN) and the tuner live in
+ * <tuccompi_cuda.h> and <tuccompi_tune.h>.
+ *
+ * Every call returns 0 (or a count) on success and a negative errno value on
+ * failure; tuccompi_last_error() then holds one line saying what went wrong and
+ * how to fix it.
+ */
+#ifndef TUCCOMPI_H
+#define TUCCOMPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version of this header. */
+#define TUCCOMPI_VERSION_MAJOR 0
+#define TUCCOMPI_VERSION_MINOR 1
+#define TUCCOMPI_VERSION_PATCH 0
+
+/** Upper bounds of a few fixed-size tables. */
+#define TUCCOMPI_MAX_SHARED 8     /**< shared read-only buffers per task set */
+#define TUCCOMPI_MAX_WORKSPACES 8 /**< PARLLMK workspaces per plug-in */
+#define TUCCOMPI_MAX_MK 32        /**< concurrent kernels per GPU */
+
+/* ================================================================ errors */
+
+/** One line describing the last failure of a tuccompi_ call in this thread
+ *  (what, where, how to fix), or "" when none. */
+const char *tuccompi_last_error(void);
+
+/** Short text for a (negative) error code returned by this library. */
+const char *tuccompi_strerror(int err);
+
+/* ================================================================ COMM / ENDCOMM */
+
+/** Start-up options; fill with tuccompi_conf_init() then change what you need. */
+struct tuccompi_conf
+{
+	/** Concurrent tasks per GPU (SETMK's initial value). 0: $TUCCOMPI_MK, else 1. */
+	int mk;
+	/** Stream workers StarPU creates per GPU; SETMK may choose any MK up to it.
+	 *  0: $TUCCOMPI_MK_MAX, else max(mk, 4). */
+	int mk_max;
+	/** CPU workers per node; -1: StarPU's default (all cores not driving a GPU). */
+	int ncpus;
+	/** CUDA devices per node; -1: all. */
+	int ncuda;
+	/** Use MPI: 1 yes, 0 no, -1 (default): when launched by mpirun/mpiexec. */
+	int use_mpi;
+	/** When non-NULL, record an FxT trace of the run and convert it into
+	 *  trace_dir/paje.trace at tuccompi_finalize(). NULL: $TUCCOMPI_TRACE. */
+	const char *trace_dir;
+	/** 1: print nothing but errors. */
+	int quiet;
+};
+
+/** Fill @p conf with the defaults described above. */
+void tuccompi_conf_init(struct tuccompi_conf *conf);
+
+/** COMM: start StarPU (and StarPU-MPI over Open MPI when running under mpirun),
+ *  one rank per node. @p argc / @p argv may be NULL. @p conf may be NULL for defaults.
+ *  Returns 0, -EALREADY if already started, -ENODEV if StarPU found no worker. */
+int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *conf);
+
+/** ENDCOMM: wait for everything, stop StarPU (and MPI if tuccompi_init started it),
+ *  write the trace if one was requested. Collective over ranks. */
+int tuccompi_finalize(void);
+
+/** This process's rank (0 without MPI). */
+int tuccompi_rank(void);
+/** Number of ranks (1 without MPI). */
+int tuccompi_nranks(void);
+/** Nonzero when the cross-node layer is active (MPI with at least one rank). */
+int tuccompi_mpi_active(void);
+
+/* ================================================================ units */
+
+/** A computational unit: a CPU core, or a GPU with its MK stream workers. */
+enum tuccompi_unit_kind
+{
+	TUCCOMPI_UNIT_CPU = 0,
+	TUCCOMPI_UNIT_CUDA = 1,
+};
+
+/** Number of units of @p kind on this node. */
+int tuccompi_unit_count(enum tuccompi_unit_kind kind);
+
+/** Describe the units of this node on @p f (one line each). */
+void tuccompi_print_units(FILE *f);
+
+/** SETMK: run @p mk tasks concurrently on each GPU (1..mk_max of tuccompi_conf).
+ *  Applies to task sets started afterwards. Returns -EINVAL when out of range. */
+int tuccompi_set_mk(int mk);
+
+/** Current MK. */
+int tuccompi_get_mk(void);
+
+/* ================================================================ plug-ins (deployment level) */
+
+/** What a plug-in function receives: one task of a task set. Opaque. */
+struct tuccompi_task;
+
+/** A plug-in implementation: solves the task @p task. @p arg is tuccompi_taskset_desc::arg.
+ *  A CUDA implementation runs on a host thread of its own, launches on
+ *  tuccompi_task_stream() and must have finished its device work when it returns
+ *  (tuccompi_gpu_sync()). */
+typedef void (*tuccompi_plugin_func)(struct tuccompi_task *task, void *arg);
+
+/** A plug-in: the code of one task, for CPU cores and/or GPUs. */
+struct tuccompi_plugin
+{
+	/** Name, for traces and performance models (must be unique per program). */
+	const char *name;
+	/** CPU implementation, or NULL when there is none. */
+	tuccompi_plugin_func cpu;
+	/** CUDA implementation, or NULL when there is none (or built without CUDA). */
+	tuccompi_plugin_func cuda;
+	/** Bytes of result each task writes through tuccompi_task_result() (may be 0). */
+	size_t result_size;
+	/** PARLLMK: per-task private workspaces, allocated in the memory of the unit that
+	 *  runs the task (device memory on a GPU) and never shared between tasks running
+	 *  at the same time. Sizes in bytes; 0 ends the list early. */
+	size_t workspace_size[TUCCOMPI_MAX_WORKSPACES];
+	/** Number of entries used in workspace_size. */
+	unsigned nworkspaces;
+};
+
+/** Task id in [0, ntasks) of the task set. */
+uint64_t tuccompi_task_id(const struct tuccompi_task *task);
+/** The task's input: desc->inputs + id * desc->input_size, or NULL. Host memory. */
+const void *tuccompi_task_input(const struct tuccompi_task *task);
+/** Where the task writes its result (plugin->result_size bytes). Host memory, also
+ *  for a CUDA implementation (copy the result there before returning). */
+void *tuccompi_task_result(struct tuccompi_task *task);
+/** Shared read-only buffer @p k, in the memory of the executing unit
+ *  (a device pointer on a GPU). NULL if out of range. */
+const void *tuccompi_task_shared(const struct tuccompi_task *task, unsigned k);
+/** Size in bytes of shared buffer @p k. */
+size_t tuccompi_task_shared_size(const struct tuccompi_task *task, unsigned k);
+/** PARLLMK workspace @p k, in the memory of the executing unit (device pointer on GPU). */
+void *tuccompi_task_workspace(struct tuccompi_task *task, unsigned k);
+/** StarPU worker id that runs the task. */
+int tuccompi_task_worker(const struct tuccompi_task *task);
+/** Kind of unit that runs the task. */
+enum tuccompi_unit_kind tuccompi_task_unit_kind(const struct tuccompi_task *task);
+
+/* ================================================================ shared data */
+
+/** A read-only buffer shared by every task of a node, e.g. the graph. It is registered
+ *  once per node and copied once to each GPU that needs it. */
+typedef struct tuccompi_shared *tuccompi_shared_t;
+
+/** Register @p size bytes at @p ptr (host memory, left untouched until
+ *  tuccompi_shared_unregister()). */
+int tuccompi_shared_register(tuccompi_shared_t *out, const void *ptr, size_t size);
+/** Unregister (waits for the tasks that read it). */
+int tuccompi_shared_unregister(tuccompi_shared_t shared);
+
+/* ================================================================ policies */
+
+/** What every rank knows about the cluster when a task set starts. */
+struct tuccompi_node_info
+{
+	int ncpu_units;  /**< CPU units (cores with a worker) */
+	int ncuda_units; /**< GPUs */
+	int mk;          /**< MK of the GPUs of this node */
+};
+
+/** The cluster as seen by a distribution rule: one entry per rank. */
+struct tuccompi_cluster
+{
+	int nranks;
+	const struct tuccompi_node_info *nodes;
+	/** Which unit kinds can run the plug-in (a plug-in without CUDA code gives GPUs nothing). */
+	int use_cpu, use_cuda;
+};
+
+/** A static distribution rule (1st layer): set count[r], the number of tasks of rank r,
+ *  for every rank, summing to @p ntasks. Ranks get consecutive task ids in rank order.
+ *  Return 0 or a negative errno. */
+typedef int (*tuccompi_partition_func)(const struct tuccompi_cluster *cluster, uint64_t ntasks,
+				       uint64_t *count, void *arg);
+
+struct starpu_sched_policy;
+
+/** A scheduling policy: how tasks go to ranks (1st layer) and to units (2nd layer).
+ *  The library defines eq1, eq2 and ms; a user can fill one of their own. */
+struct tuccompi_policy
+{
+	/** Short name ("eq1", ...). */
+	const char *name;
+	/** One line for --help and logs. */
+	const char *description;
+	/** Cross-node rule when static; NULL with dynamic = 1. */
+	tuccompi_partition_func partition;
+	/** 1: ranks ask a master rank for packs of tasks as their units become idle (MS). */
+	int dynamic;
+	/** Rank of the master for dynamic policies (the master also computes). */
+	int master;
+	/** StarPU policy used inside each node: a policy struct of your own, or NULL to
+	 *  use sched_name. */
+	struct starpu_sched_policy *sched;
+	/** Name of a StarPU built-in policy ("eager", "lws", "dmda", ...), or of one of
+	 *  ours ("tuccompi-eq1", "tuccompi-eq2", "tuccompi-ms"), used when sched is NULL. */
+	const char *sched_name;
+	/** Passed to partition. */
+	void *arg;
+};
+
+/** EQ1: the same number of tasks to every node, then equally to the node's units. */
+extern const struct tuccompi_policy tuccompi_policy_eq1;
+/** EQ2: the same number of tasks to every unit of the cluster. */
+extern const struct tuccompi_policy tuccompi_policy_eq2;
+/** MS: units ask for work when idle: a pack of MK tasks for a GPU, one for a CPU core;
+ *  ranks ask the master rank. Faster units do more. */
+extern const struct tuccompi_policy tuccompi_policy_ms;
+
+/** Policy by name: "eq1", "eq2", "ms", or a StarPU built-in local policy name
+ *  ("eager", "lws", "dmda", ...; tasks are spread over ranks like EQ1).
+ *  Returns NULL (and sets tuccompi_last_error()) for an unknown name. */
+const struct tuccompi_policy *tuccompi_policy_by_name(const char *name);
+
+/** The StarPU policy structs of this library, for plain StarPU programs:
+ *  conf.sched_policy = tuccompi_sched_policy("tuccompi-ms");  NULL if unknown. */
+struct starpu_sched_policy *tuccompi_sched_policy(const char *name);
+
+/** The cross-node rules of EQ1 and EQ2 (usable in a user policy). */
+int tuccompi_partition_eq1(const struct tuccompi_cluster *cluster, uint64_t ntasks, uint64_t *count, void *arg);
+int tuccompi_partition_eq2(const struct tuccompi_cluster *cluster, uint64_t ntasks, uint64_t *count, void *arg);
+
+/* ================================================================ PARALLEL / SYN */
+
+/** A running task set. */
+typedef struct tuccompi_taskset *tuccompi_taskset_t;
+
+/** Called on the rank that ran a task, right after it finished (from a StarPU
+ *  thread: keep it short and thread-safe). */
+typedef void (*tuccompi_done_func)(uint64_t id, const void *result, void *arg);
+
+/** A set of independent tasks. Every rank passes the same description. */
+struct tuccompi_taskset_desc
+{
+	const struct tuccompi_plugin *plugin; /**< the code of a task */
+	uint64_t ntasks;                      /**< task ids are 0 .. ntasks-1 */
+	void *arg;                            /**< passed to the plug-in functions */
+	/** Optional per-task inputs: task i reads inputs + i*input_size (host memory,
+	 *  the same on every rank). */
+	const void *inputs;
+	size_t input_size;
+	/** Shared read-only buffers, available to every task as tuccompi_task_shared(t, k). */
+	tuccompi_shared_t shared[TUCCOMPI_MAX_SHARED];
+	unsigned nshared;
+	/** Where the results end up on rank @c root: ntasks * plugin->result_size bytes,
+	 *  result of task i at results + i*result_size. NULL: results are not gathered. */
+	void *results;
+	int root;
+	/** Optional per-task completion callback (see tuccompi_done_func). */
+	tuccompi_done_func on_done;
+	void *on_done_arg;
+};
+
+/** PARALLEL: start running a task set under @p policy. Non-blocking: returns once
+ *  this rank has submitted its first tasks. */
+int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccompi_taskset_desc *desc,
+		      tuccompi_taskset_t *out);
+
+/** SYN: wait until every task of the set has run on every rank and the results are
+ *  on the root rank. Collective. Does not free the task set. */
+int tuccompi_wait(tuccompi_taskset_t ts);
+
+/** Free a finished task set. */
+void tuccompi_taskset_destroy(tuccompi_taskset_t ts);
+
+/* ================================================================ statistics */
+
+/** What a unit did in a task set. */
+struct tuccompi_unit_stats
+{
+	int rank;
+	enum tuccompi_unit_kind kind;
+	int index;          /**< CPU: worker's core index in this node; CUDA: device id */
+	uint64_t ntasks;    /**< tasks it ran */
+	double busy_s;      /**< sum over its workers of task execution time */
+};
+
+/** Counts of a finished task set, gathered on every rank. */
+struct tuccompi_taskset_stats
+{
+	uint64_t ntasks;
+	double wall_s;        /**< PARALLEL to end of SYN, on this rank */
+	double comm_s;        /**< time this rank spent in cross-node messages */
+	uint64_t nrequests;   /**< MS: requests this rank sent to the master */
+	int nunits;           /**< entries in units[] over all ranks */
+	const struct tuccompi_unit_stats *units;
+	const uint64_t *tasks_per_rank; /**< nranks entries */
+};
+
+/** Statistics of a task set after tuccompi_wait(); valid until it is destroyed. */
+int tuccompi_taskset_get_stats(tuccompi_taskset_t ts, struct tuccompi_taskset_stats *stats);
+
+/** Rank that ran task @p id (on the root, after tuccompi_wait(), when results are gathered),
+ *  or -1. */
+int tuccompi_taskset_task_rank(tuccompi_taskset_t ts, uint64_t id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TUCCOMPI_H */

@@ -1,0 +1,220 @@
+/* The 1st layer: what ranks tell each other. Plain MPI on a private duplicate of the
+ * world communicator (so nothing here can match a StarPU-MPI message), which needs
+ * MPI_THREAD_MULTIPLE since the MS master answers from a thread of its own. Without
+ * MPI (or with one rank) everything degenerates to local copies. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int _tuccompi_comm_exchange_nodes(void)
+{
+	struct tuccompi_node_info mine = {
+		.ncpu_units = tuccompi_unit_count(TUCCOMPI_UNIT_CPU),
+		.ncuda_units = tuccompi_unit_count(TUCCOMPI_UNIT_CUDA),
+		.mk = _tuccompi.mk,
+	};
+	free(_tuccompi.nodes);
+	_tuccompi.nodes = calloc((size_t)_tuccompi.nranks, sizeof(*_tuccompi.nodes));
+	if (!_tuccompi.nodes)
+		return _tuccompi_error(-ENOMEM, "out of memory for %d node descriptions", _tuccompi.nranks);
+#ifdef TUCCOMPI_HAVE_MPI
+	if (_tuccompi.mpi_active)
+	{
+		if (MPI_Allgather(&mine, sizeof(mine), MPI_BYTE, _tuccompi.nodes, sizeof(mine), MPI_BYTE,
+				  _tuccompi.comm) != MPI_SUCCESS)
+			return _tuccompi_error(-EIO, "MPI_Allgather of node descriptions failed");
+		return 0;
+	}
+#endif
+	_tuccompi.nodes[0] = mine;
+	return 0;
+}
+
+int _tuccompi_comm_allgather_u64(uint64_t mine, uint64_t *all)
+{
+#ifdef TUCCOMPI_HAVE_MPI
+	if (_tuccompi.mpi_active)
+		return MPI_Allgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, _tuccompi.comm) == MPI_SUCCESS
+			       ? 0
+			       : _tuccompi_error(-EIO, "MPI_Allgather failed");
+#endif
+	all[0] = mine;
+	return 0;
+}
+
+int _tuccompi_comm_gatherv(const void *send, uint64_t nbytes, void *recv, const uint64_t *counts, int root)
+{
+#ifdef TUCCOMPI_HAVE_MPI
+	if (_tuccompi.mpi_active)
+	{
+		int n = _tuccompi.nranks;
+		int *cnt = NULL, *displ = NULL;
+		if (nbytes > INT_MAX)
+			return _tuccompi_error(-EOVERFLOW, "gather of %llu bytes from one rank exceeds MPI's int counts",
+					       (unsigned long long)nbytes);
+		if (_tuccompi.rank == root)
+		{
+			cnt = malloc(sizeof(int) * (size_t)n);
+			displ = malloc(sizeof(int) * (size_t)n);
+			uint64_t off = 0;
+			for (int r = 0; r < n; r++)
+			{
+				if (off > INT_MAX || counts[r] > INT_MAX)
+				{
+					free(cnt);
+					free(displ);
+					return _tuccompi_error(-EOVERFLOW, "gather of more than 2 GiB on the root");
+				}
+				cnt[r] = (int)counts[r];
+				displ[r] = (int)off;
+				off += counts[r];
+			}
+		}
+		int ret = MPI_Gatherv(send, (int)nbytes, MPI_BYTE, recv, cnt, displ, MPI_BYTE, root, _tuccompi.comm);
+		free(cnt);
+		free(displ);
+		return ret == MPI_SUCCESS ? 0 : _tuccompi_error(-EIO, "MPI_Gatherv failed");
+	}
+#endif
+	(void)counts;
+	(void)root;
+	if (nbytes)
+		memcpy(recv, send, nbytes);
+	return 0;
+}
+
+int _tuccompi_comm_barrier(void)
+{
+#ifdef TUCCOMPI_HAVE_MPI
+	if (_tuccompi.mpi_active)
+		return MPI_Barrier(_tuccompi.comm) == MPI_SUCCESS ? 0 : _tuccompi_error(-EIO, "MPI_Barrier failed");
+#endif
+	return 0;
+}
+
+/* ------------------------------------------------------------------ MS protocol
+ *
+ * Ranks ask the master for task ids: a request carries how many ids the rank's idle
+ * units can take (one per CPU core, MK per GPU); the grant is a range
+ * [first, first+count), or count = 0 once everything is handed out ("stop").
+ * Every rank keeps asking until it has been told to stop, so the master knows it is
+ * done after nranks-1 remote stops. The master's own units ask through a function
+ * call; its server thread answers the others. */
+
+#define MS_TAG_BASE 4096
+
+struct _tuccompi_ms
+{
+	uint64_t ntasks;
+	uint64_t next; /* master: first id not handed out */
+	int master;
+	int tag_req, tag_grant;
+	pthread_mutex_t lock;
+	int server_running;
+	pthread_t server;
+	double comm_s;
+	uint64_t nrequests;
+};
+
+static void ms_take(struct _tuccompi_ms *ms, uint64_t want, uint64_t *first, uint64_t *count)
+{
+	pthread_mutex_lock(&ms->lock);
+	uint64_t left = ms->ntasks - ms->next;
+	*first = ms->next;
+	*count = want < left ? want : left;
+	ms->next += *count;
+	pthread_mutex_unlock(&ms->lock);
+}
+
+#ifdef TUCCOMPI_HAVE_MPI
+static void *ms_server(void *arg)
+{
+	struct _tuccompi_ms *ms = arg;
+	int stops = 0, nremote = _tuccompi.nranks - 1;
+	uint64_t want;
+	MPI_Request req;
+	MPI_Status st;
+	struct timespec nap = { 0, 20000 }; /* 20 µs between polls: no core burnt */
+
+	while (stops < nremote)
+	{
+		MPI_Irecv(&want, 1, MPI_UINT64_T, MPI_ANY_SOURCE, ms->tag_req, _tuccompi.comm, &req);
+		int done = 0;
+		while (!done)
+		{
+			MPI_Test(&req, &done, &st);
+			if (!done)
+				nanosleep(&nap, NULL);
+		}
+		uint64_t grant[2];
+		ms_take(ms, want, &grant[0], &grant[1]);
+		if (grant[1] == 0)
+			stops++;
+		MPI_Send(grant, 2, MPI_UINT64_T, st.MPI_SOURCE, ms->tag_grant, _tuccompi.comm);
+	}
+	return NULL;
+}
+#endif
+
+struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned serial)
+{
+	struct _tuccompi_ms *ms = calloc(1, sizeof(*ms));
+	if (!ms)
+		return NULL;
+	ms->ntasks = ntasks;
+	ms->master = master;
+	ms->tag_req = MS_TAG_BASE + 2 * (int)(serial % 1024);
+	ms->tag_grant = ms->tag_req + 1;
+	pthread_mutex_init(&ms->lock, NULL);
+#ifdef TUCCOMPI_HAVE_MPI
+	if (_tuccompi.mpi_active && _tuccompi.nranks > 1 && _tuccompi.rank == master)
+	{
+		if (pthread_create(&ms->server, NULL, ms_server, ms) != 0)
+		{
+			free(ms);
+			return NULL;
+		}
+		ms->server_running = 1;
+	}
+#endif
+	return ms;
+}
+
+int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t *first, uint64_t *count)
+{
+	ms->nrequests++;
+	if (_tuccompi.rank == ms->master || !_tuccompi.mpi_active)
+	{
+		ms_take(ms, want, first, count);
+		return 0;
+	}
+#ifdef TUCCOMPI_HAVE_MPI
+	double t0 = _tuccompi_now();
+	uint64_t grant[2];
+	if (MPI_Send(&want, 1, MPI_UINT64_T, ms->master, ms->tag_req, _tuccompi.comm) != MPI_SUCCESS ||
+	    MPI_Recv(grant, 2, MPI_UINT64_T, ms->master, ms->tag_grant, _tuccompi.comm, MPI_STATUS_IGNORE) !=
+		    MPI_SUCCESS)
+		return _tuccompi_error(-EIO, "MS request to master rank %d failed", ms->master);
+	ms->comm_s += _tuccompi_now() - t0;
+	*first = grant[0];
+	*count = grant[1];
+	return 0;
+#else
+	return _tuccompi_error(-ENOSYS, "MS across ranks needs MPI");
+#endif
+}
+
+int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequests)
+{
+	if (ms->server_running)
+		pthread_join(ms->server, NULL);
+	if (comm_s)
+		*comm_s = ms->comm_s;
+	if (nrequests)
+		*nrequests = ms->nrequests;
+	pthread_mutex_destroy(&ms->lock);
+	free(ms);
+	return 0;
+}

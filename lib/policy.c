@@ -1,0 +1,135 @@
+/* Policies by name, and the StarPU scheduling contexts that run them. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern struct starpu_sched_policy tuccompi_sched_eq1, tuccompi_sched_eq2, tuccompi_sched_ms;
+
+static struct starpu_sched_policy *const ours[] = { &tuccompi_sched_eq1, &tuccompi_sched_eq2, &tuccompi_sched_ms };
+
+struct starpu_sched_policy *tuccompi_sched_policy(const char *name)
+{
+	for (unsigned i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
+		if (name && strcmp(name, ours[i]->policy_name) == 0)
+			return ours[i];
+	return NULL;
+}
+
+static int starpu_builtin_exists(const char *name)
+{
+	struct starpu_sched_policy **p = starpu_sched_get_predefined_policies();
+	for (; *p; p++)
+		if (strcmp((*p)->policy_name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* StarPU built-ins by name: ranks get tasks as in EQ1, StarPU's policy places them. */
+#define NBUILTIN 32
+static struct tuccompi_policy builtin[NBUILTIN];
+static char builtin_desc[NBUILTIN][96];
+static int nbuiltin;
+static pthread_mutex_t builtin_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const struct tuccompi_policy *tuccompi_policy_by_name(const char *name)
+{
+	static const struct tuccompi_policy *const lib[] = { &tuccompi_policy_eq1, &tuccompi_policy_eq2,
+							     &tuccompi_policy_ms };
+	if (!name)
+	{
+		_tuccompi_error(-EINVAL, "policy name is NULL");
+		return NULL;
+	}
+	for (unsigned i = 0; i < sizeof(lib) / sizeof(lib[0]); i++)
+		if (strcasecmp(name, lib[i]->name) == 0)
+			return lib[i];
+	if (!starpu_builtin_exists(name))
+	{
+		char known[512] = "";
+		struct starpu_sched_policy **p = starpu_sched_get_predefined_policies();
+		for (; *p; p++)
+		{
+			strncat(known, " ", sizeof(known) - strlen(known) - 1);
+			strncat(known, (*p)->policy_name, sizeof(known) - strlen(known) - 1);
+		}
+		_tuccompi_error(-EINVAL, "unknown policy '%s'; use eq1, eq2, ms, or a StarPU policy:%s", name, known);
+		return NULL;
+	}
+	pthread_mutex_lock(&builtin_lock);
+	const struct tuccompi_policy *found = NULL;
+	for (int i = 0; i < nbuiltin; i++)
+		if (strcmp(builtin[i].sched_name, name) == 0)
+			found = &builtin[i];
+	if (!found && nbuiltin < NBUILTIN)
+	{
+		struct tuccompi_policy *p = &builtin[nbuiltin];
+		snprintf(builtin_desc[nbuiltin], sizeof(builtin_desc[0]), "StarPU's '%s' inside nodes, EQ1 across them",
+			 name);
+		p->name = strdup(name);
+		p->sched_name = p->name;
+		p->description = builtin_desc[nbuiltin];
+		p->partition = tuccompi_partition_eq1;
+		found = p;
+		nbuiltin++;
+	}
+	pthread_mutex_unlock(&builtin_lock);
+	return found;
+}
+
+int _tuccompi_sched_ctx(const struct tuccompi_policy *policy, unsigned *ctx)
+{
+	const char *sched_name = policy->sched ? policy->sched->policy_name : policy->sched_name;
+	if (!policy->sched && !(sched_name && starpu_builtin_exists(sched_name)))
+		return _tuccompi_error(-EINVAL, "policy '%s' names no StarPU policy (set .sched or a valid .sched_name)",
+				       policy->name ? policy->name : "?");
+	pthread_mutex_lock(&_tuccompi.lock);
+	for (int i = 0; i < _tuccompi.nctxs; i++)
+	{
+		struct _tuccompi_ctx_cache *c = &_tuccompi.ctxs[i];
+		if (c->sched == policy->sched && strcmp(c->sched_name, sched_name) == 0 && c->mk == _tuccompi.mk)
+		{
+			*ctx = c->ctx;
+			pthread_mutex_unlock(&_tuccompi.lock);
+			return 0;
+		}
+	}
+	if (_tuccompi.nctxs == (int)(sizeof(_tuccompi.ctxs) / sizeof(_tuccompi.ctxs[0])))
+	{
+		pthread_mutex_unlock(&_tuccompi.lock);
+		return _tuccompi_error(-ENOSPC, "too many distinct (policy, MK) pairs in one run");
+	}
+	/* Every CPU unit, and MK stream workers of each GPU. */
+	int workers[STARPU_NMAXWORKERS], n = 0;
+	for (int k = 0; k < _tuccompi.nunits; k++)
+	{
+		const struct _tuccompi_unit *u = &_tuccompi.units[k];
+		int take = u->kind == TUCCOMPI_UNIT_CUDA ? _tuccompi.mk : 1;
+		for (int i = 0; i < take && i < u->nworkers; i++)
+			workers[n++] = u->workers[i];
+	}
+	char name[96];
+	snprintf(name, sizeof(name), "tuccompi-%s-mk%d", sched_name, _tuccompi.mk);
+	unsigned id;
+	if (policy->sched)
+		id = starpu_sched_ctx_create(workers, n, name, STARPU_SCHED_CTX_POLICY_STRUCT, policy->sched, 0);
+	else
+		id = starpu_sched_ctx_create(workers, n, name, STARPU_SCHED_CTX_POLICY_NAME, sched_name, 0);
+	struct _tuccompi_ctx_cache *c = &_tuccompi.ctxs[_tuccompi.nctxs++];
+	c->sched = policy->sched;
+	snprintf(c->sched_name, sizeof(c->sched_name), "%s", sched_name);
+	c->mk = _tuccompi.mk;
+	c->ctx = id;
+	*ctx = id;
+	pthread_mutex_unlock(&_tuccompi.lock);
+	return 0;
+}
+
+void _tuccompi_sched_ctx_free_all(void)
+{
+	pthread_mutex_lock(&_tuccompi.lock);
+	for (int i = 0; i < _tuccompi.nctxs; i++)
+		starpu_sched_ctx_delete(_tuccompi.ctxs[i].ctx);
+	_tuccompi.nctxs = 0;
+	pthread_mutex_unlock(&_tuccompi.lock);
+}

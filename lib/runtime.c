@@ -1,0 +1,353 @@
+/* COMM / ENDCOMM / SETMK: starting StarPU (and StarPU-MPI) and describing this node's units. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef TUCCOMPI_HAVE_MPI
+#include <starpu_mpi.h>
+#endif
+
+struct _tuccompi_state _tuccompi = {
+	.rank = 0,
+	.nranks = 1,
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+void tuccompi_conf_init(struct tuccompi_conf *conf)
+{
+	memset(conf, 0, sizeof(*conf));
+	conf->mk = 0;
+	conf->mk_max = 0;
+	conf->ncpus = -1;
+	conf->ncuda = -1;
+	conf->use_mpi = -1;
+	conf->trace_dir = NULL;
+	conf->quiet = 0;
+}
+
+/* Strict integer from the environment: unset -> *out untouched, 0 returned. */
+static int env_int(const char *name, int min, int max, int *out)
+{
+	const char *s = getenv(name);
+	if (!s || !*s)
+		return 0;
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*end || v < min || v > max)
+		return _tuccompi_error(-EINVAL, "environment variable %s='%s' is not an integer in [%d, %d]; fix or unset it",
+				       name, s, min, max);
+	*out = (int)v;
+	return 1;
+}
+
+/* Launched by a process manager with a world of several processes? */
+static int launched_by_mpirun(int *size)
+{
+	static const char *vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS" };
+	for (unsigned i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+	{
+		const char *s = getenv(vars[i]);
+		if (s && *s)
+		{
+			*size = atoi(s);
+			return 1;
+		}
+	}
+	*size = 1;
+	return 0;
+}
+
+static void set_env_default(const char *name, const char *value)
+{
+	setenv(name, value, 0);
+}
+
+static void build_units(void)
+{
+	_tuccompi.nunits = 0;
+	for (int w = 0; w < STARPU_NMAXWORKERS; w++)
+		_tuccompi.worker_unit[w] = -1;
+	unsigned nw = starpu_worker_get_count();
+	for (unsigned w = 0; w < nw; w++)
+	{
+		enum starpu_worker_archtype type = starpu_worker_get_type((int)w);
+		if (type == STARPU_CPU_WORKER)
+		{
+			struct _tuccompi_unit *u = &_tuccompi.units[_tuccompi.nunits];
+			u->kind = TUCCOMPI_UNIT_CPU;
+			u->index = starpu_worker_get_bindid((int)w);
+			u->nworkers = 1;
+			u->workers[0] = (int)w;
+			_tuccompi.worker_unit[w] = _tuccompi.nunits++;
+		}
+		else if (type == STARPU_CUDA_WORKER)
+		{
+			int dev = starpu_worker_get_devid((int)w);
+			int k;
+			for (k = 0; k < _tuccompi.nunits; k++)
+				if (_tuccompi.units[k].kind == TUCCOMPI_UNIT_CUDA && _tuccompi.units[k].index == dev)
+					break;
+			struct _tuccompi_unit *u = &_tuccompi.units[k];
+			if (k == _tuccompi.nunits)
+			{
+				u->kind = TUCCOMPI_UNIT_CUDA;
+				u->index = dev;
+				u->nworkers = 0;
+				_tuccompi.nunits++;
+			}
+			if (u->nworkers < TUCCOMPI_MAX_MK)
+				u->workers[u->nworkers++] = (int)w;
+			_tuccompi.worker_unit[w] = k;
+		}
+	}
+}
+
+int tuccompi_unit_count(enum tuccompi_unit_kind kind)
+{
+	int n = 0;
+	for (int k = 0; k < _tuccompi.nunits; k++)
+		n += _tuccompi.units[k].kind == kind;
+	return n;
+}
+
+void tuccompi_print_units(FILE *f)
+{
+	char name[128];
+	fprintf(f, "rank %d: %d CPU unit(s), %d GPU unit(s), MK %d (up to %d)\n", _tuccompi.rank,
+		tuccompi_unit_count(TUCCOMPI_UNIT_CPU), tuccompi_unit_count(TUCCOMPI_UNIT_CUDA), _tuccompi.mk,
+		_tuccompi.mk_max);
+	for (int k = 0; k < _tuccompi.nunits; k++)
+	{
+		const struct _tuccompi_unit *u = &_tuccompi.units[k];
+		starpu_worker_get_name(u->workers[0], name, sizeof(name));
+		fprintf(f, "  unit %2d: %-4s %2d  workers %d  (%s)\n", k, u->kind == TUCCOMPI_UNIT_CPU ? "CPU" : "CUDA",
+			u->index, u->nworkers, name);
+	}
+}
+
+int tuccompi_set_mk(int mk)
+{
+	TUCCOMPI_REQUIRE_INIT();
+	if (mk < 1 || mk > _tuccompi.mk_max)
+		return _tuccompi_error(-EINVAL,
+				       "tuccompi_set_mk(%d): MK must be in [1, %d], the stream workers started per GPU; "
+				       "raise tuccompi_conf.mk_max (or TUCCOMPI_MK_MAX) before tuccompi_init()",
+				       mk, _tuccompi.mk_max);
+	_tuccompi.mk = mk;
+	return 0;
+}
+
+int tuccompi_get_mk(void)
+{
+	return _tuccompi.mk;
+}
+
+int tuccompi_rank(void)
+{
+	return _tuccompi.rank;
+}
+
+int tuccompi_nranks(void)
+{
+	return _tuccompi.nranks;
+}
+
+int tuccompi_mpi_active(void)
+{
+	return _tuccompi.mpi_active;
+}
+
+static int start_mpi(int *argc, char ***argv, int use_mpi)
+{
+	int world = 1;
+	int launched = launched_by_mpirun(&world);
+	if (use_mpi < 0)
+		use_mpi = launched;
+#ifndef TUCCOMPI_HAVE_MPI
+	(void)argc;
+	(void)argv;
+	if (use_mpi && world > 1)
+		return _tuccompi_error(-ENOSYS, "started by mpirun with %d processes, but libtuccompi-starpu was built "
+						"without MPI; each process would run the whole task set. Rebuild with "
+						"StarPU-MPI and Open MPI (./configure --enable-mpi)",
+				       world);
+	if (use_mpi == 1 && !launched)
+		return _tuccompi_error(-ENOSYS, "use_mpi=1 but libtuccompi-starpu was built without MPI "
+						"(./configure --enable-mpi)");
+	return 0;
+#else
+	if (!use_mpi)
+		return 0;
+	int inited = 0;
+	MPI_Initialized(&inited);
+	int provided = 0;
+	if (!inited)
+	{
+		if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+			return _tuccompi_error(-EIO, "MPI_Init_thread failed; is this process started by mpirun?");
+		_tuccompi.we_init_mpi = 1;
+	}
+	else
+		MPI_Query_thread(&provided);
+	if (provided < MPI_THREAD_MULTIPLE)
+		return _tuccompi_error(-ENOTSUP, "MPI provides thread level %d, but the cross-node layer calls MPI from "
+						 "its own thread and needs MPI_THREAD_MULTIPLE (initialise MPI with "
+						 "MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...) or let tuccompi_init() do it)",
+				       provided);
+	MPI_Comm_dup(MPI_COMM_WORLD, &_tuccompi.comm);
+	MPI_Comm_rank(_tuccompi.comm, &_tuccompi.rank);
+	MPI_Comm_size(_tuccompi.comm, &_tuccompi.nranks);
+	_tuccompi.mpi_active = 1;
+	return 0;
+#endif
+}
+
+static void stop_mpi(void)
+{
+#ifdef TUCCOMPI_HAVE_MPI
+	if (_tuccompi.mpi_active)
+	{
+		MPI_Comm_free(&_tuccompi.comm);
+		_tuccompi.mpi_active = 0;
+	}
+	if (_tuccompi.we_init_mpi)
+	{
+		MPI_Finalize();
+		_tuccompi.we_init_mpi = 0;
+	}
+#endif
+	_tuccompi.rank = 0;
+	_tuccompi.nranks = 1;
+}
+
+int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf)
+{
+	struct tuccompi_conf conf;
+	int ret;
+
+	if (_tuccompi.initialized)
+		return _tuccompi_error(-EALREADY, "tuccompi_init: already started; call tuccompi_finalize() first");
+	_tuccompi_clear_error();
+	if (user_conf)
+		conf = *user_conf;
+	else
+		tuccompi_conf_init(&conf);
+	_tuccompi.quiet = conf.quiet;
+
+	/* MK: how many tasks run at once on a GPU, and how many stream workers to start. */
+	int mk = conf.mk, mk_max = conf.mk_max;
+	if (mk < 0 || mk > TUCCOMPI_MAX_MK || mk_max < 0 || mk_max > TUCCOMPI_MAX_MK)
+		return _tuccompi_error(-EINVAL, "tuccompi_conf: mk=%d / mk_max=%d out of range [0, %d]", mk, mk_max,
+				       TUCCOMPI_MAX_MK);
+	if (mk == 0 && (ret = env_int("TUCCOMPI_MK", 1, TUCCOMPI_MAX_MK, &mk)) < 0)
+		return ret;
+	if (mk == 0)
+		mk = 1;
+	if (mk_max == 0 && (ret = env_int("TUCCOMPI_MK_MAX", 1, TUCCOMPI_MAX_MK, &mk_max)) < 0)
+		return ret;
+	if (mk_max == 0)
+	{
+		/* STARPU_NWORKER_PER_CUDA set by the user wins. */
+		if ((ret = env_int("STARPU_NWORKER_PER_CUDA", 1, TUCCOMPI_MAX_MK, &mk_max)) < 0)
+			return ret;
+		if (mk_max == 0)
+			mk_max = mk > 4 ? mk : 4;
+	}
+	if (mk > mk_max)
+		return _tuccompi_error(-EINVAL, "MK=%d is larger than mk_max=%d stream workers per GPU; raise mk_max "
+						"(TUCCOMPI_MK_MAX)",
+				       mk, mk_max);
+
+	const char *trace = conf.trace_dir ? conf.trace_dir : getenv("TUCCOMPI_TRACE");
+	if (trace && !*trace)
+		trace = NULL;
+
+	if ((ret = start_mpi(argc, argv, conf.use_mpi)) < 0)
+		return ret;
+
+	/* One host thread per stream worker, so that a plug-in may synchronise its
+	 * stream (GPUSYN) without holding back the other MK-1 tasks of its GPU. */
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%d", mk_max);
+	setenv("STARPU_NWORKER_PER_CUDA", buf, 1);
+	set_env_default("STARPU_CUDA_THREAD_PER_WORKER", "1");
+	if (conf.quiet)
+		set_env_default("STARPU_SILENT", "1");
+	if ((ret = _tuccompi_trace_setup(trace)) < 0)
+	{
+		stop_mpi();
+		return ret;
+	}
+
+	struct starpu_conf sconf;
+	starpu_conf_init(&sconf);
+	if (conf.ncpus >= 0)
+		sconf.ncpus = conf.ncpus;
+	if (conf.ncuda >= 0)
+		sconf.ncuda = conf.ncuda;
+	/* Our task sets run in scheduling contexts of their own; the global one only
+	 * sees StarPU's internal tasks. */
+	if (!getenv("STARPU_SCHED"))
+		sconf.sched_policy_name = "eager";
+
+#ifdef TUCCOMPI_HAVE_MPI
+	if (_tuccompi.mpi_active)
+		ret = starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, &sconf);
+	else
+#endif
+		ret = starpu_init(&sconf);
+	if (ret < 0)
+	{
+		stop_mpi();
+		if (ret == -ENODEV)
+			return _tuccompi_error(ret, "StarPU found no worker to run tasks on (check STARPU_NCPU / "
+						    "STARPU_NCUDA and tuccompi_conf.ncpus / ncuda)");
+		return _tuccompi_error(ret, "starpu_init failed: %s", strerror(-ret));
+	}
+
+	build_units();
+	_tuccompi.mk = mk;
+	_tuccompi.mk_max = mk_max;
+	for (int k = 0; k < _tuccompi.nunits; k++)
+		if (_tuccompi.units[k].kind == TUCCOMPI_UNIT_CUDA && _tuccompi.units[k].nworkers < _tuccompi.mk_max)
+			_tuccompi.mk_max = _tuccompi.units[k].nworkers;
+	if (_tuccompi.mk > _tuccompi.mk_max && tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) > 0)
+		_tuccompi.mk = _tuccompi.mk_max;
+	_tuccompi.initialized = 1;
+
+	if ((ret = _tuccompi_comm_exchange_nodes()) < 0)
+	{
+		tuccompi_finalize();
+		return ret;
+	}
+	return 0;
+}
+
+int tuccompi_finalize(void)
+{
+	TUCCOMPI_REQUIRE_INIT();
+	starpu_task_wait_for_all();
+	_tuccompi_sched_ctx_free_all();
+#ifdef TUCCOMPI_HAVE_MPI
+	if (_tuccompi.mpi_active)
+	{
+		_tuccompi_comm_barrier();
+		starpu_mpi_shutdown();
+	}
+	else
+#endif
+		starpu_shutdown();
+	_tuccompi_models_free();
+	/* Every rank has flushed its FxT file once StarPU is down. */
+	_tuccompi_comm_barrier();
+	int rank = _tuccompi.rank;
+	free(_tuccompi.nodes);
+	_tuccompi.nodes = NULL;
+	stop_mpi();
+	/* After MPI_Finalize, so that forking the converter is safe. */
+	int ret = _tuccompi_trace_convert(rank);
+	_tuccompi.initialized = 0;
+	return ret;
+}

@@ -1,0 +1,105 @@
+/* Mistakes of a programmer get a clear error (negative errno and a message saying how
+ * to fix it), never a crash: calls before init, bad MK, bad plug-ins and task sets,
+ * bad environment values. */
+#include <stdlib.h>
+#include <tuccompi.h>
+
+#include "testutil.h"
+
+static void nop(struct tuccompi_task *t, void *arg)
+{
+	(void)t;
+	(void)arg;
+}
+
+int main(int argc, char **argv)
+{
+	struct tuccompi_conf conf;
+
+	/* before init */
+	ASSERT_EQ(tuccompi_set_mk(2), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "tuccompi_init() first");
+	ASSERT_EQ(tuccompi_finalize(), -EINVAL);
+
+	/* bad environment */
+	setenv("TUCCOMPI_MK", "many", 1);
+	tuccompi_conf_init(&conf);
+	conf.use_mpi = 0;
+	conf.quiet = 1;
+	ASSERT_EQ(tuccompi_init(&argc, &argv, &conf), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "TUCCOMPI_MK='many'");
+	unsetenv("TUCCOMPI_MK");
+
+	/* MK above what was started */
+	conf.mk = 3;
+	conf.mk_max = 2;
+	ASSERT_EQ(tuccompi_init(&argc, &argv, &conf), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "mk_max");
+
+	tuccompi_conf_init(&conf);
+	conf.use_mpi = 0;
+	conf.quiet = 1;
+	conf.ncpus = 1;
+	int ret = tuccompi_init(&argc, &argv, &conf);
+	if (ret == -ENODEV)
+		return TEST_SKIP;
+	ASSERT_OK(ret);
+	ASSERT_EQ(tuccompi_set_mk(0), -EINVAL);
+	ASSERT_EQ(tuccompi_set_mk(TUCCOMPI_MAX_MK + 1), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "mk_max");
+
+	tuccompi_taskset_t ts;
+	struct tuccompi_plugin empty = { .name = "empty" };
+	struct tuccompi_taskset_desc desc = { .plugin = &empty, .ntasks = 4 };
+	ASSERT_EQ(tuccompi_parallel(&tuccompi_policy_eq1, &desc, &ts), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "neither a CPU nor a CUDA implementation");
+
+	struct tuccompi_plugin noname = { .cpu = nop };
+	desc.plugin = &noname;
+	ASSERT_EQ(tuccompi_parallel(&tuccompi_policy_eq1, &desc, &ts), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "no name");
+
+	struct tuccompi_plugin ok = { .name = "nop", .cpu = nop, .nworkspaces = 1 };
+	desc.plugin = &ok;
+	ASSERT_EQ(tuccompi_parallel(&tuccompi_policy_eq1, &desc, &ts), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "workspace 0 has size 0");
+
+	ok.nworkspaces = 0;
+	desc.nshared = 1;
+	ASSERT_EQ(tuccompi_parallel(&tuccompi_policy_eq1, &desc, &ts), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "shared[0] is NULL");
+	desc.nshared = 0;
+
+	desc.root = 5;
+	ASSERT_EQ(tuccompi_parallel(&tuccompi_policy_eq1, &desc, &ts), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "root rank 5");
+	desc.root = 0;
+
+	struct tuccompi_policy bad = { .name = "bad" };
+	ASSERT_EQ(tuccompi_parallel(&bad, &desc, &ts), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "neither dynamic nor has a partition rule");
+	struct tuccompi_policy badname = { .name = "badname", .partition = tuccompi_partition_eq1, .sched_name = "nope" };
+	ASSERT_EQ(tuccompi_parallel(&badname, &desc, &ts), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "names no StarPU policy");
+
+	/* a CUDA-only plug-in on a node without GPU */
+	if (tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) == 0)
+	{
+		struct tuccompi_plugin gpu_only = { .name = "gpu_only", .cuda = nop };
+		desc.plugin = &gpu_only;
+		ret = tuccompi_parallel(&tuccompi_policy_eq1, &desc, &ts);
+		if (ret == 0)
+			ret = tuccompi_wait(ts);
+		ASSERT(ret < 0);
+		printf("CUDA-only plug-in without GPU: %s\n", tuccompi_last_error());
+	}
+
+	/* and the library still works after all that */
+	desc.plugin = &ok;
+	ASSERT_OK(tuccompi_parallel(&tuccompi_policy_ms, &desc, &ts));
+	ASSERT_OK(tuccompi_wait(ts));
+	tuccompi_taskset_destroy(ts);
+	ASSERT_OK(tuccompi_finalize());
+	printf("errors ok\n");
+	return 0;
+}

@@ -1,0 +1,224 @@
+/* The three policies and a user policy, on however many ranks this runs (1 alone,
+ * 2 or 4 under mpirun, ranks of different worker counts):
+ *  - every task id runs exactly once and its result reaches the root;
+ *  - EQ1: equal tasks per node (+-1), then equal per unit within the node (+-1);
+ *  - EQ2: equal tasks per unit over the whole cluster (+-1);
+ *  - MS: units made 4x slower on purpose get fewer tasks than the others, every unit
+ *    works, and no unit goes idle while tasks remain;
+ *  - a user policy (own partition rule + StarPU's eager) sends its tasks where it says.
+ * Tasks sleep instead of computing (a fake cost), so the test also holds on an
+ * oversubscribed 2-core machine. */
+#include <starpu.h>
+#include <time.h>
+#include <tuccompi.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define TASK_US 3000 /* a fast unit's task */
+#define SLOW 4       /* slow units take SLOW times longer */
+
+struct result
+{
+	uint64_t id;
+	uint64_t check;
+	int32_t rank;
+	int32_t worker;
+	double t0, t1;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Slow units: CPU workers with an odd bind id, on every rank (a unit's index in the
+ * statistics is that bind id). */
+static int is_slow(int bindid)
+{
+	return bindid % 2 == 1;
+}
+
+static void probe_cpu(struct tuccompi_task *t, void *arg)
+{
+	(void)arg;
+	struct result *r = tuccompi_task_result(t);
+	r->t0 = now();
+	int w = tuccompi_task_worker(t);
+	usleep(is_slow(starpu_worker_get_bindid(w)) ? SLOW * TASK_US : TASK_US);
+	r->id = tuccompi_task_id(t);
+	r->check = r->id * r->id + 7;
+	r->rank = tuccompi_rank();
+	r->worker = w;
+	r->t1 = now();
+}
+
+static const struct tuccompi_plugin probe = {
+	.name = "test_probe",
+	.cpu = probe_cpu,
+	.result_size = sizeof(struct result),
+};
+
+/* All tasks to the last rank (a distribution rule of the user's). */
+static int all_to_last(const struct tuccompi_cluster *c, uint64_t ntasks, uint64_t *count, void *arg)
+{
+	(void)arg;
+	for (int r = 0; r < c->nranks; r++)
+		count[r] = r == c->nranks - 1 ? ntasks : 0;
+	return 0;
+}
+
+static void check_results(tuccompi_taskset_t ts, const struct result *res, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+	{
+		if (res[i].id != i || res[i].check != i * i + 7)
+			FAIL("result %llu: id %llu check %llu (lost or wrong result)", (unsigned long long)i,
+			     (unsigned long long)res[i].id, (unsigned long long)res[i].check);
+		ASSERT_EQ(tuccompi_taskset_task_rank(ts, i), res[i].rank);
+	}
+}
+
+static void expect_share(uint64_t got, uint64_t total, uint64_t parts, const char *what, int idx)
+{
+	uint64_t lo = total / parts, hi = lo + (total % parts != 0);
+	if (got < lo || got > hi)
+		FAIL("%s %d got %llu tasks, equal share is %llu..%llu", what, idx, (unsigned long long)got,
+		     (unsigned long long)lo, (unsigned long long)hi);
+}
+
+static tuccompi_taskset_t run(const struct tuccompi_policy *pol, uint64_t n, struct result *res)
+{
+	struct tuccompi_taskset_desc desc = { .plugin = &probe, .ntasks = n, .results = res, .root = 0 };
+	tuccompi_taskset_t ts;
+	memset(res, 0xff, n * sizeof(*res));
+	ASSERT_OK(tuccompi_parallel(pol, &desc, &ts));
+	ASSERT_OK(tuccompi_wait(ts));
+	return ts;
+}
+
+int main(int argc, char **argv)
+{
+	struct tuccompi_conf conf;
+	tuccompi_conf_init(&conf);
+	conf.quiet = 1;
+	const char *ncpu = getenv("TEST_NCPU");
+	conf.ncpus = ncpu ? atoi(ncpu) : 3;
+	int ret = tuccompi_init(&argc, &argv, &conf);
+	if (ret == -ENODEV)
+		return TEST_SKIP;
+	ASSERT_OK(ret);
+	int rank = tuccompi_rank(), nranks = tuccompi_nranks();
+	int root = rank == 0;
+	uint64_t n = 24 * (uint64_t)nranks * 3 + 5; /* not a multiple of anything */
+	struct result *res = calloc(n, sizeof(*res));
+	struct tuccompi_taskset_stats st;
+
+	/* ---------------- EQ1 */
+	tuccompi_taskset_t ts = run(&tuccompi_policy_eq1, n, res);
+	ASSERT_OK(tuccompi_taskset_get_stats(ts, &st));
+	if (root)
+	{
+		check_results(ts, res, n);
+		for (int r = 0; r < nranks; r++)
+		{
+			expect_share(st.tasks_per_rank[r], n, (uint64_t)nranks, "EQ1 rank", r);
+			int nu = 0;
+			for (int u = 0; u < st.nunits; u++)
+				nu += st.units[u].rank == r;
+			for (int u = 0; u < st.nunits; u++)
+				if (st.units[u].rank == r)
+					expect_share(st.units[u].ntasks, st.tasks_per_rank[r], (uint64_t)nu, "EQ1 unit", u);
+		}
+		printf("EQ1 ok: %llu tasks over %d ranks, %d units\n", (unsigned long long)n, nranks, st.nunits);
+	}
+	tuccompi_taskset_destroy(ts);
+
+	/* ---------------- EQ2 */
+	ts = run(&tuccompi_policy_eq2, n, res);
+	ASSERT_OK(tuccompi_taskset_get_stats(ts, &st));
+	if (root)
+	{
+		check_results(ts, res, n);
+		for (int u = 0; u < st.nunits; u++)
+			expect_share(st.units[u].ntasks, n, (uint64_t)st.nunits, "EQ2 unit", u);
+		printf("EQ2 ok\n");
+	}
+	tuccompi_taskset_destroy(ts);
+
+	/* ---------------- MS */
+	ts = run(&tuccompi_policy_ms, n, res);
+	ASSERT_OK(tuccompi_taskset_get_stats(ts, &st));
+	if (root)
+	{
+		check_results(ts, res, n);
+		double fast_sum = 0, slow_sum = 0;
+		int nfast = 0, nslow = 0;
+		double last_start = 0;
+		for (uint64_t i = 0; i < n; i++)
+			if (res[i].t0 > last_start)
+				last_start = res[i].t0;
+		for (int u = 0; u < st.nunits; u++)
+		{
+			const struct tuccompi_unit_stats *us = &st.units[u];
+			ASSERT(us->ntasks > 0);
+			if (is_slow(us->index))
+			{
+				slow_sum += (double)us->ntasks;
+				nslow++;
+			}
+			else
+			{
+				fast_sum += (double)us->ntasks;
+				nfast++;
+			}
+		}
+		/* No unit idle while tasks remain: every worker's last task ends after the
+		 * last task of the set started, minus one slow task and scheduling slack. */
+		for (int r = 0; r < nranks; r++)
+			for (int w = 0; w < STARPU_NMAXWORKERS; w++)
+			{
+				double last_end = -1;
+				for (uint64_t i = 0; i < n; i++)
+					if (res[i].rank == r && res[i].worker == w && res[i].t1 > last_end)
+						last_end = res[i].t1;
+				if (last_end < 0)
+					continue;
+				double slack = SLOW * TASK_US * 1e-6 + 0.25;
+				if (last_end < last_start - slack)
+					FAIL("MS: rank %d worker %d went idle %.3f s before the last task started", r, w,
+					     last_start - last_end);
+			}
+		printf("MS: fast units %.1f tasks on average, slow units %.1f\n", nfast ? fast_sum / nfast : 0,
+		       nslow ? slow_sum / nslow : 0);
+		if (nfast && nslow && !(fast_sum / nfast > 1.5 * (slow_sum / nslow)))
+			FAIL("MS: fast units (%.1f tasks) should do clearly more than %dx slower ones (%.1f)",
+			     fast_sum / nfast, SLOW, slow_sum / nslow);
+		printf("MS ok\n");
+	}
+	tuccompi_taskset_destroy(ts);
+
+	/* ---------------- a user policy */
+	struct tuccompi_policy mine = {
+		.name = "all-to-last",
+		.description = "every task on the last rank, StarPU's eager inside",
+		.partition = all_to_last,
+		.sched_name = "eager",
+	};
+	ts = run(&mine, n, res);
+	ASSERT_OK(tuccompi_taskset_get_stats(ts, &st));
+	if (root)
+	{
+		check_results(ts, res, n);
+		for (int r = 0; r < nranks; r++)
+			ASSERT_EQ(st.tasks_per_rank[r], r == nranks - 1 ? n : 0);
+		printf("user policy ok\n");
+	}
+	tuccompi_taskset_destroy(ts);
+
+	free(res);
+	ASSERT_OK(tuccompi_finalize());
+	return 0;
+}
