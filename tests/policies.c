@@ -127,10 +127,12 @@ int main(int argc, char **argv)
 			expect_share(st.tasks_per_rank[r], n, (uint64_t)nranks, "EQ1 rank", r);
 			int nu = 0;
 			for (int u = 0; u < st.nunits; u++)
-				nu += st.units[u].rank == r;
+				nu += st.units[u].rank == r && st.units[u].kind == TUCCOMPI_UNIT_CPU;
 			for (int u = 0; u < st.nunits; u++)
-				if (st.units[u].rank == r)
+				if (st.units[u].rank == r && st.units[u].kind == TUCCOMPI_UNIT_CPU)
 					expect_share(st.units[u].ntasks, st.tasks_per_rank[r], (uint64_t)nu, "EQ1 unit", u);
+				else if (st.units[u].kind != TUCCOMPI_UNIT_CPU)
+					ASSERT_EQ(st.units[u].ntasks, 0); /* the probe has no CUDA code */
 		}
 		printf("EQ1 ok: %llu tasks over %d ranks, %d units\n", (unsigned long long)n, nranks, st.nunits);
 	}
@@ -142,8 +144,14 @@ int main(int argc, char **argv)
 	if (root)
 	{
 		check_results(ts, res, n);
+		int ncpu_units = 0;
 		for (int u = 0; u < st.nunits; u++)
-			expect_share(st.units[u].ntasks, n, (uint64_t)st.nunits, "EQ2 unit", u);
+			ncpu_units += st.units[u].kind == TUCCOMPI_UNIT_CPU;
+		for (int u = 0; u < st.nunits; u++)
+			if (st.units[u].kind == TUCCOMPI_UNIT_CPU)
+				expect_share(st.units[u].ntasks, n, (uint64_t)ncpu_units, "EQ2 unit", u);
+			else
+				ASSERT_EQ(st.units[u].ntasks, 0);
 		printf("EQ2 ok\n");
 	}
 	tuccompi_taskset_destroy(ts);
@@ -163,6 +171,11 @@ int main(int argc, char **argv)
 		for (int u = 0; u < st.nunits; u++)
 		{
 			const struct tuccompi_unit_stats *us = &st.units[u];
+			if (us->kind != TUCCOMPI_UNIT_CPU)
+			{
+				ASSERT_EQ(us->ntasks, 0);
+				continue;
+			}
 			ASSERT(us->ntasks > 0);
 			if (is_slow(us->index))
 			{

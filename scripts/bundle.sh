@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# bundle.sh OUTDIR: a relocatable runtime folder for a GPU node that has the NVIDIA driver and
+# the CUDA runtime but none of Debian's packages (the H200 node of docs/gpu-node.md):
+#
+#   OUTDIR/env.sh        source it: PATH, LD_LIBRARY_PATH, Open MPI relocation, StarPU tools
+#   OUTDIR/lib/          libtuccompi-starpu, StarPU, and every non-system library they need
+#   OUTDIR/bin/          the apps, starpu_fxt_tool & co, mpirun (Open MPI, relocated)
+#   OUTDIR/tests/        the test programs + run-tests.sh (same tests as `make check`)
+#   OUTDIR/bench/        the benchmark programs and scripts
+#   OUTDIR/ompi/         Open MPI's tree (plugins, help files), found through OPAL_PREFIX
+#
+# Everything is stripped. Run from the build tree (make bundle does).
+set -euo pipefail
+
+out=${1:?usage: bundle.sh OUTDIR}
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top}
+starpu=${STARPU_PREFIX:?set STARPU_PREFIX (make bundle does)}
+tests=${BUNDLE_TESTS:-}
+programs=${BUNDLE_PROGRAMS:-}
+
+rm -rf "$out"
+mkdir -p "$out"/{lib,bin,tests,bench,apps}
+out=$(cd "$out" && pwd)
+
+# Libraries the GPU node has itself: glibc, the compiler runtime, the CUDA toolkit's.
+is_system_lib() {
+	case $(basename "$1") in
+	libc.so* | libm.so* | libpthread.so* | librt.so* | libdl.so* | ld-linux* | libgcc_s.so* | libstdc++.so* | \
+		libcuda.so* | libcudart.so* | libcublas*.so* | libcusparse.so* | libnvJitLink.so* | libcurand.so* | \
+		linux-vdso.so*) return 0 ;;
+	esac
+	return 1
+}
+
+# Copy the non-system libraries an ELF file needs (recursively, through ldd).
+copy_deps() {
+	local f=$1 dest=${2:-$out/lib}
+	ldd "$f" 2>/dev/null | awk '/=> \// {print $3}' | while read -r lib; do
+		is_system_lib "$lib" && continue
+		local base
+		base=$(basename "$lib")
+		[ -e "$out/lib/$base" ] || [ -e "$dest/$base" ] && continue
+		cp -L "$lib" "$dest/$base"
+		chmod u+w "$dest/$base"
+	done
+}
+
+strip_all() {
+	find "$out" -type f \( -name '*.so*' -o -perm -u+x \) -exec sh -c \
+		'file -b "$1" | grep -q ELF && strip --strip-unneeded "$1" 2>/dev/null || true' _ {} \;
+}
+
+# ------------------------------------------------------------------ our library and StarPU
+cp -P "$build"/lib/.libs/libtuccompi-starpu.so* "$out/lib/"
+cp -P "$starpu"/lib/libstarpu*.so* "$out/lib/"
+for t in starpu_fxt_tool starpu_machine_display starpu_perfmodel_display starpu_calibrate_bus starpu_fxt_stats; do
+	[ -x "$starpu/bin/$t" ] && cp "$starpu/bin/$t" "$out/bin/"
+done
+for f in "$out"/lib/*.so.* "$out"/bin/*; do
+	[ -f "$f" ] && copy_deps "$f"
+done
+
+# ------------------------------------------------------------------ programs
+for p in $programs; do
+	[ -x "$build/$p" ] || continue
+	case $p in
+	tests/*) cp "$build/$p" "$out/tests/" ;;
+	bench/*) cp "$build/$p" "$out/bench/" ;;
+	*) cp "$build/$p" "$out/bin/" ;;
+	esac
+	copy_deps "$build/$p"
+done
+for s in "$top"/tests/*.sh; do cp "$s" "$out/tests/"; done
+for s in "$top"/bench/*.sh "$top"/bench/*.py; do [ -f "$s" ] && cp "$s" "$out/bench/"; done
+[ -d "$top/tests/data" ] && cp -r "$top/tests/data" "$out/tests/"
+echo "$tests" | tr ' ' '\n' | sed '/^$/d; s#^tests/##' >"$out/tests/TESTS"
+
+# ------------------------------------------------------------------ Open MPI (Debian layout, relocated)
+ompi=$out/ompi
+if command -v ompi_info >/dev/null && [ -d /usr/lib/x86_64-linux-gnu/openmpi ]; then
+	libdir=/usr/lib/x86_64-linux-gnu/openmpi/lib
+	mkdir -p "$ompi/usr/bin" "$ompi$libdir/openmpi3" "$ompi/usr/share" "$ompi/etc"
+	cp -L /usr/bin/orterun "$ompi/usr/bin/mpirun"
+	cp -L /usr/bin/orted "$ompi/usr/bin/orted"
+	cp -r /usr/share/openmpi "$ompi/usr/share/"
+	# Components that need fabrics the node does not have (InfiniBand, UCX, PSM, OFI,
+	# Java, Slurm/PMI, CUDA-aware shared memory) are left out: shared memory + TCP do.
+	for c in "$libdir"/openmpi3/mca_*.so; do
+		if ldd "$c" | grep -qE 'libucp|libucs|libuct|libibverbs|librdmacm|libpsm|libfabric|libjvm|libpmi\.so|libpmi2\.so|libcuda|libnl-'; then
+			continue
+		fi
+		cp "$c" "$ompi$libdir/openmpi3/"
+		copy_deps "$c"
+	done
+	cp -P "$libdir"/lib*.so* "$ompi$libdir/" 2>/dev/null || true
+	for f in "$ompi$libdir"/*.so* "$ompi"/usr/bin/*; do
+		[ -f "$f" ] && copy_deps "$f"
+	done
+	# PMIx (external in Debian) with its plugins.
+	pmix=/usr/lib/x86_64-linux-gnu/pmix2
+	if [ -d "$pmix" ]; then
+		mkdir -p "$ompi$pmix"
+		cp -r "$pmix/lib" "$ompi$pmix/"
+		[ -d "$pmix/share" ] && cp -r "$pmix/share" "$ompi$pmix/"
+		find "$ompi$pmix" -name '*.so*' -type f | while read -r f; do copy_deps "$f"; done
+		# drop PMIx plugins that need what the node lacks
+		find "$ompi$pmix" -name '*.so' -type f | while read -r f; do
+			if ldd "$f" | grep -qE 'libpmi\.so|libpmi2\.so'; then rm -f "$f"; fi
+		done
+	fi
+	ln -sf ../ompi/usr/bin/mpirun "$out/bin/mpirun"
+	ln -sf ../ompi/usr/bin/mpirun "$out/bin/mpiexec"
+fi
+
+strip_all
+
+# ------------------------------------------------------------------ environment and runner
+cat >"$out/env.sh" <<'EOF'
+# Source me: . bundle/env.sh
+TUCCOMPI_BUNDLE=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd)
+export TUCCOMPI_BUNDLE
+_cuda=${CUDA_HOME:-/usr/local/cuda}
+export PATH="$TUCCOMPI_BUNDLE/bin:$PATH"
+_ompilib=$TUCCOMPI_BUNDLE/ompi/usr/lib/x86_64-linux-gnu/openmpi/lib
+export LD_LIBRARY_PATH="$TUCCOMPI_BUNDLE/lib:$_ompilib:$TUCCOMPI_BUNDLE/ompi/usr/lib/x86_64-linux-gnu/pmix2/lib:$_cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# Open MPI and PMIx were built for /usr: point them at their copy.
+export OPAL_PREFIX="$TUCCOMPI_BUNDLE/ompi/usr"
+export OPAL_LIBDIR="$_ompilib"
+export OPAL_SYSCONFDIR="$TUCCOMPI_BUNDLE/ompi/etc"
+export PMIX_INSTALL_PREFIX="$TUCCOMPI_BUNDLE/ompi/usr/lib/x86_64-linux-gnu/pmix2"
+# Only our PMIx plugins (a node may have another PMIx under /usr), and no nagging about zlib.
+export PMIX_MCA_mca_base_component_path="$PMIX_INSTALL_PREFIX/lib/pmix"
+export PMIX_MCA_pcompress_base_silence_warning=1
+export MPIEXEC="$TUCCOMPI_BUNDLE/bin/mpirun"
+export TUCCOMPI_FXT_TOOL="$TUCCOMPI_BUNDLE/bin/starpu_fxt_tool"
+export STARPU_HOME=${STARPU_HOME:-$TUCCOMPI_BUNDLE/starpu-home}
+unset _cuda _ompilib
+EOF
+
+cat >"$out/tests/run-tests.sh" <<'EOF'
+#!/usr/bin/env bash
+# The `make check` suite from the bundle: PASS/FAIL/SKIP per test, logs beside, and the
+# same summary line as CI ("N passed, N failed, N skipped").
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../env.sh"
+export top_builddir="$here/.." top_srcdir="$here/.."
+export STARPU_SILENT=${STARPU_SILENT:-1}
+pass=0 fail=0 skip=0
+for t in $(cat "$here/TESTS"); do
+	log="$here/$t.log"
+	timeout "${TEST_TIMEOUT:-600}" "$here/$t" >"$log" 2>&1
+	rc=$?
+	case $rc in
+	0) echo "PASS: $t"; pass=$((pass + 1)) ;;
+	77) echo "SKIP: $t"; skip=$((skip + 1)) ;;
+	*) echo "FAIL: $t (exit $rc)"; tail -n 30 "$log"; fail=$((fail + 1)) ;;
+	esac
+done
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]
+EOF
+chmod +x "$out/tests/run-tests.sh"
+echo "bundle: $out ($(du -sh "$out" | cut -f1))"
