@@ -86,6 +86,9 @@ TUCCOMPI_INTERNAL double _tuccompi_now(void);
 TUCCOMPI_INTERNAL int _tuccompi_sched_ctx(const struct tuccompi_policy *policy, unsigned *ctx);
 TUCCOMPI_INTERNAL void _tuccompi_sched_ctx_free_all(void);
 
+/* FIXED tuning mode: the geometry forced for a kernel name (or for all), 1 if any. */
+TUCCOMPI_INTERNAL int _tuccompi_tune_forced(const char *name, unsigned *bx, unsigned *by, int *carveout);
+
 /* Performance models of the plug-ins; freed once StarPU is down. */
 TUCCOMPI_INTERNAL void _tuccompi_models_free(void);
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #ifdef TUCCOMPI_HAVE_CUDA
-#include <cuda_runtime.h>
+#include <tuccompi_cuda.h>
 #endif
 
 struct tuccompi_task
@@ -169,14 +169,12 @@ static void cuda_entry(void *buffers[], void *cl_arg)
 {
 	run_plugin(buffers, cl_arg, TUCCOMPI_UNIT_CUDA);
 	/* The plug-in should have synchronised (GPUSYN); make sure nothing of this task
-	 * is still running when StarPU hands its buffers to the next one. */
-	cudaStream_t s = starpu_cuda_get_local_stream();
-	cudaError_t e = cudaStreamSynchronize(s);
-	if (e == cudaSuccess)
-		e = cudaGetLastError();
-	STARPU_ASSERT_MSG(e == cudaSuccess, "CUDA error after task %llu of plug-in '%s': %s",
+	 * is still running when StarPU hands its buffers to the next one, and collect
+	 * the tuner's measurements. */
+	int ret = tuccompi_gpu_sync();
+	STARPU_ASSERT_MSG(ret == 0, "CUDA error after task %llu of plug-in '%s': %s",
 			  (unsigned long long)((struct trec *)cl_arg)->id, ((struct trec *)cl_arg)->ts->plugin.name,
-			  cudaGetErrorString(e));
+			  tuccompi_last_error());
 }
 #endif
 

@@ -114,7 +114,7 @@ int _tuccompi_trace_convert(int rank)
 				       _tuccompi.fxt_raw_dir);
 	char tool[PATH_MAX];
 	fxt_tool_path(tool, sizeof(tool));
-	char **argv = calloc(2 * g.gl_pathc + 4, sizeof(char *));
+	char **argv = calloc(2 * g.gl_pathc + 2, sizeof(char *));
 	int a = 0;
 	argv[a++] = tool;
 	for (size_t i = 0; i < g.gl_pathc; i++)
@@ -122,8 +122,8 @@ int _tuccompi_trace_convert(int rank)
 		argv[a++] = "-i";
 		argv[a++] = g.gl_pathv[i];
 	}
-	argv[a++] = "-o";
-	argv[a++] = "paje.trace";
+	/* No "-o": StarPU 1.3.10's tool frees its default output name (a string literal)
+	 * when given -o and crashes; its default is paje.trace in the cwd anyway. */
 	argv[a] = NULL;
 
 	int ret = 0;

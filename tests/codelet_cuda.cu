@@ -1,8 +1,9 @@
 // CUDA half of tests/codelet_cpu_cuda.c: y[j] = x[j] * (id + 1) + j, then sum(y).
-#include <cuda_runtime.h>
 #include <starpu.h>
 #include <tuccompi.h>
+#include <tuccompi_cuda.h>
 
+TUCCOMPI_KERNELCHAR(scale_kernel, 1, coalesced, low, low, low);
 __global__ void scale_kernel(const int *x, long long *y, int n, int factor)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -10,6 +11,7 @@ __global__ void scale_kernel(const int *x, long long *y, int n, int factor)
 		y[j] = (long long)x[j] * factor + j;
 }
 
+TUCCOMPI_KERNELCHAR(sum_kernel, 1, coalesced, low, low, low);
 __global__ void sum_kernel(const long long *y, int n, unsigned long long *sum)
 {
 	unsigned long long s = 0;
@@ -32,15 +34,11 @@ extern "C" void test_scale_cuda(struct tuccompi_task *t, void *arg)
 	int n = (int)(tuccompi_task_shared_size(t, 0) / sizeof(int));
 	long long *y = (long long *)tuccompi_task_workspace(t, 0);
 	unsigned long long *sum = (unsigned long long *)tuccompi_task_workspace(t, 1);
-	cudaStream_t s = starpu_cuda_get_local_stream();
-	int min_grid, block;
-	CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, scale_kernel));
+	cudaStream_t s = tuccompi_gpu_stream();
 	CHECK(cudaMemsetAsync(sum, 0, sizeof(*sum), s));
-	scale_kernel<<<(n + block - 1) / block, block, 0, s>>>(x, y, n, (int)tuccompi_task_id(t) + 1);
-	CHECK(cudaGetLastError());
-	CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, sum_kernel));
-	sum_kernel<<<min_grid, block, 0, s>>>(y, n, sum);
-	CHECK(cudaGetLastError());
+	TUCCOMPI_GPULAUNCH(scale_kernel, n, x, y, n, (int)tuccompi_task_id(t) + 1);
+	TUCCOMPI_GPULAUNCH(sum_kernel, n, y, n, sum);
 	CHECK(cudaMemcpyAsync(tuccompi_task_result(t), sum, sizeof(*sum), cudaMemcpyDeviceToHost, s));
-	CHECK(cudaStreamSynchronize(s));
+	int r = TUCCOMPI_GPUSYN();
+	STARPU_ASSERT_MSG(r == 0, "%s", tuccompi_last_error());
 }
