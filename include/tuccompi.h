@@ -305,19 +305,46 @@ struct tuccompi_taskset_stats
 {
 	uint64_t ntasks;
 	double wall_s;        /**< PARALLEL to end of SYN, on this rank */
+	double local_s;       /**< PARALLEL to the end of this rank's last task */
 	double comm_s;        /**< time this rank spent in cross-node messages */
 	uint64_t nrequests;   /**< MS: requests this rank sent to the master */
 	int nunits;           /**< entries in units[] over all ranks */
 	const struct tuccompi_unit_stats *units;
 	const uint64_t *tasks_per_rank; /**< nranks entries */
+	/** Per rank (nranks entries): wall time, time in cross-rank messages, bytes StarPU moved
+	 *  between host and GPUs and the time those transfers take by StarPU's bus model. */
+	const double *wall_s_per_rank;
+	const double *comm_s_per_rank;
+	const uint64_t *transfer_bytes_per_rank;
+	const double *transfer_s_per_rank;
 };
 
 /** Statistics of a task set after tuccompi_wait(); valid until it is destroyed. */
 int tuccompi_taskset_get_stats(tuccompi_taskset_t ts, struct tuccompi_taskset_stats *stats);
 
+/** Print the run summary of a finished task set (any rank; the same everywhere): tasks per
+ *  node and per unit (the paper's Fig. 13), busy and idle time per unit, and the shares of
+ *  the run spent in host/GPU transfers and in cross-rank communication. */
+int tuccompi_taskset_print_summary(tuccompi_taskset_t ts, FILE *f);
+
+/** The same per unit as CSV (written atomically):
+ *  rank,kind,index,tasks,busy_s,idle_s,wall_s,comm_s,transfer_bytes,transfer_s
+ *  (the last four are the unit's rank's). */
+int tuccompi_taskset_write_csv(tuccompi_taskset_t ts, const char *path);
+
 /** Rank that ran task @p id (on the root, after tuccompi_wait(), when results are gathered),
  *  or -1. */
 int tuccompi_taskset_task_rank(tuccompi_taskset_t ts, uint64_t id);
+
+/* ================================================================ automatic MK */
+
+/** Choose MK for a plug-in by measurement (the paper's future work): on each rank with a
+ *  GPU, run the plug-in's CUDA implementation on @p rounds x MK tasks of @p desc for each
+ *  candidate MK (up to mk_max), keep the highest throughput, record it in the tuning
+ *  database (tuccompi_tune.h) and set it. A recorded value is reused without measuring.
+ *  Collective. Results of the probe tasks are discarded. @p best gets this rank's MK. */
+int tuccompi_tune_mk(const struct tuccompi_taskset_desc *desc, const int *candidates, int ncandidates,
+		     unsigned rounds, int *best);
 
 #ifdef __cplusplus
 }

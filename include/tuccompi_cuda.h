@@ -69,6 +69,10 @@ int tuccompi_gpu_geometry(struct tuccompi_kernel *k, const void *func, uint64_t 
 /** Properties of CUDA device @p dev in the tuner's terms, and its database key. */
 int tuccompi_gpu_device_props(int dev, struct tuccompi_device_props *out, char *key, size_t keylen);
 
+/** Characterisation and attributes of a kernel already launched on the current device, by
+ *  name (for tools and benchmarks). -ENOENT if never launched. */
+int tuccompi_gpu_kernel_info(const char *name, struct tuccompi_kernel_char *kc, struct tuccompi_kernel_attr *attr);
+
 /** Forget every decision taken so far (after tuccompi_tune_set_mode() or force()). */
 void tuccompi_gpu_reset_decisions(void);
 

@@ -111,6 +111,10 @@ TUCCOMPI_INTERNAL int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t wan
 /* Wait for the master to have answered every rank's last request, free. */
 TUCCOMPI_INTERNAL int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequests);
 
+/* Bytes moved between memory nodes since the last call and their time by StarPU's bus
+ * model (reading resets StarPU's counters); either pointer may be NULL. */
+TUCCOMPI_INTERNAL void _tuccompi_bus_counters(uint64_t *bytes, double *seconds);
+
 /* ---------------------------------------------------------------- tracing (trace.c) */
 
 TUCCOMPI_INTERNAL int _tuccompi_trace_setup(const char *dir);

@@ -307,6 +307,8 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 		return _tuccompi_error(ret, "starpu_init failed: %s", strerror(-ret));
 	}
 
+	/* Task and bus profiling feed the run summary (transfers per task set). */
+	starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
 	build_units();
 	_tuccompi.mk = mk;
 	_tuccompi.mk_max = mk_max;

@@ -48,13 +48,17 @@ struct tuccompi_taskset
 	struct _tuccompi_ms *ms;
 
 	/* statistics */
-	double t_start, t_end, comm_s;
+	double t_start, t_end, t_local_done, comm_s;
 	uint64_t nrequests;
 	_Atomic uint64_t worker_ntasks[STARPU_NMAXWORKERS];
 	_Atomic uint64_t worker_busy_ns[STARPU_NMAXWORKERS];
 	struct tuccompi_unit_stats *all_units;
 	int nall_units;
 	uint64_t *tasks_per_rank;
+	double *wall_per_rank, *comm_per_rank, *xfer_s_per_rank;
+	uint64_t *xfer_bytes_per_rank;
+	uint64_t xfer_bytes;
+	double xfer_s;
 	int *task_rank; /* root: rank of each task */
 	int waited;
 };
@@ -196,6 +200,7 @@ static void task_done(void *arg)
 		ts->ran_cap = cap;
 	}
 	ts->ran_ids[ts->done++] = r->id;
+	ts->t_local_done = _tuccompi_now();
 	pthread_cond_broadcast(&ts->cond);
 	pthread_mutex_unlock(&ts->lock);
 	free(r);
@@ -400,6 +405,9 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 		return _tuccompi_error(-EINVAL, "tuccompi_parallel: NULL %s", !policy ? "policy" : !desc ? "desc" : "out");
 	if ((ret = check_desc(desc)) < 0)
 		return ret;
+	/* MK may have changed since the last set (SETMK): refresh every rank's view. */
+	if ((ret = _tuccompi_comm_exchange_nodes()) < 0)
+		return ret;
 	if (!policy->dynamic && !policy->partition)
 		return _tuccompi_error(-EINVAL, "policy '%s' is neither dynamic nor has a partition rule",
 				       policy->name ? policy->name : "?");
@@ -481,6 +489,7 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 	};
 	if ((ret = _tuccompi_sched_ctx(policy, &ts->ctx)) < 0)
 		goto fail;
+	_tuccompi_bus_counters(NULL, NULL); /* reading them resets them */
 	ts->t_start = _tuccompi_now();
 
 	if (!policy->dynamic)
@@ -614,7 +623,9 @@ static int gather_results(struct tuccompi_taskset *ts)
 				ts->task_rank[all_ids[k]] = r;
 			}
 	}
-	if (ts->desc.results && rs && _tuccompi.mpi_active && n > 1)
+	/* Collective whenever there are results: only the root's desc.results matters (the
+	 * other ranks may pass NULL), so no rank may decide from its own. */
+	if (rs && _tuccompi.mpi_active && n > 1)
 	{
 		/* Pack this rank's results in completion order, gather, place by id. */
 		unsigned char *pack = NULL, *recv = NULL;
@@ -631,7 +642,7 @@ static int gather_results(struct tuccompi_taskset *ts)
 				bytes[r] = r == root ? 0 : counts[r] * rs;
 		}
 		ret = _tuccompi_comm_gatherv(pack, _tuccompi.rank == root ? 0 : ts->done * rs, recv, bytes, root);
-		if (ret == 0 && _tuccompi.rank == root)
+		if (ret == 0 && _tuccompi.rank == root && ts->desc.results)
 		{
 			uint64_t k = 0, off = 0;
 			for (int r = 0; r < n; r++)
@@ -697,6 +708,31 @@ out:
 	return ret;
 }
 
+/* Every rank learns every rank's wall, communication and transfer numbers. */
+static int share_rank_numbers(struct tuccompi_taskset *ts)
+{
+	int n = _tuccompi.nranks, ret = 0;
+	uint64_t *tmp = calloc((size_t)n, sizeof(uint64_t));
+	ts->wall_per_rank = calloc((size_t)n, sizeof(double));
+	ts->comm_per_rank = calloc((size_t)n, sizeof(double));
+	ts->xfer_s_per_rank = calloc((size_t)n, sizeof(double));
+	ts->xfer_bytes_per_rank = calloc((size_t)n, sizeof(uint64_t));
+	double mine[3] = { ts->t_end - ts->t_start, ts->comm_s, ts->xfer_s };
+	double *dst[3] = { ts->wall_per_rank, ts->comm_per_rank, ts->xfer_s_per_rank };
+	for (int k = 0; k < 3 && ret == 0; k++)
+	{
+		uint64_t bits;
+		memcpy(&bits, &mine[k], sizeof(bits));
+		ret = _tuccompi_comm_allgather_u64(bits, tmp);
+		for (int r = 0; r < n && ret == 0; r++)
+			memcpy(&dst[k][r], &tmp[r], sizeof(double));
+	}
+	if (ret == 0)
+		ret = _tuccompi_comm_allgather_u64(ts->xfer_bytes, ts->xfer_bytes_per_rank);
+	free(tmp);
+	return ret;
+}
+
 int tuccompi_wait(tuccompi_taskset_t ts)
 {
 	TUCCOMPI_REQUIRE_INIT();
@@ -718,6 +754,8 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 		starpu_data_unregister_submit(ts->workspaces[k]);
 	ts->plugin.nworkspaces = 0;
 
+	_tuccompi_bus_counters(&ts->xfer_bytes, &ts->xfer_s);
+
 	/* 2. results and counts to the root, statistics to everybody */
 	double t0 = _tuccompi_now();
 	int ret = gather_results(ts);
@@ -726,6 +764,8 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 	if (_tuccompi.mpi_active && _tuccompi.nranks > 1)
 		ts->comm_s += _tuccompi_now() - t0;
 	ts->t_end = _tuccompi_now();
+	if (ret == 0)
+		ret = share_rank_numbers(ts);
 	ts->waited = 1;
 
 	/* 3. a submission failure on any rank fails the whole set */
@@ -762,6 +802,10 @@ void tuccompi_taskset_destroy(tuccompi_taskset_t ts)
 	free(ts->ran_ids);
 	free(ts->all_units);
 	free(ts->tasks_per_rank);
+	free(ts->wall_per_rank);
+	free(ts->comm_per_rank);
+	free(ts->xfer_s_per_rank);
+	free(ts->xfer_bytes_per_rank);
 	free(ts->task_rank);
 	pthread_mutex_destroy(&ts->lock);
 	pthread_cond_destroy(&ts->cond);
@@ -776,11 +820,16 @@ int tuccompi_taskset_get_stats(tuccompi_taskset_t ts, struct tuccompi_taskset_st
 		return _tuccompi_error(-EBUSY, "tuccompi_taskset_get_stats: call tuccompi_wait() first");
 	st->ntasks = ts->desc.ntasks;
 	st->wall_s = ts->t_end - ts->t_start;
+	st->local_s = ts->done ? ts->t_local_done - ts->t_start : 0;
 	st->comm_s = ts->comm_s;
 	st->nrequests = ts->nrequests;
 	st->nunits = ts->nall_units;
 	st->units = ts->all_units;
 	st->tasks_per_rank = ts->tasks_per_rank;
+	st->wall_s_per_rank = ts->wall_per_rank;
+	st->comm_s_per_rank = ts->comm_per_rank;
+	st->transfer_bytes_per_rank = ts->xfer_bytes_per_rank;
+	st->transfer_s_per_rank = ts->xfer_s_per_rank;
 	return 0;
 }
 

@@ -58,6 +58,8 @@ static struct
 } devices = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static pthread_mutex_t state_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tuccompi_kernel *seen[256]; /* kernels launched so far, for tools */
+static int nseen;
 static int decisions_epoch; /* bumped by tuccompi_gpu_reset_decisions */
 
 /* Timed launches of this thread, collected at GPUSYN. */
@@ -172,6 +174,8 @@ static struct kstate *state_of(struct tuccompi_kernel *k)
 		}
 		pthread_mutex_init(&s->lock, NULL);
 		__atomic_store_n((struct kstate **)&k->state, s, __ATOMIC_RELEASE);
+		if (nseen < 256)
+			seen[nseen++] = k;
 	}
 	pthread_mutex_unlock(&state_alloc_lock);
 	return s;
@@ -571,4 +575,28 @@ void tuccompi_gpu_set_stream(cudaStream_t s)
 void tuccompi_gpu_reset_decisions(void)
 {
 	__atomic_fetch_add(&decisions_epoch, 1, __ATOMIC_RELAXED);
+}
+
+int tuccompi_gpu_kernel_info(const char *name, struct tuccompi_kernel_char *kc, struct tuccompi_kernel_attr *attr)
+{
+	int dev;
+	if (cudaGetDevice(&dev) != cudaSuccess || dev >= MAX_DEV)
+		return _tuccompi_error(-ENODEV, "no current CUDA device");
+	pthread_mutex_lock(&state_alloc_lock);
+	struct tuccompi_kernel *k = NULL;
+	for (int i = 0; i < nseen && !k; i++)
+		if (!strcmp(seen[i]->kc.name, name))
+			k = seen[i];
+	pthread_mutex_unlock(&state_alloc_lock);
+	if (!k)
+		return _tuccompi_error(-ENOENT, "kernel '%s' has not been launched yet", name);
+	struct kstate *s = k->state;
+	pthread_mutex_lock(&s->lock);
+	int ready = s->dev[dev].ready;
+	if (ready && attr)
+		*attr = s->dev[dev].attr;
+	pthread_mutex_unlock(&s->lock);
+	if (kc)
+		*kc = k->kc;
+	return ready ? 0 : _tuccompi_error(-ENOENT, "kernel '%s' has not run on device %d", name, dev);
 }

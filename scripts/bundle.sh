@@ -64,14 +64,20 @@ done
 # ------------------------------------------------------------------ programs
 for p in $programs; do
 	[ -x "$build/$p" ] || continue
+	# an installed program linked by libtool: the real binary hides in .libs/
+	bin="$build/$p"
+	real="$(dirname "$bin")/.libs/$(basename "$bin")"
+	[ -x "$real" ] && bin=$real
 	case $p in
-	tests/*) cp "$build/$p" "$out/tests/" ;;
-	bench/*) cp "$build/$p" "$out/bench/" ;;
-	*) cp "$build/$p" "$out/bin/" ;;
+	tests/*) cp "$bin" "$out/tests/" ;;
+	bench/*) cp "$bin" "$out/bench/" ;;
+	*) cp "$bin" "$out/bin/" && ln -sf "../bin/$(basename "$p")" "$out/apps/$(basename "$p")" ;;
 	esac
-	copy_deps "$build/$p"
+	copy_deps "$bin"
 done
 for s in "$top"/tests/*.sh; do cp "$s" "$out/tests/"; done
+mkdir -p "$out/scripts"
+cp "$top"/scripts/paje_check.py "$top"/scripts/tuccompi-summary "$top"/scripts/tuccompi-plot "$out/scripts/"
 for s in "$top"/bench/*.sh "$top"/bench/*.py; do [ -f "$s" ] && cp "$s" "$out/bench/"; done
 [ -d "$top/tests/data" ] && cp -r "$top/tests/data" "$out/tests/"
 echo "$tests" | tr ' ' '\n' | sed '/^$/d; s#^tests/##' >"$out/tests/TESTS"
@@ -121,7 +127,7 @@ cat >"$out/env.sh" <<'EOF'
 TUCCOMPI_BUNDLE=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd)
 export TUCCOMPI_BUNDLE
 _cuda=${CUDA_HOME:-/usr/local/cuda}
-export PATH="$TUCCOMPI_BUNDLE/bin:$PATH"
+export PATH="$TUCCOMPI_BUNDLE/bin:$TUCCOMPI_BUNDLE/scripts:$PATH"
 _ompilib=$TUCCOMPI_BUNDLE/ompi/usr/lib/x86_64-linux-gnu/openmpi/lib
 export LD_LIBRARY_PATH="$TUCCOMPI_BUNDLE/lib:$_ompilib:$TUCCOMPI_BUNDLE/ompi/usr/lib/x86_64-linux-gnu/pmix2/lib:$_cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # Open MPI and PMIx were built for /usr: point them at their copy.

@@ -1,0 +1,117 @@
+/* tuccompi-graph: the graphs of the APSP application. Directed graphs in CSR form with
+ * non-negative integer weights, read from DIMACS (.gr) and Matrix Market (.mtx) files,
+ * cached in a binary form, or generated (the paper's random graphs, R-MAT/Kronecker
+ * with Graph500 parameters, 2-D grids).
+ *
+ * Errors: every function returns 0 or a negative errno and fills a struct graph_error
+ * with one line: what went wrong, where (file:line for text inputs) and how to fix it.
+ * A failed call leaves nothing behind: no half-built graph, no partial output file. */
+#ifndef TUCCOMPI_GRAPH_H
+#define TUCCOMPI_GRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Largest weight accepted: sums of weights along a path must fit in 32 bits
+ *  (distances are uint32, GRAPH_INF is UINT32_MAX). */
+#define GRAPH_MAX_WEIGHT 1000000u
+/** Distance of an unreachable vertex. */
+#define GRAPH_INF UINT32_MAX
+
+/** A directed graph in CSR form: the arcs leaving u are
+ *  col[rowptr[u] .. rowptr[u+1]-1] with weights w[...]. No self-loops; parallel arcs
+ *  merged into one with the smallest weight; arcs of a vertex sorted by target. */
+struct graph
+{
+	uint32_t n;        /**< vertices, ids 0..n-1 */
+	uint64_t m;        /**< arcs */
+	uint64_t *rowptr;  /**< n+1 entries */
+	uint32_t *col;     /**< m entries */
+	uint32_t *w;       /**< m entries, 1..GRAPH_MAX_WEIGHT (0 allowed) */
+	uint32_t *min_out; /**< n entries: lightest arc leaving u, GRAPH_INF if none (Crauser's OUT criterion) */
+	uint32_t max_w;    /**< largest weight */
+};
+
+/** What went wrong, for the user. */
+struct graph_error
+{
+	char msg[512];
+};
+
+/** Where the input counts its vertex ids from. */
+enum graph_format
+{
+	GRAPH_FORMAT_AUTO = 0, /**< from the file name: .gr, .mtx, .tgb (binary cache) */
+	GRAPH_FORMAT_DIMACS,   /**< 9th DIMACS challenge: "p sp n m", "a u v w", 1-based */
+	GRAPH_FORMAT_MTX,      /**< Matrix Market coordinate: pattern/integer/real, general/symmetric */
+	GRAPH_FORMAT_BINARY,   /**< this library's cache (.tgb) */
+};
+
+/** Options of graph_read. */
+struct graph_read_options
+{
+	enum graph_format format;
+	/** Matrix Market "real" weights: multiply by this and round to the nearest integer
+	 *  (0: 1). Negative results are an error. */
+	double real_scale;
+	/** Pattern matrices (no weights): weight given to every arc (0: 1). */
+	uint32_t pattern_weight;
+	/** Refuse inputs whose CSR would need more than this many bytes (0: no limit besides
+	 *  what malloc gives). */
+	uint64_t max_bytes;
+};
+
+/** Read a graph. Symmetric .mtx files give both arcs of each edge. */
+int graph_read(const char *path, const struct graph_read_options *opt, struct graph *g, struct graph_error *err);
+
+/** Write the binary cache (.tgb): atomically (temporary file + rename), checksummed. */
+int graph_write_binary(const struct graph *g, const char *path, struct graph_error *err);
+
+/** Write DIMACS text (for interchange and tests), atomically. */
+int graph_write_dimacs(const struct graph *g, const char *path, struct graph_error *err);
+
+/** Read @p path through a cache: if @p cache_path holds a valid cache newer than the input
+ *  and made from it (size + mtime recorded), load it; otherwise parse and write the cache. */
+int graph_read_cached(const char *path, const char *cache_path, const struct graph_read_options *opt,
+		      struct graph *g, struct graph_error *err);
+
+/** Build from an arc list (0-based); drops self-loops, merges parallel arcs (min weight),
+ *  sorts, computes min_out. Arrays are not kept. */
+int graph_from_arcs(uint32_t n, uint64_t m, const uint32_t *src, const uint32_t *dst, const uint32_t *w,
+		    struct graph *g, struct graph_error *err);
+
+/** The paper's random graphs: every vertex gets an out-degree uniform in
+ *  [deg_min, deg_max] with uniformly random targets, weights uniform in [w_min, w_max].
+ *  Deterministic for a seed. */
+int graph_gen_random(uint32_t n, uint32_t deg_min, uint32_t deg_max, uint32_t w_min, uint32_t w_max,
+		     uint64_t seed, struct graph *g, struct graph_error *err);
+
+/** R-MAT / Kronecker (Graph500): 2^scale vertices, edgefactor * 2^scale edges with
+ *  probabilities a, b, c (d = 1-a-b-c; Graph500: 0.57, 0.19, 0.19), vertex ids permuted,
+ *  undirected (both arcs), weights uniform in [w_min, w_max]. */
+int graph_gen_rmat(unsigned scale, unsigned edgefactor, double a, double b, double c, uint32_t w_min,
+		   uint32_t w_max, uint64_t seed, struct graph *g, struct graph_error *err);
+
+/** 2-D grid, road-like: rows x cols vertices, arcs both ways between 4-neighbours,
+ *  weights uniform in [w_min, w_max]. */
+int graph_gen_grid(uint32_t rows, uint32_t cols, uint32_t w_min, uint32_t w_max, uint64_t seed, struct graph *g,
+		   struct graph_error *err);
+
+/** Free the arrays (safe on a zeroed struct); leaves *g zeroed. */
+void graph_free(struct graph *g);
+
+/** Check the CSR invariants (for tests and after loading untrusted caches). */
+int graph_validate(const struct graph *g, struct graph_error *err);
+
+/** Bytes the CSR arrays take. */
+uint64_t graph_bytes(const struct graph *g);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

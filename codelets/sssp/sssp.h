@@ -1,0 +1,86 @@
+/* The SSSP plug-in of the APSP case study: one task = the shortest paths from one source.
+ * CPU: Dijkstra with an indexed 4-ary heap. GPU: Crauser's phases as three characterised
+ * kernels (relax, minimum, update; Table 2 of the TuCCompi paper) launched through the
+ * tuner. Both give exact integer distances. */
+#ifndef TUCCOMPI_SSSP_H
+#define TUCCOMPI_SSSP_H
+
+#include <stdint.h>
+#include <tuccompi.h>
+
+#include "graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Per-source result, gathered on the root. */
+struct sssp_summary
+{
+	uint64_t source;
+	uint64_t sum;      /**< sum of finite distances */
+	uint32_t ecc;      /**< largest finite distance (eccentricity within the reachable set) */
+	uint32_t reached;  /**< vertices with a finite distance, the source included */
+	uint32_t phases;   /**< GPU: Crauser phases; CPU: 0 */
+	uint32_t overflow; /**< 1 if a distance reached 2^31 (weights too large for 32-bit distances) */
+};
+
+/** Distances at or above this are reported as overflow. */
+#define SSSP_DIST_LIMIT 0x80000000u
+
+/** Where full distance rows go (optional): called on the rank that ran the source, from a
+ *  worker thread, with n distances (GRAPH_INF for unreachable). Must be thread-safe. */
+typedef int (*sssp_row_func)(uint64_t task_id, uint32_t source, const uint32_t *dist, uint32_t n, void *ctx);
+
+/** What the plug-in functions receive (tuccompi_taskset_desc::arg). */
+struct sssp_args
+{
+	uint32_t n;
+	sssp_row_func row;  /**< NULL: no rows */
+	void *row_ctx;
+	int row_error;      /**< set (atomically) when a row could not be written */
+};
+
+/** Fill @p p for a graph of n vertices. cpu / cuda select the implementations wanted
+ *  (the CUDA one only exists in CUDA builds: sssp_have_cuda()). */
+void sssp_plugin_init(struct tuccompi_plugin *p, uint32_t n, int cpu, int cuda);
+int sssp_have_cuda(void);
+
+/** Register the graph as the task set's shared buffers (rowptr, col, w, min_out), in
+ *  that order, into desc->shared[0..3]; unregister with sssp_shared_unregister(). */
+int sssp_shared_register(const struct graph *g, struct tuccompi_taskset_desc *desc);
+void sssp_shared_unregister(struct tuccompi_taskset_desc *desc);
+
+/** The CPU algorithm alone (used by the plug-in, tests and benchmarks): fills dist (n) and
+ *  the summary. heap and pos are scratch arrays of n entries each. */
+void sssp_dijkstra(const struct graph *g, uint32_t src, uint32_t *dist, uint32_t *heap, uint32_t *pos,
+		   struct sssp_summary *out);
+
+/* The GPU algorithm alone, on the calling thread's stream (tuccompi_gpu_stream()): for the
+ * plug-in and for benchmarks that drive streams themselves. Device pointers. */
+struct sssp_gpu_graph
+{
+	uint32_t n;
+	const uint64_t *rowptr;
+	const uint32_t *col, *w, *min_out;
+};
+struct sssp_gpu_work
+{
+	uint32_t *dist;  /**< n */
+	uint8_t *state;  /**< n */
+	void *misc;      /**< sssp_gpu_misc_size() bytes */
+};
+size_t sssp_gpu_misc_size(void);
+/** One SSSP; row (pinned host memory, n entries) receives the distances when not NULL. */
+void sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const struct sssp_gpu_work *w, uint32_t *row,
+		  struct sssp_summary *out);
+
+/* implementations (plug-in functions) */
+void sssp_cpu(struct tuccompi_task *t, void *arg);
+void sssp_cuda(struct tuccompi_task *t, void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

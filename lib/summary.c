@@ -1,0 +1,97 @@
+/* The run summary of a task set: who did what, how busy, and what the run cost in
+ * transfers and cross-rank messages. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void _tuccompi_bus_counters(uint64_t *bytes, double *seconds)
+{
+	uint64_t b = 0;
+	double us = 0;
+	int nbus = starpu_bus_get_count();
+	for (int bus = 0; bus < nbus; bus++)
+	{
+		struct starpu_profiling_bus_info info;
+		if (starpu_bus_get_profiling_info(bus, &info) < 0 || info.transfer_count == 0)
+			continue;
+		unsigned src = (unsigned)starpu_bus_get_src(bus), dst = (unsigned)starpu_bus_get_dst(bus);
+		b += (uint64_t)info.transferred_bytes;
+		/* the model's latency per transfer, plus the bytes at its bandwidth */
+		double lat = starpu_transfer_predict(src, dst, 0);
+		us += starpu_transfer_predict(src, dst, (size_t)info.transferred_bytes) +
+		      (info.transfer_count - 1) * lat;
+	}
+	if (bytes)
+		*bytes = b;
+	if (seconds)
+		*seconds = us * 1e-6;
+}
+
+static const char *kind_name(enum tuccompi_unit_kind k)
+{
+	return k == TUCCOMPI_UNIT_CUDA ? "GPU" : "CPU";
+}
+
+int tuccompi_taskset_print_summary(tuccompi_taskset_t ts, FILE *f)
+{
+	struct tuccompi_taskset_stats st;
+	int ret = tuccompi_taskset_get_stats(ts, &st);
+	if (ret < 0)
+		return ret;
+	int n = _tuccompi.nranks;
+	fprintf(f, "run summary: %llu tasks, %d rank(s)\n", (unsigned long long)st.ntasks, n);
+	fprintf(f, "  %-5s %-4s %5s %10s %9s %9s %7s\n", "rank", "unit", "index", "tasks", "busy s", "idle s", "busy");
+	for (int u = 0; u < st.nunits; u++)
+	{
+		const struct tuccompi_unit_stats *us = &st.units[u];
+		double wall = st.wall_s_per_rank[us->rank];
+		/* a GPU's busy time adds up its MK streams: report it per stream */
+		int streams = us->kind == TUCCOMPI_UNIT_CUDA && _tuccompi.nodes ? _tuccompi.nodes[us->rank].mk : 1;
+		double busy = us->busy_s / (streams > 0 ? streams : 1);
+		fprintf(f, "  %-5d %-4s %5d %10llu %9.3f %9.3f %6.1f%%\n", us->rank, kind_name(us->kind), us->index,
+			(unsigned long long)us->ntasks, busy, wall > busy ? wall - busy : 0, wall > 0 ? 100 * busy / wall : 0);
+	}
+	for (int r = 0; r < n; r++)
+	{
+		double wall = st.wall_s_per_rank[r];
+		fprintf(f, "  rank %d: %llu tasks in %.3f s; transfers %.1f MB, %.4f s (%.3f%%); cross-rank messages %.4f s "
+			   "(%.3f%%)\n",
+			r, (unsigned long long)st.tasks_per_rank[r], wall, st.transfer_bytes_per_rank[r] / 1e6,
+			st.transfer_s_per_rank[r], wall > 0 ? 100 * st.transfer_s_per_rank[r] / wall : 0,
+			st.comm_s_per_rank[r], wall > 0 ? 100 * st.comm_s_per_rank[r] / wall : 0);
+	}
+	return 0;
+}
+
+int tuccompi_taskset_write_csv(tuccompi_taskset_t ts, const char *path)
+{
+	struct tuccompi_taskset_stats st;
+	int ret = tuccompi_taskset_get_stats(ts, &st);
+	if (ret < 0)
+		return ret;
+	char tmp[PATH_MAX + 32];
+	snprintf(tmp, sizeof(tmp), "%s.tmp-%d", path, (int)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return _tuccompi_error(-errno, "cannot create %s: %s", tmp, strerror(errno));
+	fprintf(f, "rank,kind,index,tasks,busy_s,idle_s,wall_s,comm_s,transfer_bytes,transfer_s\n");
+	for (int u = 0; u < st.nunits; u++)
+	{
+		const struct tuccompi_unit_stats *us = &st.units[u];
+		int r = us->rank;
+		int streams = us->kind == TUCCOMPI_UNIT_CUDA && _tuccompi.nodes ? _tuccompi.nodes[r].mk : 1;
+		double busy = us->busy_s / (streams > 0 ? streams : 1), wall = st.wall_s_per_rank[r];
+		fprintf(f, "%d,%s,%d,%llu,%.6f,%.6f,%.6f,%.6f,%llu,%.6f\n", r, us->kind == TUCCOMPI_UNIT_CUDA ? "cuda" : "cpu",
+			us->index, (unsigned long long)us->ntasks, busy, wall > busy ? wall - busy : 0, wall,
+			st.comm_s_per_rank[r], (unsigned long long)st.transfer_bytes_per_rank[r], st.transfer_s_per_rank[r]);
+	}
+	if (fclose(f) != 0 || rename(tmp, path) < 0)
+	{
+		int e = errno;
+		unlink(tmp);
+		return _tuccompi_error(-e, "cannot write %s: %s", path, strerror(e));
+	}
+	return 0;
+}

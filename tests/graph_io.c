@@ -1,0 +1,610 @@
+/* Tests of the graph readers and writers (apps/graph/graph_io.c):
+ *  - every file of tests/data/graphs/good/ reads and matches its .expect, and survives a
+ *    round trip through the binary and the DIMACS writers;
+ *  - every file of tests/data/graphs/bad/ fails with the message of its .expect (file:line);
+ *  - a text file larger than the read buffer, and over-long lines;
+ *  - damaged binary files (every byte flipped in turn, truncations, an extra byte) are
+ *    rejected cleanly;
+ *  - graph_read_cached builds, uses and rebuilds its cache (damaged cache, changed source,
+ *    changed options, unwritable cache);
+ *  - writers leave nothing behind when they fail, and no temporary file remains;
+ *  - I/O errors name the path and the system's reason.
+ * The corpus is $top_srcdir/tests/data/graphs; scratch files go to a fresh directory under
+ * $TMPDIR, removed at the end. */
+#include "graph.h"
+#include "testutil.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char corpus[2048], scratch[2048];
+
+/* scratch/name; the same name always gets the same (static) buffer. */
+static const char *in_scratch(const char *name)
+{
+	static char names[32][64], paths[32][sizeof scratch + 64];
+	int i = 0;
+	for (; i < 32 && names[i][0] && strcmp(names[i], name) != 0; i++)
+		;
+	if (i == 32 || strlen(name) >= sizeof names[0])
+		FAIL("in_scratch: too many names or too long a name: %s", name);
+	snprintf(names[i], sizeof names[i], "%s", name);
+	snprintf(paths[i], sizeof paths[i], "%s/%s", scratch, name);
+	return paths[i];
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0)
+		FAIL("cannot write %s: %s", path, strerror(errno));
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		FAIL("cannot open %s: %s", path, strerror(errno));
+	fseek(f, 0, SEEK_END);
+	*len = (size_t)ftell(f);
+	rewind(f);
+	char *buf = malloc(*len + 1);
+	ASSERT(buf && fread(buf, 1, *len, f) == *len);
+	buf[*len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+static int is_zeroed(const struct graph *g)
+{
+	return !g->n && !g->m && !g->rowptr && !g->col && !g->w && !g->min_out && !g->max_w;
+}
+
+static void assert_same(const struct graph *a, const struct graph *b, const char *what)
+{
+	if (a->n != b->n || a->m != b->m || a->max_w != b->max_w)
+		FAIL("%s: n %u/%u, m %llu/%llu, max_w %u/%u differ", what, a->n, b->n, (unsigned long long)a->m,
+		     (unsigned long long)b->m, a->max_w, b->max_w);
+	if (memcmp(a->rowptr, b->rowptr, (a->n + 1ull) * 8) || memcmp(a->col, b->col, a->m * 4) ||
+	    memcmp(a->w, b->w, a->m * 4) || memcmp(a->min_out, b->min_out, a->n * 4ull))
+		FAIL("%s: the CSR arrays differ", what);
+}
+
+/* Weight of arc u -> v (0-based), or -1. */
+static long long arc_weight(const struct graph *g, uint32_t u, uint32_t v)
+{
+	for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++)
+		if (g->col[e] == v)
+			return g->w[e];
+	return -1;
+}
+
+static void assert_valid(const struct graph *g, const char *what)
+{
+	struct graph_error err;
+	if (graph_validate(g, &err) < 0)
+		FAIL("%s: %s", what, err.msg);
+}
+
+/* Write g as binary and as DIMACS, read both back: the same graph. */
+static void round_trip(const struct graph *g, const char *what)
+{
+	struct graph_error err;
+	struct graph back;
+	const char *paths[2] = {in_scratch("trip.tgb"), in_scratch("trip.gr")};
+	for (int k = 0; k < 2; k++)
+	{
+		int rc = k ? graph_write_dimacs(g, paths[k], &err) : graph_write_binary(g, paths[k], &err);
+		if (rc < 0)
+			FAIL("%s: writing %s: %s", what, paths[k], err.msg);
+		if (graph_read(paths[k], NULL, &back, &err) < 0)
+			FAIL("%s: reading back %s: %s", what, paths[k], err.msg);
+		assert_same(g, &back, what);
+		graph_free(&back);
+		unlink(paths[k]);
+	}
+}
+
+/* ------------------------------------------------------------------ the corpus */
+
+static uint32_t vertex(const char *file, int line, const char *s, const struct graph *g)
+{
+	unsigned long v = strtoul(s, NULL, 10);
+	if (v < 1 || v > g->n)
+		FAIL("%s:%d: vertex %s out of range 1..%u", file, line, s, g->n);
+	return (uint32_t)(v - 1);
+}
+
+static void check_file(const char *sub, const char *name)
+{
+	char input[8192], expect[8192];
+	snprintf(input, sizeof input, "%s/%s/%s", corpus, sub, name);
+	snprintf(expect, sizeof expect, "%.*s.expect", (int)(strrchr(input, '.') - input), input);
+	if (!exists(expect))
+		FAIL("%s has no .expect beside it", input);
+	int good = strcmp(sub, "good") == 0;
+	size_t len;
+	char *text = slurp(expect, &len), *save = NULL;
+
+	/* Options first, then read, then the checks. */
+	struct graph_read_options opt = {0};
+	int want_rc = -EINVAL, nerrors = 0, narcs = 0;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+	{
+		if (sscanf(l, "option real_scale %lf", &opt.real_scale) == 1 ||
+		    sscanf(l, "option pattern_weight %" SCNu32, &opt.pattern_weight) == 1 ||
+		    sscanf(l, "option max_bytes %" SCNu64, &opt.max_bytes) == 1)
+			continue;
+		if (strcmp(l, "errno ENOMEM") == 0)
+			want_rc = -ENOMEM;
+	}
+	free(text);
+	struct graph g;
+	struct graph_error err = {{0}};
+	int rc = graph_read(input, &opt, &g, &err);
+	if (good && rc < 0)
+		FAIL("%s: should read, but: %s", input, err.msg);
+	if (!good)
+	{
+		if (rc != want_rc)
+			FAIL("%s: graph_read returned %d, expected %d (message: %s)", input, rc, want_rc, err.msg);
+		if (!is_zeroed(&g))
+			FAIL("%s: a failed read left a graph behind", input);
+		if (strchr(err.msg, '\n'))
+			FAIL("%s: the message is more than one line: %s", input, err.msg);
+	}
+
+	text = slurp(expect, &len);
+	int line = 0;
+	for (char *l = text, *next; *l; l = next)
+	{
+		line++;
+		next = strchr(l, '\n');
+		next = next ? (*next = '\0', next + 1) : l + strlen(l);
+		char a[64], b[64], c[64];
+		if (l[0] == '#' || l[0] == '\0' || strncmp(l, "option ", 7) == 0 || strncmp(l, "errno ", 6) == 0)
+			continue;
+		if (strncmp(l, "error ", 6) == 0)
+		{
+			if (good)
+				FAIL("%s:%d: 'error' in a good file's expectations", expect, line);
+			if (!strstr(err.msg, l + 6))
+				FAIL("%s: the message\n  %s\ndoes not contain\n  %s", input, err.msg, l + 6);
+			nerrors++;
+			continue;
+		}
+		if (!good)
+			FAIL("%s:%d: unknown directive for a bad file: %s", expect, line, l);
+		char key[32];
+		int fields = sscanf(l, "%31s %63s %63s %63s", key, a, b, c) - 1;
+		long long got = -2, want = -3;
+		if (strcmp(key, "n") == 0 && fields == 1)
+			got = g.n, want = atoll(a);
+		else if (strcmp(key, "m") == 0 && fields == 1)
+			got = (long long)g.m, want = atoll(a);
+		else if (strcmp(key, "max_w") == 0 && fields == 1)
+			got = g.max_w, want = atoll(a);
+		else if (strcmp(key, "arc") == 0 && fields == 3)
+		{
+			got = arc_weight(&g, vertex(expect, line, a, &g), vertex(expect, line, b, &g)), want = atoll(c);
+			narcs++;
+		}
+		else if (strcmp(key, "noarc") == 0 && fields == 2)
+			got = arc_weight(&g, vertex(expect, line, a, &g), vertex(expect, line, b, &g)), want = -1;
+		else if (strcmp(key, "outdeg") == 0 && fields == 2)
+		{
+			uint32_t u = vertex(expect, line, a, &g);
+			got = (long long)(g.rowptr[u + 1] - g.rowptr[u]), want = atoll(b);
+		}
+		else if (strcmp(key, "indeg") == 0 && fields == 2)
+		{
+			uint32_t u = vertex(expect, line, a, &g);
+			got = 0, want = atoll(b);
+			for (uint64_t e = 0; e < g.m; e++)
+				got += g.col[e] == u;
+		}
+		else if (strcmp(key, "min_out") == 0 && fields == 2)
+			got = g.min_out[vertex(expect, line, a, &g)], want = strcmp(b, "inf") == 0 ? GRAPH_INF : atoll(b);
+		else
+			FAIL("%s:%d: unknown directive: %s", expect, line, l);
+		if (got != want)
+			FAIL("%s:%d: '%s': got %lld", expect, line, l, got);
+	}
+	free(text);
+	if (!good && nerrors == 0)
+		FAIL("%s: no 'error' line", expect);
+	if (good)
+	{
+		assert_valid(&g, input);
+		if ((uint64_t)narcs > g.m)
+			FAIL("%s: %d arcs expected, the graph has %llu", input, narcs, (unsigned long long)g.m);
+		round_trip(&g, input);
+		graph_free(&g);
+	}
+}
+
+static int graph_file(const struct dirent *d)
+{
+	size_t len = strlen(d->d_name);
+	return (len > 3 && strcmp(d->d_name + len - 3, ".gr") == 0) || (len > 4 && strcmp(d->d_name + len - 4, ".mtx") == 0);
+}
+
+static int check_corpus(const char *sub)
+{
+	char dir[8192];
+	snprintf(dir, sizeof dir, "%s/%s", corpus, sub);
+	struct dirent **names;
+	int count = scandir(dir, &names, graph_file, alphasort);
+	if (count <= 0)
+		FAIL("no graph files in %s (top_srcdir wrong?)", dir);
+	for (int i = 0; i < count; i++)
+	{
+		check_file(sub, names[i]->d_name);
+		free(names[i]);
+	}
+	free(names);
+	return count;
+}
+
+/* ------------------------------------------------------------------ text files */
+
+static void test_large_text(void)
+{
+	/* Larger than the reader's 8 MiB block, so lines straddle block boundaries. */
+	struct graph g, back;
+	struct graph_error err;
+	ASSERT_EQ(graph_gen_random(150000, 1, 9, 0, GRAPH_MAX_WEIGHT, 5, &g, &err), 0);
+	const char *path = in_scratch("large.gr");
+	ASSERT_EQ(graph_write_dimacs(&g, path, &err), 0);
+	struct stat st;
+	ASSERT(stat(path, &st) == 0 && st.st_size > (9 << 20));
+	if (graph_read(path, NULL, &back, &err) < 0)
+		FAIL("%s", err.msg);
+	assert_same(&g, &back, "DIMACS file over 8 MiB");
+	graph_free(&back);
+	graph_free(&g);
+	unlink(path);
+}
+
+static void test_long_lines(void)
+{
+	struct graph g;
+	struct graph_error err;
+	size_t len = 1100000;
+	char *text = malloc(len + 64);
+	ASSERT(text);
+	/* A comment just under the 1 MiB limit is fine... */
+	strcpy(text, "p sp 2 1\nc ");
+	memset(text + 11, 'x', 1000000);
+	strcpy(text + 11 + 1000000, "\na 1 2 3\n");
+	const char *path = in_scratch("long.gr");
+	write_file(path, text, strlen(text));
+	if (graph_read(path, NULL, &g, &err) < 0)
+		FAIL("%s", err.msg);
+	ASSERT_EQ(g.m, 1);
+	graph_free(&g);
+	/* ...a longer line is refused (a binary file given as text, for instance). */
+	memset(text + 11, 'x', len);
+	strcpy(text + 11 + len, "\na 1 2 3\n");
+	write_file(path, text, strlen(text));
+	ASSERT_EQ(graph_read(path, NULL, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "long.gr:2: line longer than");
+	ASSERT(is_zeroed(&g));
+	free(text);
+	unlink(path);
+}
+
+static void test_names_and_options(void)
+{
+	struct graph g;
+	struct graph_error err;
+	const char *txt = in_scratch("graph.txt");
+	write_file(txt, "p sp 2 1\na 1 2 3\n", 17);
+	ASSERT_EQ(graph_read(txt, NULL, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "graph.txt: cannot tell the format from the name");
+	struct graph_read_options opt = {.format = GRAPH_FORMAT_DIMACS};
+	ASSERT_EQ(graph_read(txt, &opt, &g, &err), 0);
+	ASSERT_EQ(g.m, 1);
+	graph_free(&g);
+	opt.format = GRAPH_FORMAT_BINARY;
+	ASSERT_EQ(graph_read(txt, &opt, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "bad magic");
+	unlink(txt);
+
+	ASSERT_EQ(graph_read("road.gr.gz", NULL, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "road.gr.gz: compressed files are not read");
+
+	const char *mtx = in_scratch("p.mtx");
+	write_file(mtx, "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n", 58);
+	opt = (struct graph_read_options){.real_scale = -1};
+	ASSERT_EQ(graph_read(mtx, &opt, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "real_scale -1");
+	opt = (struct graph_read_options){.pattern_weight = GRAPH_MAX_WEIGHT + 1};
+	ASSERT_EQ(graph_read(mtx, &opt, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "pattern_weight 1000001");
+	opt.pattern_weight = GRAPH_MAX_WEIGHT;
+	ASSERT_EQ(graph_read(mtx, &opt, &g, &err), 0);
+	ASSERT_EQ(g.w[0], GRAPH_MAX_WEIGHT);
+	graph_free(&g);
+	unlink(mtx);
+}
+
+static void test_io_errors(void)
+{
+	struct graph g;
+	struct graph_error err;
+	const char *missing = in_scratch("missing.gr");
+	ASSERT_EQ(graph_read(missing, NULL, &g, &err), -ENOENT);
+	ASSERT_STR_CONTAINS(err.msg, missing);
+	ASSERT_STR_CONTAINS(err.msg, strerror(ENOENT));
+	ASSERT(is_zeroed(&g));
+
+	const char *dir = in_scratch("dir.gr");
+	ASSERT(mkdir(dir, 0777) == 0);
+	ASSERT_EQ(graph_read(dir, NULL, &g, &err), -EISDIR);
+	ASSERT_STR_CONTAINS(err.msg, "dir.gr: read error: ");
+	rmdir(dir);
+
+	if (geteuid() != 0) /* root reads anything */
+	{
+		const char *locked = in_scratch("locked.gr");
+		write_file(locked, "p sp 1 0\n", 9);
+		chmod(locked, 0);
+		ASSERT_EQ(graph_read(locked, NULL, &g, &err), -EACCES);
+		ASSERT_STR_CONTAINS(err.msg, strerror(EACCES));
+		unlink(locked);
+	}
+}
+
+/* ------------------------------------------------------------------ binary files */
+
+static void test_binary_damage(void)
+{
+	struct graph g, back;
+	struct graph_error err;
+	ASSERT_EQ(graph_gen_random(150, 0, 6, 0, 1000, 9, &g, &err), 0);
+	const char *good = in_scratch("good.tgb"), *bad = in_scratch("bad.tgb");
+	ASSERT_EQ(graph_write_binary(&g, good, &err), 0);
+	size_t len;
+	unsigned char *data = (unsigned char *)slurp(good, &len);
+	ASSERT_EQ(len, 80 + (g.n + 1ull) * 8 + g.m * 8 + g.n * 4ull);
+
+	/* Every single flipped byte is caught, before or by the checksum. The byte is changed in
+	 * place: rewriting the file each time can be slow on file systems that discard blocks. */
+	write_file(bad, data, len);
+	int fd = open(bad, O_WRONLY);
+	ASSERT(fd >= 0);
+	for (size_t i = 0; i < len; i++)
+	{
+		unsigned char flipped = data[i] ^ 0x10;
+		ASSERT(pwrite(fd, &flipped, 1, (off_t)i) == 1);
+		if (graph_read(bad, NULL, &back, &err) == 0)
+			FAIL("byte %zu of %zu flipped, yet the file was accepted", i, len);
+		ASSERT_STR_CONTAINS(err.msg, "bad.tgb: ");
+		ASSERT(is_zeroed(&back));
+		ASSERT(pwrite(fd, &data[i], 1, (off_t)i) == 1);
+	}
+	close(fd);
+	size_t cuts[] = {0, 1, 79, 80, 81, len / 2, len - 1};
+	for (size_t k = 0; k < sizeof cuts / sizeof *cuts; k++)
+	{
+		write_file(bad, data, cuts[k]);
+		ASSERT_EQ(graph_read(bad, NULL, &back, &err), -EINVAL);
+		ASSERT_STR_CONTAINS(err.msg, "truncated");
+		ASSERT(is_zeroed(&back));
+	}
+	unsigned char *longer = malloc(len + 1);
+	memcpy(longer, data, len);
+	longer[len] = 0;
+	write_file(bad, longer, len + 1);
+	ASSERT_EQ(graph_read(bad, NULL, &back, &err), -EINVAL);
+	free(longer);
+
+	/* A graph that is consistent but over the memory limit. */
+	struct graph_read_options opt = {.max_bytes = 1000};
+	ASSERT_EQ(graph_read(good, &opt, &back, &err), -ENOMEM);
+	ASSERT_STR_CONTAINS(err.msg, "more than the limit of 1000");
+
+	ASSERT_EQ(graph_read(good, NULL, &back, &err), 0);
+	assert_same(&g, &back, "binary round trip");
+	graph_free(&back);
+	free(data);
+	graph_free(&g);
+	unlink(good);
+	unlink(bad);
+}
+
+/* ------------------------------------------------------------------ the cache */
+
+static ino_t inode(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		FAIL("%s: %s", path, strerror(errno));
+	return st.st_ino;
+}
+
+/* Read through the cache and compare with a direct read of the source. */
+static void read_cached_ok(const char *src, const char *cache, const struct graph_read_options *opt, const char *what)
+{
+	struct graph g, direct;
+	struct graph_error err;
+	if (graph_read_cached(src, cache, opt, &g, &err) < 0)
+		FAIL("%s: %s", what, err.msg);
+	ASSERT_EQ(err.msg[0], '\0');
+	if (graph_read(src, opt, &direct, &err) < 0)
+		FAIL("%s: %s", what, err.msg);
+	assert_same(&direct, &g, what);
+	graph_free(&g);
+	graph_free(&direct);
+	/* The cache left behind is a valid binary file. */
+	ASSERT_EQ(graph_read(cache, NULL, &g, &err), 0);
+	graph_free(&g);
+}
+
+static void test_cache(void)
+{
+	struct graph g;
+	struct graph_error err;
+	const char *src = in_scratch("c.gr"), *cache = in_scratch("c.tgb");
+	ASSERT_EQ(graph_gen_grid(7, 9, 1, 100, 1, &g, &err), 0);
+	ASSERT_EQ(graph_write_dimacs(&g, src, &err), 0);
+	graph_free(&g);
+
+	read_cached_ok(src, cache, NULL, "first read: cache built");
+	ino_t ino = inode(cache);
+	read_cached_ok(src, cache, NULL, "second read: from the cache");
+	ASSERT(inode(cache) == ino); /* not rewritten */
+
+	/* A damaged or truncated cache: the source is parsed again and the cache rewritten. */
+	size_t len;
+	char *data = slurp(cache, &len);
+	data[len / 2] ^= 1;
+	write_file(cache, data, len);
+	ino = inode(cache);
+	read_cached_ok(src, cache, NULL, "damaged cache");
+	ASSERT(inode(cache) != ino);
+	write_file(cache, data, len / 3);
+	ino = inode(cache);
+	read_cached_ok(src, cache, NULL, "truncated cache");
+	ASSERT(inode(cache) != ino);
+	free(data);
+
+	/* A changed source. */
+	ASSERT_EQ(graph_gen_grid(9, 7, 1, 100, 2, &g, &err), 0);
+	ASSERT_EQ(graph_write_dimacs(&g, src, &err), 0);
+	graph_free(&g);
+	ino = inode(cache);
+	read_cached_ok(src, cache, NULL, "changed source");
+	ASSERT(inode(cache) != ino);
+
+	/* Read options that change the weights must not reuse the cache. */
+	const char *mtx = in_scratch("c.mtx");
+	write_file(mtx, "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n", 58);
+	read_cached_ok(mtx, cache, NULL, "pattern, weight 1");
+	struct graph_read_options opt = {.pattern_weight = 5};
+	read_cached_ok(mtx, cache, &opt, "pattern, weight 5");
+	ASSERT_EQ(graph_read_cached(mtx, cache, &opt, &g, &err), 0);
+	ASSERT_EQ(g.w[0], 5);
+	graph_free(&g);
+
+	/* A cache that cannot be written does not fail the read, and says why. */
+	ASSERT_EQ(graph_read_cached(mtx, in_scratch("nodir/c.tgb"), NULL, &g, &err), 0);
+	ASSERT_STR_CONTAINS(err.msg, "note: cache not written");
+	ASSERT_STR_CONTAINS(err.msg, strerror(ENOENT));
+	graph_free(&g);
+
+	/* Errors of the source are the read's errors. */
+	ASSERT_EQ(graph_read_cached(in_scratch("nosuch.gr"), cache, NULL, &g, &err), -ENOENT);
+	ASSERT_STR_CONTAINS(err.msg, "nosuch.gr");
+	ASSERT(is_zeroed(&g));
+	write_file(mtx, "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 3\n", 58);
+	ASSERT_EQ(graph_read_cached(mtx, cache, NULL, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "c.mtx:3: column 3 out of range");
+	ASSERT(is_zeroed(&g));
+	unlink(mtx);
+	unlink(src);
+	unlink(cache);
+}
+
+/* ------------------------------------------------------------------ writers */
+
+static void assert_no_temporaries(void)
+{
+	DIR *d = opendir(scratch);
+	ASSERT(d);
+	for (struct dirent *e; (e = readdir(d));)
+		if (strstr(e->d_name, ".tmp."))
+			FAIL("temporary file %s/%s left behind", scratch, e->d_name);
+	closedir(d);
+}
+
+static void test_writer_failures(void)
+{
+	struct graph g;
+	struct graph_error err;
+	ASSERT_EQ(graph_gen_random(50, 1, 3, 1, 9, 3, &g, &err), 0);
+	for (int k = 0; k < 2; k++)
+	{
+		int (*write)(const struct graph *, const char *, struct graph_error *) = k ? graph_write_dimacs : graph_write_binary;
+
+		/* Into a directory that does not exist: nothing is created. */
+		const char *path = in_scratch("nodir/out.tgb");
+		ASSERT_EQ(write(&g, path, &err), -ENOENT);
+		ASSERT_STR_CONTAINS(err.msg, "nodir/out.tgb");
+		ASSERT_STR_CONTAINS(err.msg, strerror(ENOENT));
+		ASSERT(!exists(in_scratch("nodir")));
+
+		/* Onto a directory: the temporary file is written, the rename fails, and the
+		 * temporary file is removed. */
+		const char *dir = in_scratch("isdir");
+		ASSERT(mkdir(dir, 0777) == 0);
+		ASSERT(write(&g, dir, &err) < 0);
+		ASSERT_STR_CONTAINS(err.msg, "isdir: cannot rename the temporary file onto it");
+		assert_no_temporaries();
+		rmdir(dir);
+
+		/* An invalid graph is not written. */
+		uint32_t saved = g.col[0];
+		g.col[0] = g.n;
+		path = in_scratch("invalid.out");
+		ASSERT_EQ(write(&g, path, &err), -EINVAL);
+		ASSERT_STR_CONTAINS(err.msg, "invalid graph");
+		ASSERT(!exists(path));
+		g.col[0] = saved;
+
+		/* Replacing a file: the new one is complete. */
+		path = in_scratch(k ? "replace.gr" : "replace.tgb");
+		write_file(path, "old", 3);
+		ASSERT_EQ(write(&g, path, &err), 0);
+		struct graph back;
+		ASSERT_EQ(graph_read(path, NULL, &back, &err), 0);
+		assert_same(&g, &back, "replaced file");
+		graph_free(&back);
+		unlink(path);
+	}
+	graph_free(&g);
+	assert_no_temporaries();
+}
+
+static void remove_scratch(void)
+{
+	DIR *d = opendir(scratch);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			FAIL("%s/%s left behind by a test", scratch, e->d_name);
+	closedir(d);
+	rmdir(scratch);
+}
+
+int main(void)
+{
+	const char *top = getenv("top_srcdir");
+	snprintf(corpus, sizeof corpus, "%s/tests/data/graphs", top ? top : ".");
+	const char *tmp = getenv("TMPDIR");
+	snprintf(scratch, sizeof scratch, "%s/graph_io.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(scratch))
+		FAIL("mkdtemp %s: %s", scratch, strerror(errno));
+
+	int good = check_corpus("good"), bad = check_corpus("bad");
+	test_large_text();
+	test_long_lines();
+	test_names_and_options();
+	test_io_errors();
+	test_binary_damage();
+	test_cache();
+	test_writer_failures();
+	remove_scratch();
+	printf("graph_io: %d good and %d bad corpus files, binary damage, cache, writers: ok\n", good, bad);
+	return 0;
+}

@@ -1,0 +1,144 @@
+/* The SSSP plug-in gives exact distances: every row from every source of a random graph,
+ * an R-MAT graph and a grid (with unreachable vertices, zero-degree vertices and merged
+ * parallel arcs) equals an independent reference (tests/sssp_ref.h), and so do the
+ * per-source summaries. Without arguments the CPU implementation is checked; with --gpu
+ * the CUDA one (exit 77 when there is no GPU or no CUDA in the build), under MK = 3 so
+ * that concurrent SSSPs share the GPU. */
+#include <pthread.h>
+#include <starpu.h>
+#include <tuccompi.h>
+
+#include "graph.h"
+#include "sssp.h"
+#include "sssp_ref.h"
+#include "testutil.h"
+
+struct rows
+{
+	uint32_t n;
+	uint32_t *data; /* k x n */
+};
+
+static int keep_row(uint64_t id, uint32_t source, const uint32_t *dist, uint32_t n, void *ctx)
+{
+	struct rows *r = ctx;
+	(void)source;
+	memcpy(r->data + id * n, dist, (size_t)n * sizeof(uint32_t));
+	return 0;
+}
+
+static void check_graph(const char *what, struct graph *g, int gpu, const char *policy)
+{
+	uint64_t k = g->n;
+	uint32_t *src = malloc(k * sizeof(uint32_t));
+	for (uint64_t i = 0; i < k; i++)
+		src[i] = (uint32_t)i;
+	struct rows rows = { g->n, calloc(k * g->n, sizeof(uint32_t)) };
+	struct sssp_args args = { .n = g->n, .row = keep_row, .row_ctx = &rows };
+	struct tuccompi_plugin plugin;
+	sssp_plugin_init(&plugin, g->n, !gpu, gpu);
+	struct sssp_summary *res = calloc(k, sizeof(*res));
+	struct tuccompi_taskset_desc desc = {
+		.plugin = &plugin, .ntasks = k, .arg = &args, .inputs = src, .input_size = sizeof(uint32_t), .results = res,
+	};
+	ASSERT_OK(sssp_shared_register(g, &desc));
+	tuccompi_taskset_t ts;
+	ASSERT_OK(tuccompi_parallel(tuccompi_policy_by_name(policy), &desc, &ts));
+	ASSERT_OK(tuccompi_wait(ts));
+	ASSERT_EQ(args.row_error, 0);
+	uint32_t *ref = malloc((size_t)g->n * sizeof(uint32_t));
+	uint64_t unreachable = 0;
+	for (uint64_t i = 0; i < k; i++)
+	{
+		sssp_ref(g, src[i], ref);
+		uint64_t sum = 0;
+		uint32_t ecc = 0, reached = 0;
+		for (uint32_t v = 0; v < g->n; v++)
+		{
+			if (rows.data[i * g->n + v] != ref[v])
+				FAIL("%s (%s): dist(%u -> %u) = %u, reference %u", what, gpu ? "GPU" : "CPU", src[i], v,
+				     rows.data[i * g->n + v], ref[v]);
+			if (ref[v] != GRAPH_INF)
+			{
+				sum += ref[v];
+				reached++;
+				if (ref[v] > ecc)
+					ecc = ref[v];
+			}
+			else
+				unreachable++;
+		}
+		if (res[i].sum != sum || res[i].ecc != ecc || res[i].reached != reached || res[i].source != src[i] ||
+		    res[i].overflow)
+			FAIL("%s: summary of source %u: sum %llu/%llu ecc %u/%u reached %u/%u", what, src[i],
+			     (unsigned long long)res[i].sum, (unsigned long long)sum, res[i].ecc, ecc, res[i].reached, reached);
+	}
+	struct tuccompi_taskset_stats st;
+	ASSERT_OK(tuccompi_taskset_get_stats(ts, &st));
+	uint64_t on_gpu = 0;
+	for (int u = 0; u < st.nunits; u++)
+		if (st.units[u].kind == TUCCOMPI_UNIT_CUDA)
+			on_gpu += st.units[u].ntasks;
+	ASSERT_EQ(on_gpu, gpu ? k : 0);
+	printf("%s: %u vertices, %llu arcs, all %llu rows exact on the %s (%llu unreachable pairs)\n", what, g->n,
+	       (unsigned long long)g->m, (unsigned long long)k, gpu ? "GPU" : "CPU", (unsigned long long)unreachable);
+	tuccompi_taskset_destroy(ts);
+	sssp_shared_unregister(&desc);
+	free(ref);
+	free(res);
+	free(rows.data);
+	free(src);
+}
+
+int main(int argc, char **argv)
+{
+	int gpu = argc > 1 && !strcmp(argv[1], "--gpu");
+	if (gpu && !sssp_have_cuda())
+	{
+		fprintf(stderr, "built without CUDA: skipped\n");
+		return TEST_SKIP;
+	}
+	struct tuccompi_conf conf;
+	tuccompi_conf_init(&conf);
+	conf.use_mpi = 0;
+	conf.quiet = 1;
+	conf.ncpus = gpu ? 1 : 2;
+	conf.mk = 3;
+	int ret = tuccompi_init(&argc, &argv, &conf);
+	if (ret == -ENODEV)
+		return TEST_SKIP;
+	ASSERT_OK(ret);
+	if (gpu && tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) == 0)
+	{
+		fprintf(stderr, "no GPU: skipped\n");
+		tuccompi_finalize();
+		return TEST_SKIP;
+	}
+	struct graph g = { 0 };
+	struct graph_error err;
+
+	/* sparse random graph: many vertices unreachable from a given source */
+	ASSERT_OK(graph_gen_random(700, 0, 3, 1, 10, 7, &g, &err));
+	check_graph("random n=700 deg 0..3", &g, gpu, "ms");
+	graph_free(&g);
+	/* the paper's kind of graph, weights with zeros */
+	ASSERT_OK(graph_gen_random(600, 1, 9, 0, 10, 8, &g, &err));
+	check_graph("random n=600 deg 1..9 w 0..10", &g, gpu, "eq2");
+	graph_free(&g);
+	/* skewed degrees, isolated vertices after merging */
+	ASSERT_OK(graph_gen_rmat(9, 8, 0.57, 0.19, 0.19, 1, 10, 9, &g, &err));
+	check_graph("rmat scale 9", &g, gpu, "ms");
+	graph_free(&g);
+	/* long paths, many phases */
+	ASSERT_OK(graph_gen_grid(17, 29, 1, 100, 10, &g, &err));
+	check_graph("grid 17x29", &g, gpu, "eq1");
+	graph_free(&g);
+	/* hand-made: parallel arcs (min kept), a self-loop, a vertex with no arcs */
+	uint32_t s[] = { 0, 0, 0, 1, 2, 2, 3 }, d[] = { 1, 1, 2, 2, 2, 3, 0 }, w[] = { 5, 2, 9, 3, 1, 4, 1 };
+	ASSERT_OK(graph_from_arcs(5, 7, s, d, w, &g, &err));
+	check_graph("hand-made", &g, gpu, "ms");
+	graph_free(&g);
+
+	ASSERT_OK(tuccompi_finalize());
+	return 0;
+}
