@@ -251,7 +251,16 @@ int main(int argc, char **argv)
 	double rate[4][4];
 	uint64_t ref_sum = 0, sum;
 	double stencil_us[4];
-	const char *const kn4[] = { "relax", "minimum", "update", "jacobi" };
+	// the SSSP kernels of the variant in use (TUCCOMPI_SSSP_KERNELS=paper|fused), then the stencil
+	const char *variant = getenv("TUCCOMPI_SSSP_KERNELS");
+	int paper = variant && !strcmp(variant, "paper");
+	std::vector<const char *> kn;
+	if (paper)
+		kn = { "relax", "minimum", "update", "jacobi" };
+	else
+		kn = { "minimum", "settle_relax", "jacobi" };
+	const int nk = (int)kn.size(), nsssp_k = nk - 1;
+	printf("SSSP kernels: %s variant\n", paper ? "paper (relax, minimum, update)" : "fused (minimum, settle_relax)");
 
 	for (int mode = 0; mode < 3; mode++)
 	{
@@ -283,14 +292,14 @@ int main(int argc, char **argv)
 		       rate[mode][3], stencil_us[mode]);
 	}
 
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < nk; k++)
 	{
 		struct tuccompi_kernel_char kc;
 		struct tuccompi_kernel_attr at;
 		struct tuccompi_geometry rg;
-		if (tuccompi_gpu_kernel_info(kn4[k], &kc, &at) == 0 &&
-		    tuccompi_tune_rules(&kc, &at, &dp, k < 3 ? g.n : grid, k < 3 ? 1 : grid, &rg) == 0)
-			printf("    rules for %-8s (%s %s %s %s, %d regs): %ux%u carveout %d%%  [%s]\n", kn4[k],
+		if (tuccompi_gpu_kernel_info(kn[k], &kc, &at) == 0 &&
+		    tuccompi_tune_rules(&kc, &at, &dp, k < nsssp_k ? g.n : grid, k < nsssp_k ? 1 : grid, &rg) == 0)
+			printf("    rules for %-12s (%s %s %s %s, %d regs): %ux%u carveout %d%%  [%s]\n", kn[k],
 			       tuccompi_access_name(kc.a), tuccompi_level_name(kc.b), tuccompi_level_name(kc.c),
 			       tuccompi_level_name(kc.d), at.num_regs, rg.block_x, rg.block_y, rg.carveout, rg.why);
 	}
@@ -299,11 +308,20 @@ int main(int argc, char **argv)
 	// of each kernel together at every MK.
 	tuccompi_tune_set_mode(TUCCOMPI_TUNE_FIXED);
 	struct tuccompi_geometry best[4];
-	for (int k = 0; k < 4; k++)
+	FILE *sweep_csv = NULL;
+	if (csv)
+	{
+		char path[4096];
+		snprintf(path, sizeof(path), "%s.sweep", csv);
+		sweep_csv = fopen(path, "w");
+		if (sweep_csv)
+			fprintf(sweep_csv, "kernel,block_x,block_y,carveout,us\n");
+	}
+	for (int k = 0; k < nk; k++)
 	{
 		struct tuccompi_kernel_char kc;
 		struct tuccompi_kernel_attr at;
-		if (tuccompi_gpu_kernel_info(kn4[k], &kc, &at) < 0)
+		if (tuccompi_gpu_kernel_info(kn[k], &kc, &at) < 0)
 		{
 			fprintf(stderr, "tune_kernels: %s\n", tuccompi_last_error());
 			return 1;
@@ -313,24 +331,28 @@ int main(int argc, char **argv)
 		double best_t = 1e30;
 		for (int i = 0; i < nc; i++)
 		{
-			tuccompi_tune_force(kn4[k], cand[i].block_x, cand[i].block_y, cand[i].carveout);
+			tuccompi_tune_force(kn[k], cand[i].block_x, cand[i].block_y, cand[i].carveout);
 			tuccompi_gpu_reset_decisions();
 			double t;
-			if (k < 3)
+			if (k < nsssp_k)
 				t = 1e6 / run_sssp(&c, 1, nsources / 4 > 16 ? nsources / 4 : 16, NULL); // us per SSSP
 			else
 				t = run_stencil(ga, gb, grid, 50);
+			if (sweep_csv)
+				fprintf(sweep_csv, "%s,%u,%u,%d,%.3f\n", kn[k], cand[i].block_x, cand[i].block_y, cand[i].carveout, t);
 			if (t < best_t)
 			{
 				best_t = t;
 				best[k] = cand[i];
 			}
 		}
-		printf("    sweep %-8s %2d candidates: best %ux%u carveout %d%% (%s %.2f us)\n", kn4[k], nc, best[k].block_x,
-		       best[k].block_y, best[k].carveout, k < 3 ? "SSSP" : "sweep", best_t);
+		printf("    sweep %-12s %2d candidates: best %ux%u carveout %d%% (%s %.2f us)\n", kn[k], nc, best[k].block_x,
+		       best[k].block_y, best[k].carveout, k < nsssp_k ? "SSSP" : "sweep", best_t);
 		// keep the best of this kernel forced while sweeping the next ones
-		tuccompi_tune_force(kn4[k], best[k].block_x, best[k].block_y, best[k].carveout);
+		tuccompi_tune_force(kn[k], best[k].block_x, best[k].block_y, best[k].carveout);
 	}
+	if (sweep_csv)
+		fclose(sweep_csv);
 	tuccompi_gpu_reset_decisions();
 	for (int j = 0; j < 4; j++)
 	{

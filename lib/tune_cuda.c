@@ -23,7 +23,6 @@ struct tuning
 	int nt[MAX_CAND];
 	int next;      /* candidate of the next timed launch */
 	int inflight;  /* timed launches not yet collected */
-	int owner;     /* the worker thread that measures (others launch the fallback) */
 };
 
 struct kclass
@@ -73,8 +72,6 @@ static __thread struct pending pend[64];
 static __thread int npend;
 static __thread cudaStream_t thread_stream;
 static __thread int thread_stream_set;
-static int next_owner_id = 1;
-static __thread int my_owner_id;
 
 /* ------------------------------------------------------------------ devices */
 
@@ -294,7 +291,6 @@ static int decide(struct tuccompi_kernel *k, struct kdev *kd, int dev, int cls, 
 	if (!c->tune)
 		return _tuccompi_error(-ENOMEM, "out of memory for tuning");
 	c->tune->ncand = tuccompi_tune_candidates(&k->kc, &kd->attr, dp, c->tune->cand, MAX_CAND);
-	c->tune->owner = 0;
 	return 0;
 }
 
@@ -417,12 +413,10 @@ static int choose(struct tuccompi_kernel *k, const void *func, uint64_t nx, uint
 		*g = c->g;
 	else
 	{
+		/* Every worker measures: the samples are taken under the concurrency (MK) the
+		 * kernel really runs with. */
 		struct tuning *t = c->tune;
-		if (!my_owner_id)
-			my_owner_id = __atomic_fetch_add(&next_owner_id, 1, __ATOMIC_RELAXED);
-		if (t->owner == 0)
-			t->owner = my_owner_id;
-		if (t->owner == my_owner_id && t->next < t->ncand * SAMPLES && npend < 64)
+		if (t->next < t->ncand * SAMPLES && npend < 64)
 		{
 			int cand = t->next % t->ncand; /* round-robin: drifts affect every candidate alike */
 			t->next++;

@@ -295,14 +295,29 @@ int tuccompi_tune_rules(const struct tuccompi_kernel_char *kc, const struct tucc
 		occ_rule = ">=50% occupancy (B high)";
 	}
 
-	/* Preferred block size by access pattern:
-	 *  scatter: the smallest block that still fills the SM, at least 4 warps: more, smaller
-	 *    blocks keep more independent memory requests in flight per SM and shorten the
-	 *    tail [ubench];
-	 *  coalesced / medium / def: 256 threads (8 warps), which fills SMs of 1536 and 2048
-	 *    threads under every generation's blocks-per-SM limit [ubench][occ]. */
-	unsigned prefer = kc->a == TUCCOMPI_ACCESS_SCATTER ? 4 * warp : 8 * warp;
+	/* Preferred block size:
+	 *  scatter: 8 warps, the smallest block that still fills the SM under the blocks-per-SM
+	 *    limit of every generation (more, smaller blocks keep independent requests in flight
+	 *    [ubench]); on an H200, relax ran fastest at 256 of 24 sizes x caches [h200];
+	 *  light streaming kernels (coalesced or medium, B low/none, D low/def: one thread per
+	 *    element, nothing reused): the largest block that keeps the occupancy, since such
+	 *    kernels are bound by block scheduling more than by anything a block does; on an
+	 *    H200 update ran 10% faster per SSSP at 1024 than at 256 [h200];
+	 *  the rest (reuse, arithmetic): 8 warps [ubench][occ]. */
+	int streaming = kc->a != TUCCOMPI_ACCESS_SCATTER && kc->a != TUCCOMPI_ACCESS_DEF &&
+			(kc->b == TUCCOMPI_LEVEL_LOW || kc->b == TUCCOMPI_LEVEL_NONE) &&
+			(kc->d == TUCCOMPI_LEVEL_LOW || kc->d == TUCCOMPI_LEVEL_DEF);
+	unsigned prefer = 8 * warp;
 	unsigned chosen = 0;
+	if (streaming && kc->dims == 1)
+	{
+		for (unsigned t = (unsigned)dev->max_threads_per_block / warp * warp; t >= warp && !chosen; t -= warp)
+		{
+			int b = tuccompi_occupancy_blocks(dev, attr, t, -1);
+			if (b * ceil_div((int)t, (int)warp) >= need_warps)
+				chosen = t;
+		}
+	}
 	/* first the preferred size or larger, then smaller ones */
 	for (unsigned t = prefer; (int)t <= dev->max_threads_per_block && !chosen; t += warp)
 	{
@@ -330,9 +345,12 @@ int tuccompi_tune_rules(const struct tuccompi_kernel_char *kc, const struct tucc
 		cache = TUCCOMPI_CACHE_PREFER_L1;
 		cache_rule = "prefer L1 (C high / scattered)";
 	}
-	else if (attr->shared_static + attr->shared_dynamic > 0 &&
-		 tuccompi_occupancy_blocks(dev, attr, chosen, 0) < blocks_without_shared(dev, attr, chosen))
+	else if (attr->shared_static + attr->shared_dynamic >= 16 * 1024 &&
+		 tuccompi_occupancy_blocks(dev, attr, chosen, 50) < blocks_without_shared(dev, attr, chosen))
 	{
+		/* a kernel built on shared memory, limited by it at an even split [occ] (a few
+		 * bytes of reduction scratch do not count: H200's minimum ran no faster with
+		 * more shared memory [h200]) */
 		cache = TUCCOMPI_CACHE_PREFER_SHARED;
 		cache_rule = "prefer shared (shared memory limits occupancy)";
 	}
@@ -343,7 +361,8 @@ int tuccompi_tune_rules(const struct tuccompi_kernel_char *kc, const struct tucc
 	fill(out, dev, attr, bx, by, cache);
 	if (out->blocks_per_sm == 0)
 		fill(out, dev, attr, bx, by, TUCCOMPI_CACHE_DEFAULT);
-	snprintf(out->why, sizeof(out->why), "%s; A=%s -> %u threads; %s%s", occ_rule, tuccompi_access_name(kc->a),
+	snprintf(out->why, sizeof(out->why), "%s; %s -> %u threads; %s%s", occ_rule,
+		 streaming && kc->dims == 1 ? "light streaming kernel" : kc->a == TUCCOMPI_ACCESS_SCATTER ? "scattered" : "8 warps",
 		 chosen, cache_rule, kc->dims == 2 ? (kc->d == TUCCOMPI_LEVEL_HIGH ? "; square (D high)" : "; warp rows") : "");
 	(void)nx;
 	(void)ny;

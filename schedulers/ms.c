@@ -8,14 +8,19 @@
 static int push_task_ms(struct starpu_task *task)
 {
 	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(task->sched_ctx);
+	/* Which units to wake is decided before the task is visible: once the lock is
+	 * released a worker may take it, run it and free it. */
+	char wake[STARPU_NMAXWORKERS];
 	STARPU_PTHREAD_MUTEX_LOCK(&su->lock);
+	int nunits = su->nunits;
+	for (int k = 0; k < nunits; k++)
+		wake[k] = (char)_tuccompi_sched_unit_can_run(&su->units[k], task);
 	starpu_task_list_push_back(&su->central, task);
 	su->ncentral++;
 	starpu_push_task_end(task);
 	STARPU_PTHREAD_MUTEX_UNLOCK(&su->lock);
-	/* Wake idle units that can take it. */
-	for (int k = 0; k < su->nunits; k++)
-		if (_tuccompi_sched_unit_can_run(&su->units[k], task))
+	for (int k = 0; k < nunits; k++)
+		if (wake[k])
 			_tuccompi_sched_unit_wake(&su->units[k]);
 	return 0;
 }

@@ -76,7 +76,8 @@ for p in $programs; do
 	copy_deps "$bin"
 done
 for s in "$top"/tests/*.sh; do cp "$s" "$out/tests/"; done
-mkdir -p "$out/scripts"
+mkdir -p "$out/scripts" "$out/include"
+cp "$top"/include/*.h "$out/include/"
 cp "$top"/scripts/paje_check.py "$top"/scripts/tuccompi-summary "$top"/scripts/tuccompi-plot "$out/scripts/"
 for s in "$top"/bench/*.sh "$top"/bench/*.py; do [ -f "$s" ] && cp "$s" "$out/bench/"; done
 [ -d "$top/tests/data" ] && cp -r "$top/tests/data" "$out/tests/"

@@ -93,16 +93,33 @@ int main(void)
 	const struct tuccompi_device_props *h200 = tuccompi_device_props_recorded("h200");
 	const struct tuccompi_device_props *fermi = tuccompi_device_props_recorded("gtx480");
 	ASSERT_OK(tuccompi_tune_rules(&relax, &plain, h200, 1 << 20, 1, &g));
-	ASSERT_EQ(g.block_x, 128); /* scattered: smallest block that fills the SM, >= 4 warps */
+	ASSERT_EQ(g.block_x, 256); /* scattered: 8 warps (fastest of 24 on an H200) */
 	ASSERT_EQ(g.cache, TUCCOMPI_CACHE_PREFER_L1);
 	ASSERT(g.occupancy > 0.99);
 	ASSERT(g.carveout >= 0 && g.carveout < 50); /* most of the array left to L1 */
 	printf("relax on H200: %ux%u carveout %d%%: %s\n", g.block_x, g.block_y, g.carveout, g.why);
+	/* Fermi: 8 blocks of 8 warps would exceed 1536 threads: still full occupancy (6 blocks) */
+	struct tuccompi_kernel_attr light = { 16, 1024, 0, 0 };
+	ASSERT_OK(tuccompi_tune_rules(&relax, &light, fermi, 1 << 20, 1, &g));
+	ASSERT_EQ(g.block_x, 256);
+	ASSERT(g.occupancy > 0.99);
+	/* 24 registers: Fermi's 32 K registers hold 42 warps; 3 blocks of 14 warps reach that */
 	ASSERT_OK(tuccompi_tune_rules(&relax, &plain, fermi, 1 << 20, 1, &g));
-	ASSERT_EQ(g.block_x, 192); /* Fermi: 1536 threads / 8 blocks per SM */
+	ASSERT_EQ(g.block_x, 448);
+	/* minimum reuses data (D medium): 8 warps, default cache despite its reduction scratch */
 	ASSERT_OK(tuccompi_tune_rules(&minimum, &plain, h200, 1 << 20, 1, &g));
 	ASSERT_EQ(g.block_x, 256);
 	ASSERT_EQ(g.cache, TUCCOMPI_CACHE_DEFAULT);
+	struct tuccompi_kernel_attr scratch = { 14, 1024, 128, 0 };
+	ASSERT_OK(tuccompi_tune_rules(&minimum, &scratch, h200, 1 << 20, 1, &g));
+	ASSERT_EQ(g.cache, TUCCOMPI_CACHE_DEFAULT);
+	/* a light streaming kernel (update): the largest block at full occupancy */
+	struct tuccompi_kernel_char update = { "update", 1, TUCCOMPI_ACCESS_COALESCED, TUCCOMPI_LEVEL_LOW,
+					       TUCCOMPI_LEVEL_LOW, TUCCOMPI_LEVEL_LOW };
+	ASSERT_OK(tuccompi_tune_rules(&update, &plain, h200, 1 << 20, 1, &g));
+	ASSERT_EQ(g.block_x, 1024);
+	ASSERT_OK(tuccompi_tune_rules(&update, &light, fermi, 1 << 20, 1, &g));
+	ASSERT_EQ(g.block_x, 768); /* 2 x 768 = 1536 threads per Fermi SM */
 	/* 128 registers per thread: 65536 / (128 * 32) = 16 of 64 warps fit, the rule still
 	 * finds a size that reaches that */
 	struct tuccompi_kernel_attr heavy = { 128, 512, 0, 0 };
@@ -124,7 +141,7 @@ int main(void)
 	ASSERT_EQ(g.block_x, 128);
 	ASSERT_EQ(g.block_y, 2);
 	/* big static shared memory limits occupancy: prefer shared */
-	struct tuccompi_kernel_attr shm = { 32, 1024, 40000, 0 };
+	struct tuccompi_kernel_attr shm = { 32, 1024, 40000, 0 }; /* 40 KB: 5 blocks fit in 228 KB */
 	ASSERT_OK(tuccompi_tune_rules(&minimum, &shm, h200, 1 << 20, 1, &g));
 	ASSERT_EQ(g.cache, TUCCOMPI_CACHE_PREFER_SHARED);
 	/* a kernel that cannot run at all */

@@ -6,7 +6,18 @@
 // Delta lives on the device (a ring of three slots, so no kernel ever resets a slot another
 // one reads), and the host checks for the end only every few phases: it launches a batch
 // sized from the phases the previous sources needed, then reads one counter.
+//
+// Two variants (TUCCOMPI_SSSP_KERNELS=paper|fused, default fused):
+//   paper: relax, minimum, update per phase, as in the paper;
+//   fused: minimum, then settle_relax = update + the next phase's relax in one pass. A vertex
+//          settled with dist <= Delta relaxes its arcs at once: every value such a relaxation
+//          writes is >= Delta (dist(w) + c >= dist(w) + minOut(w) >= Delta for the unsettled w
+//          that defined Delta), so it can neither unsettle a vertex nor settle a wrong one; a
+//          vertex lowered to exactly Delta during the pass is final whether it is caught in
+//          this phase or the next. Two passes over the vertices per phase instead of three.
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <starpu.h>
 #include <tuccompi.h>
 #include <tuccompi_cuda.h>
@@ -35,14 +46,15 @@ TUCCOMPI_KERNELCHAR(relax, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(minimum, 1, coalesced, low, low, medium);
 TUCCOMPI_KERNELCHAR(update, 1, coalesced, low, low, low);
 TUCCOMPI_KERNELCHAR(summary, 1, coalesced, low, low, low);
+TUCCOMPI_KERNELCHAR(settle_relax, 1, scatter, low, high, low);
 
-__global__ void sssp_init(uint32_t *dist, uint8_t *state, uint32_t n, uint32_t src, struct misc *m)
+__global__ void sssp_init(uint32_t *dist, uint8_t *state, uint32_t n, uint32_t src, uint8_t src_state, struct misc *m)
 {
 	uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
 	if (v < n)
 	{
 		dist[v] = v == src ? 0 : INF;
-		state[v] = v == src ? FRONTIER : UNSETTLED;
+		state[v] = v == src ? src_state : UNSETTLED;
 	}
 	if (v == 0)
 	{
@@ -66,6 +78,34 @@ __global__ void relax(const uint64_t *__restrict__ rowptr, const uint32_t *__res
 	{
 		uint32_t t = col[e];
 		if (state[t] != UNSETTLED)
+			continue;
+		unsigned long long nd = (unsigned long long)d + w[e];
+		uint32_t nd32 = nd < INF - 1 ? (uint32_t)nd : INF - 1;
+		if (nd32 < dist[t])
+			atomicMin(&dist[t], nd32);
+	}
+}
+
+__global__ void settle_relax(const uint64_t *__restrict__ rowptr, const uint32_t *__restrict__ col,
+			     const uint32_t *__restrict__ w, uint32_t *dist, uint8_t *state, uint32_t n, struct misc *m,
+			     int phase)
+{
+	uint32_t delta = m->delta[phase % 3];
+	uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+	if (v == 0)
+		m->delta[(phase + 1) % 3] = INF; // for minimum(phase + 1); nobody reads it now
+	if (v >= n || state[v] != UNSETTLED)
+		return;
+	uint32_t d = dist[v];
+	if (d == INF || d > delta)
+		return;
+	state[v] = SETTLED;
+	m->last_active = phase;
+	uint64_t end = rowptr[v + 1];
+	for (uint64_t e = rowptr[v]; e < end; e++)
+	{
+		uint32_t t = col[e];
+		if (state[t] == SETTLED)
 			continue;
 		unsigned long long nd = (unsigned long long)d + w[e];
 		uint32_t nd32 = nd < INF - 1 ? (uint32_t)nd : INF - 1;
@@ -200,17 +240,29 @@ extern "C" void sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const
 	if (!host_misc)
 		CUDA_OK(cudaMallocHost((void **)&host_misc, sizeof(*host_misc)));
 
-	TUCCOMPI_GPULAUNCH(sssp_init, n, dist, state, n, src, m);
+	static int fused = -1;
+	if (fused < 0)
+	{
+		const char *v = getenv("TUCCOMPI_SSSP_KERNELS");
+		fused = !(v && !strcmp(v, "paper"));
+	}
+	TUCCOMPI_GPULAUNCH(sssp_init, n, dist, state, n, src, (uint8_t)(fused ? UNSETTLED : FRONTIER), m);
 	int phase = 0;
 	int batch = phase_estimate > 8 ? (int)(0.9 * phase_estimate) : 8;
 	for (;;)
 	{
 		for (int i = 0; i < batch; i++, phase++)
-		{
-			TUCCOMPI_GPULAUNCH(relax, n, g->rowptr, g->col, g->w, dist, state, n);
-			TUCCOMPI_GPULAUNCH(minimum, n, dist, state, g->min_out, n, m, phase % 3);
-			TUCCOMPI_GPULAUNCH(update, n, dist, state, n, m, phase);
-		}
+			if (fused)
+			{
+				TUCCOMPI_GPULAUNCH(minimum, n, dist, state, g->min_out, n, m, phase % 3);
+				TUCCOMPI_GPULAUNCH(settle_relax, n, g->rowptr, g->col, g->w, dist, state, n, m, phase);
+			}
+			else
+			{
+				TUCCOMPI_GPULAUNCH(relax, n, g->rowptr, g->col, g->w, dist, state, n);
+				TUCCOMPI_GPULAUNCH(minimum, n, dist, state, g->min_out, n, m, phase % 3);
+				TUCCOMPI_GPULAUNCH(update, n, dist, state, n, m, phase);
+			}
 		CUDA_OK(cudaMemcpyAsync(&host_misc->last_active, &m->last_active, sizeof(int32_t), cudaMemcpyDeviceToHost,
 					s));
 		int r = TUCCOMPI_GPUSYN();

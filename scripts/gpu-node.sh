@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# gpu-node.sh STEP...: what we run on the H200 node, from the bundle (make bundle), in one call.
+# Results go to $OUT (the device tool brings them back) or ./gpu-out.
+#   tests     the make-check suite from the bundle (CUDA tests run there)
+#   apsp      GPU SSSP on the paper's 1M-vertex graph, checked against the CPU
+#   tune      bench/tune_kernels: rules / empirical / CUDA / sweep, MK 1..8
+#   overhead  bench/overhead: per-task cost of the policies, 1 rank and 2 ranks
+#   trace     a traced APSP run with MK = 4 (paje.trace + plots' inputs, tarred)
+#   apspbench bench/apsp.sh: the APSP throughput table
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+B=${BUNDLE:-$here/bundle}
+out=${OUT:-$here/gpu-out}
+mkdir -p "$out"
+. "$B/env.sh"
+export STARPU_SILENT=1
+export TUCCOMPI_TUNE_DB=$out/tune.db
+step() { echo; echo "=== $* ($(date +%T))"; }
+
+for s in "$@"; do
+	case $s in
+	tests)
+		step tests
+		nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
+		(cd "$B/tests" && TEST_TIMEOUT=300 ./run-tests.sh) 2>&1 | tee "$out/tests.txt"
+		for t in codelet_cpu_cuda sssp_gpu.sh; do tail -n 8 "$B/tests/$t.log"; done
+		;;
+	apsp)
+		step "apsp: GPU vs CPU on random:1049088"
+		timeout 300 tuccompi-apsp --gen random:1049088 --seed 1 --units gpu --mk 4 --sources random:1024 \
+			--verify 4 --summary --stats "$out/apsp-units.csv" 2>&1 | tee "$out/apsp.txt"
+		;;
+	tune)
+		for v in paper fused; do
+			step "tune_kernels, $v kernels"
+			TUCCOMPI_SSSP_KERNELS=$v timeout 300 "$B/bench/tune_kernels" --sources 128 --csv "$out/tune-$v.csv" 2>&1 |
+				tee "$out/tune-$v.txt"
+		done
+		;;
+	profile)
+		# Where the GPU time of one SSSP goes: kernel durations (ncu) against the wall time.
+		ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+		for v in paper fused; do
+			step "profile, $v kernels, MK=1"
+			TUCCOMPI_SSSP_KERNELS=$v timeout 120 tuccompi-apsp --gen random:1049088 --seed 1 --units gpu --mk 1 \
+				--sources random:256 --summary 2>&1 | grep -E "SSSP/s|per SSSP"
+			[ -n "$ncu" ] || { echo "no ncu"; continue; }
+			TUCCOMPI_SSSP_KERNELS=$v timeout 200 "$ncu" --clock-control none --metrics gpu__time_duration.sum --csv \
+				--print-units base tuccompi-apsp --gen random:1049088 --seed 1 --units gpu --mk 1 --sources 4 -q \
+				>"$out/ncu-$v.csv" 2>"$out/ncu-$v.err"
+			python3 - "$out/ncu-$v.csv" <<'PY'
+import csv, sys, collections
+tot = collections.defaultdict(float); cnt = collections.Counter()
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head = rows[0]; ki = head.index("Kernel Name"); vi = head.index("Metric Value")
+for r in rows[1:]:
+    name = r[ki].split("(")[0]; tot[name] += float(r[vi].replace(",", "")); cnt[name] += 1
+s = sum(tot.values())
+for k in sorted(tot, key=tot.get, reverse=True):
+    print(f"  {k:14s} {cnt[k]:6d} launches  {tot[k]/1e3:10.1f} us  {tot[k]/cnt[k]/1e3:7.2f} us each")
+print(f"  kernels total for 4 SSSPs: {s/1e3:.1f} us = {s/4e3:.1f} us per SSSP")
+PY
+		done
+		;;
+	overhead)
+		step "overhead, 1 rank"
+		STARPU_NCUDA=0 timeout 200 "$B/bench/overhead" --tasks 20000 --reps 5 --csv "$out/overhead-1.csv" 2>&1 |
+			tail -20
+		step "overhead, 2 ranks of 7 CPU workers"
+		STARPU_NCUDA=0 MPIRUN_ARGS="-x STARPU_NCPU=7 -x STARPU_NCUDA=0" timeout 200 "$B/tests/mpirun.sh" 2 \
+			"$B/bench/overhead" --tasks 20000 --reps 5 --csv "$out/overhead-2.csv" 2>&1 | tail -20
+		;;
+	trace)
+		step "traced APSP, MK=4"
+		rm -rf /tmp/trace-mk4
+		timeout 300 tuccompi-apsp --gen random:1049088 --seed 1 --mk 4 --sources random:256 --policy ms \
+			--trace /tmp/trace-mk4 --summary --stats /tmp/trace-mk4/units.csv 2>&1 | tail -30
+		python3 "$B/scripts/paje_check.py" /tmp/trace-mk4 -q && echo "paje.trace: OK"
+		rm -rf /tmp/trace-mk4/fxt
+		tar czf "$out/trace-mk4.tgz" -C /tmp trace-mk4 && ls -la "$out/trace-mk4.tgz"
+		;;
+	apspbench)
+		step "bench/apsp.sh"
+		timeout 590 "$B/bench/apsp.sh" "$out" 2>&1 | tail -60
+		;;
+	*) echo "unknown step $s" ;;
+	esac
+done
