@@ -13,7 +13,7 @@
 #define MAX_DEV 16
 #define NCLASS 48    /* size classes: floor(log2(elements)) */
 #define MAX_CAND 64
-#define SAMPLES 5    /* timed launches per candidate */
+#define SAMPLES 11   /* timed launches per candidate */
 
 struct tuning
 {
@@ -21,6 +21,7 @@ struct tuning
 	struct tuccompi_geometry cand[MAX_CAND];
 	float t[MAX_CAND][SAMPLES];
 	int nt[MAX_CAND];
+	int issued[MAX_CAND];
 	int next;      /* candidate of the next timed launch */
 	int inflight;  /* timed launches not yet collected */
 };
@@ -304,7 +305,7 @@ static void finish_tuning(struct tuccompi_kernel *k, struct kdev *kd, int dev, i
 	{
 		float s[SAMPLES];
 		memcpy(s, t->t[i], sizeof(s));
-		for (int a = 1; a < SAMPLES; a++) /* insertion sort, 5 values */
+		for (int a = 1; a < SAMPLES; a++) /* insertion sort of a few values */
 			for (int b = a; b > 0 && s[b - 1] > s[b]; b--)
 			{
 				float x = s[b];
@@ -418,7 +419,18 @@ static int choose(struct tuccompi_kernel *k, const void *func, uint64_t nx, uint
 		struct tuning *t = c->tune;
 		if (t->next < t->ncand * SAMPLES && npend < 64)
 		{
-			int cand = t->next % t->ncand; /* round-robin: drifts affect every candidate alike */
+			/* The least-sampled candidate, starting from a point that moves by a stride
+			 * prime to the count: successive launches of a kernel often do different work
+			 * (a phase of an algorithm), and a fixed round-robin would give each candidate
+			 * the same few phases. */
+			int cand = -1;
+			for (int i = 0; i < t->ncand; i++)
+			{
+				int c2 = (int)(((unsigned)t->next * 7919u + (unsigned)i) % (unsigned)t->ncand);
+				if (cand < 0 || t->issued[c2] < t->issued[cand])
+					cand = c2;
+			}
+			t->issued[cand]++;
 			t->next++;
 			t->inflight++;
 			*g = t->cand[cand];

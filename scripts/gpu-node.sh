@@ -45,7 +45,7 @@ for s in "$@"; do
 			TUCCOMPI_SSSP_KERNELS=$v timeout 120 tuccompi-apsp --gen random:1049088 --seed 1 --units gpu --mk 1 \
 				--sources random:256 --summary 2>&1 | grep -E "SSSP/s|per SSSP"
 			[ -n "$ncu" ] || { echo "no ncu"; continue; }
-			TUCCOMPI_SSSP_KERNELS=$v timeout 200 "$ncu" --clock-control none --metrics gpu__time_duration.sum --csv \
+			TUCCOMPI_SSSP_KERNELS=$v timeout 200 "$ncu" --clock-control none --cache-control none --metrics gpu__time_duration.sum --csv \
 				--print-units base tuccompi-apsp --gen random:1049088 --seed 1 --units gpu --mk 1 --sources 4 -q \
 				>"$out/ncu-$v.csv" 2>"$out/ncu-$v.err"
 			python3 - "$out/ncu-$v.csv" <<'PY'
@@ -64,8 +64,9 @@ PY
 		;;
 	overhead)
 		step "overhead, 1 rank"
-		STARPU_NCUDA=0 timeout 200 "$B/bench/overhead" --tasks 20000 --reps 5 --csv "$out/overhead-1.csv" 2>&1 |
-			tail -20
+		# 15 workers: the submitting thread keeps a core of its own
+		STARPU_NCUDA=0 STARPU_NCPU=15 timeout 200 "$B/bench/overhead" --tasks 20000 --reps 5 \
+			--csv "$out/overhead-1.csv" 2>&1 | tail -20
 		step "overhead, 2 ranks of 7 CPU workers"
 		STARPU_NCUDA=0 MPIRUN_ARGS="-x STARPU_NCPU=7 -x STARPU_NCUDA=0" timeout 200 "$B/tests/mpirun.sh" 2 \
 			"$B/bench/overhead" --tasks 20000 --reps 5 --csv "$out/overhead-2.csv" 2>&1 | tail -20
@@ -73,7 +74,7 @@ PY
 	trace)
 		step "traced APSP, MK=4"
 		rm -rf /tmp/trace-mk4
-		timeout 300 tuccompi-apsp --gen random:1049088 --seed 1 --mk 4 --sources random:256 --policy ms \
+		timeout 300 tuccompi-apsp --gen random:1049088 --seed 1 --mk 4 --sources random:1024 --policy ms \
 			--trace /tmp/trace-mk4 --summary --stats /tmp/trace-mk4/units.csv 2>&1 | tail -30
 		python3 "$B/scripts/paje_check.py" /tmp/trace-mk4 -q && echo "paje.trace: OK"
 		rm -rf /tmp/trace-mk4/fxt
