@@ -306,15 +306,18 @@ struct tuccompi_taskset_stats
 	uint64_t ntasks;
 	double wall_s;        /**< PARALLEL to end of SYN, on this rank */
 	double local_s;       /**< PARALLEL to the end of this rank's last task */
-	double comm_s;        /**< time this rank spent in cross-node messages */
+	double comm_s;        /**< time this rank spent in cross-node messages (not waiting) */
 	uint64_t nrequests;   /**< MS: requests this rank sent to the master */
 	int nunits;           /**< entries in units[] over all ranks */
 	const struct tuccompi_unit_stats *units;
 	const uint64_t *tasks_per_rank; /**< nranks entries */
-	/** Per rank (nranks entries): wall time, time in cross-rank messages, bytes StarPU moved
-	 *  between host and GPUs and the time those transfers take by StarPU's bus model. */
+	/** Per rank (nranks entries): wall time; time in cross-rank messages (MS requests, the
+	 *  gathering of results and statistics); time waiting at SYN for slower ranks (load
+	 *  imbalance, not communication); bytes StarPU moved between host and GPUs and the time
+	 *  those transfers take by StarPU's bus model. */
 	const double *wall_s_per_rank;
 	const double *comm_s_per_rank;
+	const double *wait_s_per_rank;
 	const uint64_t *transfer_bytes_per_rank;
 	const double *transfer_s_per_rank;
 };
@@ -328,8 +331,8 @@ int tuccompi_taskset_get_stats(tuccompi_taskset_t ts, struct tuccompi_taskset_st
 int tuccompi_taskset_print_summary(tuccompi_taskset_t ts, FILE *f);
 
 /** The same per unit as CSV (written atomically):
- *  rank,kind,index,tasks,busy_s,idle_s,wall_s,comm_s,transfer_bytes,transfer_s
- *  (the last four are the unit's rank's). */
+ *  rank,kind,index,tasks,busy_s,idle_s,wall_s,comm_s,wait_s,transfer_bytes,transfer_s
+ *  (the last five are the unit's rank's). */
 int tuccompi_taskset_write_csv(tuccompi_taskset_t ts, const char *path);
 
 /** Rank that ran task @p id (on the root, after tuccompi_wait(), when results are gathered),

@@ -57,10 +57,10 @@ int tuccompi_taskset_print_summary(tuccompi_taskset_t ts, FILE *f)
 	{
 		double wall = st.wall_s_per_rank[r];
 		fprintf(f, "  rank %d: %llu tasks in %.3f s; transfers %.1f MB, %.4f s (%.3f%%); cross-rank messages %.4f s "
-			   "(%.3f%%)\n",
+			   "(%.3f%%); waiting for other ranks %.4f s\n",
 			r, (unsigned long long)st.tasks_per_rank[r], wall, st.transfer_bytes_per_rank[r] / 1e6,
 			st.transfer_s_per_rank[r], wall > 0 ? 100 * st.transfer_s_per_rank[r] / wall : 0,
-			st.comm_s_per_rank[r], wall > 0 ? 100 * st.comm_s_per_rank[r] / wall : 0);
+			st.comm_s_per_rank[r], wall > 0 ? 100 * st.comm_s_per_rank[r] / wall : 0, st.wait_s_per_rank[r]);
 	}
 	return 0;
 }
@@ -76,16 +76,17 @@ int tuccompi_taskset_write_csv(tuccompi_taskset_t ts, const char *path)
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return _tuccompi_error(-errno, "cannot create %s: %s", tmp, strerror(errno));
-	fprintf(f, "rank,kind,index,tasks,busy_s,idle_s,wall_s,comm_s,transfer_bytes,transfer_s\n");
+	fprintf(f, "rank,kind,index,tasks,busy_s,idle_s,wall_s,comm_s,wait_s,transfer_bytes,transfer_s\n");
 	for (int u = 0; u < st.nunits; u++)
 	{
 		const struct tuccompi_unit_stats *us = &st.units[u];
 		int r = us->rank;
 		int streams = us->kind == TUCCOMPI_UNIT_CUDA && _tuccompi.nodes ? _tuccompi.nodes[r].mk : 1;
 		double busy = us->busy_s / (streams > 0 ? streams : 1), wall = st.wall_s_per_rank[r];
-		fprintf(f, "%d,%s,%d,%llu,%.6f,%.6f,%.6f,%.6f,%llu,%.6f\n", r, us->kind == TUCCOMPI_UNIT_CUDA ? "cuda" : "cpu",
-			us->index, (unsigned long long)us->ntasks, busy, wall > busy ? wall - busy : 0, wall,
-			st.comm_s_per_rank[r], (unsigned long long)st.transfer_bytes_per_rank[r], st.transfer_s_per_rank[r]);
+		fprintf(f, "%d,%s,%d,%llu,%.6f,%.6f,%.6f,%.6f,%.6f,%llu,%.6f\n", r,
+			us->kind == TUCCOMPI_UNIT_CUDA ? "cuda" : "cpu", us->index, (unsigned long long)us->ntasks, busy,
+			wall > busy ? wall - busy : 0, wall, st.comm_s_per_rank[r], st.wait_s_per_rank[r],
+			(unsigned long long)st.transfer_bytes_per_rank[r], st.transfer_s_per_rank[r]);
 	}
 	if (fclose(f) != 0 || rename(tmp, path) < 0)
 	{

@@ -48,14 +48,14 @@ struct tuccompi_taskset
 	struct _tuccompi_ms *ms;
 
 	/* statistics */
-	double t_start, t_end, t_local_done, comm_s;
+	double t_start, t_end, t_local_done, comm_s, wait_s;
 	uint64_t nrequests;
 	_Atomic uint64_t worker_ntasks[STARPU_NMAXWORKERS];
 	_Atomic uint64_t worker_busy_ns[STARPU_NMAXWORKERS];
 	struct tuccompi_unit_stats *all_units;
 	int nall_units;
 	uint64_t *tasks_per_rank;
-	double *wall_per_rank, *comm_per_rank, *xfer_s_per_rank;
+	double *wall_per_rank, *comm_per_rank, *xfer_s_per_rank, *wait_per_rank;
 	uint64_t *xfer_bytes_per_rank;
 	uint64_t xfer_bytes;
 	double xfer_s;
@@ -716,10 +716,11 @@ static int share_rank_numbers(struct tuccompi_taskset *ts)
 	ts->wall_per_rank = calloc((size_t)n, sizeof(double));
 	ts->comm_per_rank = calloc((size_t)n, sizeof(double));
 	ts->xfer_s_per_rank = calloc((size_t)n, sizeof(double));
+	ts->wait_per_rank = calloc((size_t)n, sizeof(double));
 	ts->xfer_bytes_per_rank = calloc((size_t)n, sizeof(uint64_t));
-	double mine[3] = { ts->t_end - ts->t_start, ts->comm_s, ts->xfer_s };
-	double *dst[3] = { ts->wall_per_rank, ts->comm_per_rank, ts->xfer_s_per_rank };
-	for (int k = 0; k < 3 && ret == 0; k++)
+	double mine[4] = { ts->t_end - ts->t_start, ts->comm_s, ts->xfer_s, ts->wait_s };
+	double *dst[4] = { ts->wall_per_rank, ts->comm_per_rank, ts->xfer_s_per_rank, ts->wait_per_rank };
+	for (int k = 0; k < 4 && ret == 0; k++)
 	{
 		uint64_t bits;
 		memcpy(&bits, &mine[k], sizeof(bits));
@@ -756,8 +757,12 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 
 	_tuccompi_bus_counters(&ts->xfer_bytes, &ts->xfer_s);
 
-	/* 2. results and counts to the root, statistics to everybody */
+	/* 2. results and counts to the root, statistics to everybody; the barrier first, so
+	 * that waiting for the slowest rank is not counted as communication */
+	double tw = _tuccompi_now();
+	_tuccompi_comm_barrier();
 	double t0 = _tuccompi_now();
+	ts->wait_s = t0 - tw;
 	int ret = gather_results(ts);
 	if (ret == 0)
 		ret = gather_unit_stats(ts);
@@ -805,6 +810,7 @@ void tuccompi_taskset_destroy(tuccompi_taskset_t ts)
 	free(ts->wall_per_rank);
 	free(ts->comm_per_rank);
 	free(ts->xfer_s_per_rank);
+	free(ts->wait_per_rank);
 	free(ts->xfer_bytes_per_rank);
 	free(ts->task_rank);
 	pthread_mutex_destroy(&ts->lock);
@@ -830,6 +836,7 @@ int tuccompi_taskset_get_stats(tuccompi_taskset_t ts, struct tuccompi_taskset_st
 	st->comm_s_per_rank = ts->comm_per_rank;
 	st->transfer_bytes_per_rank = ts->xfer_bytes_per_rank;
 	st->transfer_s_per_rank = ts->xfer_s_per_rank;
+	st->wait_s_per_rank = ts->wait_per_rank;
 	return 0;
 }
 

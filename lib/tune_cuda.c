@@ -233,6 +233,26 @@ static int cuda_geometry(const void *func, const struct tuccompi_kernel_char *kc
 	return 0;
 }
 
+/* Give candidate @g the cache preference of @like (recomputing carveout and occupancy). */
+static void fill_cache_like(struct tuccompi_geometry *g, const struct tuccompi_geometry *like,
+			    const struct tuccompi_device_props *dp, const struct tuccompi_kernel_attr *attr)
+{
+	g->cache = like->cache;
+	g->carveout = like->carveout;
+	if (like->cache == TUCCOMPI_CACHE_PREFER_L1)
+	{
+		/* the smallest carveout that keeps this size's blocks resident */
+		int full = tuccompi_occupancy_blocks(dp, attr, g->block_x * g->block_y, -1);
+		for (int p = 0; p <= 100; p++)
+			if (tuccompi_occupancy_blocks(dp, attr, g->block_x * g->block_y, p) >= full)
+			{
+				g->carveout = p;
+				break;
+			}
+	}
+	g->blocks_per_sm = tuccompi_occupancy_blocks(dp, attr, g->block_x * g->block_y, g->carveout);
+}
+
 /* Decide (or start measuring) for one class; called with the kernel's lock held. */
 static int decide(struct tuccompi_kernel *k, struct kdev *kd, int dev, int cls, uint64_t nx, uint64_t ny,
 		  size_t shmem)
@@ -291,7 +311,21 @@ static int decide(struct tuccompi_kernel *k, struct kdev *kd, int dev, int cls, 
 	c->tune = calloc(1, sizeof(*c->tune));
 	if (!c->tune)
 		return _tuccompi_error(-ENOMEM, "out of memory for tuning");
-	c->tune->ncand = tuccompi_tune_candidates(&k->kc, &kd->attr, dp, c->tune->cand, MAX_CAND);
+	/* Measure block sizes and shapes only, under the rules' cache preference: a per-launch
+	 * timing cannot see that a kernel whose L1/shared split differs from its neighbours'
+	 * makes the SMs reconfigure between launches (on an H200, relax at 0%, minimum at
+	 * 100%, update at 0% ran 20% slower per SSSP than all three alike; docs/tuning.md). */
+	struct tuccompi_geometry all[MAX_CAND];
+	int nall = tuccompi_tune_candidates(&k->kc, &kd->attr, dp, all, MAX_CAND);
+	c->tune->ncand = 0;
+	for (int i = 0; i < nall; i++)
+		if (all[i].cache == TUCCOMPI_CACHE_DEFAULT)
+		{
+			struct tuccompi_geometry g = all[i];
+			fill_cache_like(&g, &c->fallback, dp, &kd->attr);
+			if (g.blocks_per_sm > 0)
+				c->tune->cand[c->tune->ncand++] = g;
+		}
 	return 0;
 }
 

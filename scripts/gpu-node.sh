@@ -80,6 +80,22 @@ PY
 		rm -rf /tmp/trace-mk4/fxt
 		tar czf "$out/trace-mk4.tgz" -C /tmp trace-mk4 && ls -la "$out/trace-mk4.tgz"
 		;;
+	mpi)
+		# cross-rank communication share of APSP runs: 2 and 4 ranks on this node (they share
+		# its GPU and split its cores)
+		for r in 2 4; do
+			step "APSP under MS on $r ranks"
+			MPIRUN_ARGS="-x STARPU_NCPU=$((12 / r)) -x TUCCOMPI_MK_MAX=2" timeout 200 "$B/tests/mpirun.sh" "$r" \
+				"$B/bin/tuccompi-apsp" --gen random:1049088 --seed 1 --mk 2 --sources random:2048 --policy ms \
+				--summary 2>&1 | grep -E "SSSP/s|rank [0-9]:|GPU  |cross-rank" | tee "$out/mpi-$r.txt"
+		done
+		;;
+	pack)
+		# the device tool brings back 8 files at most: one archive of everything
+		tar czf "$out/../gpu-results.tgz" -C "$out" . && mv "$out/../gpu-results.tgz" "$out/" &&
+			find "$out" -maxdepth 1 -type f ! -name gpu-results.tgz -delete
+		ls -la "$out"
+		;;
 	apspbench)
 		step "bench/apsp.sh"
 		timeout 590 "$B/bench/apsp.sh" "$out" 2>&1 | tail -60
