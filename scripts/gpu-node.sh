@@ -87,7 +87,7 @@ PY
 			step "APSP under MS on $r ranks"
 			MPIRUN_ARGS="-x STARPU_NCPU=$((12 / r)) -x TUCCOMPI_MK_MAX=2" timeout 200 "$B/tests/mpirun.sh" "$r" \
 				"$B/bin/tuccompi-apsp" --gen random:1049088 --seed 1 --mk 2 --sources random:2048 --policy ms \
-				--summary 2>&1 | grep -E "SSSP/s|rank [0-9]:|GPU  |cross-rank" | tee "$out/mpi-$r.txt"
+				--summary 2>&1 | grep -E "SSSP/s|rank [0-9]:|GPU  |cross-rank|waiting" | tee "$out/mpi-$r.txt"
 		done
 		;;
 	pack)
