@@ -232,7 +232,12 @@ extern const struct tuccompi_policy tuccompi_policy_eq2;
  *  ranks ask the master rank. Faster units do more. */
 extern const struct tuccompi_policy tuccompi_policy_ms;
 
-/** Policy by name: "eq1", "eq2", "ms", or a StarPU built-in local policy name
+/** MS-TAIL: MS, except that at the end of a set a unit leaves a task to the faster units when
+ *  they would finish everything left before it finishes that task (so a slow CPU core does not
+ *  hold back a GPU with a last long task). A unit may be idle while tasks remain. */
+extern const struct tuccompi_policy tuccompi_policy_ms_tail;
+
+/** Policy by name: "eq1", "eq2", "ms", "ms-tail", or a StarPU built-in local policy name
  *  ("eager", "lws", "dmda", ...; tasks are spread over ranks like EQ1).
  *  Returns NULL (and sets tuccompi_last_error()) for an unknown name. */
 const struct tuccompi_policy *tuccompi_policy_by_name(const char *name);

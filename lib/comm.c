@@ -98,7 +98,8 @@ int _tuccompi_comm_barrier(void)
  *
  * Ranks ask the master for task ids: a request carries how many ids the rank's idle
  * units can take (one per CPU core, MK per GPU); the grant is a range
- * [first, first+count), or count = 0 once everything is handed out ("stop").
+ * [first, first+count), or count = 0 once everything is handed out ("stop"), with how many ids
+ * the master still has after it (policies that watch the end of a set use it).
  * Every rank keeps asking until it has been told to stop, so the master knows it is
  * done after nranks-1 remote stops. The master's own units ask through a function
  * call; its server thread answers the others. */
@@ -118,13 +119,14 @@ struct _tuccompi_ms
 	uint64_t nrequests;
 };
 
-static void ms_take(struct _tuccompi_ms *ms, uint64_t want, uint64_t *first, uint64_t *count)
+static void ms_take(struct _tuccompi_ms *ms, uint64_t want, uint64_t *first, uint64_t *count, uint64_t *rest)
 {
 	pthread_mutex_lock(&ms->lock);
 	uint64_t left = ms->ntasks - ms->next;
 	*first = ms->next;
 	*count = want < left ? want : left;
 	ms->next += *count;
+	*rest = ms->ntasks - ms->next;
 	pthread_mutex_unlock(&ms->lock);
 }
 
@@ -148,11 +150,11 @@ static void *ms_server(void *arg)
 			if (!done)
 				nanosleep(&nap, NULL);
 		}
-		uint64_t grant[2];
-		ms_take(ms, want, &grant[0], &grant[1]);
+		uint64_t grant[3];
+		ms_take(ms, want, &grant[0], &grant[1], &grant[2]);
 		if (grant[1] == 0)
 			stops++;
-		MPI_Send(grant, 2, MPI_UINT64_T, st.MPI_SOURCE, ms->tag_grant, _tuccompi.comm);
+		MPI_Send(grant, 3, MPI_UINT64_T, st.MPI_SOURCE, ms->tag_grant, _tuccompi.comm);
 	}
 	return NULL;
 }
@@ -182,24 +184,25 @@ struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned se
 	return ms;
 }
 
-int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t *first, uint64_t *count)
+int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t *first, uint64_t *count, uint64_t *rest)
 {
 	ms->nrequests++;
 	if (_tuccompi.rank == ms->master || !_tuccompi.mpi_active)
 	{
-		ms_take(ms, want, first, count);
+		ms_take(ms, want, first, count, rest);
 		return 0;
 	}
 #ifdef TUCCOMPI_HAVE_MPI
 	double t0 = _tuccompi_now();
-	uint64_t grant[2];
+	uint64_t grant[3];
 	if (MPI_Send(&want, 1, MPI_UINT64_T, ms->master, ms->tag_req, _tuccompi.comm) != MPI_SUCCESS ||
-	    MPI_Recv(grant, 2, MPI_UINT64_T, ms->master, ms->tag_grant, _tuccompi.comm, MPI_STATUS_IGNORE) !=
+	    MPI_Recv(grant, 3, MPI_UINT64_T, ms->master, ms->tag_grant, _tuccompi.comm, MPI_STATUS_IGNORE) !=
 		    MPI_SUCCESS)
 		return _tuccompi_error(-EIO, "MS request to master rank %d failed", ms->master);
 	ms->comm_s += _tuccompi_now() - t0;
 	*first = grant[0];
 	*count = grant[1];
+	*rest = grant[2];
 	return 0;
 #else
 	return _tuccompi_error(-ENOSYS, "MS across ranks needs MPI");

@@ -106,8 +106,12 @@ TUCCOMPI_INTERNAL int _tuccompi_comm_barrier(void);
 /* MS protocol: a grant is [first, first+count); count 0 means stop. */
 struct _tuccompi_ms;
 TUCCOMPI_INTERNAL struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned serial);
-/* Ask for up to @want task ids (blocking round trip, or local on the master). */
-TUCCOMPI_INTERNAL int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t *first, uint64_t *count);
+/* Ask for up to @want task ids (blocking round trip, or local on the master); @rest gets
+ * how many the master has left after this grant. */
+TUCCOMPI_INTERNAL int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t *first, uint64_t *count,
+					   uint64_t *rest);
+/* What the MS feeder tells the context's policy: tasks still to come (schedulers/units.c). */
+TUCCOMPI_INTERNAL void _tuccompi_sched_set_more(unsigned sched_ctx_id, unsigned long more);
 /* Wait for the master to have answered every rank's last request, free. */
 TUCCOMPI_INTERNAL int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequests);
 

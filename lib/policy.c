@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern struct starpu_sched_policy tuccompi_sched_eq1, tuccompi_sched_eq2, tuccompi_sched_ms;
+extern struct starpu_sched_policy tuccompi_sched_eq1, tuccompi_sched_eq2, tuccompi_sched_ms, tuccompi_sched_ms_tail;
 
-static struct starpu_sched_policy *const ours[] = { &tuccompi_sched_eq1, &tuccompi_sched_eq2, &tuccompi_sched_ms };
+static struct starpu_sched_policy *const ours[] = { &tuccompi_sched_eq1, &tuccompi_sched_eq2, &tuccompi_sched_ms,
+						    &tuccompi_sched_ms_tail };
 
 struct starpu_sched_policy *tuccompi_sched_policy(const char *name)
 {
@@ -35,7 +36,7 @@ static pthread_mutex_t builtin_lock = PTHREAD_MUTEX_INITIALIZER;
 const struct tuccompi_policy *tuccompi_policy_by_name(const char *name)
 {
 	static const struct tuccompi_policy *const lib[] = { &tuccompi_policy_eq1, &tuccompi_policy_eq2,
-							     &tuccompi_policy_ms };
+							     &tuccompi_policy_ms, &tuccompi_policy_ms_tail };
 	if (!name)
 	{
 		_tuccompi_error(-EINVAL, "policy name is NULL");
@@ -53,7 +54,7 @@ const struct tuccompi_policy *tuccompi_policy_by_name(const char *name)
 			strncat(known, " ", sizeof(known) - strlen(known) - 1);
 			strncat(known, (*p)->policy_name, sizeof(known) - strlen(known) - 1);
 		}
-		_tuccompi_error(-EINVAL, "unknown policy '%s'; use eq1, eq2, ms, or a StarPU policy:%s", name, known);
+		_tuccompi_error(-EINVAL, "unknown policy '%s'; use eq1, eq2, ms, ms-tail, or a StarPU policy:%s", name, known);
 		return NULL;
 	}
 	pthread_mutex_lock(&builtin_lock);

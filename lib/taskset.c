@@ -373,8 +373,11 @@ static void *feeder(void *arg)
 		uint64_t want = ts->target - (ts->submitted - ts->started);
 		pthread_mutex_unlock(&ts->lock);
 
-		uint64_t first = 0, count = 0;
-		int ret = _tuccompi_ms_request(ts->ms, want, &first, &count);
+		uint64_t first = 0, count = 0, rest = 0;
+		int ret = _tuccompi_ms_request(ts->ms, want, &first, &count, &rest);
+		if (ret == 0 && (ts->policy->sched == tuccompi_sched_policy("tuccompi-ms") ||
+				 ts->policy->sched == tuccompi_sched_policy("tuccompi-ms-tail")))
+			_tuccompi_sched_set_more(ts->ctx, (unsigned long)rest);
 		if (ret == 0)
 			for (uint64_t i = 0; i < count && ret == 0; i++)
 				ret = submit_one(ts, first + i);
@@ -384,7 +387,7 @@ static void *feeder(void *arg)
 			 * for nothing is answered with nothing and counts as our stop), so it
 			 * does not wait for us; the lost tasks make tuccompi_wait() fail. */
 			if (ret < 0 && count != 0)
-				_tuccompi_ms_request(ts->ms, 0, &first, &count);
+				_tuccompi_ms_request(ts->ms, 0, &first, &count, &rest);
 			pthread_mutex_lock(&ts->lock);
 			if (ret < 0)
 				ts->submit_error = ret;
@@ -536,8 +539,8 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 		if (_tuccompi.nranks == 1)
 		{
 			/* One node: every id is this node's; units pull from the queue. */
-			uint64_t first, count;
-			_tuccompi_ms_request(ts->ms, desc->ntasks, &first, &count);
+			uint64_t first, count, rest;
+			_tuccompi_ms_request(ts->ms, desc->ntasks, &first, &count, &rest);
 			for (uint64_t i = 0; i < count; i++)
 				if ((ret = submit_one(ts, first + i)) < 0)
 				{
@@ -548,8 +551,8 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 		else if (ts->target == 0)
 		{
 			/* No unit here can run it: a request for nothing is our stop. */
-			uint64_t first, count;
-			if ((ret = _tuccompi_ms_request(ts->ms, 0, &first, &count)) < 0)
+			uint64_t first, count, rest;
+			if ((ret = _tuccompi_ms_request(ts->ms, 0, &first, &count, &rest)) < 0)
 				goto fail;
 		}
 		else

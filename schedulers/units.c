@@ -178,3 +178,10 @@ struct starpu_task *_tuccompi_sched_pop_unit(unsigned sched_ctx_id)
 	STARPU_PTHREAD_MUTEX_UNLOCK(&su->lock);
 	return task;
 }
+
+void _tuccompi_sched_set_more(unsigned sched_ctx_id, unsigned long more)
+{
+	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(sched_ctx_id);
+	if (su)
+		__atomic_store_n(&su->more, more, __ATOMIC_RELAXED);
+}

@@ -23,6 +23,9 @@ struct _tuccompi_sched_units
 	unsigned next;                        /* equal share: unit of the next task */
 	struct starpu_task_list central;      /* on-demand policies: one queue for all */
 	unsigned long ncentral;
+	unsigned long more;                   /* tasks still to come from elsewhere (MS master) */
+	double task_s[STARPU_NMAXWORKERS];    /* per unit: running mean of its task times */
+	double started[STARPU_NMAXWORKERS];   /* per worker: when its current task began */
 	int nunits;
 	struct _tuccompi_sched_unit units[STARPU_NMAXWORKERS];
 	int worker_unit[STARPU_NMAXWORKERS]; /* -1: worker not in this context */

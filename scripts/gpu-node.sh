@@ -90,6 +90,16 @@ PY
 				--summary 2>&1 | grep -E "SSSP/s|rank [0-9]:|GPU  |cross-rank|waiting" | tee "$out/mpi-$r.txt"
 		done
 		;;
+	tail)
+		# MS against MS-TAIL on every unit: the end of small task sets
+		for k in 1024 4096; do
+			for p in ms ms-tail; do
+				step "APSP, every unit, $p, $k sources"
+				timeout 120 tuccompi-apsp --gen random:1049088 --seed 1 --mk 4 --sources random:$k --policy $p \
+					--summary 2>&1 | grep -E "SSSP/s|GPU   |CPU cores" | tee -a "$out/tail.txt"
+			done
+		done
+		;;
 	pack)
 		# the device tool brings back 8 files at most: one archive of everything
 		tar czf "$out/../gpu-results.tgz" -C "$out" . && mv "$out/../gpu-results.tgz" "$out/" &&

@@ -64,5 +64,6 @@ int main(void)
 {
 	run("tuccompi-eq1");
 	run("tuccompi-ms");
+	run("tuccompi-ms-tail");
 	return 0;
 }

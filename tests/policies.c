@@ -213,6 +213,20 @@ int main(int argc, char **argv)
 	}
 	tuccompi_taskset_destroy(ts);
 
+	/* ---------------- MS-TAIL: every task once, results back (it may leave slow units idle) */
+	ts = run(&tuccompi_policy_ms_tail, n, res);
+	ASSERT_OK(tuccompi_taskset_get_stats(ts, &st));
+	if (root)
+	{
+		check_results(ts, res, n);
+		uint64_t sum = 0;
+		for (int r = 0; r < nranks; r++)
+			sum += st.tasks_per_rank[r];
+		ASSERT_EQ(sum, n);
+		printf("MS-TAIL ok\n");
+	}
+	tuccompi_taskset_destroy(ts);
+
 	/* ---------------- a user policy */
 	struct tuccompi_policy mine = {
 		.name = "all-to-last",
