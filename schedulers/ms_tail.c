@@ -15,24 +15,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int push_task_ms_tail(struct starpu_task *task)
-{
-	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(task->sched_ctx);
-	char wake[STARPU_NMAXWORKERS];
-	STARPU_PTHREAD_MUTEX_LOCK(&su->lock);
-	int nunits = su->nunits;
-	for (int k = 0; k < nunits; k++)
-		wake[k] = (char)_tuccompi_sched_unit_can_run(&su->units[k], task);
-	starpu_task_list_push_back(&su->central, task);
-	su->ncentral++;
-	starpu_push_task_end(task);
-	STARPU_PTHREAD_MUTEX_UNLOCK(&su->lock);
-	for (int k = 0; k < nunits; k++)
-		if (wake[k])
-			_tuccompi_sched_unit_wake(&su->units[k]);
-	return 0;
-}
-
 /* Would the units much faster than @u (at least twice, and able to run @t) empty the queue,
  * and what is still to come, before @u finishes one task? Only units that are faster count:
  * otherwise units of equal speed would each leave the last task to the other, and nobody
@@ -57,30 +39,7 @@ static int faster_units_finish_first(struct _tuccompi_sched_units *su, int u, st
 
 static struct starpu_task *pop_task_ms_tail(unsigned sched_ctx_id)
 {
-	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(sched_ctx_id);
-	int w = starpu_worker_get_id_check();
-#ifdef STARPU_NON_BLOCKING_DRIVERS
-	if (starpu_task_list_empty(&su->central))
-		return NULL;
-#endif
-	struct starpu_task *task = NULL;
-	starpu_worker_relax_on();
-	STARPU_PTHREAD_MUTEX_LOCK(&su->lock);
-	starpu_worker_relax_off();
-	int u = su->worker_unit[w];
-	for (struct starpu_task *t = starpu_task_list_begin(&su->central); t != starpu_task_list_end(&su->central);
-	     t = starpu_task_list_next(t))
-		if (starpu_worker_can_execute_task_first_impl((unsigned)w, t, NULL))
-		{
-			if (u >= 0 && faster_units_finish_first(su, u, t))
-				break; /* leave it to the faster units */
-			starpu_task_list_erase(&su->central, t);
-			su->ncentral--;
-			task = t;
-			break;
-		}
-	STARPU_PTHREAD_MUTEX_UNLOCK(&su->lock);
-	return task;
+	return _tuccompi_sched_pop_central(sched_ctx_id, faster_units_finish_first);
 }
 
 static void pre_exec_ms_tail(struct starpu_task *task, unsigned sched_ctx_id)
@@ -111,7 +70,7 @@ struct starpu_sched_policy tuccompi_sched_ms_tail = {
 	.deinit_sched = _tuccompi_sched_deinit,
 	.add_workers = _tuccompi_sched_workers_changed,
 	.remove_workers = _tuccompi_sched_workers_changed,
-	.push_task = push_task_ms_tail,
+	.push_task = _tuccompi_sched_push_central,
 	.pop_task = pop_task_ms_tail,
 	.pre_exec_hook = pre_exec_ms_tail,
 	.post_exec_hook = post_exec_ms_tail,

@@ -185,3 +185,53 @@ void _tuccompi_sched_set_more(unsigned sched_ctx_id, unsigned long more)
 	if (su)
 		__atomic_store_n(&su->more, more, __ATOMIC_RELAXED);
 }
+
+int _tuccompi_sched_push_central(struct starpu_task *task)
+{
+	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(task->sched_ctx);
+	/* Which units to wake is decided before the task is visible: once the lock is
+	 * released a worker may take it, run it and free it. */
+	char wake[STARPU_NMAXWORKERS];
+	STARPU_PTHREAD_MUTEX_LOCK(&su->lock);
+	int nunits = su->nunits;
+	for (int k = 0; k < nunits; k++)
+		wake[k] = (char)_tuccompi_sched_unit_can_run(&su->units[k], task);
+	starpu_task_list_push_back(&su->central, task);
+	su->ncentral++;
+	starpu_push_task_end(task);
+	STARPU_PTHREAD_MUTEX_UNLOCK(&su->lock);
+	for (int k = 0; k < nunits; k++)
+		if (wake[k])
+			_tuccompi_sched_unit_wake(&su->units[k]);
+	return 0;
+}
+
+struct starpu_task *_tuccompi_sched_pop_central(unsigned sched_ctx_id,
+						int (*decline)(struct _tuccompi_sched_units *, int, struct starpu_task *))
+{
+	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(sched_ctx_id);
+	int w = starpu_worker_get_id_check();
+#ifdef STARPU_NON_BLOCKING_DRIVERS
+	if (starpu_task_list_empty(&su->central))
+		return NULL;
+#endif
+	struct starpu_task *task = NULL;
+	starpu_worker_relax_on();
+	STARPU_PTHREAD_MUTEX_LOCK(&su->lock);
+	starpu_worker_relax_off();
+	int u = su->worker_unit[w];
+	/* Oldest task this worker can run (a CPU-only task is left for a CPU core). */
+	for (struct starpu_task *t = starpu_task_list_begin(&su->central); t != starpu_task_list_end(&su->central);
+	     t = starpu_task_list_next(t))
+		if (starpu_worker_can_execute_task_first_impl((unsigned)w, t, NULL))
+		{
+			if (decline && u >= 0 && decline(su, u, t))
+				break;
+			starpu_task_list_erase(&su->central, t);
+			su->ncentral--;
+			task = t;
+			break;
+		}
+	STARPU_PTHREAD_MUTEX_UNLOCK(&su->lock);
+	return task;
+}

@@ -49,6 +49,12 @@ __attribute__((visibility("hidden"))) void _tuccompi_sched_workers_changed(unsig
 									   unsigned nworkers);
 /* Equal share: the k-th task pushed goes to the k-th unit able to run it, in turn. */
 __attribute__((visibility("hidden"))) int _tuccompi_sched_push_equal(struct starpu_task *task);
+/* One queue for all units: push wakes the units that can run the task; a worker takes the
+ * oldest task it can run, unless @decline (may be NULL) says its unit should leave it. */
+__attribute__((visibility("hidden"))) int _tuccompi_sched_push_central(struct starpu_task *task);
+__attribute__((visibility("hidden"))) struct starpu_task *
+_tuccompi_sched_pop_central(unsigned sched_ctx_id,
+			    int (*decline)(struct _tuccompi_sched_units *su, int unit, struct starpu_task *task));
 /* A worker takes the oldest task of its own unit. */
 __attribute__((visibility("hidden"))) struct starpu_task *_tuccompi_sched_pop_unit(unsigned sched_ctx_id);
 
