@@ -45,6 +45,7 @@ struct tuccompi_taskset
 	uint64_t target;   /* MS: tasks this rank keeps queued (one pack per unit) */
 	pthread_t feeder;
 	int feeder_started;
+	int tell_more; /* our central-queue policies hear what the master has left */
 	struct _tuccompi_ms *ms;
 
 	/* statistics */
@@ -375,8 +376,7 @@ static void *feeder(void *arg)
 
 		uint64_t first = 0, count = 0, rest = 0;
 		int ret = _tuccompi_ms_request(ts->ms, want, &first, &count, &rest);
-		if (ret == 0 && (ts->policy->sched == tuccompi_sched_policy("tuccompi-ms") ||
-				 ts->policy->sched == tuccompi_sched_policy("tuccompi-ms-tail")))
+		if (ret == 0 && ts->tell_more)
 			_tuccompi_sched_set_more(ts->ctx, (unsigned long)rest);
 		if (ret == 0)
 			for (uint64_t i = 0; i < count && ret == 0; i++)
@@ -536,6 +536,8 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 			goto fail;
 		}
 		ts->target = local_slots(ts);
+		ts->tell_more = policy->sched && (policy->sched == tuccompi_sched_policy("tuccompi-ms") ||
+						  policy->sched == tuccompi_sched_policy("tuccompi-ms-tail"));
 		if (_tuccompi.nranks == 1)
 		{
 			/* One node: every id is this node's; units pull from the queue. */

@@ -123,6 +123,15 @@ void _tuccompi_sched_workers_changed(unsigned sched_ctx_id, int *workerids, unsi
 	_tuccompi_sched_units_rebuild(sched_ctx_id);
 }
 
+/* pop_task runs with the worker's own scheduling mutex held: let pushers reach this worker
+ * while it waits for the policy's lock, as StarPU's own policies do. */
+static void lock_for_pop(struct _tuccompi_sched_units *su)
+{
+	starpu_worker_relax_on();
+	STARPU_PTHREAD_MUTEX_LOCK(&su->lock);
+	starpu_worker_relax_off();
+}
+
 int _tuccompi_sched_push_equal(struct starpu_task *task)
 {
 	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(task->sched_ctx);
@@ -167,9 +176,7 @@ struct starpu_task *_tuccompi_sched_pop_unit(unsigned sched_ctx_id)
 		return NULL;
 #endif
 	struct starpu_task *task = NULL;
-	starpu_worker_relax_on();
-	STARPU_PTHREAD_MUTEX_LOCK(&su->lock);
-	starpu_worker_relax_off();
+	lock_for_pop(su);
 	if (!starpu_task_list_empty(&u->queue))
 	{
 		task = starpu_task_list_pop_front(&u->queue);
@@ -216,9 +223,7 @@ struct starpu_task *_tuccompi_sched_pop_central(unsigned sched_ctx_id,
 		return NULL;
 #endif
 	struct starpu_task *task = NULL;
-	starpu_worker_relax_on();
-	STARPU_PTHREAD_MUTEX_LOCK(&su->lock);
-	starpu_worker_relax_off();
+	lock_for_pop(su);
 	int u = su->worker_unit[w];
 	/* Oldest task this worker can run (a CPU-only task is left for a CPU core). */
 	for (struct starpu_task *t = starpu_task_list_begin(&su->central); t != starpu_task_list_end(&su->central);
