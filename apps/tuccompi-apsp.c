@@ -8,7 +8,6 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -495,6 +495,7 @@ int tuccompi_gpu_geometry(struct tuccompi_kernel *k, const void *func, uint64_t 
 		{
 			t->next--;
 			t->inflight--;
+			t->issued[cand]--;
 		}
 		pthread_mutex_unlock(&s->lock);
 	}
