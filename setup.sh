@@ -146,12 +146,25 @@ have_deb_src() {
 	apt-get indextargets --format '$(CREATED_BY)' 2>/dev/null | grep -qx 'Sources'
 }
 
+# The first Debian mirror apt uses (not the security archive), from one-line
+# sources.list files and deb822 .sources files alike; comments are skipped and
+# missing files are fine (Debian 12 images often have no /etc/apt/sources.list).
+debian_mirror() {
+	local f
+	local etc=${TUCCOMPI_APT_ETC:-/etc/apt}
+	for f in "$etc"/sources.list "$etc"/sources.list.d/*.list "$etc"/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		sed -e 's/#.*//' "$f" | awk '
+			/^[ \t]*deb[ \t]/ { for (i = 2; i <= NF; i++) if ($i ~ /^https?:\/\//) { print $i; break } }
+			/^[ \t]*URIs:/ { for (i = 2; i <= NF; i++) print $i }'
+	done | grep -E '^https?://.*debian/?$' | grep -v -- '-security' | head -n1 || true
+}
+
 add_deb_src() {
 	[ "$(id -u)" = 0 ] || die "Debian source entries (deb-src) are not configured and adding them needs root.
   Either run ./setup.sh as root, or fetch $STARPU_ORIG yourself and run STARPU_TARBALL=FILE ./setup.sh"
 	local mirror suite
-	mirror=$(grep -rhoE 'https?://[^ ]*debian/?' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
-		grep -v security | head -n1)
+	mirror=$(debian_mirror)
 	mirror=${mirror:-http://deb.debian.org/debian}
 	suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 	say "adding deb-src for $mirror $suite (/etc/apt/sources.list.d/tuccompi-deb-src.sources)"
