@@ -1,13 +1,11 @@
 /* tuccompi-tune: look at and clear the tuning database, and ask the rule engine what it
  * would choose for a characterisation on a known or recorded GPU. */
-#include "config.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tuccompi.h>
 #include <tuccompi_tune.h>
-#ifdef TUCCOMPI_HAVE_CUDA
+#ifdef TUNE_TOOL_WITH_CUDA
 #include <tuccompi_cuda.h>
 #endif
 
@@ -52,7 +50,7 @@ int main(int argc, char **argv)
 		const struct tuccompi_device_props *dev = tuccompi_device_props_recorded(argv[2]);
 		if (!dev && !strncmp(argv[2], "cuda:", 5))
 		{
-#ifdef TUCCOMPI_HAVE_CUDA
+#ifdef TUNE_TOOL_WITH_CUDA
 			if (tuccompi_gpu_device_props(atoi(argv[2] + 5), &local, NULL, 0) == 0)
 				dev = &local;
 #endif

@@ -21,6 +21,11 @@
 #ifndef TUCCOMPI_H
 #define TUCCOMPI_H
 
+#ifndef TUCCOMPI_API
+/** Marks what the library exports (it is built with hidden visibility). */
+#define TUCCOMPI_API __attribute__((visibility("default")))
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,22 +36,33 @@ extern "C" {
 
 /** Version of this header. */
 #define TUCCOMPI_VERSION_MAJOR 0
-#define TUCCOMPI_VERSION_MINOR 1
+#define TUCCOMPI_VERSION_MINOR 2
 #define TUCCOMPI_VERSION_PATCH 0
 
 /** Upper bounds of a few fixed-size tables. */
 #define TUCCOMPI_MAX_SHARED 8     /**< shared read-only buffers per task set */
 #define TUCCOMPI_MAX_WORKSPACES 8 /**< PARLLMK workspaces per plug-in */
 #define TUCCOMPI_MAX_MK 32        /**< concurrent kernels per GPU */
+#define TUCCOMPI_MAX_BATCH 4096   /**< tasks in one batch (tuccompi_plugin::batch_max) */
 
 /* ================================================================ errors */
 
 /** One line describing the last failure of a tuccompi_ call in this thread
  *  (what, where, how to fix), or "" when none. */
-const char *tuccompi_last_error(void);
+TUCCOMPI_API const char *tuccompi_last_error(void);
 
 /** Short text for a (negative) error code returned by this library. */
-const char *tuccompi_strerror(int err);
+TUCCOMPI_API const char *tuccompi_strerror(int err);
+
+/* ================================================================ the library */
+
+/** Version of the library linked at run time, "MAJOR.MINOR.PATCH". */
+TUCCOMPI_API const char *tuccompi_version(void);
+/** Nonzero when the library was built with CUDA plug-in support / the cross-node layer
+ *  (StarPU-MPI over Open MPI) / FxT tracing. */
+TUCCOMPI_API int tuccompi_have_cuda(void);
+TUCCOMPI_API int tuccompi_have_mpi(void);
+TUCCOMPI_API int tuccompi_have_fxt(void);
 
 /* ================================================================ COMM / ENDCOMM */
 
@@ -72,23 +88,47 @@ struct tuccompi_conf
 };
 
 /** Fill @p conf with the defaults described above. */
-void tuccompi_conf_init(struct tuccompi_conf *conf);
+TUCCOMPI_API void tuccompi_conf_init(struct tuccompi_conf *conf);
 
 /** COMM: start StarPU (and StarPU-MPI over Open MPI when running under mpirun),
  *  one rank per node. @p argc / @p argv may be NULL. @p conf may be NULL for defaults.
  *  Returns 0, -EALREADY if already started, -ENODEV if StarPU found no worker. */
-int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *conf);
+TUCCOMPI_API int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *conf);
 
 /** ENDCOMM: wait for everything, stop StarPU (and MPI if tuccompi_init started it),
  *  write the trace if one was requested. Collective over ranks. */
-int tuccompi_finalize(void);
+TUCCOMPI_API int tuccompi_finalize(void);
 
 /** This process's rank (0 without MPI). */
-int tuccompi_rank(void);
+TUCCOMPI_API int tuccompi_rank(void);
 /** Number of ranks (1 without MPI). */
-int tuccompi_nranks(void);
+TUCCOMPI_API int tuccompi_nranks(void);
 /** Nonzero when the cross-node layer is active (MPI with at least one rank). */
-int tuccompi_mpi_active(void);
+TUCCOMPI_API int tuccompi_mpi_active(void);
+
+/* ================================================================ collectives for applications */
+
+/* Between tuccompi_init() and tuccompi_finalize(), over every rank (local no-ops on one
+ * rank). They use the library's own communicator, never MPI_COMM_WORLD's traffic. */
+
+/** Wait until every rank has called it. */
+TUCCOMPI_API int tuccompi_barrier(void);
+/** Copy @p bytes at @p buf on rank @p root to @p buf on every rank. */
+TUCCOMPI_API int tuccompi_bcast(void *buf, size_t bytes, int root);
+
+/** Reduction operators of tuccompi_allreduce_i64(). */
+enum tuccompi_op
+{
+	TUCCOMPI_OP_MIN,
+	TUCCOMPI_OP_MAX,
+	TUCCOMPI_OP_SUM,
+	TUCCOMPI_OP_AND, /**< logical: nonzero on every rank gives 1 */
+};
+/** Reduce @p count values element-wise over the ranks; every rank gets the result in place. */
+TUCCOMPI_API int tuccompi_allreduce_i64(int64_t *values, unsigned count, enum tuccompi_op op);
+/** End the whole job with exit code @p code: every rank under mpirun (MPI_Abort), this
+ *  process otherwise. For fatal errors on one rank that the others cannot know of. */
+TUCCOMPI_API void tuccompi_abort(int code) __attribute__((noreturn));
 
 /* ================================================================ units */
 
@@ -100,17 +140,17 @@ enum tuccompi_unit_kind
 };
 
 /** Number of units of @p kind on this node. */
-int tuccompi_unit_count(enum tuccompi_unit_kind kind);
+TUCCOMPI_API int tuccompi_unit_count(enum tuccompi_unit_kind kind);
 
 /** Describe the units of this node on @p f (one line each). */
-void tuccompi_print_units(FILE *f);
+TUCCOMPI_API void tuccompi_print_units(FILE *f);
 
 /** SETMK: run @p mk tasks concurrently on each GPU (1..mk_max of tuccompi_conf).
  *  Applies to task sets started afterwards. Returns -EINVAL when out of range. */
-int tuccompi_set_mk(int mk);
+TUCCOMPI_API int tuccompi_set_mk(int mk);
 
 /** Current MK. */
-int tuccompi_get_mk(void);
+TUCCOMPI_API int tuccompi_get_mk(void);
 
 /* ================================================================ plug-ins (deployment level) */
 
@@ -122,6 +162,15 @@ struct tuccompi_task;
  *  tuccompi_task_stream() and must have finished its device work when it returns
  *  (tuccompi_gpu_sync()). */
 typedef void (*tuccompi_plugin_func)(struct tuccompi_task *task, void *arg);
+
+/** Several tasks of one task set run by one call (see tuccompi_plugin::cpu_batch). Opaque. */
+struct tuccompi_batch;
+
+/** A batch implementation: solves every task of @p batch (tuccompi_batch_size() of them,
+ *  at most tuccompi_plugin::batch_max[kind], possibly fewer at the end of a set). Same rules
+ *  as tuccompi_plugin_func for CUDA. Results and inputs stay per task
+ *  (tuccompi_batch_task() then tuccompi_task_result() ...). */
+typedef void (*tuccompi_batch_func)(struct tuccompi_batch *batch, void *arg);
 
 /** A plug-in: the code of one task, for CPU cores and/or GPUs. */
 struct tuccompi_plugin
@@ -140,26 +189,50 @@ struct tuccompi_plugin
 	size_t workspace_size[TUCCOMPI_MAX_WORKSPACES];
 	/** Number of entries used in workspace_size. */
 	unsigned nworkspaces;
+	/** Task batches: implementations that run up to batch_max[kind] tasks in one call
+	 *  (e.g. one traversal of a graph for 32 sources). Where given they are used instead of
+	 *  cpu / cuda; a task set's batch size per kind of unit is tuccompi_taskset_desc::batch
+	 *  (0: the tuning database's choice, else batch_max). Workspaces are per batch. */
+	tuccompi_batch_func cpu_batch;
+	tuccompi_batch_func cuda_batch;
+	/** Largest batch each batch implementation accepts, indexed by enum tuccompi_unit_kind
+	 *  (1..TUCCOMPI_MAX_BATCH; 0 when there is no batch implementation of that kind). */
+	unsigned batch_max[2];
 };
 
 /** Task id in [0, ntasks) of the task set. */
-uint64_t tuccompi_task_id(const struct tuccompi_task *task);
+TUCCOMPI_API uint64_t tuccompi_task_id(const struct tuccompi_task *task);
 /** The task's input: desc->inputs + id * desc->input_size, or NULL. Host memory. */
-const void *tuccompi_task_input(const struct tuccompi_task *task);
+TUCCOMPI_API const void *tuccompi_task_input(const struct tuccompi_task *task);
 /** Where the task writes its result (plugin->result_size bytes). Host memory, also
  *  for a CUDA implementation (copy the result there before returning). */
-void *tuccompi_task_result(struct tuccompi_task *task);
+TUCCOMPI_API void *tuccompi_task_result(struct tuccompi_task *task);
 /** Shared read-only buffer @p k, in the memory of the executing unit
  *  (a device pointer on a GPU). NULL if out of range. */
-const void *tuccompi_task_shared(const struct tuccompi_task *task, unsigned k);
+TUCCOMPI_API const void *tuccompi_task_shared(const struct tuccompi_task *task, unsigned k);
 /** Size in bytes of shared buffer @p k. */
-size_t tuccompi_task_shared_size(const struct tuccompi_task *task, unsigned k);
+TUCCOMPI_API size_t tuccompi_task_shared_size(const struct tuccompi_task *task, unsigned k);
 /** PARLLMK workspace @p k, in the memory of the executing unit (device pointer on GPU). */
-void *tuccompi_task_workspace(struct tuccompi_task *task, unsigned k);
+TUCCOMPI_API void *tuccompi_task_workspace(struct tuccompi_task *task, unsigned k);
 /** StarPU worker id that runs the task. */
-int tuccompi_task_worker(const struct tuccompi_task *task);
+TUCCOMPI_API int tuccompi_task_worker(const struct tuccompi_task *task);
 /** Kind of unit that runs the task. */
-enum tuccompi_unit_kind tuccompi_task_unit_kind(const struct tuccompi_task *task);
+TUCCOMPI_API enum tuccompi_unit_kind tuccompi_task_unit_kind(const struct tuccompi_task *task);
+
+/** Report that the task could not be computed on this unit (e.g. a CUDA error): the plug-in
+ *  returns after this call and the runtime runs the task again on another unit; a GPU that
+ *  fails is taken out of the task set with a warning (its tasks go to other GPUs, or to CPU
+ *  cores). Failing on every kind of unit fails the set with this message. printf-like. */
+TUCCOMPI_API void tuccompi_task_fail(struct tuccompi_task *task, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** Tasks in a batch. */
+TUCCOMPI_API unsigned tuccompi_batch_size(const struct tuccompi_batch *batch);
+/** Task @p i (0 .. size-1) of a batch, for the tuccompi_task_*() accessors; NULL if out of range. */
+TUCCOMPI_API struct tuccompi_task *tuccompi_batch_task(struct tuccompi_batch *batch, unsigned i);
+/** tuccompi_task_fail() for the whole batch. */
+TUCCOMPI_API void tuccompi_batch_fail(struct tuccompi_batch *batch, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* ================================================================ shared data */
 
@@ -169,9 +242,9 @@ typedef struct tuccompi_shared *tuccompi_shared_t;
 
 /** Register @p size bytes at @p ptr (host memory, left untouched until
  *  tuccompi_shared_unregister()). */
-int tuccompi_shared_register(tuccompi_shared_t *out, const void *ptr, size_t size);
+TUCCOMPI_API int tuccompi_shared_register(tuccompi_shared_t *out, const void *ptr, size_t size);
 /** Unregister (waits for the tasks that read it). */
-int tuccompi_shared_unregister(tuccompi_shared_t shared);
+TUCCOMPI_API int tuccompi_shared_unregister(tuccompi_shared_t shared);
 
 /* ================================================================ policies */
 
@@ -225,30 +298,30 @@ struct tuccompi_policy
 };
 
 /** EQ1: the same number of tasks to every node, then equally to the node's units. */
-extern const struct tuccompi_policy tuccompi_policy_eq1;
+extern TUCCOMPI_API const struct tuccompi_policy tuccompi_policy_eq1;
 /** EQ2: the same number of tasks to every unit of the cluster. */
-extern const struct tuccompi_policy tuccompi_policy_eq2;
+extern TUCCOMPI_API const struct tuccompi_policy tuccompi_policy_eq2;
 /** MS: units ask for work when idle: a pack of MK tasks for a GPU, one for a CPU core;
  *  ranks ask the master rank. Faster units do more. */
-extern const struct tuccompi_policy tuccompi_policy_ms;
+extern TUCCOMPI_API const struct tuccompi_policy tuccompi_policy_ms;
 
 /** MS-TAIL: MS, except that at the end of a set a unit leaves a task to the faster units when
  *  they would finish everything left before it finishes that task (so a slow CPU core does not
  *  hold back a GPU with a last long task). A unit may be idle while tasks remain. */
-extern const struct tuccompi_policy tuccompi_policy_ms_tail;
+extern TUCCOMPI_API const struct tuccompi_policy tuccompi_policy_ms_tail;
 
 /** Policy by name: "eq1", "eq2", "ms", "ms-tail", or a StarPU built-in local policy name
  *  ("eager", "lws", "dmda", ...; tasks are spread over ranks like EQ1).
  *  Returns NULL (and sets tuccompi_last_error()) for an unknown name. */
-const struct tuccompi_policy *tuccompi_policy_by_name(const char *name);
+TUCCOMPI_API const struct tuccompi_policy *tuccompi_policy_by_name(const char *name);
 
 /** The StarPU policy structs of this library, for plain StarPU programs:
  *  conf.sched_policy = tuccompi_sched_policy("tuccompi-ms");  NULL if unknown. */
-struct starpu_sched_policy *tuccompi_sched_policy(const char *name);
+TUCCOMPI_API struct starpu_sched_policy *tuccompi_sched_policy(const char *name);
 
 /** The cross-node rules of EQ1 and EQ2 (usable in a user policy). */
-int tuccompi_partition_eq1(const struct tuccompi_cluster *cluster, uint64_t ntasks, uint64_t *count, void *arg);
-int tuccompi_partition_eq2(const struct tuccompi_cluster *cluster, uint64_t ntasks, uint64_t *count, void *arg);
+TUCCOMPI_API int tuccompi_partition_eq1(const struct tuccompi_cluster *cluster, uint64_t ntasks, uint64_t *count, void *arg);
+TUCCOMPI_API int tuccompi_partition_eq2(const struct tuccompi_cluster *cluster, uint64_t ntasks, uint64_t *count, void *arg);
 
 /* ================================================================ PARALLEL / SYN */
 
@@ -279,19 +352,23 @@ struct tuccompi_taskset_desc
 	/** Optional per-task completion callback (see tuccompi_done_func). */
 	tuccompi_done_func on_done;
 	void *on_done_arg;
+	/** Tasks per batch for each kind of unit (index: enum tuccompi_unit_kind), when the
+	 *  plug-in has batch implementations: 0 = the tuning database's choice for this plug-in
+	 *  and device (tuccompi_tune_batch()), else the plug-in's batch_max. */
+	unsigned batch[2];
 };
 
 /** PARALLEL: start running a task set under @p policy. Non-blocking: returns once
  *  this rank has submitted its first tasks. */
-int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccompi_taskset_desc *desc,
+TUCCOMPI_API int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccompi_taskset_desc *desc,
 		      tuccompi_taskset_t *out);
 
 /** SYN: wait until every task of the set has run on every rank and the results are
  *  on the root rank. Collective. Does not free the task set. */
-int tuccompi_wait(tuccompi_taskset_t ts);
+TUCCOMPI_API int tuccompi_wait(tuccompi_taskset_t ts);
 
 /** Free a finished task set. */
-void tuccompi_taskset_destroy(tuccompi_taskset_t ts);
+TUCCOMPI_API void tuccompi_taskset_destroy(tuccompi_taskset_t ts);
 
 /* ================================================================ statistics */
 
@@ -328,21 +405,21 @@ struct tuccompi_taskset_stats
 };
 
 /** Statistics of a task set after tuccompi_wait(); valid until it is destroyed. */
-int tuccompi_taskset_get_stats(tuccompi_taskset_t ts, struct tuccompi_taskset_stats *stats);
+TUCCOMPI_API int tuccompi_taskset_get_stats(tuccompi_taskset_t ts, struct tuccompi_taskset_stats *stats);
 
 /** Print the run summary of a finished task set (any rank; the same everywhere): tasks per
  *  node and per unit (the paper's Fig. 13), busy and idle time per unit, and the shares of
  *  the run spent in host/GPU transfers and in cross-rank communication. */
-int tuccompi_taskset_print_summary(tuccompi_taskset_t ts, FILE *f);
+TUCCOMPI_API int tuccompi_taskset_print_summary(tuccompi_taskset_t ts, FILE *f);
 
 /** The same per unit as CSV (written atomically):
  *  rank,kind,index,tasks,busy_s,idle_s,wall_s,comm_s,wait_s,transfer_bytes,transfer_s
  *  (the last five are the unit's rank's). */
-int tuccompi_taskset_write_csv(tuccompi_taskset_t ts, const char *path);
+TUCCOMPI_API int tuccompi_taskset_write_csv(tuccompi_taskset_t ts, const char *path);
 
 /** Rank that ran task @p id (on the root, after tuccompi_wait(), when results are gathered),
  *  or -1. */
-int tuccompi_taskset_task_rank(tuccompi_taskset_t ts, uint64_t id);
+TUCCOMPI_API int tuccompi_taskset_task_rank(tuccompi_taskset_t ts, uint64_t id);
 
 /* ================================================================ automatic MK */
 
@@ -351,8 +428,16 @@ int tuccompi_taskset_task_rank(tuccompi_taskset_t ts, uint64_t id);
  *  candidate MK (up to mk_max), keep the highest throughput, record it in the tuning
  *  database (tuccompi_tune.h) and set it. A recorded value is reused without measuring.
  *  Collective. Results of the probe tasks are discarded. @p best gets this rank's MK. */
-int tuccompi_tune_mk(const struct tuccompi_taskset_desc *desc, const int *candidates, int ncandidates,
+TUCCOMPI_API int tuccompi_tune_mk(const struct tuccompi_taskset_desc *desc, const int *candidates, int ncandidates,
 		     unsigned rounds, int *best);
+
+/** Choose the batch size of a plug-in's batch implementation for units of @p kind by
+ *  measurement: on each rank with such a unit, run @p rounds batches of @p desc at each
+ *  candidate size (at most batch_max[kind]), keep the highest task throughput, record it in
+ *  the tuning database ("batch" records, per device) and return it in @p best; a recorded
+ *  value is reused without measuring. Collective. Set desc->batch[kind] to use it. */
+TUCCOMPI_API int tuccompi_tune_batch(const struct tuccompi_taskset_desc *desc, enum tuccompi_unit_kind kind,
+				     const unsigned *candidates, int ncandidates, unsigned rounds, unsigned *best);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,11 @@
 #ifndef TUCCOMPI_CUDA_H
 #define TUCCOMPI_CUDA_H
 
+#ifndef TUCCOMPI_API
+/** Marks what the library exports (it is built with hidden visibility). */
+#define TUCCOMPI_API __attribute__((visibility("default")))
+#endif
+
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <tuccompi_tune.h>
@@ -48,33 +53,33 @@ struct tuccompi_gpu_launch
 /** Choose the geometry for launching @p k (device function @p func) over nx * ny
  *  elements with @p shmem bytes of dynamic shared memory, on the calling worker's stream;
  *  applies the cache preference. Returns 0 or a negative errno (then tuccompi_last_error()). */
-int tuccompi_gpu_begin(struct tuccompi_kernel *k, const void *func, uint64_t nx, uint64_t ny, size_t shmem,
+TUCCOMPI_API int tuccompi_gpu_begin(struct tuccompi_kernel *k, const void *func, uint64_t nx, uint64_t ny, size_t shmem,
 		       struct tuccompi_gpu_launch *l);
 /** After the <<<>>> launch: checks the launch error (aborts with a message naming the
  *  kernel: a failed launch is a programming error) and ends the measurement. */
-void tuccompi_gpu_end(struct tuccompi_kernel *k, struct tuccompi_gpu_launch *l);
+TUCCOMPI_API void tuccompi_gpu_end(struct tuccompi_kernel *k, struct tuccompi_gpu_launch *l);
 /** GPUSYN: wait for the calling worker's stream; collects empirical timings. */
-int tuccompi_gpu_sync(void);
+TUCCOMPI_API int tuccompi_gpu_sync(void);
 /** The stream kernels of the calling thread go to: the StarPU worker's stream inside a
  *  CUDA task, else the one set by tuccompi_gpu_set_stream() (default: stream 0). */
-cudaStream_t tuccompi_gpu_stream(void);
+TUCCOMPI_API cudaStream_t tuccompi_gpu_stream(void);
 /** Outside StarPU tasks (benchmarks, tools): the stream this thread launches on. */
-void tuccompi_gpu_set_stream(cudaStream_t s);
+TUCCOMPI_API void tuccompi_gpu_set_stream(cudaStream_t s);
 
 /** The geometry the tuner would use now for @p k on the current device over nx*ny
  *  elements (no launch). */
-int tuccompi_gpu_geometry(struct tuccompi_kernel *k, const void *func, uint64_t nx, uint64_t ny, size_t shmem,
+TUCCOMPI_API int tuccompi_gpu_geometry(struct tuccompi_kernel *k, const void *func, uint64_t nx, uint64_t ny, size_t shmem,
 			  struct tuccompi_geometry *out);
 
 /** Properties of CUDA device @p dev in the tuner's terms, and its database key. */
-int tuccompi_gpu_device_props(int dev, struct tuccompi_device_props *out, char *key, size_t keylen);
+TUCCOMPI_API int tuccompi_gpu_device_props(int dev, struct tuccompi_device_props *out, char *key, size_t keylen);
 
 /** Characterisation and attributes of a kernel already launched on the current device, by
  *  name (for tools and benchmarks). -ENOENT if never launched. */
-int tuccompi_gpu_kernel_info(const char *name, struct tuccompi_kernel_char *kc, struct tuccompi_kernel_attr *attr);
+TUCCOMPI_API int tuccompi_gpu_kernel_info(const char *name, struct tuccompi_kernel_char *kc, struct tuccompi_kernel_attr *attr);
 
 /** Forget every decision taken so far (after tuccompi_tune_set_mode() or force()). */
-void tuccompi_gpu_reset_decisions(void);
+TUCCOMPI_API void tuccompi_gpu_reset_decisions(void);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,11 @@
 #ifndef TUCCOMPI_TUNE_H
 #define TUCCOMPI_TUNE_H
 
+#ifndef TUCCOMPI_API
+/** Marks what the library exports (it is built with hidden visibility). */
+#define TUCCOMPI_API __attribute__((visibility("default")))
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,16 +58,16 @@ struct tuccompi_kernel_char
 
 /** 0 if @p kc is a valid characterisation, else -EINVAL with tuccompi_last_error()
  *  naming the kernel, the parameter, its value and the values allowed. */
-int tuccompi_kernel_char_check(const struct tuccompi_kernel_char *kc);
+TUCCOMPI_API int tuccompi_kernel_char_check(const struct tuccompi_kernel_char *kc);
 
 /** Parse a characterisation from text ("relax 1 scatter low high low"), for tools and
  *  tests; the same checks as tuccompi_kernel_char_check(). The name is copied into
  *  @p name_buf. */
-int tuccompi_kernel_char_parse(const char *text, struct tuccompi_kernel_char *kc, char *name_buf, size_t name_len);
+TUCCOMPI_API int tuccompi_kernel_char_parse(const char *text, struct tuccompi_kernel_char *kc, char *name_buf, size_t name_len);
 
 /** Short text of a value ("scatter", "high", ...). */
-const char *tuccompi_access_name(enum tuccompi_access a);
-const char *tuccompi_level_name(enum tuccompi_level l);
+TUCCOMPI_API const char *tuccompi_access_name(enum tuccompi_access a);
+TUCCOMPI_API const char *tuccompi_level_name(enum tuccompi_level l);
 
 /* ================================================================ devices and answers */
 
@@ -120,26 +125,26 @@ struct tuccompi_geometry
 /** Resident blocks per SM for @p threads threads per block and the given shared-memory
  *  carveout (percent, -1: the most the device can give), by the CUDA occupancy rules. 0 when
  *  the block cannot run at all. */
-int tuccompi_occupancy_blocks(const struct tuccompi_device_props *dev, const struct tuccompi_kernel_attr *attr,
+TUCCOMPI_API int tuccompi_occupancy_blocks(const struct tuccompi_device_props *dev, const struct tuccompi_kernel_attr *attr,
 			      unsigned threads, int carveout);
 
 /** The rule-based choice for a characterised kernel on a device over an input of
  *  nx * ny elements. Always a valid launch (warp multiple, within the thread, register and
  *  shared-memory limits) or an error (-EINVAL: bad characterisation; -ENOSPC: the kernel
  *  cannot run on this device at all). */
-int tuccompi_tune_rules(const struct tuccompi_kernel_char *kc, const struct tuccompi_kernel_attr *attr,
+TUCCOMPI_API int tuccompi_tune_rules(const struct tuccompi_kernel_char *kc, const struct tuccompi_kernel_attr *attr,
 			const struct tuccompi_device_props *dev, uint64_t nx, uint64_t ny,
 			struct tuccompi_geometry *out);
 
 /** The candidates the empirical mode measures (block sizes and shapes x cache
  *  preferences), all valid for this device and kernel. Returns how many were written. */
-int tuccompi_tune_candidates(const struct tuccompi_kernel_char *kc, const struct tuccompi_kernel_attr *attr,
+TUCCOMPI_API int tuccompi_tune_candidates(const struct tuccompi_kernel_char *kc, const struct tuccompi_kernel_attr *attr,
 			     const struct tuccompi_device_props *dev, struct tuccompi_geometry *out, int max);
 
 /** Recorded properties of a few GPU generations (Fermi GTX 480, Kepler GTX 680 and K20,
  *  Ampere A100, Hopper H100 and H200), by name ("gtx480", "gtx680", "k20", "a100", "h100",
  *  "h200"); NULL if unknown. For tests and for planning without the hardware. */
-const struct tuccompi_device_props *tuccompi_device_props_recorded(const char *name);
+TUCCOMPI_API const struct tuccompi_device_props *tuccompi_device_props_recorded(const char *name);
 
 /* ================================================================ modes and the database */
 
@@ -153,16 +158,16 @@ enum tuccompi_tune_mode
 
 /** Set the mode for kernels launched afterwards (default: $TUCCOMPI_TUNE = rules | empirical |
  *  cuda, else rules). */
-int tuccompi_tune_set_mode(enum tuccompi_tune_mode mode);
-enum tuccompi_tune_mode tuccompi_tune_get_mode(void);
+TUCCOMPI_API int tuccompi_tune_set_mode(enum tuccompi_tune_mode mode);
+TUCCOMPI_API enum tuccompi_tune_mode tuccompi_tune_get_mode(void);
 /** Parse "rules", "empirical", "cuda". */
-int tuccompi_tune_mode_parse(const char *s, enum tuccompi_tune_mode *mode);
+TUCCOMPI_API int tuccompi_tune_mode_parse(const char *s, enum tuccompi_tune_mode *mode);
 
 /** FIXED mode: use this geometry for kernel @p name (NULL: every kernel). */
-int tuccompi_tune_force(const char *name, unsigned block_x, unsigned block_y, int carveout);
+TUCCOMPI_API int tuccompi_tune_force(const char *name, unsigned block_x, unsigned block_y, int carveout);
 
 /** Path of the tuning database: $TUCCOMPI_TUNE_DB, else $HOME/.tuccompi/tune.db. */
-const char *tuccompi_tune_db_path(void);
+TUCCOMPI_API const char *tuccompi_tune_db_path(void);
 
 /** One record of the database. */
 struct tuccompi_tune_record
@@ -179,14 +184,14 @@ struct tuccompi_tune_record
 };
 
 /** Look up the newest record of (kind, device, name, size_class). 1 found, 0 not, <0 error. */
-int tuccompi_tune_db_lookup(const char *kind, const char *device, const char *name, int size_class,
+TUCCOMPI_API int tuccompi_tune_db_lookup(const char *kind, const char *device, const char *name, int size_class,
 			    struct tuccompi_tune_record *out);
 /** Append a record (under a file lock: several ranks may share a home). */
-int tuccompi_tune_db_store(const struct tuccompi_tune_record *rec);
+TUCCOMPI_API int tuccompi_tune_db_store(const struct tuccompi_tune_record *rec);
 /** Print the database (newest record per key) on @p f; returns the number of records. */
-int tuccompi_tune_db_print(FILE *f);
+TUCCOMPI_API int tuccompi_tune_db_print(FILE *f);
 /** Remove the database file. */
-int tuccompi_tune_db_clear(void);
+TUCCOMPI_API int tuccompi_tune_db_clear(void);
 
 #ifdef __cplusplus
 }

@@ -221,3 +221,69 @@ int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequ
 	free(ms);
 	return 0;
 }
+
+/* ------------------------------------------------------------------ collectives of the public API */
+
+int tuccompi_barrier(void)
+{
+	TUCCOMPI_REQUIRE_INIT();
+	return _tuccompi_comm_barrier();
+}
+
+int tuccompi_bcast(void *buf, size_t bytes, int root)
+{
+	TUCCOMPI_REQUIRE_INIT();
+	if (root < 0 || root >= _tuccompi.nranks)
+		return _tuccompi_error(-EINVAL, "tuccompi_bcast: root %d out of [0, %d)", root, _tuccompi.nranks);
+	if (bytes && !buf)
+		return _tuccompi_error(-EINVAL, "tuccompi_bcast: NULL buffer");
+#ifdef TUCCOMPI_HAVE_MPI
+	if (_tuccompi.mpi_active && _tuccompi.nranks > 1)
+	{
+		/* MPI counts are ints: send large buffers in slices. */
+		for (size_t off = 0; off < bytes;)
+		{
+			size_t len = bytes - off < (size_t)INT_MAX ? bytes - off : (size_t)INT_MAX;
+			if (MPI_Bcast((char *)buf + off, (int)len, MPI_BYTE, root, _tuccompi.comm) != MPI_SUCCESS)
+				return _tuccompi_error(-EIO, "MPI_Bcast of %zu bytes from rank %d failed", bytes, root);
+			off += len;
+		}
+	}
+#endif
+	return 0;
+}
+
+int tuccompi_allreduce_i64(int64_t *values, unsigned count, enum tuccompi_op op)
+{
+	TUCCOMPI_REQUIRE_INIT();
+	if (count && !values)
+		return _tuccompi_error(-EINVAL, "tuccompi_allreduce_i64: NULL values");
+	if (op > TUCCOMPI_OP_AND)
+		return _tuccompi_error(-EINVAL, "tuccompi_allreduce_i64: unknown operator %d", (int)op);
+	if (op == TUCCOMPI_OP_AND)
+		for (unsigned i = 0; i < count; i++)
+			values[i] = values[i] != 0;
+#ifdef TUCCOMPI_HAVE_MPI
+	if (_tuccompi.mpi_active && _tuccompi.nranks > 1 && count)
+	{
+		static const MPI_Op ops[] = { MPI_MIN, MPI_MAX, MPI_SUM, MPI_MIN };
+		if (MPI_Allreduce(MPI_IN_PLACE, values, (int)count, MPI_INT64_T, ops[op], _tuccompi.comm) != MPI_SUCCESS)
+			return _tuccompi_error(-EIO, "MPI_Allreduce failed");
+	}
+#endif
+	return 0;
+}
+
+void tuccompi_abort(int code)
+{
+	fflush(stdout);
+	fflush(stderr);
+#ifdef TUCCOMPI_HAVE_MPI
+	int inited = 0, fin = 0;
+	MPI_Initialized(&inited);
+	MPI_Finalized(&fin);
+	if (inited && !fin && _tuccompi.nranks > 1)
+		MPI_Abort(MPI_COMM_WORLD, code);
+#endif
+	exit(code);
+}

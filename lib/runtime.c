@@ -144,6 +144,38 @@ int tuccompi_get_mk(void)
 	return _tuccompi.mk;
 }
 
+const char *tuccompi_version(void)
+{
+	return PACKAGE_VERSION;
+}
+
+int tuccompi_have_cuda(void)
+{
+#ifdef TUCCOMPI_HAVE_CUDA
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+int tuccompi_have_mpi(void)
+{
+#ifdef TUCCOMPI_HAVE_MPI
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+int tuccompi_have_fxt(void)
+{
+#ifdef TUCCOMPI_HAVE_FXT
+	return 1;
+#else
+	return 0;
+#endif
+}
+
 int tuccompi_rank(void)
 {
 	return _tuccompi.rank;

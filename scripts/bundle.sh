@@ -68,14 +68,19 @@ for p in $programs; do
 	bin="$build/$p"
 	real="$(dirname "$bin")/.libs/$(basename "$bin")"
 	[ -x "$real" ] && bin=$real
+	# same relative path as in the build tree (test scripts find each other so); apps also in bin/
+	mkdir -p "$out/$(dirname "$p")"
+	cp "$bin" "$out/$p"
 	case $p in
-	tests/*) cp "$bin" "$out/tests/" ;;
-	bench/*) cp "$bin" "$out/bench/" ;;
-	*) cp "$bin" "$out/bin/" && ln -sf "../bin/$(basename "$p")" "$out/apps/$(basename "$p")" ;;
+	tests/* | bench/*) ;;
+	*) ln -sf "../$p" "$out/bin/$(basename "$p")" ;;
 	esac
 	copy_deps "$bin"
 done
-for s in "$top"/tests/*.sh; do cp "$s" "$out/tests/"; done
+(cd "$top" && find tests -name '*.sh' -type f) | while read -r s; do
+	mkdir -p "$out/$(dirname "$s")"
+	cp "$top/$s" "$out/$s"
+done
 mkdir -p "$out/scripts" "$out/include"
 cp "$top"/include/*.h "$out/include/"
 cp "$top"/scripts/paje_check.py "$top"/scripts/tuccompi-summary "$top"/scripts/tuccompi-plot "$out/scripts/"

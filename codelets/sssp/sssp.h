@@ -8,28 +8,15 @@
 #include <stdint.h>
 #include <tuccompi.h>
 
-#include "graph.h"
+#include "sssp_types.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Per-source result, gathered on the root. */
-struct sssp_summary
-{
-	uint64_t source;
-	uint64_t sum;      /**< sum of finite distances */
-	uint32_t ecc;      /**< largest finite distance (eccentricity within the reachable set) */
-	uint32_t reached;  /**< vertices with a finite distance, the source included */
-	uint32_t phases;   /**< GPU: Crauser phases; CPU: 0 */
-	uint32_t overflow; /**< 1 if a distance reached 2^31 (weights too large for 32-bit distances) */
-};
-
-/** Distances at or above this are reported as overflow. */
-#define SSSP_DIST_LIMIT 0x80000000u
 
 /** Where full distance rows go (optional): called on the rank that ran the source, from a
- *  worker thread, with n distances (GRAPH_INF for unreachable). Must be thread-safe. */
+ *  worker thread, with n distances (SSSP_INF for unreachable). Must be thread-safe. */
 typedef int (*sssp_row_func)(uint64_t task_id, uint32_t source, const uint32_t *dist, uint32_t n, void *ctx);
 
 /** What the plug-in functions receive (tuccompi_taskset_desc::arg). */
@@ -48,12 +35,12 @@ int sssp_have_cuda(void);
 
 /** Register the graph as the task set's shared buffers (rowptr, col, w, min_out), in
  *  that order, into desc->shared[0..3]; unregister with sssp_shared_unregister(). */
-int sssp_shared_register(const struct graph *g, struct tuccompi_taskset_desc *desc);
+int sssp_shared_register(const struct sssp_graph *g, struct tuccompi_taskset_desc *desc);
 void sssp_shared_unregister(struct tuccompi_taskset_desc *desc);
 
 /** The CPU algorithm alone (used by the plug-in, tests and benchmarks): fills dist (n) and
  *  the summary. heap and pos are scratch arrays of n entries each. */
-void sssp_dijkstra(const struct graph *g, uint32_t src, uint32_t *dist, uint32_t *heap, uint32_t *pos,
+void sssp_dijkstra(const struct sssp_graph *g, uint32_t src, uint32_t *dist, uint32_t *heap, uint32_t *pos,
 		   struct sssp_summary *out);
 
 /* The GPU algorithm alone, on the calling thread's stream (tuccompi_gpu_stream()): for the

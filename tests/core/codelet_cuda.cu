@@ -1,7 +1,18 @@
 // CUDA half of tests/codelet_cpu_cuda.c: y[j] = x[j] * (id + 1) + j, then sum(y).
-#include <starpu.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <tuccompi.h>
 #include <tuccompi_cuda.h>
+
+#define TEST_CHECK(cond, ...)                                                                              \
+	do                                                                                                 \
+	{                                                                                                  \
+		if (!(cond))                                                                               \
+		{                                                                                          \
+			fprintf(stderr, __VA_ARGS__);                                                      \
+			abort();                                                                           \
+		}                                                                                          \
+	} while (0)
 
 TUCCOMPI_KERNELCHAR(scale_kernel, 1, coalesced, low, low, low);
 __global__ void scale_kernel(const int *x, long long *y, int n, int factor)
@@ -24,7 +35,7 @@ __global__ void sum_kernel(const long long *y, int n, unsigned long long *sum)
 	do                                                                                                \
 	{                                                                                                 \
 		cudaError_t e_ = (call);                                                                  \
-		STARPU_ASSERT_MSG(e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(e_));           \
+		TEST_CHECK(e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(e_));           \
 	} while (0)
 
 extern "C" void test_scale_cuda(struct tuccompi_task *t, void *arg)
@@ -40,5 +51,5 @@ extern "C" void test_scale_cuda(struct tuccompi_task *t, void *arg)
 	TUCCOMPI_GPULAUNCH(sum_kernel, n, y, n, sum);
 	CHECK(cudaMemcpyAsync(tuccompi_task_result(t), sum, sizeof(*sum), cudaMemcpyDeviceToHost, s));
 	int r = TUCCOMPI_GPUSYN();
-	STARPU_ASSERT_MSG(r == 0, "%s", tuccompi_last_error());
+	TEST_CHECK(r == 0, "%s", tuccompi_last_error());
 }

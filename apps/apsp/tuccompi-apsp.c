@@ -1,8 +1,6 @@
 /* tuccompi-apsp: shortest paths from many sources of a large graph, one SSSP task per
  * source, on every CPU core and GPU of every rank (the TuCCompi paper's case study).
  * Run with no arguments for a small demo; --help for everything else. */
-#include "config.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -18,12 +16,10 @@
 #include <tuccompi_tune.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "graph.h"
 #include "sssp.h"
 
-#ifdef TUCCOMPI_HAVE_MPI
-#include <mpi.h>
-#endif
 
 static const char usage_text[] =
 	"Usage: tuccompi-apsp [OPTION]... [GRAPH]\n"
@@ -93,13 +89,8 @@ static void die(int code, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fprintf(stderr, "\n");
 	va_end(ap);
-#ifdef TUCCOMPI_HAVE_MPI
-	int inited = 0, fin = 0;
-	MPI_Initialized(&inited);
-	MPI_Finalized(&fin);
-	if (inited && !fin && tuccompi_nranks() > 1)
-		MPI_Abort(MPI_COMM_WORLD, code);
-#endif
+	if (tuccompi_nranks() > 1)
+		tuccompi_abort(code);
 	exit(code);
 }
 
@@ -411,23 +402,15 @@ static int write_row(uint64_t id, uint32_t source, const uint32_t *dist, uint32_
 
 static void barrier(void)
 {
-#ifdef TUCCOMPI_HAVE_MPI
-	if (tuccompi_mpi_active())
-		MPI_Barrier(MPI_COMM_WORLD);
-#endif
+	tuccompi_barrier();
 }
 
 static int all_ok(int ok)
 {
-#ifdef TUCCOMPI_HAVE_MPI
-	if (tuccompi_mpi_active())
-	{
-		int all = 0;
-		MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-		return all;
-	}
-#endif
-	return ok;
+	int64_t v = ok;
+	if (tuccompi_allreduce_i64(&v, 1, TUCCOMPI_OP_AND) < 0)
+		return 0;
+	return (int)v;
 }
 
 static void rows_open(struct rows_file *rf, const char *path, uint32_t n, const uint32_t *src, uint64_t nsrc)
@@ -436,14 +419,12 @@ static void rows_open(struct rows_file *rf, const char *path, uint32_t n, const 
 	rf->nsrc = nsrc;
 	rf->data_off = 32 + nsrc * sizeof(uint32_t);
 	snprintf(rf->tmp, sizeof(rf->tmp), "%s.tmp-%d", path, (int)getpid());
-#ifdef TUCCOMPI_HAVE_MPI
-	if (tuccompi_mpi_active()) /* the same name on every rank: rank 0's pid */
+	if (tuccompi_nranks() > 1) /* the same name on every rank: rank 0's pid */
 	{
 		int pid = (int)getpid();
-		MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		tuccompi_bcast(&pid, sizeof(pid), 0);
 		snprintf(rf->tmp, sizeof(rf->tmp), "%s.tmp-%d", path, pid);
 	}
-#endif
 	int ok = 1;
 	char why[4400] = "";
 	if (rank0())
@@ -695,7 +676,8 @@ int main(int argc, char **argv)
 		.on_done = on_done,
 		.on_done_arg = &prog,
 	};
-	if ((ret = sssp_shared_register(&g, &desc)) < 0)
+	struct sssp_graph gv = apsp_graph_view(&g);
+	if ((ret = sssp_shared_register(&gv, &desc)) < 0)
 		die(1, "%s", tuccompi_last_error());
 
 	if (automk && tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) > 0 && plugin.cuda)
@@ -764,7 +746,7 @@ int main(int argc, char **argv)
 			for (uint64_t i = 0; i < k && checked < (uint64_t)o.verify; i += step, checked++)
 			{
 				struct sssp_summary ref;
-				sssp_dijkstra(&g, src[i], dist, heap, pos, &ref);
+				sssp_dijkstra(&gv, src[i], dist, heap, pos, &ref);
 				if (ref.sum != res[i].sum || ref.ecc != res[i].ecc || ref.reached != res[i].reached)
 				{
 					bad++;

@@ -54,11 +54,11 @@ static inline void sift_down(uint32_t *heap, uint32_t *pos, const uint32_t *dist
 	pos[v] = i;
 }
 
-void sssp_dijkstra(const struct graph *g, uint32_t src, uint32_t *dist, uint32_t *heap, uint32_t *pos,
+void sssp_dijkstra(const struct sssp_graph *g, uint32_t src, uint32_t *dist, uint32_t *heap, uint32_t *pos,
 		   struct sssp_summary *out)
 {
 	uint32_t n = g->n;
-	memset(dist, 0xff, (size_t)n * sizeof(uint32_t)); /* GRAPH_INF */
+	memset(dist, 0xff, (size_t)n * sizeof(uint32_t)); /* SSSP_INF */
 	memset(pos, 0xff, (size_t)n * sizeof(uint32_t));  /* NOT_SEEN */
 	memset(out, 0, sizeof(*out));
 	out->source = src;
@@ -87,7 +87,7 @@ void sssp_dijkstra(const struct graph *g, uint32_t src, uint32_t *dist, uint32_t
 			if (pos[v] == SETTLED)
 				continue;
 			uint64_t nd64 = (uint64_t)du + g->w[e];
-			uint32_t nd = nd64 < GRAPH_INF - 1 ? (uint32_t)nd64 : GRAPH_INF - 1;
+			uint32_t nd = nd64 < SSSP_INF - 1 ? (uint32_t)nd64 : SSSP_INF - 1;
 			if (nd < dist[v])
 			{
 				dist[v] = nd;
@@ -106,11 +106,11 @@ void sssp_dijkstra(const struct graph *g, uint32_t src, uint32_t *dist, uint32_t
 void sssp_cpu(struct tuccompi_task *t, void *arg)
 {
 	struct sssp_args *a = arg;
-	struct graph g = {
+	struct sssp_graph g = {
 		.n = a->n,
-		.rowptr = (uint64_t *)tuccompi_task_shared(t, 0),
-		.col = (uint32_t *)tuccompi_task_shared(t, 1),
-		.w = (uint32_t *)tuccompi_task_shared(t, 2),
+		.rowptr = (const uint64_t *)tuccompi_task_shared(t, 0),
+		.col = (const uint32_t *)tuccompi_task_shared(t, 1),
+		.w = (const uint32_t *)tuccompi_task_shared(t, 2),
 	};
 	uint32_t src = *(const uint32_t *)tuccompi_task_input(t);
 	uint32_t *dist = tuccompi_task_workspace(t, 0);

@@ -6,7 +6,7 @@
 set -u
 b=${top_builddir:-.}
 s=${top_srcdir:-.}
-app="$b/apps/tuccompi-apsp"
+app="$b/apps/apsp/tuccompi-apsp"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -39,6 +39,6 @@ run() { # RANKS DIR
 	echo "ok: $1 rank(s): valid trace, 150 executions, summaries agree"
 }
 run 1 "$tmp/t1"
-if [ -x "$b/tests/mpi_exchange" ] && [ -n "${MPIEXEC:-}" ]; then
+if [ -x "$b/tests/core/mpi_exchange" ] && [ -n "${MPIEXEC:-}" ]; then
 	run 2 "$tmp/t2"
 fi

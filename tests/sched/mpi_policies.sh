@@ -2,7 +2,7 @@
 # tests/policies on 2 and 4 ranks of different sizes (1, 2 and 3 CPU workers): the
 # same checks as with one rank must hold across nodes.
 set -e
-dir=${top_builddir:-.}/tests
+dir=${top_builddir:-.}/tests/sched
 run=${top_srcdir:-.}/tests/mpirun.sh
 echo "== 2 ranks (3 and 1 CPU workers)"
 MPIRUN_ARGS="-x TEST_NCPU=3 -n 1 $dir/policies : -x TEST_NCPU=1" "$run" 1 "$dir/policies"

@@ -5,7 +5,7 @@
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
-tg=$top_builddir/apps/tuccompi-graph
+tg=$top_builddir/apps/apsp/tuccompi-graph
 corpus=$top_srcdir/tests/data/graphs
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/graph_cli.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT

@@ -18,11 +18,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <starpu.h>
 #include <tuccompi.h>
 #include <tuccompi_cuda.h>
 
 #include "sssp.h"
+
+// A CUDA error here is fatal for now (the message says which call failed).
+#define SSSP_CHECK(cond, ...)                                                                              \
+	do                                                                                                 \
+	{                                                                                                  \
+		if (!(cond))                                                                               \
+		{                                                                                          \
+			fprintf(stderr, __VA_ARGS__);                                                      \
+			fputc('\n', stderr);                                                               \
+			abort();                                                                           \
+		}                                                                                          \
+	} while (0)
 
 #define INF 0xffffffffu
 enum
@@ -232,7 +243,7 @@ __global__ void summary(const uint32_t *__restrict__ dist, uint32_t n, struct mi
 	do                                                                                            \
 	{                                                                                             \
 		cudaError_t e_ = (call);                                                              \
-		STARPU_ASSERT_MSG(e_ == cudaSuccess, "sssp: %s: %s", #call, cudaGetErrorString(e_)); \
+		SSSP_CHECK(e_ == cudaSuccess, "sssp: %s: %s", #call, cudaGetErrorString(e_)); \
 	} while (0)
 
 // Per stream worker (one host thread each): pinned staging and the phase estimate.
@@ -283,7 +294,7 @@ extern "C" void sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const
 		CUDA_OK(cudaMemcpyAsync(&host_misc->last_active, &m->last_active, sizeof(int32_t), cudaMemcpyDeviceToHost,
 					s));
 		int r = TUCCOMPI_GPUSYN();
-		STARPU_ASSERT_MSG(r == 0, "sssp: %s", tuccompi_last_error());
+		SSSP_CHECK(r == 0, "sssp: %s", tuccompi_last_error());
 		if (host_misc->last_active < phase - 1)
 			break; // the last phase found nothing to settle: done
 		batch = 4;
@@ -296,7 +307,7 @@ extern "C" void sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const
 	if (row)
 		CUDA_OK(cudaMemcpyAsync(row, dist, (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
 	int r = TUCCOMPI_GPUSYN();
-	STARPU_ASSERT_MSG(r == 0, "sssp: %s", tuccompi_last_error());
+	SSSP_CHECK(r == 0, "sssp: %s", tuccompi_last_error());
 	out->source = src;
 	out->sum = host_misc->sum;
 	out->ecc = host_misc->ecc;

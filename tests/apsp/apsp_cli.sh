@@ -6,7 +6,7 @@
 set -u
 b=${top_builddir:-.}
 s=${top_srcdir:-.}
-app="$b/apps/tuccompi-apsp"
+app="$b/apps/apsp/tuccompi-apsp"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -21,7 +21,7 @@ head -1 "$tmp/a.csv" | grep -q "^source,reached,eccentricity,sum,mean$" || fail 
 [ "$(stat -c %s "$tmp/a.rows")" = $((32 + 200 * 4 + 200 * 3000 * 4)) ] || fail "rows file size"
 "$app" $g --policy eq1 -o "$tmp/b.tsv" || fail "eq1 run"
 tr '\t' ',' <"$tmp/b.tsv" | cmp -s - "$tmp/a.csv" || fail "eq1 table differs from ms"
-if [ -x "$b/tests/mpi_exchange" ] && [ -n "${MPIEXEC:-}" ]; then
+if [ -x "$b/tests/core/mpi_exchange" ] && [ -n "${MPIEXEC:-}" ]; then
 	for p in eq2 ms; do
 		"$s/tests/mpirun.sh" 2 "$app" $g --ncpu 1 --policy $p -o "$tmp/m.csv" --rows "$tmp/m.rows" ||
 			fail "2-rank run ($p)"

@@ -1,13 +1,11 @@
 /* The SSSP plug-in's description: implementations, workspaces (PARLLMK), shared graph. */
-#include "config.h"
-
 #include <string.h>
 
 #include "sssp.h"
 
 int sssp_have_cuda(void)
 {
-#ifdef TUCCOMPI_HAVE_CUDA
+#ifdef SSSP_WITH_CUDA
 	return 1;
 #else
 	return 0;
@@ -22,7 +20,7 @@ void sssp_plugin_init(struct tuccompi_plugin *p, uint32_t n, int cpu, int cuda)
 	memset(p, 0, sizeof(*p));
 	p->name = "sssp";
 	p->cpu = cpu ? sssp_cpu : NULL;
-#ifdef TUCCOMPI_HAVE_CUDA
+#ifdef SSSP_WITH_CUDA
 	p->cuda = cuda ? sssp_cuda : NULL;
 #else
 	(void)cuda;
@@ -35,7 +33,7 @@ void sssp_plugin_init(struct tuccompi_plugin *p, uint32_t n, int cpu, int cuda)
 	p->nworkspaces = 3;
 }
 
-int sssp_shared_register(const struct graph *g, struct tuccompi_taskset_desc *desc)
+int sssp_shared_register(const struct sssp_graph *g, struct tuccompi_taskset_desc *desc)
 {
 	const void *ptr[4] = { g->rowptr, g->col, g->w, g->min_out };
 	size_t size[4] = { ((size_t)g->n + 1) * sizeof(uint64_t), (size_t)g->m * sizeof(uint32_t),

@@ -1,3 +1,0 @@
-#!/bin/sh
-# 2 ranks exchange data through StarPU-MPI.
-exec "${top_srcdir:-.}/tests/mpirun.sh" 2 "${top_builddir:-.}/tests/mpi_exchange"
