@@ -60,3 +60,100 @@ void sssp_shared_unregister(struct tuccompi_taskset_desc *desc)
 		tuccompi_shared_unregister(desc->shared[k]);
 	desc->nshared = 0;
 }
+
+/* ------------------------------------------------------------------ engines and plans */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *const engine_names[] = { "auto", "crauser", "batched", "phast" };
+
+int sssp_engine_parse(const char *name, enum sssp_engine *out, char *why, size_t whylen)
+{
+	for (unsigned i = 0; i < sizeof(engine_names) / sizeof(engine_names[0]); i++)
+		if (name && !strcmp(name, engine_names[i]))
+		{
+			*out = (enum sssp_engine)i;
+			return 0;
+		}
+	snprintf(why, whylen, "unknown SSSP engine '%s' (auto, batched, crauser, phast)", name ? name : "(null)");
+	return -EINVAL;
+}
+
+const char *sssp_engine_name(enum sssp_engine e)
+{
+	return (unsigned)e < sizeof(engine_names) / sizeof(engine_names[0]) ? engine_names[e] : "?";
+}
+
+struct sssp_plan
+{
+	const struct sssp_graph *g;
+	struct sssp_options o;
+	enum sssp_engine engine;
+	char reason[256];
+	struct tuccompi_plugin plugin;
+};
+
+int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, struct sssp_plan **out, char *why,
+		     size_t whylen)
+{
+	struct sssp_plan *p = calloc(1, sizeof(*p));
+	if (!p)
+	{
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	p->g = g;
+	p->o = *o;
+	p->engine = o->engine;
+	if (p->engine == SSSP_ENGINE_AUTO)
+	{
+		p->engine = SSSP_ENGINE_CRAUSER;
+		snprintf(p->reason, sizeof(p->reason), "auto: the only engine of this build");
+	}
+	else
+		snprintf(p->reason, sizeof(p->reason), "as asked");
+	if (p->engine != SSSP_ENGINE_CRAUSER)
+	{
+		snprintf(why, whylen, "SSSP engine '%s' is not available in this build", sssp_engine_name(p->engine));
+		free(p);
+		return -ENOSYS;
+	}
+	*out = p;
+	return 0;
+}
+
+enum sssp_engine sssp_plan_engine(const struct sssp_plan *p)
+{
+	return p->engine;
+}
+
+const char *sssp_plan_reason(const struct sssp_plan *p)
+{
+	return p->reason;
+}
+
+int sssp_plan_taskset(struct sssp_plan *p, const uint32_t *sources, uint64_t k, struct sssp_args *args,
+		      struct tuccompi_taskset_desc *desc)
+{
+	sssp_plugin_init(&p->plugin, p->g->n, p->o.cpu, p->o.cuda);
+	args->n = p->g->n;
+	desc->plugin = &p->plugin;
+	desc->ntasks = k;
+	desc->arg = args;
+	desc->inputs = sources;
+	desc->input_size = sizeof(uint32_t);
+	return sssp_shared_register(p->g, desc);
+}
+
+void sssp_plan_taskset_done(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
+{
+	(void)p;
+	sssp_shared_unregister(desc);
+}
+
+void sssp_plan_free(struct sssp_plan *p)
+{
+	free(p);
+}

@@ -28,6 +28,56 @@ struct sssp_args
 	int row_error;      /**< set (atomically) when a row could not be written */
 };
 
+/* ================================================================ engines and plans
+ *
+ * An engine is a pair of implementations (CPU, GPU) of the SSSP task; a plan is an engine
+ * prepared for one graph: whatever the engine precomputes (reverse arcs, a contraction
+ * hierarchy, ...), the plug-in and the shared buffers of the task set. */
+enum sssp_engine
+{
+	SSSP_ENGINE_AUTO = 0, /**< chosen from the graph's measured shape and the number of sources */
+	SSSP_ENGINE_CRAUSER,  /**< the paper's: CPU Dijkstra (heap), GPU Crauser phases, one source per task */
+	SSSP_ENGINE_BATCHED,  /**< CPU bucket-queue Dijkstra; GPU frontier traversal of many sources at once */
+	SSSP_ENGINE_PHAST,    /**< contraction hierarchy once, then PHAST sweeps (road networks) */
+};
+
+/** "auto", "crauser", "batched", "phast" -> engine; -EINVAL (with a message in @p why) otherwise. */
+int sssp_engine_parse(const char *name, enum sssp_engine *out, char *why, size_t whylen);
+const char *sssp_engine_name(enum sssp_engine e);
+
+/** Options of sssp_plan_create(). Zero-initialise, then set what you need. */
+struct sssp_options
+{
+	enum sssp_engine engine;
+	int cpu, cuda;        /**< implementations wanted (cuda only in CUDA builds) */
+	uint64_t nsources;    /**< how many sources the plan will serve (auto weighs preprocessing with it) */
+	const char *ch_cache; /**< PHAST: file caching the contraction hierarchy (NULL: none) */
+	uint32_t delta;       /**< batched GPU engine: bucket width (0: from the graph) */
+	unsigned threads;     /**< preprocessing threads (0: all cores) */
+	int verbose;          /**< say on stderr what was chosen and what preprocessing cost */
+};
+
+/** An engine prepared for one graph. */
+struct sssp_plan;
+
+/** Prepare @p g (kept by reference: it must outlive the plan) for the engine of @p o.
+ *  Returns 0 or a negative errno with one line in @p why. */
+int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, struct sssp_plan **out, char *why,
+		     size_t whylen);
+/** The engine the plan runs, and one line saying why it was chosen (auto) or "as asked". */
+enum sssp_engine sssp_plan_engine(const struct sssp_plan *p);
+const char *sssp_plan_reason(const struct sssp_plan *p);
+/** Fill @p desc (plugin, arg, shared buffers, batch sizes) for the sources at @p sources
+ *  (k entries, kept by reference) with @p args as the plug-in's argument. Registers the shared
+ *  buffers (tuccompi_shared_register: after tuccompi_init()). */
+int sssp_plan_taskset(struct sssp_plan *p, const uint32_t *sources, uint64_t k, struct sssp_args *args,
+		      struct tuccompi_taskset_desc *desc);
+/** Unregister what sssp_plan_taskset() registered. */
+void sssp_plan_taskset_done(struct sssp_plan *p, struct tuccompi_taskset_desc *desc);
+void sssp_plan_free(struct sssp_plan *p);
+
+/* ================================================================ the paper's engine, piece by piece */
+
 /** Fill @p p for a graph of n vertices. cpu / cuda select the implementations wanted
  *  (the CUDA one only exists in CUDA builds: sssp_have_cuda()). */
 void sssp_plugin_init(struct tuccompi_plugin *p, uint32_t n, int cpu, int cuda);
