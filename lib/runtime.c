@@ -64,54 +64,6 @@ static void set_env_default(const char *name, const char *value)
 	setenv(name, value, 0);
 }
 
-static void build_units(void)
-{
-	_tuccompi.nunits = 0;
-	for (int w = 0; w < STARPU_NMAXWORKERS; w++)
-		_tuccompi.worker_unit[w] = -1;
-	unsigned nw = starpu_worker_get_count();
-	for (unsigned w = 0; w < nw; w++)
-	{
-		enum starpu_worker_archtype type = starpu_worker_get_type((int)w);
-		if (type == STARPU_CPU_WORKER)
-		{
-			struct _tuccompi_unit *u = &_tuccompi.units[_tuccompi.nunits];
-			u->kind = TUCCOMPI_UNIT_CPU;
-			u->index = starpu_worker_get_bindid((int)w);
-			u->nworkers = 1;
-			u->workers[0] = (int)w;
-			_tuccompi.worker_unit[w] = _tuccompi.nunits++;
-		}
-		else if (type == STARPU_CUDA_WORKER)
-		{
-			int dev = starpu_worker_get_devid((int)w);
-			int k;
-			for (k = 0; k < _tuccompi.nunits; k++)
-				if (_tuccompi.units[k].kind == TUCCOMPI_UNIT_CUDA && _tuccompi.units[k].index == dev)
-					break;
-			struct _tuccompi_unit *u = &_tuccompi.units[k];
-			if (k == _tuccompi.nunits)
-			{
-				u->kind = TUCCOMPI_UNIT_CUDA;
-				u->index = dev;
-				u->nworkers = 0;
-				_tuccompi.nunits++;
-			}
-			if (u->nworkers < TUCCOMPI_MAX_MK)
-				u->workers[u->nworkers++] = (int)w;
-			_tuccompi.worker_unit[w] = k;
-		}
-	}
-}
-
-int tuccompi_unit_count(enum tuccompi_unit_kind kind)
-{
-	int n = 0;
-	for (int k = 0; k < _tuccompi.nunits; k++)
-		n += _tuccompi.units[k].kind == kind;
-	return n;
-}
-
 void tuccompi_print_units(FILE *f)
 {
 	char name[128];
@@ -120,7 +72,7 @@ void tuccompi_print_units(FILE *f)
 		_tuccompi.mk_max);
 	for (int k = 0; k < _tuccompi.nunits; k++)
 	{
-		const struct _tuccompi_unit *u = &_tuccompi.units[k];
+		const struct tuccompi_unit *u = &_tuccompi.units[k];
 		starpu_worker_get_name(u->workers[0], name, sizeof(name));
 		fprintf(f, "  unit %2d: %-4s %2d  workers %d  (%s)\n", k, u->kind == TUCCOMPI_UNIT_CPU ? "CPU" : "CUDA",
 			u->index, u->nworkers, name);
@@ -341,7 +293,7 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 
 	/* Task and bus profiling feed the run summary (transfers per task set). */
 	starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
-	build_units();
+	_tuccompi_units_build();
 	_tuccompi.mk = mk;
 	_tuccompi.mk_max = mk_max;
 	for (int k = 0; k < _tuccompi.nunits; k++)
