@@ -416,6 +416,8 @@ struct tuccompi_taskset_stats
 	double local_s;       /**< PARALLEL to the end of this rank's last task */
 	double comm_s;        /**< time this rank spent in cross-node messages (not waiting) */
 	uint64_t nrequests;   /**< MS: requests this rank sent to the master */
+	uint64_t retried;     /**< tasks this rank ran again after a unit failed them (tuccompi_task_fail) */
+	uint64_t resumed;     /**< tasks whose results came from the resume journal */
 	int nunits;           /**< entries in units[] over all ranks */
 	const struct tuccompi_unit_stats *units;
 	const uint64_t *tasks_per_rank; /**< nranks entries */

@@ -214,18 +214,27 @@ int _tuccompi_journal_open(struct tuccompi_taskset *ts)
 	 * file system is shared; check again here in case it is not). Otherwise start it afresh. */
 	struct stat sb;
 	int append = ts->desc.resume && stat(j->path, &sb) == 0 && sb.st_size >= HEADER_SIZE;
+	long good = 0;
 	if (append)
 	{
 		uint8_t *scratch = calloc(n ? n : 1, 1);
-		long r = scratch ? read_file(j->path, ts, scratch, NULL) : -ENOMEM;
+		good = scratch ? read_file(j->path, ts, scratch, NULL) : -ENOMEM;
 		free(scratch);
-		if (r < 0)
+		if (good < 0)
 		{
 			free(j);
-			return (int)r;
+			return (int)good;
 		}
 	}
 	j->fd = open(j->path, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0666);
+	/* A torn or damaged record ends what is trusted: cut the file there, or the records
+	 * appended after it would never be read. */
+	if (j->fd >= 0 && append &&
+	    ftruncate(j->fd, (off_t)(HEADER_SIZE + (uint64_t)good * (8 + ts->plugin.result_size + 4))) < 0)
+	{
+		close(j->fd);
+		j->fd = -1;
+	}
 	if (j->fd < 0)
 	{
 		ret = _tuccompi_error(-errno, "cannot open journal %s: %s (is its folder there and writable?)", j->path,

@@ -194,7 +194,9 @@ static void *feeder(void *arg)
 				want = adapt;
 		}
 		uint64_t first = 0, count = 0;
-		int ret = _tuccompi_ms_request(ms, want, &first, &count, &rest);
+		int ret = _tuccompi_injected(2)
+				  ? _tuccompi_error(-EIO, "request to the MS master failed (fault injected by TUCCOMPI_FAULT_INJECT)")
+				  : _tuccompi_ms_request(ms, want, &first, &count, &rest);
 		if (ret == 0 && count)
 			ret = _tuccompi_ts_take(ts, first, count);
 		pthread_mutex_lock(&ts->lock);
@@ -206,10 +208,11 @@ static void *feeder(void *arg)
 			/* After an error, still tell the master we stop (a request for nothing is
 			 * answered with nothing and counts as our stop), so it does not wait for us;
 			 * the lost tasks make tuccompi_wait() fail. */
-			if (count != 0)
-				_tuccompi_ms_request(ms, 0, &first, &count, &rest);
 			if (ret < 0)
+			{
 				_tuccompi_ts_fail(ts, ret, "%s", tuccompi_last_error());
+				_tuccompi_ms_request(ms, 0, &first, &count, &rest);
+			}
 			pthread_mutex_lock(&ts->lock);
 			ts->feeding = 0;
 			pthread_cond_broadcast(&ts->cond);

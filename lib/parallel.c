@@ -382,6 +382,7 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 		return ret;
 	}
 	_tuccompi_bus_counters(NULL, NULL); /* reading them resets them */
+	_tuccompi_inject_reset();
 	ts->t_start = _tuccompi_now();
 	ret = policy->dynamic ? _tuccompi_ms_feed(ts) : start_partition(ts);
 	if (ret < 0 && ts->jobs_inflight == 0 && !ts->feeding)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <starpu_expert.h>
 
 #ifdef TUCCOMPI_HAVE_CUDA
 #include <tuccompi_cuda.h>
@@ -129,43 +130,54 @@ void _tuccompi_ts_fail(struct tuccompi_taskset *ts, int err, const char *fmt, ..
 }
 
 /* ------------------------------------------------------------------ fault injection
- * TUCCOMPI_FAULT_INJECT=KIND:N[,KIND:N...] (KIND cpu or cuda): the N-th job run on a unit of
- * that kind in this process fails as if the plug-in had reported an error. For tests of the
- * recovery path; off by default. */
-static long inject_at[2] = { -1, -1 };
-static _Atomic long inject_count[2];
-static pthread_once_t inject_once = PTHREAD_ONCE_INIT;
+ * TUCCOMPI_FAULT_INJECT=WHAT:N[,WHAT:N...], read at every PARALLEL: with WHAT cpu or cuda, the N-th
+ * job of the task set run on a unit of that kind fails as if the plug-in had reported an error;
+ * with WHAT ms, this rank's N-th request to the MS master fails. For tests of the recovery and error paths; off by
+ * default. */
+static long inject_at[3] = { -1, -1, -1 };
+static _Atomic long inject_count[3];
 
-static void inject_parse(void)
+/* Read TUCCOMPI_FAULT_INJECT again and restart the counts: the N-th event of a task set. */
+void _tuccompi_inject_reset(void)
 {
+	long at[3] = { -1, -1, -1 };
 	const char *e = getenv("TUCCOMPI_FAULT_INJECT");
 	for (const char *p = e; p && *p;)
 	{
 		long n;
 		if (!strncmp(p, "cpu:", 4) && (n = strtol(p + 4, NULL, 10)) > 0)
-			inject_at[TUCCOMPI_UNIT_CPU] = n;
+			at[TUCCOMPI_UNIT_CPU] = n;
 		else if (!strncmp(p, "cuda:", 5) && (n = strtol(p + 5, NULL, 10)) > 0)
-			inject_at[TUCCOMPI_UNIT_CUDA] = n;
+			at[TUCCOMPI_UNIT_CUDA] = n;
+		else if (!strncmp(p, "ms:", 3) && (n = strtol(p + 3, NULL, 10)) > 0)
+			at[2] = n;
 		p = strchr(p, ',');
 		p = p ? p + 1 : NULL;
 	}
+	for (int k = 0; k < 3; k++)
+	{
+		inject_at[k] = at[k];
+		atomic_store(&inject_count[k], 0);
+	}
 }
 
-static int injected(enum tuccompi_unit_kind kind)
+int _tuccompi_injected(int what)
 {
-	pthread_once(&inject_once, inject_parse);
-	if (inject_at[kind] < 0)
+	if (inject_at[what] < 0)
 		return 0;
-	return atomic_fetch_add(&inject_count[kind], 1) + 1 == inject_at[kind];
+	return atomic_fetch_add(&inject_count[what], 1) + 1 == inject_at[what];
 }
 
 /* ------------------------------------------------------------------ running a job */
 
-/* A unit that failed a job is out of the set: workers of failed units run nothing more. */
+/* A unit that failed a job is out of the set: workers of failed units run nothing more. Once
+ * the set has failed, any worker may take its remaining jobs, which then only end. */
 static int can_execute(unsigned workerid, struct starpu_task *task, unsigned nimpl)
 {
-	(void)task;
 	(void)nimpl;
+	const struct _tuccompi_job *job = task->cl_arg;
+	if (job && __atomic_load_n(&job->ts->error, __ATOMIC_RELAXED))
+		return 1;
 	int u = _tuccompi.worker_unit[workerid];
 	return u < 0 || !__atomic_load_n(&_tuccompi.unit_failed[u], __ATOMIC_RELAXED);
 }
@@ -176,21 +188,31 @@ static void run_job(void *buffers[], struct _tuccompi_job *job, enum tuccompi_un
 	job->worker = starpu_worker_get_id();
 	job->kind = kind;
 	int u = job->worker >= 0 ? _tuccompi.worker_unit[job->worker] : -1;
-	if (u >= 0 && __atomic_load_n(&_tuccompi.unit_failed[u], __ATOMIC_RELAXED))
-	{
-		/* queued on this unit before it failed: hand back untouched */
-		job->moved = 1;
-		return;
-	}
+	int out = u >= 0 && __atomic_load_n(&_tuccompi.unit_failed[u], __ATOMIC_RELAXED);
 	if (!job->bound)
 	{
+		/* a token takes its tasks now, sized for this kind of unit */
 		pthread_mutex_lock(&ts->lock);
 		ts->tokens_waiting--;
-		job->n = _tuccompi_pool_take_locked(ts, job->ids, ts->batch[kind]);
+		if (!ts->error && !out)
+			job->n = _tuccompi_pool_take_locked(ts, job->ids, ts->batch[kind]);
 		/* the next worker to free up finds a token waiting */
 		_tuccompi_tokens_top_up_locked(ts);
 		_tuccompi_ts_tell_remaining_locked(ts);
 		pthread_mutex_unlock(&ts->lock);
+		if (out)
+			return; /* job_done sees n == 0: nothing to hand back */
+	}
+	if (__atomic_load_n(&ts->error, __ATOMIC_RELAXED))
+	{
+		job->n = 0; /* the set has failed: nothing more runs */
+		return;
+	}
+	if (out)
+	{
+		/* queued on this unit before it failed: hand back untouched */
+		job->moved = 1;
+		return;
 	}
 	if (job->n == 0)
 		return;
@@ -202,7 +224,7 @@ static void run_job(void *buffers[], struct _tuccompi_job *job, enum tuccompi_un
 							.worker = job->worker,
 							.kind = kind };
 	double t0 = _tuccompi_now();
-	if (injected(kind))
+	if (_tuccompi_injected((int)kind))
 		tuccompi_batch_fail(&(struct tuccompi_batch){ job }, -EIO,
 				    "fault injected by TUCCOMPI_FAULT_INJECT into job of %u task(s)", job->n);
 	else
@@ -269,11 +291,15 @@ static void job_requeue(struct _tuccompi_job *job)
 		_tuccompi_warn("%s %d failed %u task(s) of '%s' (%s): taken out, its tasks run elsewhere",
 			       _tuccompi.units[u].kind == TUCCOMPI_UNIT_CUDA ? "GPU" : "CPU core", _tuccompi.units[u].index,
 			       job->n, ts->plugin.name, job->why);
+	if (__atomic_load_n(&ts->error, __ATOMIC_RELAXED))
+		return;
 	if (!someone_left(ts))
 	{
 		_tuccompi_ts_fail(ts, job->err ? job->err : -ENODEV,
 				  "task set '%s': no unit of rank %d is left to run %u task(s) (last failure: %s)",
 				  ts->plugin.name, _tuccompi.rank, job->n, job->failed ? job->why : "unit taken out");
+		/* jobs queued for units that are out can now end: wake everybody to take them */
+		starpu_wake_all_blocked_workers();
 		return;
 	}
 	if (job->failed)

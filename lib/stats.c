@@ -12,6 +12,8 @@ int tuccompi_taskset_get_stats(tuccompi_taskset_t ts, struct tuccompi_taskset_st
 	st->local_s = ts->done ? ts->t_local_done - ts->t_start : 0;
 	st->comm_s = ts->comm_s;
 	st->nrequests = ts->nrequests;
+	st->retried = ts->retried;
+	st->resumed = ts->nresumed;
 	st->nunits = ts->nall_units;
 	st->units = ts->all_units;
 	st->tasks_per_rank = ts->tasks_per_rank;

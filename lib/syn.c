@@ -203,14 +203,20 @@ static int agree_on_errors(struct tuccompi_taskset *ts, int ret)
 	free(errs);
 	if (r2 < 0)
 		return r2;
-	if (first_bad < 0 || first_bad == _tuccompi.rank)
+	if (first_bad < 0)
+		return 0;
+	if (_tuccompi.nranks == 1)
 		return ret;
-	/* take the failing rank's message */
-	char msg[1024] = "";
-	if (_tuccompi.rank == first_bad || ret == 0)
-		snprintf(msg, sizeof(msg), "%s", ts->errmsg[0] ? ts->errmsg : tuccompi_last_error());
-	tuccompi_bcast(msg, sizeof(msg), first_bad);
-	return _tuccompi_error(-EIO, "rank %d: %s", first_bad, msg);
+	/* every rank reports the first failing rank's error, word for word */
+	struct
+	{
+		int64_t code;
+		char msg[1024];
+	} e = { ret, "" };
+	if (_tuccompi.rank == first_bad)
+		snprintf(e.msg, sizeof(e.msg), "%s", ts->errmsg[0] ? ts->errmsg : tuccompi_last_error());
+	tuccompi_bcast(&e, sizeof(e), first_bad);
+	return _tuccompi_error((int)e.code, "rank %d: %s", first_bad, e.msg);
 }
 
 int tuccompi_wait(tuccompi_taskset_t ts)
