@@ -109,6 +109,9 @@ extern TUCCOMPI_INTERNAL struct _tuccompi_state _tuccompi;
 					       __func__);                                                    \
 	} while (0)
 
+/* CUDA devices this process sees (0 without CUDA), before StarPU starts. */
+TUCCOMPI_INTERNAL int _tuccompi_cuda_device_count(void);
+
 /* ---------------------------------------------------------------- units (units.c) */
 
 /* Group every StarPU worker of this process into _tuccompi.units. */

@@ -412,6 +412,7 @@ void tuccompi_taskset_destroy(tuccompi_taskset_t ts)
 	free(ts->wait_per_rank);
 	free(ts->xfer_bytes_per_rank);
 	free(ts->mk_per_rank);
+	free(ts->placement_per_rank);
 	free(ts->task_rank);
 	ts_free(ts);
 }

@@ -53,8 +53,9 @@ int tuccompi_taskset_print_summary(tuccompi_taskset_t ts, FILE *f)
 		fprintf(f, "  %-5d %-4s %5d %10llu %9.3f %9.3f %6.1f%%\n", us->rank, kind_name(us->kind), us->index,
 			(unsigned long long)us->ntasks, busy, wall > busy ? wall - busy : 0, wall > 0 ? 100 * busy / wall : 0);
 	}
-	if (_tuccompi.placement[0])
-		fprintf(f, "  placement (rank %d): %s\n", _tuccompi.rank, _tuccompi.placement);
+	for (int r = 0; ts->placement_per_rank && r < n; r++)
+		if (ts->placement_per_rank[r][0])
+			fprintf(f, "  rank %d: %s\n", r, ts->placement_per_rank[r]);
 	if (ts->retried)
 		fprintf(f, "  rank %d: %llu task(s) run again after a unit failed them\n", _tuccompi.rank,
 			(unsigned long long)ts->retried);

@@ -162,6 +162,16 @@ static int share_rank_numbers(struct tuccompi_taskset *ts)
 	if (ret == 0 && (ret = _tuccompi_comm_allgather_u64((uint64_t)ts->mk, tmp)) == 0)
 		for (int r = 0; r < n; r++)
 			ts->mk_per_rank[r] = (int)tmp[r];
+	/* placements, for the root's summary */
+	if (ret == 0 && _tuccompi.rank == ts->desc.root)
+		ts->placement_per_rank = calloc((size_t)n, sizeof(*ts->placement_per_rank));
+	if (ret == 0)
+	{
+		for (int r = 0; r < n; r++)
+			tmp[r] = sizeof(*ts->placement_per_rank);
+		ret = _tuccompi_comm_gatherv(_tuccompi.placement, sizeof(_tuccompi.placement), ts->placement_per_rank, tmp,
+					     ts->desc.root);
+	}
 	free(tmp);
 	return ret;
 }

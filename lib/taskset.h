@@ -115,6 +115,7 @@ struct tuccompi_taskset
 	double *wall_per_rank, *comm_per_rank, *xfer_s_per_rank, *wait_per_rank;
 	uint64_t *xfer_bytes_per_rank;
 	int *mk_per_rank;
+	char (*placement_per_rank)[256]; /* root: what node-aware start-up gave each rank */
 	uint64_t xfer_bytes;
 	double xfer_s;
 	int *task_rank; /* root: rank of each task */
