@@ -11,10 +11,11 @@
  * Pack sizes: the paper's MS asks for one pack per idle unit (one task per CPU core, MK per
  * GPU; here, with batches, a batch per CPU core and MK batches per GPU). When a rank's units
  * finish tasks faster than a round trip to the master, that costs more in messages than in
- * work, so a rank asks for more: enough for about MS_HORIZON_RTT round trips at its measured
- * task rate, but never more than a 1/(2 x ranks) share of what the master has left, so that
- * packs shrink as the set drains (guided self-scheduling) and the tail stays balanced. With
- * slow tasks this is exactly the paper's pack. */
+ * work, so a rank may take more: enough for about MS_HORIZON_RTT round trips at its measured
+ * task rate. The master grants that only up to half of the rank's share, by measured speed, of
+ * what is left (weighted factoring), so packs shrink as the set drains and a slow rank never
+ * holds a large part of the tail. With tasks slow relative to a round trip this is exactly the
+ * paper's pack. */
 #include "taskset.h"
 
 #include <stdlib.h>
@@ -36,12 +37,35 @@ struct _tuccompi_ms
 	pthread_t server;
 	double comm_s;
 	uint64_t nrequests;
+	uint64_t *rate; /* master: each rank's last reported task rate (tasks per 1000 s) */
 };
 
-static void ms_take(struct _tuccompi_ms *ms, uint64_t want, uint64_t *first, uint64_t *count, uint64_t *rest)
+/* A request: the paper's pack (want), what the rank would take to save round trips
+ * (want_max) and its measured task rate. The master grants the pack, or more up to the rank's
+ * share of what is left by measured speed, halved (factoring), so that a slow rank never sits
+ * on a large part of the tail. */
+static void ms_take(struct _tuccompi_ms *ms, int rank, const uint64_t req[3], uint64_t *first, uint64_t *count,
+		    uint64_t *rest)
 {
 	pthread_mutex_lock(&ms->lock);
-	uint64_t left = ms->ntasks - ms->next;
+	uint64_t left = ms->ntasks - ms->next, want = req[0];
+	if (ms->rate && req[2])
+		ms->rate[rank] = req[2];
+	if (req[1] > want)
+	{
+		/* until every rank has told its speed, the paper's pack */
+		uint64_t cap = 0;
+		double sum = 0;
+		int known = 0;
+		for (int r = 0; ms->rate && r < _tuccompi.nranks; r++)
+			if (ms->rate[r])
+				sum += (double)ms->rate[r], known++;
+		if (known == _tuccompi.nranks && sum > 0)
+			cap = (uint64_t)((double)left * (double)ms->rate[rank] / sum / 2);
+		uint64_t more = req[1] < cap ? req[1] : cap;
+		if (more > want)
+			want = more;
+	}
 	*first = ms->next;
 	*count = want < left ? want : left;
 	ms->next += *count;
@@ -54,14 +78,14 @@ static void *ms_server(void *arg)
 {
 	struct _tuccompi_ms *ms = arg;
 	int stops = 0, nremote = _tuccompi.nranks - 1;
-	uint64_t want;
+	uint64_t want[3];
 	MPI_Request req;
 	MPI_Status st;
 	struct timespec nap = { 0, 20000 }; /* 20 µs between polls: no core burnt */
 
 	while (stops < nremote)
 	{
-		MPI_Irecv(&want, 1, MPI_UINT64_T, MPI_ANY_SOURCE, ms->tag_req, _tuccompi.comm, &req);
+		MPI_Irecv(want, 3, MPI_UINT64_T, MPI_ANY_SOURCE, ms->tag_req, _tuccompi.comm, &req);
 		int done = 0;
 		while (!done)
 		{
@@ -70,7 +94,7 @@ static void *ms_server(void *arg)
 				nanosleep(&nap, NULL);
 		}
 		uint64_t grant[3];
-		ms_take(ms, want, &grant[0], &grant[1], &grant[2]);
+		ms_take(ms, st.MPI_SOURCE, want, &grant[0], &grant[1], &grant[2]);
 		if (grant[1] == 0)
 			stops++;
 		MPI_Send(grant, 3, MPI_UINT64_T, st.MPI_SOURCE, ms->tag_grant, _tuccompi.comm);
@@ -86,6 +110,12 @@ struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned se
 		return NULL;
 	ms->ntasks = ntasks;
 	ms->master = master;
+	ms->rate = calloc((size_t)_tuccompi.nranks, sizeof(uint64_t));
+	if (!ms->rate)
+	{
+		free(ms);
+		return NULL;
+	}
 	ms->tag_req = MS_TAG_BASE + 2 * (int)(serial % 1024);
 	ms->tag_grant = ms->tag_req + 1;
 	pthread_mutex_init(&ms->lock, NULL);
@@ -94,6 +124,7 @@ struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned se
 	{
 		if (pthread_create(&ms->server, NULL, ms_server, ms) != 0)
 		{
+			free(ms->rate);
 			free(ms);
 			return NULL;
 		}
@@ -103,18 +134,20 @@ struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned se
 	return ms;
 }
 
-int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t *first, uint64_t *count, uint64_t *rest)
+int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_max, double rate, uint64_t *first,
+			 uint64_t *count, uint64_t *rest)
 {
 	ms->nrequests++;
+	uint64_t req[3] = { want, want_max, (uint64_t)(rate * 1000) };
 	if (_tuccompi.rank == ms->master || !_tuccompi.mpi_active)
 	{
-		ms_take(ms, want, first, count, rest);
+		ms_take(ms, _tuccompi.rank, req, first, count, rest);
 		return 0;
 	}
 #ifdef TUCCOMPI_HAVE_MPI
 	double t0 = _tuccompi_now();
 	uint64_t grant[3];
-	if (MPI_Send(&want, 1, MPI_UINT64_T, ms->master, ms->tag_req, _tuccompi.comm) != MPI_SUCCESS ||
+	if (MPI_Send(req, 3, MPI_UINT64_T, ms->master, ms->tag_req, _tuccompi.comm) != MPI_SUCCESS ||
 	    MPI_Recv(grant, 3, MPI_UINT64_T, ms->master, ms->tag_grant, _tuccompi.comm, MPI_STATUS_IGNORE) !=
 		    MPI_SUCCESS)
 		return _tuccompi_error(-EIO, "MS request to master rank %d failed", ms->master);
@@ -137,6 +170,7 @@ int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequ
 	if (nrequests)
 		*nrequests = ms->nrequests;
 	pthread_mutex_destroy(&ms->lock);
+	free(ms->rate);
 	free(ms);
 	return 0;
 }
@@ -181,22 +215,22 @@ static void *feeder(void *arg)
 		uint64_t want = ts->error ? 0 : target - in_hand(ts);
 		double el = _tuccompi_now() - ts->t_start;
 		pthread_mutex_unlock(&ts->lock);
-		/* adaptive pack: a horizon of round trips at the measured rate, capped by a guided share */
+		/* adaptive pack: enough for a horizon of round trips at the measured rate; the master
+		 * caps it by this rank's share of the speed */
 		struct _tuccompi_ms *ms = ts->ms;
-		if (want && ms->nrequests && ts->done && el > 0)
+		double rate = el > 0 && ts->done ? (double)ts->done / el : 0;
+		uint64_t want_max = want;
+		if (want && ms->nrequests && rate > 0)
 		{
-			double rtt = ms->comm_s / (double)ms->nrequests, rate = (double)ts->done / el;
+			double rtt = ms->comm_s / (double)ms->nrequests;
 			uint64_t adapt = (uint64_t)(rate * MS_HORIZON_RTT * rtt);
-			uint64_t cap = rest / (2 * (uint64_t)_tuccompi.nranks);
-			if (adapt > cap)
-				adapt = cap;
-			if (adapt > want)
-				want = adapt;
+			if (adapt > want_max)
+				want_max = adapt;
 		}
 		uint64_t first = 0, count = 0;
 		int ret = _tuccompi_injected(2)
 				  ? _tuccompi_error(-EIO, "request to the MS master failed (fault injected by TUCCOMPI_FAULT_INJECT)")
-				  : _tuccompi_ms_request(ms, want, &first, &count, &rest);
+				  : _tuccompi_ms_request(ms, want, want_max, rate, &first, &count, &rest);
 		if (ret == 0 && count)
 			ret = _tuccompi_ts_take(ts, first, count);
 		pthread_mutex_lock(&ts->lock);
@@ -211,7 +245,7 @@ static void *feeder(void *arg)
 			if (ret < 0)
 			{
 				_tuccompi_ts_fail(ts, ret, "%s", tuccompi_last_error());
-				_tuccompi_ms_request(ms, 0, &first, &count, &rest);
+				_tuccompi_ms_request(ms, 0, 0, 0, &first, &count, &rest);
 			}
 			pthread_mutex_lock(&ts->lock);
 			ts->feeding = 0;
@@ -231,12 +265,12 @@ int _tuccompi_ms_feed(struct tuccompi_taskset *ts)
 	if (_tuccompi.nranks == 1)
 	{
 		/* One node: every task is this node's; units take them as they go. */
-		_tuccompi_ms_request(ts->ms, ts->ntodo, &first, &count, &rest);
+		_tuccompi_ms_request(ts->ms, ts->ntodo, ts->ntodo, 0, &first, &count, &rest);
 		return _tuccompi_ts_take(ts, first, count);
 	}
 	if (pack_target(ts) == 0)
 		/* No unit here can run it: a request for nothing is our stop. */
-		return _tuccompi_ms_request(ts->ms, 0, &first, &count, &rest);
+		return _tuccompi_ms_request(ts->ms, 0, 0, 0, &first, &count, &rest);
 	ts->feeding = 1;
 	ts->feeder_started = 1;
 	if (pthread_create(&ts->feeder, NULL, feeder, ts) != 0)
@@ -244,7 +278,7 @@ int _tuccompi_ms_feed(struct tuccompi_taskset *ts)
 		ts->feeder_started = 0;
 		ts->feeding = 0;
 		/* still our stop, so that the master does not wait for us */
-		_tuccompi_ms_request(ts->ms, 0, &first, &count, &rest);
+		_tuccompi_ms_request(ts->ms, 0, 0, 0, &first, &count, &rest);
 		return _tuccompi_error(-EAGAIN, "cannot start the MS feeder thread");
 	}
 	return 0;

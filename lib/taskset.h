@@ -158,10 +158,11 @@ TUCCOMPI_INTERNAL void _tuccompi_ts_tell_remaining_locked(struct tuccompi_taskse
 
 /* ---- ms.c: the MS protocol. A grant is [first, first+count) of positions; count 0 is stop. */
 TUCCOMPI_INTERNAL struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned serial);
-/* Ask for up to @want positions (a blocking round trip, or local on the master); @rest gets
+/* Ask for @want positions, or up to @want_max if the master judges it fair given @rate (this
+ * rank's tasks per second, 0 unknown); a blocking round trip, or local on the master. @rest gets
  * how many the master has left after this grant. */
-TUCCOMPI_INTERNAL int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t *first, uint64_t *count,
-					   uint64_t *rest);
+TUCCOMPI_INTERNAL int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_max, double rate,
+					   uint64_t *first, uint64_t *count, uint64_t *rest);
 /* Wait for the master to have answered every rank's last request, free. */
 TUCCOMPI_INTERNAL int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequests);
 /* Feed the task set from the master on a thread of its own (ranks other than a lone one). */
