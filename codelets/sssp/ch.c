@@ -26,8 +26,9 @@
 #include "ch.h"
 
 #define NONE UINT32_MAX
-#define CH_SIM_SETTLED 200
+#define CH_SIM_SETTLED 50
 #define CH_REAL_SETTLED 1000
+#define CH_SIM_HOPS 254
 /* Shortcut weights stay below SSSP_INF, like the distances of sssp_dijkstra. */
 #define CH_WMAX (SSSP_INF - 1)
 
@@ -304,6 +305,7 @@ struct worker
 	uint64_t *key;
 	uint32_t *stamp;
 	uint32_t *target; /* == tcur: a target of the current searches */
+	uint8_t *hops;    /* arcs on the path to the vertex's key */
 	uint32_t cur, tcur;
 	struct hitem *heap;
 	size_t hlen, hcap;
@@ -329,7 +331,7 @@ struct build
 	uint32_t *sc_thread;
 	size_t *sc_off, *sc_cnt;
 	struct worker *wk;
-	unsigned sim_settled, real_settled;
+	unsigned sim_settled, real_settled, sim_hops;
 	int failed;
 };
 
@@ -397,7 +399,7 @@ static struct hitem heap_pop(struct worker *w)
  * the next key exceeds maxkey or after @p limit settled vertices; key/stamp then hold upper
  * bounds of real paths. */
 static void witness(struct build *b, struct worker *wk, uint32_t s, uint32_t x, uint64_t maxkey, unsigned limit,
-		    int flags, uint32_t targets)
+		    unsigned maxhops, int flags, uint32_t targets)
 {
 	if (++wk->cur == 0)
 	{
@@ -408,6 +410,7 @@ static void witness(struct build *b, struct worker *wk, uint32_t s, uint32_t x, 
 	wk->hlen = 0;
 	wk->key[s] = 0;
 	wk->stamp[s] = cur;
+	wk->hops[s] = 0;
 	if (heap_push(wk, 0, s) < 0)
 	{
 		fail(b, -ENOMEM);
@@ -425,6 +428,9 @@ static void witness(struct build *b, struct worker *wk, uint32_t s, uint32_t x, 
 		/* every target settled: their keys are final */
 		if (wk->target[y] == wk->tcur && y != s && --targets == 0)
 			break;
+		if (wk->hops[y] >= maxhops)
+			continue;
+		uint8_t h = wk->hops[y] + 1;
 		const struct dlist *l = &b->out[y];
 		for (uint32_t i = 0; i < l->len; i++)
 		{
@@ -438,6 +444,7 @@ static void witness(struct build *b, struct worker *wk, uint32_t s, uint32_t x, 
 			{
 				wk->stamp[z] = cur;
 				wk->key[z] = nk;
+				wk->hops[z] = h;
 				if (heap_push(wk, nk, z) < 0)
 				{
 					fail(b, -ENOMEM);
@@ -472,7 +479,8 @@ static uint64_t contract(struct build *b, struct worker *wk, uint32_t x, int rea
 		uint32_t targets = out->len - (wk->target[u] == wk->tcur);
 		if (targets == 0)
 			continue;
-		witness(b, wk, u, x, ((uint64_t)wu + maxout) << 1, real ? b->real_settled : b->sim_settled, real, targets);
+		witness(b, wk, u, x, ((uint64_t)wu + maxout) << 1, real ? b->real_settled : b->sim_settled,
+			real ? 255 : b->sim_hops, real, targets);
 		for (uint32_t j = 0; j < out->len; j++)
 		{
 			uint32_t w = out->a[j].v;
@@ -810,6 +818,7 @@ static void build_free(struct build *b)
 			free(b->wk[t].key);
 			free(b->wk[t].stamp);
 			free(b->wk[t].target);
+			free(b->wk[t].hops);
 			free(b->wk[t].heap);
 			free(b->wk[t].sc);
 			free(b->wk[t].dirty);
@@ -834,10 +843,10 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 	if (nthreads > 1024)
 		nthreads = 1024;
 	struct build b = { .n = n, .T = nthreads, .nwk = nthreads, .sim_settled = CH_SIM_SETTLED,
-			   .real_settled = CH_REAL_SETTLED };
+			   .real_settled = CH_REAL_SETTLED, .sim_hops = CH_SIM_HOPS };
 	const char *lim = getenv("TUCCOMPI_CH_SETTLED"); /* experiments: "SIM,REAL" */
 	if (lim)
-		sscanf(lim, "%u,%u", &b.sim_settled, &b.real_settled);
+		sscanf(lim, "%u,%u,%u", &b.sim_settled, &b.real_settled, &b.sim_hops);
 	int rc = -ENOMEM;
 	size_t nn = (size_t)n + 1;
 	b.out = calloc(nn, sizeof *b.out);
@@ -859,7 +868,7 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 		goto nomem;
 	for (unsigned t = 0; t < b.nwk; t++)
 		if (!(b.wk[t].key = malloc(nn * sizeof(uint64_t))) || !(b.wk[t].stamp = calloc(nn, sizeof(uint32_t))) ||
-		    !(b.wk[t].target = calloc(nn, sizeof(uint32_t))))
+		    !(b.wk[t].target = calloc(nn, sizeof(uint32_t))) || !(b.wk[t].hops = malloc(nn)))
 			goto nomem;
 
 	/* The input's arcs; parallel arcs (outside the API's promise) merge into the lightest. */
