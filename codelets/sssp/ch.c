@@ -292,6 +292,13 @@ struct shortcut
 	uint32_t u, w, len;
 };
 
+struct label
+{
+	uint64_t key;   /* distance << 1 | flag */
+	uint32_t stamp; /* == the search's number: key is valid */
+	uint32_t hops;  /* arcs on the path of the key */
+};
+
 struct hitem
 {
 	uint64_t k;
@@ -302,10 +309,8 @@ struct hitem
  * vertices it owns whose priority must be estimated again. */
 struct worker
 {
-	uint64_t *key;
-	uint32_t *stamp;
+	struct label *lab; /* per vertex: key, stamp and hops together (one cache line per relaxation) */
 	uint32_t *target; /* == tcur: a target of the current searches */
-	uint8_t *hops;    /* arcs on the path to the vertex's key */
 	uint32_t cur, tcur;
 	struct hitem *heap;
 	size_t hlen, hcap;
@@ -403,14 +408,13 @@ static void witness(struct build *b, struct worker *wk, uint32_t s, uint32_t x, 
 {
 	if (++wk->cur == 0)
 	{
-		memset(wk->stamp, 0, (size_t)b->n * sizeof *wk->stamp);
+		for (uint32_t v = 0; v < b->n; v++)
+			wk->lab[v].stamp = 0;
 		wk->cur = 1;
 	}
 	uint32_t cur = wk->cur;
 	wk->hlen = 0;
-	wk->key[s] = 0;
-	wk->stamp[s] = cur;
-	wk->hops[s] = 0;
+	wk->lab[s] = (struct label){ 0, cur, 0 };
 	if (heap_push(wk, 0, s) < 0)
 	{
 		fail(b, -ENOMEM);
@@ -421,16 +425,16 @@ static void witness(struct build *b, struct worker *wk, uint32_t s, uint32_t x, 
 	{
 		struct hitem it = heap_pop(wk);
 		uint32_t y = it.v;
-		if (it.k != wk->key[y])
+		if (it.k != wk->lab[y].key)
 			continue;
 		if (it.k > maxkey || ++settled > limit)
 			break;
 		/* every target settled: their keys are final */
 		if (wk->target[y] == wk->tcur && y != s && --targets == 0)
 			break;
-		if (wk->hops[y] >= maxhops)
+		if (wk->lab[y].hops >= maxhops)
 			continue;
-		uint8_t h = wk->hops[y] + 1;
+		uint32_t h = wk->lab[y].hops + 1;
 		const struct dlist *l = &b->out[y];
 		for (uint32_t i = 0; i < l->len; i++)
 		{
@@ -440,11 +444,10 @@ static void witness(struct build *b, struct worker *wk, uint32_t s, uint32_t x, 
 			uint64_t nk = it.k + ((uint64_t)l->a[i].w << 1);
 			if (flags && b->state[z] == SELECTED)
 				nk |= 1;
-			if (wk->stamp[z] != cur || nk < wk->key[z])
+			struct label *lz = &wk->lab[z];
+			if (lz->stamp != cur || nk < lz->key)
 			{
-				wk->stamp[z] = cur;
-				wk->key[z] = nk;
-				wk->hops[z] = h;
+				*lz = (struct label){ nk, cur, h };
 				if (heap_push(wk, nk, z) < 0)
 				{
 					fail(b, -ENOMEM);
@@ -487,7 +490,7 @@ static uint64_t contract(struct build *b, struct worker *wk, uint32_t x, int rea
 			if (w == u)
 				continue;
 			uint64_t len = (uint64_t)wu + out->a[j].w;
-			if (wk->stamp[w] == wk->cur && wk->key[w] <= len << 1)
+			if (wk->lab[w].stamp == wk->cur && wk->lab[w].key <= len << 1)
 				continue; /* witness */
 			count++;
 			if (!real)
@@ -815,10 +818,8 @@ static void build_free(struct build *b)
 	if (b->wk)
 		for (unsigned t = 0; t < b->nwk; t++)
 		{
-			free(b->wk[t].key);
-			free(b->wk[t].stamp);
+			free(b->wk[t].lab);
 			free(b->wk[t].target);
-			free(b->wk[t].hops);
 			free(b->wk[t].heap);
 			free(b->wk[t].sc);
 			free(b->wk[t].dirty);
@@ -867,8 +868,7 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 	    !b.sc_thread || !b.sc_off || !b.sc_cnt || !b.wk)
 		goto nomem;
 	for (unsigned t = 0; t < b.nwk; t++)
-		if (!(b.wk[t].key = malloc(nn * sizeof(uint64_t))) || !(b.wk[t].stamp = calloc(nn, sizeof(uint32_t))) ||
-		    !(b.wk[t].target = calloc(nn, sizeof(uint32_t))) || !(b.wk[t].hops = malloc(nn)))
+		if (!(b.wk[t].lab = calloc(nn, sizeof(struct label))) || !(b.wk[t].target = calloc(nn, sizeof(uint32_t))))
 			goto nomem;
 
 	/* The input's arcs; parallel arcs (outside the API's promise) merge into the lightest. */
