@@ -5,7 +5,8 @@
  * zero-weight cycles, parallel arcs, a tie that two vertices of one contraction round could
  * each witness for the other); the hierarchy does not depend on the number of threads and
  * its levels have no arcs inside; the cache file round-trips, and a corrupt, truncated,
- * foreign or stale file is refused with the right error and leaves nothing behind. */
+ * foreign or stale file is refused with the right error and leaves nothing behind; the road-like
+ * generator is deterministic, symmetric and connected. */
 #include "ch.h"
 #include "graph.h"
 #include "phast.h"
@@ -387,6 +388,48 @@ static void cache(void)
 	graph_free(&g2);
 }
 
+/* The road-like generator: deterministic for a seed, symmetric, connected, integer weights
+ * within the API's range, about 3 arcs per vertex. */
+static void road_generator(void)
+{
+	struct graph a, b, c;
+	struct graph_error err;
+	ASSERT_EQ(graph_gen_road(5000, 3, &a, &err), 0);
+	ASSERT_EQ(graph_gen_road(5000, 3, &b, &err), 0);
+	ASSERT_EQ(graph_gen_road(5000, 4, &c, &err), 0);
+	ASSERT_EQ(a.m, b.m);
+	ASSERT(!memcmp(a.rowptr, b.rowptr, (a.n + 1) * sizeof *a.rowptr));
+	ASSERT(!memcmp(a.col, b.col, a.m * sizeof *a.col) && !memcmp(a.w, b.w, a.m * sizeof *a.w));
+	ASSERT(a.m != c.m || memcmp(a.col, c.col, a.m * sizeof *a.col));
+	ASSERT(a.m > 2.5 * a.n && a.m < 3.5 * a.n);
+	ASSERT(a.max_w >= 1 && a.max_w <= GRAPH_MAX_WEIGHT);
+	uint32_t *d = malloc(a.n * sizeof *d);
+	sssp_ref(&a, 0, d);
+	for (uint32_t v = 0; v < a.n; v++)
+		ASSERT(d[v] != GRAPH_INF); /* connected */
+	for (uint32_t u = 0; u < a.n; u++)
+		for (uint64_t e = a.rowptr[u]; e < a.rowptr[u + 1]; e++)
+		{
+			uint32_t v = a.col[e], found = 0;
+			ASSERT(a.w[e] >= 1);
+			for (uint64_t f = a.rowptr[v]; f < a.rowptr[v + 1]; f++)
+				found |= a.col[f] == u && a.w[f] == a.w[e];
+			if (!found)
+				FAIL("road: arc %u -> %u (weight %u) has no reverse arc of the same weight", u, v, a.w[e]);
+		}
+	struct graph one;
+	ASSERT_EQ(graph_gen_road(1, 1, &one, &err), 0);
+	ASSERT_EQ(one.n, 1);
+	ASSERT_EQ(one.m, 0);
+	ASSERT(graph_gen_road(0, 1, &one, &err) < 0);
+	ASSERT_STR_CONTAINS(err.msg, "vertices");
+	free(d);
+	graph_free(&a);
+	graph_free(&b);
+	graph_free(&c);
+	graph_free(&one);
+}
+
 static void bad_source(void)
 {
 	struct graph g;
@@ -406,6 +449,7 @@ static void bad_source(void)
 
 int main(void)
 {
+	road_generator();
 	hand_made();
 	generated();
 	cache();
