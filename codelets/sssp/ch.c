@@ -1113,6 +1113,7 @@ int sssp_ch_write(const struct sssp_ch *ch, const char *path, uint64_t key, char
 		free(tmp);
 		return -e;
 	}
+	fchmod(fd, 0644); /* mkstemp's 0600 would hide the cache from other users */
 	FILE *f = fdopen(fd, "wb");
 	int ok = f && fwrite(&h, sizeof h, 1, f) == 1;
 	for (unsigned i = 0; ok && i < ns; i++)
