@@ -33,6 +33,7 @@ for g in road:1000000 grid:1024x1024; do
 	step "bench/phast --gen $g (build the hierarchy)"
 	timeout 200 "$B/bench/phast" --gen "$g" --threads 16 --sources 4096 --dijkstra 4 --gpu-sources 16384 \
 		--lanes 128 --cache "$tmp/$name.ch" 2>&1 | tee "$out/phast-$name.txt"
+	[ -s "$tmp/$name.ch" ] || { echo "no hierarchy for $g (timed out?): skipping its other runs"; continue; }
 	step "bench/phast --gen $g (from the cache; GPU 64 lanes)"
 	timeout 60 "$B/bench/phast" --gen "$g" --threads 16 --sources 1024 --dijkstra 1 --gpu-sources 16384 \
 		--lanes 64 --cache "$tmp/$name.ch" 2>&1 | tee "$out/phast-$name-64.txt"
