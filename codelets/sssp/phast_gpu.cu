@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <tuccompi.h>
 #include <tuccompi_cuda.h>
@@ -22,11 +23,15 @@ namespace
 constexpr uint32_t INF = 0xffffffffu;
 constexpr uint32_t CAP = 0xfffffffeu;
 constexpr unsigned MAX_LANES = 128;
-constexpr unsigned SMALL_PER_WARP = 2;
+// A level chained into block 0 costs its vertices' latency per warp in turn; a grid-wide
+// level costs one vertex's latency plus a grid barrier (a few microseconds): so chain levels
+// of at most one vertex per warp (TUCCOMPI_PHAST_SMALL=k: k per warp, 0: never chain).
+constexpr unsigned SMALL_PER_WARP = 1;
 
 struct params
 {
 	uint32_t n, levels, k; // k: sources in this pass
+	uint32_t small_per_warp;
 	const uint32_t *level_start, *pos;
 	const unsigned long long *upin_start, *down_start;
 	const uint2 *upin, *down;
@@ -172,7 +177,7 @@ template <int LPT> __device__ void phast_body(const params &P)
 	const unsigned lane = threadIdx.x & 31, wib = threadIdx.x >> 5, wpb = blockDim.x >> 5;
 	const unsigned long long gw = (unsigned long long)blockIdx.x * wpb + wib;
 	const unsigned long long nw = (unsigned long long)gridDim.x * wpb;
-	const unsigned small = wpb * SMALL_PER_WARP;
+	const unsigned small = wpb * P.small_per_warp;
 	const int L = (int)P.levels;
 
 	// 1. the sources' rows
@@ -431,6 +436,10 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 	memset(&P, 0, sizeof P);
 	P.n = n;
 	P.levels = v->levels;
+	P.small_per_warp = SMALL_PER_WARP;
+	const char *sm = getenv("TUCCOMPI_PHAST_SMALL");
+	if (sm && *sm)
+		P.small_per_warp = (uint32_t)atoi(sm);
 	P.level_start = v->level_start;
 	P.pos = v->pos;
 	P.upin_start = (const unsigned long long *)v->upin_start;

@@ -14,7 +14,8 @@
  *      registers, reduced per block in shared memory, then atomically.
  * Vertices of one level have no arcs among them, so a level is one parallel step; levels
  * are separated by a grid-wide barrier (cooperative groups). Consecutive levels small
- * enough for one block (the top of the hierarchy) run in block 0 with block barriers only.
+ * enough for one block (the top of the hierarchy: at most one vertex per warp, or
+ * TUCCOMPI_PHAST_SMALL per warp) run in block 0 with block barriers only.
  * A grid barrier costs a few microseconds where a kernel launch per level would cost about
  * as much plus a host round trip per group; CUDA graphs would save the launches but not
  * the inter-kernel gaps. Rows in original ids: a gather kernel per lane, then an
