@@ -359,6 +359,9 @@ __device__ void relax_thread(const struct kparams &P, uint32_t *Fn, uint32_t T, 
 
 // ------------------------------------------------------------------ the steps
 
+// PUSH: a warp takes 32 frontier vertices. Sparse ones (<= sparse_popc active lanes) are expanded
+// at once, one thread each; dense ones (one record) and heavy ones (one record per chunk of C
+// arcs) go to the chunk queue for PUSHB, one warp per record (a warp-aggregated append).
 __device__ void step_push(const struct kparams &P, const struct sssp_batch_ctl &S, struct wout &o, uint32_t gw,
 			  uint32_t W)
 {
@@ -369,7 +372,7 @@ __device__ void step_push(const struct kparams &P, const struct sssp_batch_ctl &
 	{
 		uint64_t i = g * 32 + lane;
 		bool valid = i < S.n_cur;
-		uint32_t v = 0, m = 0, deg = 0;
+		uint32_t v = 0, m = 0;
 		uint64_t b = 0, dg = 0;
 		if (valid)
 		{
@@ -379,37 +382,38 @@ __device__ void step_push(const struct kparams &P, const struct sssp_batch_ctl &
 			b = __ldg(&P.rowptr[v]);
 			dg = __ldg(&P.rowptr[v + 1]) - b;
 		}
-		bool heavy = valid && dg > C;
-		if (heavy)
+		bool work = valid && dg > 0 && m != 0;
+		bool heavy = work && dg > C;
+		bool dense = work && !heavy && (uint32_t)__popc(m) > P.sparse_popc;
+		uint32_t need = heavy ? sssp_batch_nchunks(dg, C) : dense ? 1 : 0;
+		uint32_t incl = need;
+		for (int sh = 1; sh < 32; sh <<= 1)
 		{
-			uint32_t k = sssp_batch_nchunks(dg, C);
-			uint32_t at = atomicAdd(&P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_Q)], k);
-			for (uint32_t c = 0; c < k; c++)
+			uint32_t t = __shfl_up_sync(FULL, incl, sh);
+			if (lane >= (unsigned)sh)
+				incl += t;
+		}
+		uint32_t total = __shfl_sync(FULL, incl, 31);
+		if (total)
+		{
+			uint32_t at = 0;
+			if (lane == 0)
+				at = atomicAdd(&P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_Q)], total);
+			at = __shfl_sync(FULL, at, 0) + incl - need;
+			for (uint32_t c = 0; c < need; c++)
 			{
 				P.Qv[at + c] = v;
 				P.Qm[at + c] = m;
 				P.Qc[at + c] = c;
 			}
 		}
-		deg = heavy ? 0 : (uint32_t)dg;
-		bool work = valid && !heavy && deg > 0 && m != 0;
-		bool dense = work && (uint32_t)__popc(m) > P.sparse_popc;
-		uint32_t dm = __ballot_sync(FULL, dense);
-		while (dm)
-		{
-			int jl = __ffs(dm) - 1;
-			dm &= dm - 1;
-			uint32_t vv = __shfl_sync(FULL, v, jl), mm = __shfl_sync(FULL, m, jl);
-			uint32_t dd = __shfl_sync(FULL, deg, jl);
-			uint64_t bb = __shfl_sync(FULL, b, jl);
-			relax_warp(P, Fn, S.T, o, vv, mm, bb, bb + dd);
-		}
-		bool sparse = work && !dense;
+		bool sparse = work && !heavy && !dense;
 		if (__any_sync(FULL, sparse))
-			relax_thread(P, Fn, S.T, o, v, m, b, deg, sparse);
+			relax_thread(P, Fn, S.T, o, v, m, b, (uint32_t)dg, sparse);
 	}
 }
 
+// PUSHB: one warp per chunk record: arcs [c*C, (c+1)*C) of v for the lanes of mask m.
 __device__ void step_pushb(const struct kparams &P, const struct sssp_batch_ctl &S, struct wout &o, uint32_t gw,
 			   uint32_t W)
 {
@@ -424,63 +428,145 @@ __device__ void step_pushb(const struct kparams &P, const struct sssp_batch_ctl 
 	}
 }
 
+// Lower v's row to the candidates cand (per lane) gathered by a pull.
+__device__ __forceinline__ void pull_flush(const struct kparams &P, uint32_t *Fn, uint32_t T, struct wout &o, uint32_t v,
+					   uint32_t cand)
+{
+	bool pre = cand != INF && cand < ldcg(&P.dist[(size_t)v * LANES + lane_id()]);
+	update_warp(P, Fn, T, o, v, cand, pre);
+}
+
+// Gather over in-arcs [ib, ie) of v (a whole light vertex, or an in-chunk of a heavy one).
+__device__ void pull_one(const struct kparams &P, const uint32_t *Fc, uint32_t *Fn, uint32_t T, struct wout &o,
+			 uint32_t v, uint64_t ib, uint64_t ie)
+{
+	const unsigned lane = lane_id();
+	uint32_t cand = INF;
+	for (uint64_t base = ib; base < ie; base += 32)
+	{
+		uint64_t e = base + lane;
+		uint32_t u = 0, wt = 0, mk = 0;
+		if (e < ie)
+		{
+			u = __ldg(&P.in_col[e]);
+			wt = __ldg(&P.in_w[e]);
+			mk = ldcg(&Fc[u]);
+		}
+		uint32_t has = __ballot_sync(FULL, mk != 0);
+		while (has)
+		{
+			// two in-neighbours per round: two row reads in flight
+			int j1 = __ffs(has) - 1;
+			has &= has - 1;
+			int j2 = has ? __ffs(has) - 1 : j1;
+			if (has)
+				has &= has - 1;
+			uint32_t u1 = __shfl_sync(FULL, u, j1), m1 = __shfl_sync(FULL, mk, j1), w1 = __shfl_sync(FULL, wt, j1);
+			uint32_t u2 = __shfl_sync(FULL, u, j2), m2 = __shfl_sync(FULL, mk, j2), w2 = __shfl_sync(FULL, wt, j2);
+			uint32_t d1 = (m1 >> lane) & 1 ? ldcg(&P.dist[(size_t)u1 * LANES + lane]) : INF;
+			uint32_t d2 = (m2 >> lane) & 1 ? ldcg(&P.dist[(size_t)u2 * LANES + lane]) : INF;
+			cand = min(cand, min(sssp_batch_sat(d1, w1), sssp_batch_sat(d2, w2)));
+		}
+	}
+	pull_flush(P, Fn, T, o, v, cand);
+}
+
+#define PULL_GROUP 8 // consecutive vertices per warp item of a PULL step
+
+// PULL: a warp item is PULL_GROUP consecutive vertices, whose in-arcs are one contiguous range:
+// the lanes load up to 32 of them and their tails' masks at once, whichever vertex they belong
+// to, and the warp folds the rows of the tails in the frontier into a running minimum that is
+// flushed whenever the vertex changes (in-arcs come in vertex order). A group with a heavy
+// vertex (in-degree > C: done by its in-chunks, the items after the groups) takes its light
+// vertices one at a time.
 __device__ void step_pull(const struct kparams &P, const struct sssp_batch_ctl &S, struct wout &o, uint32_t gw,
 			  uint32_t W)
 {
 	const unsigned lane = lane_id();
 	const uint32_t *Fc = P.F[S.p];
 	uint32_t *Fn = P.F[S.p ^ 1];
-	const uint64_t total = (uint64_t)P.n + S.n_hp;
+	const uint64_t ngroups = ((uint64_t)P.n + PULL_GROUP - 1) / PULL_GROUP;
+	const uint64_t total = ngroups + S.n_hp;
 	for (uint64_t it = gw; it < total; it += W)
 	{
-		uint32_t v;
-		uint64_t ib, ie;
-		if (it < P.n)
+		if (it >= ngroups)
 		{
-			v = (uint32_t)it;
-			ib = __ldg(&P.in_rowptr[v]);
-			ie = __ldg(&P.in_rowptr[v + 1]);
-			if (ie == ib || ie - ib > P.chunk)
-				continue; // nothing to gather, or gathered by its in-chunks
-		}
-		else
-		{
-			uint32_t r = (uint32_t)(it - P.n);
-			v = ldcg(&P.HPv[r]);
-			ib = __ldg(&P.in_rowptr[v]) + (uint64_t)ldcg(&P.HPc[r]) * P.chunk;
-			ie = __ldg(&P.in_rowptr[v + 1]);
+			uint32_t r = (uint32_t)(it - ngroups);
+			uint32_t v = ldcg(&P.HPv[r]);
+			uint64_t ib = __ldg(&P.in_rowptr[v]) + (uint64_t)ldcg(&P.HPc[r]) * P.chunk;
+			uint64_t ie = __ldg(&P.in_rowptr[v + 1]);
 			if (ib + P.chunk < ie)
 				ie = ib + P.chunk;
+			pull_one(P, Fc, Fn, S.T, o, v, ib, ie);
+			continue;
 		}
+		uint32_t v0 = (uint32_t)(it * PULL_GROUP);
+		uint32_t cnt = P.n - v0 < PULL_GROUP ? P.n - v0 : PULL_GROUP;
+		// lane k <= cnt holds r_k = in_rowptr[v0 + k]
+		uint64_t rk = lane <= cnt ? __ldg(&P.in_rowptr[v0 + lane]) : 0;
+		uint64_t rk1 = __shfl_down_sync(FULL, rk, 1);
+		bool heavy = lane < cnt && rk1 - rk > P.chunk;
+		if (__ballot_sync(FULL, heavy))
+		{
+			for (uint32_t k = 0; k < cnt; k++)
+			{
+				uint64_t a = __shfl_sync(FULL, rk, k), b = __shfl_sync(FULL, rk, k + 1);
+				if (b > a && b - a <= P.chunk)
+					pull_one(P, Fc, Fn, S.T, o, v0 + k, a, b);
+			}
+			continue;
+		}
+		uint64_t A = __shfl_sync(FULL, rk, 0), B = __shfl_sync(FULL, rk, cnt);
+		int cur = -1; // vertex (index in the group) the running minimum belongs to
 		uint32_t cand = INF;
-		for (uint64_t base = ib; base < ie; base += 32)
+		for (uint64_t base = A; base < B; base += 32)
 		{
 			uint64_t e = base + lane;
-			uint32_t u = 0, wt = 0, mk = 0;
-			if (e < ie)
+			uint32_t u = 0, wt = 0, mk = 0, vk = 0;
+			if (e < B)
 			{
 				u = __ldg(&P.in_col[e]);
 				wt = __ldg(&P.in_w[e]);
 				mk = ldcg(&Fc[u]);
 			}
+			for (uint32_t k = 1; k < cnt; k++) // the vertex of arc e: boundaries r_1..r_{cnt-1} at or below e
+				vk += __shfl_sync(FULL, rk, k) <= e;
 			uint32_t has = __ballot_sync(FULL, mk != 0);
 			while (has)
 			{
-				// two in-neighbours per round: two row reads in flight
 				int j1 = __ffs(has) - 1;
 				has &= has - 1;
-				int j2 = has ? __ffs(has) - 1 : j1;
+				int j2 = has ? __ffs(has) - 1 : -1;
 				if (has)
 					has &= has - 1;
+				int jj = j2 < 0 ? j1 : j2;
 				uint32_t u1 = __shfl_sync(FULL, u, j1), m1 = __shfl_sync(FULL, mk, j1), w1 = __shfl_sync(FULL, wt, j1);
-				uint32_t u2 = __shfl_sync(FULL, u, j2), m2 = __shfl_sync(FULL, mk, j2), w2 = __shfl_sync(FULL, wt, j2);
+				uint32_t u2 = __shfl_sync(FULL, u, jj), m2 = __shfl_sync(FULL, mk, jj), w2 = __shfl_sync(FULL, wt, jj);
+				int k1 = (int)__shfl_sync(FULL, vk, j1), k2 = (int)__shfl_sync(FULL, vk, jj);
 				uint32_t d1 = (m1 >> lane) & 1 ? ldcg(&P.dist[(size_t)u1 * LANES + lane]) : INF;
-				uint32_t d2 = (m2 >> lane) & 1 ? ldcg(&P.dist[(size_t)u2 * LANES + lane]) : INF;
-				cand = min(cand, min(sssp_batch_sat(d1, w1), sssp_batch_sat(d2, w2)));
+				uint32_t d2 = j2 >= 0 && (m2 >> lane) & 1 ? ldcg(&P.dist[(size_t)u2 * LANES + lane]) : INF;
+				if (k1 != cur)
+				{
+					if (cur >= 0)
+						pull_flush(P, Fn, S.T, o, v0 + cur, cand);
+					cur = k1;
+					cand = INF;
+				}
+				cand = min(cand, sssp_batch_sat(d1, w1));
+				if (j2 >= 0)
+				{
+					if (k2 != cur)
+					{
+						pull_flush(P, Fn, S.T, o, v0 + cur, cand);
+						cur = k2;
+						cand = INF;
+					}
+					cand = min(cand, sssp_batch_sat(d2, w2));
+				}
 			}
 		}
-		bool pre = cand != INF && cand < ldcg(&P.dist[(size_t)v * LANES + lane]);
-		update_warp(P, Fn, S.T, o, v, cand, pre);
+		if (cur >= 0)
+			pull_flush(P, Fn, S.T, o, v0 + cur, cand);
 	}
 }
 
@@ -672,16 +758,16 @@ __global__ void batch_init(uint4 *dist4, uint64_t n4, uint32_t *F0, uint32_t *F1
 		F1[i] = 0;
 		FM[i] = 0;
 	}
-	if (tid < SSSP_BATCH_CNT(SSSP_BATCH_NCOUNTERS))
+	for (uint64_t i = tid; i < SSSP_BATCH_CNT(SSSP_BATCH_NCOUNTERS); i += nth)
 	{
-		uint32_t k = (uint32_t)tid / SSSP_BATCH_CNT(1);
-		cnt[tid] = k == SSSP_BATCH_C_FMIN0 || k == SSSP_BATCH_C_FMIN1 ? INF : 0;
+		uint32_t k = (uint32_t)i / SSSP_BATCH_CNT(1);
+		cnt[i] = k == SSSP_BATCH_C_FMIN0 || k == SSSP_BATCH_C_FMIN1 ? INF : 0;
 	}
-	if (tid < LANES)
+	for (uint64_t i = tid; i < LANES; i += nth)
 	{
-		dev->sum[tid] = 0;
-		dev->ecc[tid] = 0;
-		dev->reached[tid] = 0;
+		dev->sum[i] = 0;
+		dev->ecc[i] = 0;
+		dev->reached[i] = 0;
 	}
 	if (tid == 0)
 	{

@@ -14,7 +14,8 @@
  * Graphs: random, R-MAT (hubs), grid, zero-weight cycles with unreachable and isolated vertices,
  * a chain of 1,000,000-weight arcs (distances past SSSP_DIST_LIMIT: overflow), zero-heavy weights,
  * n < 32 and n = 1. Sources: 32 with repeats, 7, 1. Deltas 0, 1, 7, the rule's, 10^6; pull never,
- * at n/10, always; arc chunks of 64 and of 2 (every vertex of degree > 2 is cut into chunks). */
+ * at n/10, always; arc chunks of 64 and of 2 (every vertex of degree > 2 is cut into chunks); the
+ * dense/sparse split of PUSH at its default, all dense and all sparse. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ struct model
 	const struct graph *g;
 	const uint64_t *in_rowptr;
 	const uint32_t *in_col, *in_w;
-	uint32_t n, chunk;
+	uint32_t n, chunk, sparse_popc;
 	struct sssp_batch_cfg cfg;
 	uint32_t *dist, *F[2], *L[2], *FL[2], *FM, *Qv, *Qm, *Qc, *HPv, *HPc;
 	uint32_t cnt[SSSP_BATCH_CNT(SSSP_BATCH_NCOUNTERS)];
@@ -119,6 +120,8 @@ static void relax(struct model *m, uint32_t v, uint32_t mk, uint64_t b, uint64_t
 	}
 }
 
+/* PUSH: sparse vertices (<= sparse_popc lanes) are relaxed at once; dense ones become one
+ * chunk record, heavy ones (degree > C) one record per chunk, all for PUSHB. */
 static void step_push(struct model *m)
 {
 	uint32_t p = m->ctl.p;
@@ -128,9 +131,12 @@ static void step_push(struct model *m)
 		uint32_t v = m->L[p][ord[k]], mk = m->F[p][v];
 		m->F[p][v] = 0;
 		uint64_t b = m->g->rowptr[v], deg = m->g->rowptr[v + 1] - b;
-		if (deg > m->chunk)
+		if (!deg || !mk)
+			continue;
+		int heavy = deg > m->chunk, dense = !heavy && (uint32_t)__builtin_popcount(mk) > m->sparse_popc;
+		if (heavy || dense)
 		{
-			uint32_t nc = sssp_batch_nchunks(deg, m->chunk);
+			uint32_t nc = heavy ? sssp_batch_nchunks(deg, m->chunk) : 1;
 			uint32_t at = CNT(m, SSSP_BATCH_C_Q);
 			if ((uint64_t)at + nc > 2ull * m->n)
 				FAIL("chunk queue overflows: %u + %u records, capacity %u", at, nc, 2 * m->n);
@@ -335,7 +341,7 @@ static void check_state(struct model *m)
 
 struct run_opts
 {
-	uint32_t delta, pull_div, chunk_min;
+	uint32_t delta, pull_div, chunk_min, sparse_popc;
 	uint64_t seed;
 };
 
@@ -353,6 +359,7 @@ static void model_run(const struct graph *g, const uint64_t *irp, const uint32_t
 	m.in_w = iw;
 	m.n = n;
 	m.chunk = sssp_batch_chunk(n, g->m, o->chunk_min);
+	m.sparse_popc = o->sparse_popc;
 	m.cfg.n = n;
 	m.cfg.delta = o->delta;
 	m.cfg.pull_div = o->pull_div;
@@ -553,7 +560,9 @@ static void run_case(struct gcase *c, int full)
 		for (unsigned p = 0; p < 3; p++)
 			for (unsigned k = 0; k < 2; k++)
 			{
-				struct run_opts o = { deltas[d], pulls[p], chunks[k], seed++ };
+				/* dense/sparse split: the default, all dense, all sparse */
+				uint32_t sparse = seed % 3 == 0 ? SSSP_BATCH_SPARSE_POPC : seed % 3 == 1 ? 0 : 32;
+				struct run_opts o = { deltas[d], pulls[p], chunks[k], sparse, seed++ };
 				check_run(c, s32, 32, &o);
 				if (full || (d == 0 && k == 0) || (d == 3 && p == 1))
 				{
@@ -634,7 +643,7 @@ int main(void)
 		uint32_t *dist = malloc((size_t)n * L32 * sizeof(uint32_t));
 		ASSERT(dist);
 		struct sssp_batch_ctl ctl;
-		struct run_opts o = { c.rule, SSSP_BATCH_PULL_DIV, SSSP_BATCH_CHUNK_MIN, 5 };
+		struct run_opts o = { c.rule, SSSP_BATCH_PULL_DIV, SSSP_BATCH_CHUNK_MIN, SSSP_BATCH_SPARSE_POPC, 5 };
 		model_run(&c.g, c.irp, c.icol, c.iw, src, 3, &o, dist, &ctl);
 		for (unsigned l = 0; l < 3; l++)
 		{
@@ -654,7 +663,7 @@ int main(void)
 			free(row);
 		}
 		free(dist);
-		struct run_opts o0 = { 0, 0, 2, 6 };
+		struct run_opts o0 = { 0, 0, 2, 0, 6 };
 		check_run(&c, src, 3, &o0);
 		printf("%-12s n %6u m %7llu rule delta %u: ok (overflow flagged)\n", c.name, c.g.n,
 		       (unsigned long long)c.g.m, c.rule);
@@ -673,7 +682,7 @@ int main(void)
 		for (uint32_t delta = 0; delta < 4; delta++)
 			for (unsigned p = 0; p < 2; p++)
 			{
-				struct run_opts o = { delta, p ? 0xffffffffu : 0, 1, delta * 2 + p };
+				struct run_opts o = { delta, p ? 0xffffffffu : 0, 1, delta, delta * 2 + p };
 				check_run(&c, src, 32, &o);
 			}
 		printf("%-12s ok\n", c.name);
@@ -685,7 +694,7 @@ int main(void)
 		c.g = from_arcs(1, 0, NULL, NULL, NULL);
 		gcase_prepare(&c);
 		uint32_t src[2] = { 0, 0 };
-		struct run_opts o = { 0, SSSP_BATCH_PULL_DIV, SSSP_BATCH_CHUNK_MIN, 1 };
+		struct run_opts o = { 0, SSSP_BATCH_PULL_DIV, SSSP_BATCH_CHUNK_MIN, SSSP_BATCH_SPARSE_POPC, 1 };
 		check_run(&c, src, 2, &o);
 		printf("%-12s ok\n", c.name);
 		gcase_free(&c);
