@@ -18,7 +18,8 @@
  * --delta LIST of numbers or "rule" (rule); --streams LIST (1); --share LIST (default: = streams);
  * --rows (also copy the distance rows to pinned host memory); --any-sources (sources may be
  * vertices without out-arcs; by default they are drawn among vertices with some); --check N (1;
- * 0: none); --baseline N (sources for the Crauser baseline, 8; 0: none); --csv FILE (append).
+ * 0: none); --baseline N (sources for the Crauser baseline, 8; 0: none); --csv FILE (append);
+ * --dry-run (the host side only: graph, transpose, delta rule, CPU check; no GPU needed).
  * Knobs of the engine: TUCCOMPI_SSSP_BATCH_PULL / _SPARSE / _CHUNK / _TIMEOUT (batch_gpu.h). */
 #include <cuda_runtime_api.h>
 #include <errno.h>
@@ -347,7 +348,7 @@ int main(int argc, char **argv)
 {
 	const char *gen = NULL, *file = NULL, *deltas = "rule", *streams = "1", *shares = NULL, *csv = NULL;
 	unsigned batches = 32, nsrc = 32, check = 1, baseline = 8;
-	int rows = 0, any_sources = 0;
+	int rows = 0, any_sources = 0, dry = 0;
 	uint64_t seed = 1;
 	for (int i = 1; i < argc; i++)
 	{
@@ -357,6 +358,8 @@ int main(int argc, char **argv)
 			rows = 1;
 		else if (!strcmp(a, "--any-sources"))
 			any_sources = 1;
+		else if (!strcmp(a, "--dry-run"))
+			dry = 1;
 		else if (a[0] == '-' && a[1] == '-' && !v)
 			die("%s needs a value", a);
 		else if (!strcmp(a, "--gen"))
@@ -391,13 +394,11 @@ int main(int argc, char **argv)
 	if (check > nsrc)
 		check = nsrc;
 	int ndev = 0;
-	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0)
+	if (!dry && (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0))
 	{
 		fprintf(stderr, "batch_gpu: no CUDA device\n");
 		return 77;
 	}
-	struct cudaDeviceProp prop;
-	CK(cudaGetDeviceProperties(&prop, 0));
 
 	double t0 = now();
 	struct graph g = { 0 };
@@ -414,18 +415,9 @@ int main(int argc, char **argv)
 	t0 = now();
 	uint32_t rule = sssp_batch_delta_rule(&view);
 	double t_rule = now() - t0;
-	struct sssp_batch_dgraph dg = { g.n, g.m, upload(g.rowptr, ((size_t)g.n + 1) * 8), upload(g.col, g.m * 4),
-					upload(g.w, g.m * 4), upload(irp, ((size_t)g.n + 1) * 8), upload(icol, g.m * 4),
-					upload(iw, g.m * 4) };
-	free(irp);
-	free(icol);
-	free(iw);
 	const char *gname = file ? file : gen;
 	printf("graph %s: n %u, m %" PRIu64 " (load %.2f s, transpose %.2f s, delta rule %.3f s -> %u)\n", gname, g.n,
 	       g.m, t_load, t_tr, t_rule, rule);
-	printf("GPU %s, %d SMs; workspace %.1f MB per batch%s; sources: %u per batch, %s\n", prop.name,
-	       prop.multiProcessorCount, sssp_batch_gpu_workspace_size(g.n, rows) / 1e6, rows ? " (with rows)" : "", nsrc,
-	       any_sources ? "any vertex" : "vertices with out-arcs");
 
 	/* CPU reference for batch 0's first `check` sources */
 	struct sssp_summary ref[32];
@@ -440,11 +432,32 @@ int main(int argc, char **argv)
 		t0 = now();
 		for (unsigned i = 0; i < check; i++)
 			sssp_dijkstra(&view, src[i], dist, heap, pos, &ref[i]);
-		printf("CPU Dijkstra for the check: %.2f s per source\n", (now() - t0) / check);
+		printf("CPU Dijkstra for the check: %.2f s per source (first: source %" PRIu64 ", reached %u, ecc %u)\n",
+		       (now() - t0) / check, ref[0].source, ref[0].reached, ref[0].ecc);
 		free(dist);
 		free(heap);
 		free(pos);
 	}
+	if (dry)
+	{
+		printf("--dry-run: host side only, no GPU used\n");
+		graph_free(&g);
+		free(irp);
+		free(icol);
+		free(iw);
+		return 0;
+	}
+	struct cudaDeviceProp prop;
+	CK(cudaGetDeviceProperties(&prop, 0));
+	struct sssp_batch_dgraph dg = { g.n, g.m, upload(g.rowptr, ((size_t)g.n + 1) * 8), upload(g.col, g.m * 4),
+					upload(g.w, g.m * 4), upload(irp, ((size_t)g.n + 1) * 8), upload(icol, g.m * 4),
+					upload(iw, g.m * 4) };
+	free(irp);
+	free(icol);
+	free(iw);
+	printf("GPU %s, %d SMs; workspace %.1f MB per batch%s; sources: %u per batch, %s\n", prop.name,
+	       prop.multiProcessorCount, sssp_batch_gpu_workspace_size(g.n, rows) / 1e6, rows ? " (with rows)" : "", nsrc,
+	       any_sources ? "any vertex" : "vertices with out-arcs");
 
 	double base = 0;
 	if (baseline)

@@ -60,7 +60,8 @@ int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, u
 /* Host: the bucket width to use for g (0 = no buckets), from its shape (weights, degrees, and a cheap
  * measure of its diameter such as a BFS from a few vertices); document the rule and its evidence.
  * The rule (batch_host.c says why): a double-sweep BFS (from the vertex of largest out-degree among
- * the first 1024, then from the last vertex it reached) measures the hop depth; at most
+ * the first 1024, then -- unless the first found at most 32 levels -- from the last vertex it
+ * reached) measures the hop depth; at most
  * SSSP_BATCH_LOW_DEPTH (64) levels -> 0 (plain Bellman-Ford: few iterations, buckets only add some);
  * deeper -> ceil(SSSP_BATCH_DELTA_MEANS (4) x mean arc weight), at least 1. Costs two BFS at most
  * (each stops as soon as it passes the depth limit). */

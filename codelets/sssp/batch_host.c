@@ -17,7 +17,8 @@
  *    benchmark (bench/batch_gpu --delta rule,0,...) measures the alternatives on the GPU.
  * The hop depth comes from a double-sweep BFS (a BFS from a high-degree vertex, then one from the
  * last vertex it reached: the classic lower bound of the diameter), each BFS stopping as soon as
- * it passes SSSP_BATCH_LOW_DEPTH levels, so deep graphs cost a fraction of one BFS. */
+ * it passes SSSP_BATCH_LOW_DEPTH levels, so deep graphs cost a fraction of one BFS; the second one
+ * is skipped when the first stayed within half the limit. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +100,9 @@ uint32_t sssp_batch_delta_rule(const struct sssp_graph *g)
 		}
 	uint32_t last;
 	uint32_t depth = bfs_depth(g, start, SSSP_BATCH_LOW_DEPTH, level, queue, &last);
-	if (depth <= SSSP_BATCH_LOW_DEPTH)
+	/* a second sweep only when the first could have started near the middle of a deep graph
+	 * (for undirected graphs the diameter is at most twice any vertex's eccentricity) */
+	if (depth <= SSSP_BATCH_LOW_DEPTH && 2 * depth > SSSP_BATCH_LOW_DEPTH)
 	{
 		uint32_t d2 = bfs_depth(g, last, SSSP_BATCH_LOW_DEPTH, level, queue, &last);
 		if (d2 > depth)
