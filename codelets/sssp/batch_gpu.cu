@@ -169,6 +169,8 @@ struct wout
 	uint32_t *sb_near, *sb_far; // 32 entries each, this warp's shared memory
 	uint32_t nb, fb;            // buffered entries (warp-uniform)
 	uint32_t fmin;              // per lane
+	uint32_t np;                // per lane: pairs put into the next frontier
+	uint32_t *np_cnt;
 };
 
 __device__ __forceinline__ void buf_flush(uint32_t *sb, uint32_t &cnt, uint32_t *list, uint32_t *gcnt)
@@ -223,6 +225,12 @@ __device__ __forceinline__ void wout_flush(struct wout &o)
 	if (lane_id() == 0 && m != INF)
 		atomicMin(o.far_min, m);
 	o.fmin = INF;
+	uint32_t np = o.np;
+	for (int s = 16; s > 0; s >>= 1)
+		np += __shfl_xor_sync(FULL, np, s);
+	if (lane_id() == 0 && np)
+		atomicAdd(o.np_cnt, np);
+	o.np = 0;
 }
 
 // Warp mode: target t, candidate nd per lane, `pre` = the lane's candidate beat the distance it read.
@@ -232,6 +240,7 @@ __device__ __forceinline__ void update_warp(const struct kparams &P, uint32_t *F
 	bool better = false;
 	if (pre)
 		better = nd < atomicMin(&P.dist[(size_t)t * LANES + lane_id()], nd);
+	o.np += better && nd < T;
 	uint32_t nbits = __ballot_sync(FULL, better && nd < T);
 	uint32_t fbits = __ballot_sync(FULL, better && nd >= T);
 	if (nbits)
@@ -256,23 +265,74 @@ __device__ __forceinline__ void update_warp(const struct kparams &P, uint32_t *F
 	}
 }
 
-// Thread mode: each lane relaxes its own pair (t, lane l) with candidate nd.
-__device__ __forceinline__ void update_thread(const struct kparams &P, uint32_t *Fn, uint32_t T, struct wout &o,
-					      uint32_t t, uint32_t l, uint32_t nd, bool pre)
+// Four relaxations at once, in three rounds of independent requests (the atomicMin()s, then the
+// atomicOr()s of the masks, then the appends): a round trip to L2 or memory each, not one per
+// relaxation and kind. Warp mode: targets t[q] (the same on every lane), this lane's candidates.
+__device__ __forceinline__ void update4_warp(const struct kparams &P, uint32_t *Fn, uint32_t T, struct wout &o,
+					     const uint32_t t[4], const uint32_t nd[4], const bool pre[4])
 {
-	bool better = false;
-	if (pre)
-		better = nd < atomicMin(&P.dist[(size_t)t * LANES + l], nd);
-	bool an = false, af = false;
-	if (better && nd < T)
-		an = atomicOr(&Fn[t], 1u << l) == 0;
-	if (better && nd >= T)
+	const unsigned lane = lane_id();
+	bool better[4];
+	uint32_t nb[4], fb[4], on[4], of[4];
+#pragma unroll
+	for (int q = 0; q < 4; q++)
+		better[q] = pre[q] && nd[q] < atomicMin(&P.dist[(size_t)t[q] * LANES + lane], nd[q]);
+#pragma unroll
+	for (int q = 0; q < 4; q++)
 	{
-		af = atomicOr(&P.FM[t], 1u << l) == 0;
-		o.fmin = min(o.fmin, nd);
+		bool near = better[q] && nd[q] < T, far = better[q] && nd[q] >= T;
+		o.np += near;
+		if (far)
+			o.fmin = min(o.fmin, nd[q]);
+		nb[q] = __ballot_sync(FULL, near);
+		fb[q] = __ballot_sync(FULL, far);
+		on[q] = of[q] = 1;
 	}
-	buf_putb(o.sb_near, o.nb, o.near_list, o.near_cnt, t, an);
-	buf_putb(o.sb_far, o.fb, o.far_list, o.far_cnt, t, af);
+	if (lane == 0)
+	{
+#pragma unroll
+		for (int q = 0; q < 4; q++)
+		{
+			if (nb[q])
+				on[q] = atomicOr(&Fn[t[q]], nb[q]);
+			if (fb[q])
+				of[q] = atomicOr(&P.FM[t[q]], fb[q]);
+		}
+	}
+#pragma unroll
+	for (int q = 0; q < 4; q++)
+	{
+		if (!__shfl_sync(FULL, on[q], 0))
+			buf_put1(o.sb_near, o.nb, o.near_list, o.near_cnt, t[q]);
+		if (!__shfl_sync(FULL, of[q], 0))
+			buf_put1(o.sb_far, o.fb, o.far_list, o.far_cnt, t[q]);
+	}
+}
+
+// Thread mode: each lane relaxes its own pairs (t[q], lane l).
+__device__ __forceinline__ void update4_thread(const struct kparams &P, uint32_t *Fn, uint32_t T, struct wout &o,
+					       const uint32_t t[4], uint32_t l, const uint32_t nd[4], const bool pre[4])
+{
+	bool better[4], an[4], af[4];
+#pragma unroll
+	for (int q = 0; q < 4; q++)
+		better[q] = pre[q] && nd[q] < atomicMin(&P.dist[(size_t)t[q] * LANES + l], nd[q]);
+#pragma unroll
+	for (int q = 0; q < 4; q++)
+	{
+		bool near = better[q] && nd[q] < T, far = better[q] && nd[q] >= T;
+		o.np += near;
+		an[q] = near && atomicOr(&Fn[t[q]], 1u << l) == 0;
+		af[q] = far && atomicOr(&P.FM[t[q]], 1u << l) == 0;
+		if (far)
+			o.fmin = min(o.fmin, nd[q]);
+	}
+#pragma unroll
+	for (int q = 0; q < 4; q++)
+	{
+		buf_putb(o.sb_near, o.nb, o.near_list, o.near_cnt, t[q], an[q]);
+		buf_putb(o.sb_far, o.fb, o.far_list, o.far_cnt, t[q], af[q]);
+	}
 }
 
 // Warp mode: relax arcs [b, e) of v for the lanes of mask m.
@@ -306,10 +366,11 @@ __device__ void relax_warp(const struct kparams &P, uint32_t *Fn, uint32_t T, st
 				nd[q] = act && k + q < cnt ? sssp_batch_sat(d, wq) : INF;
 				cur[q] = nd[q] != INF ? ldcg(&P.dist[(size_t)t[q] * LANES + lane]) : 0;
 			}
+			bool pre[4];
 #pragma unroll
 			for (int q = 0; q < 4; q++)
-				if (k + q < cnt)
-					update_warp(P, Fn, T, o, t[q], nd[q], nd[q] < cur[q]);
+				pre[q] = nd[q] < cur[q];
+			update4_warp(P, Fn, T, o, t, nd, pre);
 		}
 	}
 }
@@ -351,9 +412,11 @@ __device__ void relax_thread(const struct kparams &P, uint32_t *Fn, uint32_t T, 
 		j += 4;
 		if (have && j >= deg)
 			have = false;
+		bool pre[4];
 #pragma unroll
 		for (int q = 0; q < 4; q++)
-			update_thread(P, Fn, T, o, t[q], l, nd[q], ok[q] && nd[q] < cur[q]);
+			pre[q] = ok[q] && nd[q] < cur[q];
+		update4_thread(P, Fn, T, o, t, l, nd, pre);
 	}
 }
 
@@ -593,6 +656,7 @@ __device__ void step_raise(const struct kparams &P, const struct sssp_batch_ctl 
 		uint32_t d = a ? ldcg(&P.dist[(size_t)v * LANES + lane]) : INF;
 		int cls = a ? sssp_batch_raise_class(d, S.T_old, S.T) : SSSP_BATCH_DROP;
 		uint32_t kb = __ballot_sync(FULL, cls == SSSP_BATCH_KEEP), mb = __ballot_sync(FULL, cls == SSSP_BATCH_MOVE);
+		o.np += cls == SSSP_BATCH_MOVE;
 		if (lane == 0)
 			P.FM[v] = kb; // this warp is v's only writer in a RAISE step
 		if (kb)
@@ -720,6 +784,8 @@ __global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
 		o.sb_far = sbuf[wib][1];
 		o.nb = o.fb = 0;
 		o.fmin = INF;
+		o.np = 0;
+		o.np_cnt = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_NP)];
 		switch (S.mode)
 		{
 		case SSSP_BATCH_PUSH:
@@ -925,6 +991,7 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 	P.cfg.delta = p ? p->delta : 0;
 	unsigned long pd = env_ulong("TUCCOMPI_SSSP_BATCH_PULL", SSSP_BATCH_PULL_DIV);
 	P.cfg.pull_div = pd > 0xffffffffUL ? 0xffffffffu : (uint32_t)pd;
+	P.cfg.pull_density = (uint32_t)env_ulong("TUCCOMPI_SSSP_BATCH_PULL_DENSITY", SSSP_BATCH_PULL_DENSITY);
 	P.timeout_ns = (unsigned long long)env_ulong("TUCCOMPI_SSSP_BATCH_TIMEOUT", 60) * 1000000000ull;
 	P.rowptr = g->rowptr;
 	P.col = g->col;
@@ -1019,6 +1086,7 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 	last_stats.chunk = P.chunk;
 	last_stats.delta = P.cfg.delta;
 	last_stats.pull_div = P.cfg.pull_div;
+	last_stats.pull_density = P.cfg.pull_density;
 	last_stats.sparse_popc = P.sparse_popc;
 	have_last_stats = 1;
 	if (res.ctl.abort || res.ctl.mode != SSSP_BATCH_DONE)

@@ -49,7 +49,9 @@ size_t sssp_batch_gpu_workspace_size(uint32_t n, int with_rows);
  * $TUCCOMPI_SSSP_BATCH_TIMEOUT seconds, default 60: blocks of the batch were not co-resident).
  * Thread-safe; concurrent calls need their own stream and workspace.
  * Tuning knobs (environment, read at each call; for benchmarks and tests): TUCCOMPI_SSSP_BATCH_PULL
- * (pull when the frontier holds more than n/PULL vertices; 0 never; default 10), TUCCOMPI_SSSP_BATCH_SPARSE
+ * (pull when the frontier holds more than n/PULL vertices; 0 never; default 10) and
+ * TUCCOMPI_SSSP_BATCH_PULL_DENSITY (... with at least this many new lanes per vertex; default 4;
+ * PULL=4294967295 PULL_DENSITY=0 pulls every step), TUCCOMPI_SSSP_BATCH_SPARSE
  * (frontier vertices with at most this many active lanes are expanded one thread per vertex, the others
  * one warp per vertex; default 2), TUCCOMPI_SSSP_BATCH_CHUNK (smallest arc chunk of a high-degree vertex;
  * default 64). */

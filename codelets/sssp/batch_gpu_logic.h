@@ -23,6 +23,7 @@ extern "C" {
 
 /* Defaults of the tuning knobs (batch_gpu.h lists their environment variables). */
 #define SSSP_BATCH_PULL_DIV 10u   /* pull when the frontier holds more than n/10 vertices (the probe's switch) */
+#define SSSP_BATCH_PULL_DENSITY 4u /* ... and its vertices have at least 4 new lanes each on average */
 #define SSSP_BATCH_SPARSE_POPC 2u /* <= 2 active lanes: one thread per frontier vertex */
 #define SSSP_BATCH_CHUNK_MIN 64u  /* arcs per chunk of a high-degree vertex, at least */
 
@@ -54,6 +55,7 @@ enum sssp_batch_counter
 	SSSP_BATCH_C_FMIN0,   /* smallest distance put into far pile 0 / 1 (SSSP_BATCH_INF: none) */
 	SSSP_BATCH_C_FMIN1,
 	SSSP_BATCH_C_HP,      /* in-chunk records of high in-degree vertices (built by the prologue) */
+	SSSP_BATCH_C_NP,      /* (vertex, lane) pairs put into the frontier being built (improvements: an upper bound) */
 	SSSP_BATCH_C_BAR,     /* grid barrier: blocks arrived */
 	SSSP_BATCH_C_GEN,     /* grid barrier: barriers completed */
 	SSSP_BATCH_NCOUNTERS,
@@ -84,6 +86,7 @@ struct sssp_batch_cfg
 	uint32_t n;
 	uint32_t delta;
 	uint32_t pull_div; /* 0: never pull */
+	uint32_t pull_density;
 };
 
 /** Statistics of the calling thread's last sssp_batch_gpu_run() (for benchmarks and tests). */
@@ -91,7 +94,7 @@ struct sssp_batch_stats
 {
 	uint32_t steps, push, pushb, pull, clear, raise;
 	uint32_t grid, block, chunk; /* the device loop's launch and the arc-chunk size */
-	uint32_t delta, pull_div, sparse_popc;
+	uint32_t delta, pull_div, pull_density, sparse_popc;
 };
 /** 0, or -ENOENT before the first run on this thread. Only in CUDA builds (batch_gpu.cu). */
 int sssp_batch_gpu_last_stats(struct sssp_batch_stats *out);
@@ -140,10 +143,15 @@ SSSP_BATCH_HD int sssp_batch_raise_class(uint32_t d, uint32_t t_old, uint32_t t_
 	return d >= t_old ? SSSP_BATCH_MOVE : SSSP_BATCH_DROP;
 }
 
-/** Whether a frontier of nl vertices is expanded by pulling. */
-SSSP_BATCH_HD int sssp_batch_use_pull(uint32_t nl, const struct sssp_batch_cfg *cfg)
+/** Whether a frontier of nl vertices holding about np (vertex, lane) pairs is expanded by pulling:
+ *  when it is large (more than n / pull_div vertices) and dense (pull_density lanes per vertex or
+ *  more). A pull visits every vertex with one warp whose lanes are the 32 sources, which pays off
+ *  when many lanes of a vertex's in-neighbours are in the frontier (the random graphs' middle
+ *  iterations); the sources of a deep graph (a grid) advance as separate waves, one or two lanes per
+ *  frontier vertex, and pulling would read 32 lanes to use one. */
+SSSP_BATCH_HD int sssp_batch_use_pull(uint32_t nl, uint32_t np, const struct sssp_batch_cfg *cfg)
 {
-	return cfg->pull_div && (uint64_t)nl * cfg->pull_div > cfg->n;
+	return cfg->pull_div && (uint64_t)nl * cfg->pull_div > cfg->n && np >= (uint64_t)nl * cfg->pull_density;
 }
 
 /** Choose the next step from the counters (after a step that produced a frontier). */
@@ -151,10 +159,12 @@ SSSP_BATCH_HD void sssp_batch_decide(volatile struct sssp_batch_ctl *c, volatile
 				     const struct sssp_batch_cfg *cfg)
 {
 	uint32_t nl = cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_L0 + c->p)];
+	uint32_t np = cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_NP)];
+	cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_NP)] = 0; /* for the frontier the next steps build */
 	if (nl)
 	{
 		c->n_cur = nl;
-		c->mode = sssp_batch_use_pull(nl, cfg) ? SSSP_BATCH_PULL : SSSP_BATCH_PUSH;
+		c->mode = sssp_batch_use_pull(nl, np, cfg) ? SSSP_BATCH_PULL : SSSP_BATCH_PUSH;
 		return;
 	}
 	uint32_t nf = cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_FL0 + c->fr)];

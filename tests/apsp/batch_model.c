@@ -86,6 +86,7 @@ static void update(struct model *m, uint32_t *Fn, int near_counter, uint32_t *ne
 	*d = nd;
 	if (nd < m->ctl.T)
 	{
+		CNT(m, SSSP_BATCH_C_NP)++;
 		uint32_t old = Fn[t];
 		Fn[t] |= 1u << l;
 		if (!old)
@@ -244,6 +245,7 @@ static void step_raise(struct model *m)
 			append(m, m->FL[out], SSSP_BATCH_C_FL0 + out, v);
 		if (mb)
 		{
+			CNT(m, SSSP_BATCH_C_NP) += (uint32_t)__builtin_popcount(mb);
 			if (m->F[p ^ 1][v])
 				FAIL("RAISE: vertex %u already in the next frontier", v);
 			m->F[p ^ 1][v] = mb;
@@ -363,6 +365,7 @@ static void model_run(const struct graph *g, const uint64_t *irp, const uint32_t
 	m.cfg.n = n;
 	m.cfg.delta = o->delta;
 	m.cfg.pull_div = o->pull_div;
+	m.cfg.pull_density = o->pull_div == 0xffffffffu ? 0 : SSSP_BATCH_PULL_DENSITY; /* "always" means always */
 	m.rng = o->seed;
 	m.dist = dist_out;
 	for (size_t i = 0; i < (size_t)n * L32; i++)

@@ -165,21 +165,22 @@ static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uin
 
 struct knobs
 {
-	const char *name, *pull, *chunk, *sparse;
+	const char *name, *pull, *density, *chunk, *sparse;
 };
 
 static const struct knobs knob_sets[] = {
-	{ "defaults", NULL, NULL, NULL },
-	{ "never pull, all warps", "0", NULL, "0" },
-	{ "always pull, chunks of 2", "4294967295", "2", NULL },
-	{ "never pull, chunks of 2, all threads", "0", "2", "32" },
+	{ "defaults", NULL, NULL, NULL, NULL },
+	{ "never pull, all warps", "0", NULL, NULL, "0" },
+	{ "always pull, chunks of 2", "4294967295", "0", "2", NULL },
+	{ "never pull, chunks of 2, all threads", "0", NULL, "2", "32" },
 };
 
 static void set_knobs(const struct knobs *k)
 {
-	const char *names[] = { "TUCCOMPI_SSSP_BATCH_PULL", "TUCCOMPI_SSSP_BATCH_CHUNK", "TUCCOMPI_SSSP_BATCH_SPARSE" };
-	const char *vals[] = { k->pull, k->chunk, k->sparse };
-	for (int i = 0; i < 3; i++)
+	const char *names[] = { "TUCCOMPI_SSSP_BATCH_PULL", "TUCCOMPI_SSSP_BATCH_PULL_DENSITY", "TUCCOMPI_SSSP_BATCH_CHUNK",
+				"TUCCOMPI_SSSP_BATCH_SPARSE" };
+	const char *vals[] = { k->pull, k->density, k->chunk, k->sparse };
+	for (int i = 0; i < 4; i++)
 		if (vals[i])
 			setenv(names[i], vals[i], 1);
 		else
