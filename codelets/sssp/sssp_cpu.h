@@ -1,0 +1,70 @@
+/* The CPU SSSP engine for integer weights: a monotone bucket queue (Dial's circular buckets when
+ * the largest weight is small, a radix heap otherwise) over a packed copy of the graph, settling
+ * a bucket's vertices in batches whose memory accesses are prefetched together. Exact distances,
+ * the same as any Dijkstra's. Plain C: no StarPU, no CUDA; see sssp_cpu.c for the algorithm. */
+#ifndef TUCCOMPI_SSSP_CPU_H
+#define TUCCOMPI_SSSP_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sssp_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The engine's priority queue. */
+enum sssp_cpu_queue
+{
+	SSSP_CPU_QUEUE_AUTO = 0, /**< Dial when the largest weight is at most SSSP_CPU_DIAL_MAX_W, else radix */
+	SSSP_CPU_QUEUE_DIAL,     /**< circular array of max_w+1 (rounded up to a power of two) buckets */
+	SSSP_CPU_QUEUE_RADIX,    /**< radix heap: 33 buckets by the highest bit differing from the last minimum */
+};
+
+/** Largest weight for which SSSP_CPU_QUEUE_AUTO picks Dial's buckets. */
+#define SSSP_CPU_DIAL_MAX_W 4095u
+
+/** Options of sssp_cpu_pack_opt() (zero-initialise: the defaults). For benchmarks and tests. */
+struct sssp_cpu_options
+{
+	enum sssp_cpu_queue queue;
+	/** Queue memory beyond the minimum, in 1/16ths of n entries (0: the default, 8 = n/2).
+	 *  When the queue's memory fills with stale entries the engine compacts it; a small value
+	 *  makes that happen often (tests). Any value gives the same distances. */
+	uint32_t spare16;
+	/** 1: relax one vertex at a time without prefetching (to measure what batching gains). */
+	int no_batch;
+};
+
+/** Bytes of the packed graph of @p g (default options). */
+size_t sssp_cpu_packed_size(const struct sssp_graph *g);
+/** Write the packed graph of @p g into @p buf (sssp_cpu_packed_size() bytes, 8-byte aligned or
+ *  better; 64 is best). The result holds offsets, not pointers: it may be copied or mapped
+ *  anywhere, and many threads may run on it at once. @p g's weights must be at most 1,000,000
+ *  (GRAPH_MAX_WEIGHT) and n below 2^32 - 1. */
+void sssp_cpu_pack(const struct sssp_graph *g, void *buf);
+
+/** The same with options (NULL: the defaults). */
+size_t sssp_cpu_packed_size_opt(const struct sssp_graph *g, const struct sssp_cpu_options *o);
+void sssp_cpu_pack_opt(const struct sssp_graph *g, const struct sssp_cpu_options *o, void *buf);
+
+/** The queue a packed graph uses (never AUTO). */
+enum sssp_cpu_queue sssp_cpu_packed_queue(const void *packed);
+
+/** Per-thread scratch bytes that sssp_cpu_run() needs for @p packed (no allocation per source:
+ *  O(n) bytes, about 6n for Dial and 12n for the radix heap, plus the buckets). */
+size_t sssp_cpu_workspace_size(const void *packed);
+
+/** Shortest paths from @p src (< n) on @p packed: dist[v] (n entries, the caller's memory)
+ *  receives the distance of v, SSSP_INF when unreachable; distances are saturated at
+ *  SSSP_INF - 1 and flagged in out->overflow from SSSP_DIST_LIMIT on, as sssp_dijkstra() does.
+ *  @p work: sssp_cpu_workspace_size() bytes, 8-byte aligned, contents irrelevant, not shared
+ *  with a concurrent call. @p out: reached, sum, ecc and overflow (phases = 0). Cannot fail. */
+void sssp_cpu_run(const void *packed, uint32_t src, uint32_t *dist, void *work, struct sssp_summary *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
