@@ -277,8 +277,8 @@ int main(int argc, char **argv)
 		o.queue = SSSP_CPU_QUEUE_RADIX;
 		var.push_back({"bucket-radix", o});
 		o = {};
-		o.no_batch = 1;
-		var.push_back({"bucket-nobatch", o});
+		o.plain = 1;
+		var.push_back({"bucket-plain", o});
 	}
 	eng.resize(2 + var.size());
 	t0 = now();

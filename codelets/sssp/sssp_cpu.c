@@ -1,113 +1,127 @@
 /* SSSP on one CPU core for non-negative integer weights: Dijkstra's algorithm with a monotone
- * bucket queue instead of a comparison heap.
+ * bucket queue instead of a comparison heap, settling each bucket as a software pipeline.
  *
- * - Dial's algorithm (Dial, CACM 12(11), 1969) when the largest weight C is at most
- *   SSSP_CPU_DIAL_MAX_W: a circular array of B buckets (B = C+1 rounded up to a power of two);
- *   bucket d mod B holds the vertices whose tentative distance is d. Every tentative distance lies
- *   in [d, d + C] while bucket d is settled, so the window never wraps onto itself. A bitmap of the
+ * Queues (both lazy: a vertex is pushed again whenever its distance drops; an entry is stale when
+ * its vertex is settled by the time it is popped; no decrease-key, no per-vertex queue state):
+ * - Dial's buckets (R. B. Dial, CACM 12(11), 1969) when the largest weight C is at most
+ *   SSSP_CPU_DIAL_MAX_W: a circular array of B buckets, B = C+1 rounded up to a power of two;
+ *   bucket d mod B holds the vertices of tentative distance d. While bucket d is settled every
+ *   tentative distance lies in [d, d+C], so the window never wraps onto itself. A bitmap of the
  *   non-empty buckets skips runs of empty ones. O(m + n + D/64) for the largest distance D.
- * - A radix heap otherwise (Ahuja, Mehlhorn, Orlin, Tarjan, JACM 37(2), 1990; the one-level
- *   variant): bucket 0 holds keys equal to the last minimum L, bucket i >= 1 the keys whose highest
- *   bit differing from L is bit i-1. When bucket 0 is empty the lowest non-empty bucket is
- *   redistributed around its minimum; a key moves down at most 32 times. O(m + n log C).
+ * - A radix heap otherwise (Ahuja, Mehlhorn, Orlin, Tarjan, JACM 37(2), 1990, one-level form):
+ *   bucket 0 holds the keys equal to the last minimum L, bucket i >= 1 those whose highest bit
+ *   differing from L is bit i-1. When bucket 0 is empty, the lowest non-empty bucket is
+ *   redistributed around its smallest key; a key moves down at most 32 times. O(m + n log C).
  *
- * Both queues are lazy: a vertex is pushed again whenever its distance drops and an entry is stale
- * when, once popped, the vertex's distance is no longer the entry's (no decrease-key, no per-vertex
- * queue state: the only per-vertex word is the distance, in the caller's row). All vertices of one
- * bucket have the same distance d and relaxing them cannot change each other, so they are settled
- * in batches of up to 128: first the distances and offsets of the whole batch are prefetched, then
- * its arc lists, then the distances of their targets, then the arcs are relaxed. Each step issues
- * independent cache misses, so the core waits for memory once per step rather than once per access:
- * that, more than the O(1) queue, is what makes this faster than a heap.
+ * Settling: all vertices of bucket 0 / bucket d have the same distance d, and relaxing from d
+ * cannot bring any of them below d, so a bucket is one stream processed as a software pipeline
+ * (settle_stream): a vertex's arc offsets are prefetched PIPE_K entries before it is settled;
+ * settling it prefetches its arc list; PIPE_L - PIPE_L2 lists later its targets' distances are
+ * prefetched; PIPE_L2 lists later its arcs are relaxed. On a graph without locality every step is a
+ * cache miss; the pipeline keeps many in flight instead of waiting for each in turn, and that (more
+ * than the O(1) queue) is why this beats a heap, whose sift is a chain of dependent misses.
+ * Stale entries are recognised with a bitmap of settled vertices (n bits, cache-resident), without
+ * touching dist[].
  *
- * Memory: buckets are lists of 512-byte chunks from a pool in the caller's workspace, sized for
- * n live entries plus one partial chunk per bucket plus a spare; when stale entries fill the pool
- * it is compacted (stale entries dropped; at most one live entry per vertex remains), so no source
- * ever allocates. The packed graph stores each vertex's arcs as 32-bit words (target << wbits |
- * weight) when n and the largest weight fit together, else as (target, weight) pairs, with 32-bit
- * offsets when m < 2^32. */
+ * Packed graph (sssp_cpu_pack): arcs as 32-bit words (target << wbits | weight) when log2(n) plus
+ * log2(C+1) fit in 32 bits, else (target, weight) pairs; 32-bit offsets when m < 2^32. When a few
+ * vertices receive most arcs (R-MAT, social and web graphs: the 1/16 of vertices with the most
+ * in-arcs receive a third of them or more), vertices are renumbered by decreasing in-degree so that
+ * the distances most relaxations touch share a few cache lines (2x on R-MAT scale 20); the run then
+ * works on its own distance array and gathers the caller's row at the end.
+ *
+ * Memory: the buckets are chains of 512-byte chunks from a pool in the caller's workspace, sized
+ * for n live entries, one partial chunk per bucket and a spare. When stale entries fill the pool it
+ * is compacted (at most one live entry per vertex remains), so no source ever allocates. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "sssp_cpu.h"
 
-#define PACK_MAGIC 0x3150435053535354ULL /* "TSSSPCP1" */
+#define PACK_MAGIC 0x3250435053535354ULL /* "TSSSPCP2" */
 #define NIL UINT32_MAX
 #define CHUNK_SLOTS 128u /* uint32 slots per chunk: 512 bytes, eight cache lines */
-#define BATCH CHUNK_SLOTS
 #define RADIX_BUCKETS 33u
-#define LAST_DIST (SSSP_INF - 1) /* distances saturate here */
+#define LAST_DIST (SSSP_INF - 1) /* distances saturate here, as in sssp_dijkstra() */
 #define ALIGN64(x) (((x) + 63) & ~(uint64_t)63)
 
-/* The packed graph's first 64 bytes. */
+/* The packed graph's first 64 bytes; the arrays follow at 64-byte aligned offsets. */
 struct packed_hdr
 {
 	uint64_t magic;
 	uint64_t m;
-	uint64_t off_at;   /* byte offset of the n+1 arc offsets (uint32 or uint64) */
-	uint64_t arc_at;   /* byte offset of the arcs */
+	uint64_t off_at;   /* the n+1 arc offsets (uint32 or uint64) */
+	uint64_t arc_at;   /* the arcs */
+	uint64_t perm_at;  /* old2new[n], then new2old[n] at perm_at + ALIGN64(4n) (reserved even if unused) */
 	uint32_t n, max_w;
-	uint32_t queue;    /* enum sssp_cpu_queue, never AUTO */
 	uint32_t nbuckets; /* Dial: power of two > max_w; radix: 33 */
-	uint8_t off64, arc64, no_batch, wbits;
-	uint32_t spare16;
+	uint8_t queue;     /* enum sssp_cpu_queue, never AUTO */
+	uint8_t off64, arc64, wbits;
+	uint8_t plain, relabel, spare16, pad;
 };
 
-/* A bucket: a chain of chunks, all full but the last (fill slots used). Empty: first == NIL,
- * fill == CHUNK_SLOTS, so that "fill == CHUNK_SLOTS" is the one test a push needs. */
+/* A bucket: a chain of chunks, all full but the last (fill slots used). Empty: first == NIL and
+ * fill == CHUNK_SLOTS, so that "fill == CHUNK_SLOTS" is the one test a push makes. */
 struct list
 {
 	uint32_t first, last, fill, pad;
 };
 
-/* The state of one run, pointing into the packed graph and the workspace. */
+/* One run's state, pointing into the packed graph and the workspace. */
 struct run
 {
 	const struct packed_hdr *h;
 	const void *off, *arcs;
-	uint32_t *dist;
+	uint32_t *dist;     /* the caller's row, or the workspace's when renumbered */
 	struct list *lists; /* nbuckets + 1: the last one is the bucket being settled, detached */
 	uint64_t *bits;     /* non-empty buckets */
+	uint64_t *done;     /* settled vertices */
 	uint32_t *next;     /* per chunk: the next one in its list or in the free list */
-	uint32_t *slots;    /* chunk c's slots are slots[c * CHUNK_SLOTS ...] */
+	uint32_t *slots;    /* chunk c's slots: slots[c * CHUNK_SLOTS ...] */
 	uint32_t free;      /* free list */
 	uint32_t nlists;
 	uint32_t esize;     /* slots per entry: 1 (Dial: vertex) or 2 (radix: key, vertex) */
 	uint32_t cur;       /* Dial: the distance being settled; radix: the last minimum */
 	uint32_t mask;      /* Dial: nbuckets - 1 */
-	uint64_t nchunks;
-	/* the summary */
 	uint64_t sum;
 	uint32_t reached, ecc;
 };
 
-/* ------------------------------------------------------------------ sizes */
+/* ------------------------------------------------------------------ packing */
 
 static uint32_t bits_for(uint32_t x)
 {
 	return x ? 32u - (uint32_t)__builtin_clz(x) : 0u;
 }
 
-static enum sssp_cpu_queue pick_queue(const struct sssp_graph *g, const struct sssp_cpu_options *o)
-{
-	if (o && o->queue != SSSP_CPU_QUEUE_AUTO)
-		return o->queue;
-	return g->max_w <= SSSP_CPU_DIAL_MAX_W ? SSSP_CPU_QUEUE_DIAL : SSSP_CPU_QUEUE_RADIX;
-}
-
 static int arcs_fit_32(const struct sssp_graph *g)
 {
-	uint32_t wbits = bits_for(g->max_w);
-	return wbits + bits_for(g->n ? g->n - 1 : 0) <= 32;
+	return bits_for(g->max_w) + bits_for(g->n ? g->n - 1 : 0) <= 32;
+}
+
+struct layout
+{
+	uint64_t off_at, arc_at, perm_at, n2o_at, size;
+	int off64, arc64;
+};
+
+static struct layout pack_layout(const struct sssp_graph *g)
+{
+	struct layout l;
+	l.off64 = g->m > UINT32_MAX;
+	l.arc64 = !arcs_fit_32(g);
+	l.off_at = ALIGN64(sizeof(struct packed_hdr));
+	l.arc_at = l.off_at + ALIGN64(((uint64_t)g->n + 1) * (l.off64 ? 8 : 4));
+	l.perm_at = l.arc_at + ALIGN64(g->m * (l.arc64 ? 8 : 4));
+	l.n2o_at = l.perm_at + ALIGN64((uint64_t)g->n * 4);
+	l.size = l.n2o_at + ALIGN64((uint64_t)g->n * 4);
+	return l;
 }
 
 size_t sssp_cpu_packed_size_opt(const struct sssp_graph *g, const struct sssp_cpu_options *o)
 {
 	(void)o;
-	int off64 = g->m > UINT32_MAX;
-	uint64_t size = ALIGN64(sizeof(struct packed_hdr));
-	size += ALIGN64(((uint64_t)g->n + 1) * (off64 ? 8 : 4));
-	size += ALIGN64(g->m * (arcs_fit_32(g) ? 4 : 8));
-	return (size_t)size;
+	return (size_t)pack_layout(g).size;
 }
 
 size_t sssp_cpu_packed_size(const struct sssp_graph *g)
@@ -115,16 +129,90 @@ size_t sssp_cpu_packed_size(const struct sssp_graph *g)
 	return sssp_cpu_packed_size_opt(g, NULL);
 }
 
+/* Renumber by decreasing in-degree (stable: ties keep their order) when the 1/16 of vertices with
+ * the most in-arcs receive at least a third of all arcs, or when forced. Uses the offsets' area as
+ * a histogram of in-degrees and the new2old area for the in-degrees: no allocation. On return
+ * old2new / new2old hold the permutation (when it returns 1). */
+static int renumber(const struct sssp_graph *g, int force, uint32_t *hist, uint32_t *o2n, uint32_t *n2o)
+{
+	uint32_t n = g->n;
+	if (force < 0 || n < 2)
+		return 0;
+	uint32_t *indeg = n2o, maxdeg = 0;
+	memset(indeg, 0, (size_t)n * 4);
+	for (uint64_t e = 0; e < g->m; e++)
+		indeg[g->col[e]]++;
+	memset(hist, 0, ((size_t)n + 1) * 4); /* in-degrees are below n: no parallel arcs */
+	for (uint32_t v = 0; v < n; v++)
+	{
+		hist[indeg[v]]++;
+		maxdeg = indeg[v] > maxdeg ? indeg[v] : maxdeg;
+	}
+	if (!force)
+	{
+		uint64_t want = n / 16, took = 0, arcs = 0;
+		for (uint32_t k = maxdeg; k > 0 && took < want; k--)
+		{
+			uint64_t c = hist[k] < want - took ? hist[k] : want - took;
+			took += c;
+			arcs += c * k;
+		}
+		if (want == 0 || arcs * 3 < g->m)
+			return 0;
+	}
+	/* counting sort, largest in-degree first */
+	uint32_t pos = 0;
+	for (uint64_t k = (uint64_t)maxdeg + 1; k-- > 0;)
+	{
+		uint32_t c = hist[k];
+		hist[k] = pos;
+		pos += c;
+	}
+	for (uint32_t v = 0; v < n; v++)
+		o2n[v] = hist[indeg[v]]++;
+	for (uint32_t v = 0; v < n; v++)
+		n2o[o2n[v]] = v;
+	return 1;
+}
+
+static uint64_t off_at(const void *off, uint32_t v, int off64)
+{
+	return off64 ? ((const uint64_t *)off)[v] : ((const uint32_t *)off)[v];
+}
+
+/* Arcs in order of target: a 32-bit arc holds its target in its high bits; a pair, first. */
+static int cmp_word(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	return cmp_word(a, b);
+}
+
 void sssp_cpu_pack_opt(const struct sssp_graph *g, const struct sssp_cpu_options *o, void *buf)
 {
+	struct layout l = pack_layout(g);
 	struct packed_hdr *h = buf;
+	char *base = buf;
 	memset(h, 0, sizeof(*h));
 	h->magic = PACK_MAGIC;
 	h->m = g->m;
 	h->n = g->n;
 	h->max_w = g->max_w;
-	h->queue = pick_queue(g, o);
-	if (h->queue == SSSP_CPU_QUEUE_DIAL)
+	h->off_at = l.off_at;
+	h->arc_at = l.arc_at;
+	h->perm_at = l.perm_at;
+	h->off64 = (uint8_t)l.off64;
+	h->arc64 = (uint8_t)l.arc64;
+	h->wbits = (uint8_t)bits_for(g->max_w);
+	enum sssp_cpu_queue q = o ? o->queue : SSSP_CPU_QUEUE_AUTO;
+	if (q == SSSP_CPU_QUEUE_AUTO)
+		q = g->max_w <= SSSP_CPU_DIAL_MAX_W ? SSSP_CPU_QUEUE_DIAL : SSSP_CPU_QUEUE_RADIX;
+	h->queue = (uint8_t)q;
+	if (q == SSSP_CPU_QUEUE_DIAL)
 	{
 		uint32_t b = 1;
 		while (b <= g->max_w)
@@ -133,37 +221,42 @@ void sssp_cpu_pack_opt(const struct sssp_graph *g, const struct sssp_cpu_options
 	}
 	else
 		h->nbuckets = RADIX_BUCKETS;
-	h->off64 = g->m > UINT32_MAX;
-	h->arc64 = !arcs_fit_32(g);
-	h->wbits = (uint8_t)bits_for(g->max_w);
-	h->no_batch = o && o->no_batch;
-	h->spare16 = o && o->spare16 ? o->spare16 : 8;
-	h->off_at = ALIGN64(sizeof(struct packed_hdr));
-	h->arc_at = h->off_at + ALIGN64(((uint64_t)g->n + 1) * (h->off64 ? 8 : 4));
-	char *base = buf;
-	if (h->off64)
-		memcpy(base + h->off_at, g->rowptr, ((size_t)g->n + 1) * sizeof(uint64_t));
-	else
+	h->plain = o && o->plain;
+	h->spare16 = (uint8_t)(o && o->spare16 ? (o->spare16 < 255 ? o->spare16 : 255) : 8);
+	uint32_t *o2n = (uint32_t *)(base + l.perm_at), *n2o = (uint32_t *)(base + l.n2o_at);
+	h->relabel = (uint8_t)renumber(g, o ? o->relabel : 0, (uint32_t *)(base + l.off_at), o2n, n2o);
+	uint64_t a = 0;
+	for (uint32_t i = 0; i < g->n; i++)
 	{
-		uint32_t *off = (uint32_t *)(base + h->off_at);
-		for (uint64_t v = 0; v <= g->n; v++)
-			off[v] = (uint32_t)g->rowptr[v];
-	}
-	if (h->arc64)
-	{
-		uint32_t *arc = (uint32_t *)(base + h->arc_at);
-		for (uint64_t e = 0; e < g->m; e++)
+		uint32_t u = h->relabel ? n2o[i] : i;
+		if (h->off64)
+			((uint64_t *)(base + l.off_at))[i] = a;
+		else
+			((uint32_t *)(base + l.off_at))[i] = (uint32_t)a;
+		for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++, a++)
 		{
-			arc[2 * e] = g->col[e];
-			arc[2 * e + 1] = g->w[e];
+			uint32_t t = h->relabel ? o2n[g->col[e]] : g->col[e];
+			if (h->arc64)
+			{
+				((uint32_t *)(base + l.arc_at))[2 * a] = t;
+				((uint32_t *)(base + l.arc_at))[2 * a + 1] = g->w[e];
+			}
+			else
+				((uint32_t *)(base + l.arc_at))[a] = (t << h->wbits) | g->w[e];
 		}
 	}
+	if (h->off64)
+		((uint64_t *)(base + l.off_at))[g->n] = a;
 	else
-	{
-		uint32_t *arc = (uint32_t *)(base + h->arc_at);
-		for (uint64_t e = 0; e < g->m; e++)
-			arc[e] = (g->col[e] << h->wbits) | g->w[e];
-	}
+		((uint32_t *)(base + l.off_at))[g->n] = (uint32_t)a;
+	if (h->relabel) /* arcs by increasing target again: a long list then sweeps dist[] in order */
+		for (uint32_t i = 0; i < g->n; i++)
+		{
+			uint64_t b = off_at(base + l.off_at, i, h->off64), e = off_at(base + l.off_at, i + 1, h->off64);
+			if (e - b > 1)
+				qsort(base + l.arc_at + b * (h->arc64 ? 8 : 4), e - b, h->arc64 ? 8 : 4,
+				      h->arc64 ? cmp_pair : cmp_word);
+		}
 }
 
 void sssp_cpu_pack(const struct sssp_graph *g, void *buf)
@@ -173,10 +266,17 @@ void sssp_cpu_pack(const struct sssp_graph *g, void *buf)
 
 enum sssp_cpu_queue sssp_cpu_packed_queue(const void *packed)
 {
-	return ((const struct packed_hdr *)packed)->queue;
+	return (enum sssp_cpu_queue)((const struct packed_hdr *)packed)->queue;
 }
 
-/* Chunks: n entries, one partial chunk per list, one for the batch in hand, and the spare. */
+int sssp_cpu_packed_renumbered(const void *packed)
+{
+	return ((const struct packed_hdr *)packed)->relabel;
+}
+
+/* ------------------------------------------------------------------ workspace */
+
+/* Chunks: n entries, a partial chunk per list, one more, and the spare (spare16/16 n entries). */
 static uint64_t pool_chunks(const struct packed_hdr *h)
 {
 	uint64_t per = CHUNK_SLOTS / (h->queue == SSSP_CPU_QUEUE_DIAL ? 1 : 2);
@@ -185,20 +285,28 @@ static uint64_t pool_chunks(const struct packed_hdr *h)
 	return live + (h->nbuckets + 1) + 2 + spare;
 }
 
-/* Workspace: lists, bitmap, next[], slots (64-byte aligned relative to the start). */
-static uint64_t ws_layout(const struct packed_hdr *h, uint64_t *bits_at, uint64_t *next_at, uint64_t *slots_at)
+struct ws_layout
 {
+	uint64_t bits_at, done_at, dist_at, next_at, slots_at, size;
+};
+
+/* lists, bucket bitmap, settled bitmap, own distances (renumbered), next[], slots */
+static struct ws_layout ws_layout(const struct packed_hdr *h)
+{
+	struct ws_layout w;
 	uint64_t nlists = (uint64_t)h->nbuckets + 1, nch = pool_chunks(h);
-	*bits_at = ALIGN64(nlists * sizeof(struct list));
-	*next_at = *bits_at + ALIGN64((nlists + 63) / 64 * 8);
-	*slots_at = *next_at + ALIGN64(nch * 4);
-	return *slots_at + nch * CHUNK_SLOTS * 4;
+	w.bits_at = ALIGN64(nlists * sizeof(struct list));
+	w.done_at = w.bits_at + ALIGN64((nlists + 63) / 64 * 8);
+	w.dist_at = w.done_at + ALIGN64(((uint64_t)h->n + 63) / 64 * 8);
+	w.next_at = w.dist_at + (h->relabel ? ALIGN64((uint64_t)h->n * 4) : 0);
+	w.slots_at = w.next_at + ALIGN64(nch * 4);
+	w.size = w.slots_at + nch * CHUNK_SLOTS * 4;
+	return w;
 }
 
 size_t sssp_cpu_workspace_size(const void *packed)
 {
-	uint64_t a, b, c;
-	return (size_t)ws_layout(packed, &a, &b, &c);
+	return (size_t)ws_layout(packed).size;
 }
 
 /* ------------------------------------------------------------------ chunk lists */
@@ -211,6 +319,11 @@ static inline void bit_set(uint64_t *bits, uint32_t i)
 static inline void bit_clear(uint64_t *bits, uint32_t i)
 {
 	bits[i / 64] &= ~(1ULL << (i % 64));
+}
+
+static inline int bit_get(const uint64_t *bits, uint32_t i)
+{
+	return (bits[i / 64] >> (i % 64)) & 1;
 }
 
 static inline void list_empty(struct list *l)
@@ -365,11 +478,16 @@ static inline uint32_t list_pop_chunk(struct run *r, uint32_t li, uint32_t *buf)
 	return cnt;
 }
 
-/* ------------------------------------------------------------------ settling a batch */
+/* ------------------------------------------------------------------ reading the packed graph */
 
 static inline uint64_t off_get(const void *off, uint32_t v, const int off64)
 {
 	return off64 ? ((const uint64_t *)off)[v] : ((const uint32_t *)off)[v];
+}
+
+static inline const void *off_addr(const void *off, uint32_t v, const int off64)
+{
+	return off64 ? (const void *)((const uint64_t *)off + v) : (const void *)((const uint32_t *)off + v);
 }
 
 static inline void arc_get(const void *arcs, uint64_t a, const int arc64, uint32_t wbits, uint32_t *t, uint32_t *w)
@@ -392,7 +510,10 @@ static inline const void *arc_addr(const void *arcs, uint64_t a, const int arc64
 	return (const uint32_t *)arcs + (arc64 ? 2 * a : a);
 }
 
-/* dist[t] = min(dist[t], d + w), saturated at LAST_DIST; push t when it dropped. */
+/* ------------------------------------------------------------------ settling */
+
+/* dist[t] = min(dist[t], d + w), saturated at LAST_DIST; push t when it dropped. A settled t
+ * needs no test of its own: its distance is at most d. */
 static inline __attribute__((always_inline)) void relax(struct run *r, uint32_t t, uint32_t d, uint32_t w,
 							 const int radix, const int sat)
 {
@@ -411,89 +532,144 @@ static inline __attribute__((always_inline)) void relax(struct run *r, uint32_t 
 		push1(r, nd & r->mask, t);
 }
 
+#define PIPE_K 16   /* entries ahead whose arc offsets are prefetched */
+#define PIPE_L 16   /* arc lists in flight: prefetched, then their targets' distances, then relaxed */
+#define PIPE_L2 8   /* of which the last PIPE_L2 have their targets' distances prefetched */
+#define PF_AHEAD 16 /* in a long arc list: arcs ahead whose target's distance is prefetched */
+#define RING 32     /* > PIPE_L, power of two */
 
-#define PF_AHEAD 16 /* arcs ahead whose target's distance is prefetched in a long arc list */
-
-/* Settle the k vertices vs[] popped at distance d (stale entries skipped) and relax their arcs. */
-static inline __attribute__((always_inline)) void settle(struct run *r, const uint32_t *vs, uint32_t k, uint32_t d,
-							  const int radix, const int off64, const int arc64)
+/* Copy the vertices of the first chunk of list li into buf; returns how many. */
+static inline uint32_t stream_load(struct run *r, uint32_t li, uint32_t *buf, const int radix)
 {
+	if (!radix)
+		return list_pop_chunk(r, li, buf);
+	uint32_t tmp[CHUNK_SLOTS];
+	uint32_t k = list_pop_chunk(r, li, tmp);
+	for (uint32_t j = 0; j < k; j += 2)
+		buf[j / 2] = tmp[j + 1];
+	return k / 2;
+}
+
+/* The vertex @p ahead entries into list li (for prefetching); 0 when there is none. */
+static inline int stream_peek(const struct run *r, uint32_t li, uint32_t ahead, const int radix, uint32_t *v)
+{
+	const struct list *l = &r->lists[li];
+	if (l->first == NIL)
+		return 0;
+	uint32_t cnt = l->first == l->last ? l->fill : CHUNK_SLOTS;
+	uint32_t at = radix ? 2 * ahead + 1 : ahead;
+	if (at >= cnt)
+		return 0;
+	*v = r->slots[(uint64_t)l->first * CHUNK_SLOTS + at];
+	return 1;
+}
+
+/* Settle every vertex of list li (the detached bucket: all at distance d) and relax its arcs,
+ * as the pipeline of the opening comment; or, when plain, one vertex at a time. */
+static inline __attribute__((always_inline)) void settle_stream(struct run *r, uint32_t li, uint32_t d,
+								 const int radix, const int off64, const int arc64)
+{
+	uint64_t *done = r->done;
 	uint32_t *dist = r->dist;
 	const void *off = r->off, *arcs = r->arcs;
 	const uint32_t wbits = r->h->wbits;
 	const int sat = d > LAST_DIST - r->h->max_w;
+	uint32_t buf[CHUNK_SLOTS];
 	uint32_t nset = 0;
-	if (r->h->no_batch)
+	if (r->h->plain)
 	{
-		for (uint32_t i = 0; i < k; i++)
+		while (r->lists[li].first != NIL)
 		{
-			uint32_t v = vs[i];
-			if (dist[v] != d)
-				continue;
-			nset++;
-			uint64_t e = off_get(off, v + 1, off64);
-			for (uint64_t a = off_get(off, v, off64); a < e; a++)
+			uint32_t k = stream_load(r, li, buf, radix);
+			for (uint32_t i = 0; i < k; i++)
 			{
-				uint32_t t, w;
-				arc_get(arcs, a, arc64, wbits, &t, &w);
-				relax(r, t, d, w, radix, sat);
+				uint32_t v = buf[i];
+				if (bit_get(done, v))
+					continue;
+				bit_set(done, v);
+				nset++;
+				uint64_t e = off_get(off, v + 1, off64);
+				for (uint64_t a = off_get(off, v, off64); a < e; a++)
+				{
+					uint32_t t, w;
+					arc_get(arcs, a, arc64, wbits, &t, &w);
+					relax(r, t, d, w, radix, sat);
+				}
 			}
 		}
+		goto out;
 	}
-	else
+	uint64_t rb[RING], re[RING];
+	uint32_t cnt = stream_load(r, li, buf, radix), i = 0;
+	uint32_t head = 0, s3 = 0, s4 = 0; /* arc lists: produced, targets prefetched, relaxed */
+	int more = 1;
+	for (uint32_t j = 0; j < PIPE_K && j < cnt; j++)
+		__builtin_prefetch(off_addr(off, buf[j], off64));
+	for (;;)
 	{
-		uint64_t beg[BATCH], end[BATCH];
-		uint32_t nl = 0;
-		/* 1: the batch's distances and offsets */
-		for (uint32_t i = 0; i < k; i++)
+		/* settle entries until PIPE_L arc lists are in flight */
+		while (more && head - s4 < PIPE_L)
 		{
-			__builtin_prefetch(&dist[vs[i]]);
-			__builtin_prefetch(off64 ? (const void *)((const uint64_t *)off + vs[i])
-						 : (const void *)((const uint32_t *)off + vs[i]));
-		}
-		/* 2: drop stale entries; the live ones' arc lists */
-		for (uint32_t i = 0; i < k; i++)
-		{
-			uint32_t v = vs[i];
-			if (dist[v] != d)
-				continue;
+			if (i == cnt)
+			{
+				if (r->lists[li].first == NIL)
+				{
+					more = 0;
+					break;
+				}
+				cnt = stream_load(r, li, buf, radix);
+				i = 0;
+			}
+			uint32_t pv = buf[i];
+			if (i + PIPE_K < cnt)
+				pv = buf[i + PIPE_K];
+			else
+				stream_peek(r, li, i + PIPE_K - cnt, radix, &pv);
+			__builtin_prefetch(off_addr(off, pv, off64));
+			uint32_t v = buf[i++];
+			if (bit_get(done, v))
+				continue; /* stale */
+			bit_set(done, v);
 			nset++;
 			uint64_t b = off_get(off, v, off64), e = off_get(off, v + 1, off64);
 			if (b == e)
 				continue;
 			__builtin_prefetch(arc_addr(arcs, b, arc64));
 			__builtin_prefetch(arc_addr(arcs, e - 1, arc64));
-			beg[nl] = b;
-			end[nl++] = e;
+			rb[head % RING] = b;
+			re[head % RING] = e;
+			head++;
 		}
-		/* 3: the distances of the targets (the first PF_AHEAD of each list) */
-		for (uint32_t j = 0; j < nl; j++)
+		if (s4 == head)
+			break;
+		/* the targets' distances of the lists PIPE_L2 ahead (the first PF_AHEAD arcs of each) */
+		for (; s3 != head && s3 - s4 < PIPE_L2; s3++)
 		{
-			uint64_t lim = end[j] - beg[j] > PF_AHEAD ? beg[j] + PF_AHEAD : end[j];
-			for (uint64_t a = beg[j]; a < lim; a++)
+			uint64_t b = rb[s3 % RING], e = re[s3 % RING];
+			uint64_t lim = e - b > PF_AHEAD ? b + PF_AHEAD : e;
+			for (uint64_t a = b; a < lim; a++)
 			{
 				uint32_t t, w;
 				arc_get(arcs, a, arc64, wbits, &t, &w);
 				__builtin_prefetch(&dist[t]);
 			}
 		}
-		/* 4: relax */
-		for (uint32_t j = 0; j < nl; j++)
+		/* relax the oldest list */
+		uint64_t e = re[s4 % RING];
+		for (uint64_t a = rb[s4 % RING]; a < e; a++)
 		{
-			uint64_t e = end[j];
-			for (uint64_t a = beg[j]; a < e; a++)
+			uint32_t t, w;
+			if (a + PF_AHEAD < e)
 			{
-				uint32_t t, w;
-				if (a + PF_AHEAD < e)
-				{
-					arc_get(arcs, a + PF_AHEAD, arc64, wbits, &t, &w);
-					__builtin_prefetch(&dist[t]);
-				}
-				arc_get(arcs, a, arc64, wbits, &t, &w);
-				relax(r, t, d, w, radix, sat);
+				arc_get(arcs, a + PF_AHEAD, arc64, wbits, &t, &w);
+				__builtin_prefetch(&dist[t]);
 			}
+			arc_get(arcs, a, arc64, wbits, &t, &w);
+			relax(r, t, d, w, radix, sat);
 		}
+		s4++;
 	}
+out:
 	r->reached += nset;
 	r->sum += (uint64_t)nset * d;
 	if (nset)
@@ -522,30 +698,23 @@ static inline int find_next(const uint64_t *bits, uint32_t nwords, uint32_t from
 
 static inline __attribute__((always_inline)) void run_dial(struct run *r, const int off64, const int arc64)
 {
-	const uint32_t nb = r->h->nbuckets, det = r->nlists - 1, nwords = (nb + 63) / 64;
-	uint32_t buf[CHUNK_SLOTS];
+	const uint32_t det = r->nlists - 1, nwords = (r->h->nbuckets + 63) / 64;
 	for (;;)
 	{
 		uint32_t b0 = r->cur & r->mask, b;
 		if (!find_next(r->bits, nwords, b0, &b))
 			break;
+		/* zero-weight arcs may refill bucket b while it is settled: the next round finds it again */
 		r->cur += (b - b0) & r->mask;
-		do /* zero-weight arcs refill bucket b while it is settled */
-		{
-			list_detach(r, b, det);
-			while (r->lists[det].first != NIL)
-			{
-				uint32_t k = list_pop_chunk(r, det, buf);
-				settle(r, buf, k, r->cur, 0, off64, arc64);
-			}
-		} while (r->lists[b].first != NIL);
+		list_detach(r, b, det);
+		settle_stream(r, det, r->cur, 0, off64, arc64);
 	}
 }
 
 static inline __attribute__((always_inline)) void run_radix(struct run *r, const int off64, const int arc64)
 {
 	const uint32_t det = r->nlists - 1;
-	uint32_t buf[CHUNK_SLOTS], vs[CHUNK_SLOTS / 2];
+	uint32_t buf[CHUNK_SLOTS];
 	for (;;)
 	{
 		if (r->lists[0].first == NIL)
@@ -566,7 +735,7 @@ static inline __attribute__((always_inline)) void run_radix(struct run *r, const
 					break;
 			}
 			r->cur = mn;
-			/* every key of bucket i now falls into a lower bucket */
+			/* every key of bucket i now belongs to a lower bucket */
 			list_detach(r, i, det);
 			while (r->lists[det].first != NIL)
 			{
@@ -579,49 +748,44 @@ static inline __attribute__((always_inline)) void run_radix(struct run *r, const
 			}
 		}
 		list_detach(r, 0, det);
-		while (r->lists[det].first != NIL)
-		{
-			uint32_t k = list_pop_chunk(r, det, buf);
-			for (uint32_t j = 0; j < k; j += 2)
-				vs[j / 2] = buf[j + 1];
-			settle(r, vs, k / 2, r->cur, 1, off64, arc64);
-		}
+		settle_stream(r, det, r->cur, 1, off64, arc64);
 	}
 }
 
 void sssp_cpu_run(const void *packed, uint32_t src, uint32_t *dist, void *work, struct sssp_summary *out)
 {
 	const struct packed_hdr *h = packed;
-	uint64_t bits_at, next_at, slots_at;
-	ws_layout(h, &bits_at, &next_at, &slots_at);
+	struct ws_layout wl = ws_layout(h);
 	char *ws = work;
+	const uint32_t *o2n = (const uint32_t *)((const char *)packed + h->perm_at);
 	struct run r = {
 		.h = h,
 		.off = (const char *)packed + h->off_at,
 		.arcs = (const char *)packed + h->arc_at,
-		.dist = dist,
+		.dist = h->relabel ? (uint32_t *)(ws + wl.dist_at) : dist,
 		.lists = (struct list *)ws,
-		.bits = (uint64_t *)(ws + bits_at),
-		.next = (uint32_t *)(ws + next_at),
-		.slots = (uint32_t *)(ws + slots_at),
-		.free = NIL,
+		.bits = (uint64_t *)(ws + wl.bits_at),
+		.done = (uint64_t *)(ws + wl.done_at),
+		.next = (uint32_t *)(ws + wl.next_at),
+		.slots = (uint32_t *)(ws + wl.slots_at),
 		.nlists = h->nbuckets + 1,
 		.esize = h->queue == SSSP_CPU_QUEUE_DIAL ? 1 : 2,
 		.mask = h->nbuckets - 1,
-		.nchunks = pool_chunks(h),
 	};
 	for (uint32_t i = 0; i < r.nlists; i++)
 		list_empty(&r.lists[i]);
 	memset(r.bits, 0, (r.nlists + 63) / 64 * 8);
-	/* all chunks free, chained in order */
-	for (uint64_t c = 0; c < r.nchunks; c++)
-		r.next[c] = c + 1 < r.nchunks ? (uint32_t)(c + 1) : NIL;
+	memset(r.done, 0, ((size_t)h->n + 63) / 64 * 8);
+	uint64_t nch = pool_chunks(h);
+	for (uint64_t c = 0; c < nch; c++) /* every chunk free, in order */
+		r.next[c] = c + 1 < nch ? (uint32_t)(c + 1) : NIL;
 	r.free = 0;
-	memset(dist, 0xff, (size_t)h->n * sizeof(uint32_t));
-	dist[src] = 0;
+	memset(r.dist, 0xff, (size_t)h->n * sizeof(uint32_t));
+	uint32_t s = h->relabel ? o2n[src] : src;
+	r.dist[s] = 0;
 	if (r.esize == 1)
 	{
-		push1(&r, 0, src);
+		push1(&r, 0, s);
 		switch (h->off64 * 2 + h->arc64)
 		{
 		case 0: run_dial(&r, 0, 0); break;
@@ -632,7 +796,7 @@ void sssp_cpu_run(const void *packed, uint32_t src, uint32_t *dist, void *work, 
 	}
 	else
 	{
-		push2(&r, 0, 0, src);
+		push2(&r, 0, 0, s);
 		switch (h->off64 * 2 + h->arc64)
 		{
 		case 0: run_radix(&r, 0, 0); break;
@@ -641,6 +805,9 @@ void sssp_cpu_run(const void *packed, uint32_t src, uint32_t *dist, void *work, 
 		default: run_radix(&r, 1, 1); break;
 		}
 	}
+	if (h->relabel) /* back to the caller's numbering */
+		for (uint32_t v = 0; v < h->n; v++)
+			dist[v] = r.dist[o2n[v]];
 	out->source = src;
 	out->sum = r.sum;
 	out->ecc = r.ecc;

@@ -33,8 +33,11 @@ struct sssp_cpu_options
 	 *  When the queue's memory fills with stale entries the engine compacts it; a small value
 	 *  makes that happen often (tests). Any value gives the same distances. */
 	uint32_t spare16;
-	/** 1: relax one vertex at a time without prefetching (to measure what batching gains). */
-	int no_batch;
+	/** 1: settle one vertex at a time without prefetching (to measure what the pipeline gains). */
+	int plain;
+	/** Renumber vertices by decreasing in-degree: 0 when skewed (the default), 1 always, -1 never.
+	 *  Any value gives the same distances, in the caller's numbering. */
+	int relabel;
 };
 
 /** Bytes of the packed graph of @p g (default options). */
@@ -51,6 +54,8 @@ void sssp_cpu_pack_opt(const struct sssp_graph *g, const struct sssp_cpu_options
 
 /** The queue a packed graph uses (never AUTO). */
 enum sssp_cpu_queue sssp_cpu_packed_queue(const void *packed);
+/** 1 if the packed graph renumbers vertices (see sssp_cpu_options::relabel), else 0. */
+int sssp_cpu_packed_renumbered(const void *packed);
 
 /** Per-thread scratch bytes that sssp_cpu_run() needs for @p packed (no allocation per source:
  *  O(n) bytes, about 6n for Dial and 12n for the radix heap, plus the buckets). */
