@@ -3,17 +3,20 @@
  *   (a) the Boost Graph Library's dijkstra_shortest_paths_no_color_map on a
  *       compressed_sparse_row_graph built from the same CSR (the baseline);
  *   (b) the plug-in's heap Dijkstra (sssp_dijkstra, codelets/sssp/dijkstra.c);
- *   (c) the bucket-queue engine (sssp_cpu_run, codelets/sssp/sssp_cpu.c), as chosen for the graph,
- *       and with --variants also forced to Dial / radix and without batching.
+ *   (c) the bucket-queue engine (sssp_cpu_run, codelets/sssp/sssp_cpu.c) as it configures itself for
+ *       the graph, and with --variants also: without its pipeline (plain), forced to Dial's buckets or
+ *       to the radix heap, renumbered or not.
  * Sources are taken in turn (a, b, c for source 1, then source 2, ...) so that drifts of a shared
  * machine hit every code alike. Prints a table and CSV: SSSP/s, ns per arc scanned, ratio to Boost.
  * Exit 1 when any distance or summary differs.
  *
- * Usage: boost_dijkstra [GRAPH | --gen SPEC | --n N] [--sources K] [--seed S] [--variants] [--csv FILE]
+ * Usage: boost_dijkstra [GRAPH | --gen SPEC | --n N] [--sources K] [--seed S] [--variants] [--cpu-clock]
+ *                       [--csv FILE]
  *   GRAPH     a .gr, .mtx or .tgb file;  SPEC  random:N[:D1-D2[:W1-W2]] | rmat:SCALE[:EF] | grid:RxC[:W1-W2]
  *   --n N     the same as --gen random:N (default random:1049088, the paper's graph);
  *   --sources K distinct random sources (default 4), picked as tuccompi-apsp --sources random:K --seed S
- *   does; --seed S also seeds the generators (default 1). */
+ *   does; --seed S also seeds the generators (default 1); --cpu-clock times with this thread's CPU time
+ *   instead of the wall clock (for shared machines). */
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/dijkstra_shortest_paths_no_color_map.hpp>
 #include <boost/property_map/property_map.hpp>
@@ -24,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <utility>
 #include <vector>
@@ -162,8 +166,18 @@ std::vector<uint32_t> pick_sources(uint32_t n, uint64_t k, uint64_t seed)
 	return src;
 }
 
+bool cpu_clock = false;
+
+/* Seconds: wall clock, or with --cpu-clock this thread's CPU time (steadier on a shared machine;
+ * the same on an idle one). */
 double now()
 {
+	if (cpu_clock)
+	{
+		timespec ts;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+	}
 	return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
@@ -209,10 +223,12 @@ int main(int argc, char **argv)
 			csv = argv[++i];
 		else if (!std::strcmp(a, "--variants"))
 			variants = true;
+		else if (!std::strcmp(a, "--cpu-clock"))
+			cpu_clock = true;
 		else if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h"))
 		{
 			std::printf("usage: boost_dijkstra [GRAPH | --gen SPEC | --n N] [--sources K] [--seed S] "
-				    "[--variants] [--csv FILE]\n");
+				    "[--variants] [--cpu-clock] [--csv FILE]\n");
 			return 0;
 		}
 		else if (a[0] != '-' && !path)
@@ -271,14 +287,19 @@ int main(int argc, char **argv)
 	if (variants)
 	{
 		sssp_cpu_options o = {};
+		o.plain = 1;
+		var.push_back({"bucket-plain", o});
+		o = {};
 		o.queue = SSSP_CPU_QUEUE_DIAL;
-		if (g.max_w <= (1u << 20))
+		if (g.max_w <= 65535) /* one bucket per weight value */
 			var.push_back({"bucket-dial", o});
 		o.queue = SSSP_CPU_QUEUE_RADIX;
 		var.push_back({"bucket-radix", o});
 		o = {};
-		o.plain = 1;
-		var.push_back({"bucket-plain", o});
+		o.relabel = 1;
+		var.push_back({"bucket-renumbered", o});
+		o.relabel = -1;
+		var.push_back({"bucket-not-renumbered", o});
 	}
 	eng.resize(2 + var.size());
 	t0 = now();
@@ -291,7 +312,8 @@ int main(int argc, char **argv)
 		e.work.resize(sssp_cpu_workspace_size(e.packed.data()) / 8 + 1);
 		if (!i)
 			eng[2].name = std::string("bucket (") +
-				      (sssp_cpu_packed_queue(e.packed.data()) == SSSP_CPU_QUEUE_DIAL ? "dial" : "radix") + ")";
+				      (sssp_cpu_packed_queue(e.packed.data()) == SSSP_CPU_QUEUE_DIAL ? "dial" : "radix") +
+				      (sssp_cpu_packed_renumbered(e.packed.data()) ? ", renumbered)" : ")");
 	}
 	double t_pack = now() - t0;
 	std::printf("graph: %s: n = %u, m = %" PRIu64 ", max weight %u; %zu sources (seed %" PRIu64
@@ -350,14 +372,14 @@ int main(int argc, char **argv)
 		}
 	}
 
-	std::printf("%-20s %8s %10s %10s %10s %12s\n", "engine", "sources", "seconds", "SSSP/s", "ns/arc", "vs Boost");
+	std::printf("%-26s %8s %10s %10s %10s %12s\n", "engine", "sources", "seconds", "SSSP/s", "ns/arc", "vs Boost");
 	std::string rows = "engine,sources,seconds,sssp_per_s,ns_per_arc,ratio_to_boost\n";
 	for (const Engine &e : eng)
 	{
 		double rate = (double)sources.size() / e.seconds;
 		double ns = e.arcs ? 1e9 * e.seconds / (double)e.arcs : 0;
 		double ratio = eng[0].seconds / e.seconds;
-		std::printf("%-20s %8zu %10.3f %10.2f %10.2f %11.2fx\n", e.name.c_str(), sources.size(), e.seconds, rate, ns,
+		std::printf("%-26s %8zu %10.3f %10.2f %10.2f %11.2fx\n", e.name.c_str(), sources.size(), e.seconds, rate, ns,
 			    ratio);
 		char line[256];
 		std::snprintf(line, sizeof line, "%s,%zu,%.6f,%.4f,%.3f,%.4f\n", e.name.c_str(), sources.size(), e.seconds,
