@@ -1,27 +1,36 @@
 /* SSSP on one CPU core for non-negative integer weights: Dijkstra's algorithm with a monotone
  * bucket queue instead of a comparison heap, settling each bucket as a software pipeline.
  *
- * Queues (both lazy: a vertex is pushed again whenever its distance drops; an entry is stale when
- * its vertex is settled by the time it is popped; no decrease-key, no per-vertex queue state):
- * - Dial's buckets (R. B. Dial, CACM 12(11), 1969) when the largest weight C is at most
- *   SSSP_CPU_DIAL_MAX_W: a circular array of B buckets, B = C+1 rounded up to a power of two;
- *   bucket d mod B holds the vertices of tentative distance d. While bucket d is settled every
- *   tentative distance lies in [d, d+C], so the window never wraps onto itself. A bitmap of the
- *   non-empty buckets skips runs of empty ones. O(m + n + D/64) for the largest distance D.
- * - A radix heap otherwise (Ahuja, Mehlhorn, Orlin, Tarjan, JACM 37(2), 1990, one-level form):
+ * Queue (lazy: a vertex is pushed again whenever its distance drops, and an entry found stale when
+ * popped is skipped; no decrease-key, no per-vertex queue state):
+ * - Dial's buckets (R. B. Dial, CACM 12(11), 1969), the default: a circular array of B buckets of
+ *   width 2^k; bucket (d >> k) mod B holds the vertices of tentative distance d, B being a power
+ *   of two above (2^k - 1 + C) >> k for the largest weight C, so that the window of pending
+ *   distances never wraps onto itself. A bitmap of the non-empty buckets skips runs of empty ones.
+ *   k is the largest that at most 1/32 of the arcs are lighter than 2^k (k = 0 for weights 1..10,
+ *   14 for 1..1,000,000), or more if needed to keep B <= 4096.
+ *   - k = 0: label-setting, each bucket holds one distance d; an entry is stale when its vertex is
+ *     settled already, which a bitmap of settled vertices (n bits, cache-resident) tells without
+ *     touching dist[]. O(m + n + D/64) for the largest distance D.
+ *   - k > 0: within a bucket, label-correcting (the sequential form of Meyer and Sanders'
+ *     Delta-stepping, J. Algorithms 49(1), 2003): entries carry their key, a vertex lowered by a
+ *     light arc (lighter than 2^k) from its own bucket is relaxed again. Buckets settled in order
+ *     make the result exact; few light arcs make the extra work small, and wide buckets make long
+ *     streams for the pipeline where large weights would leave one vertex per distance (4x-7x
+ *     over k = 0 and over the radix heap with weights up to 10^6).
+ * - A radix heap on request (Ahuja, Mehlhorn, Orlin, Tarjan, JACM 37(2), 1990, one-level form):
  *   bucket 0 holds the keys equal to the last minimum L, bucket i >= 1 those whose highest bit
- *   differing from L is bit i-1. When bucket 0 is empty, the lowest non-empty bucket is
- *   redistributed around its smallest key; a key moves down at most 32 times. O(m + n log C).
+ *   differing from L is bit i-1; when bucket 0 is empty the lowest non-empty bucket is redistributed
+ *   around its smallest key. O(m + n log C) whatever the weights.
  *
- * Settling: all vertices of bucket 0 / bucket d have the same distance d, and relaxing from d
- * cannot bring any of them below d, so a bucket is one stream processed as a software pipeline
- * (settle_stream): a vertex's arc offsets are prefetched PIPE_K entries before it is settled;
- * settling it prefetches its arc list; PIPE_L - PIPE_L2 lists later its targets' distances are
- * prefetched; PIPE_L2 lists later its arcs are relaxed. On a graph without locality every step is a
- * cache miss; the pipeline keeps many in flight instead of waiting for each in turn, and that (more
- * than the O(1) queue) is why this beats a heap, whose sift is a chain of dependent misses.
- * Stale entries are recognised with a bitmap of settled vertices (n bits, cache-resident), without
- * touching dist[].
+ * Settling: relaxing from distance d cannot bring a vertex below d, so the vertices of a bucket can
+ * be settled ahead of relaxing their predecessors' arcs, and a bucket is one stream processed as a
+ * software pipeline (settle_stream): a vertex's arc offsets are prefetched PIPE_K entries before it
+ * is settled; settling it prefetches its arc list; PIPE_L - PIPE_L2 lists later its targets'
+ * distances are prefetched; PIPE_L2 lists later its arcs are relaxed. On a graph without locality
+ * each of these is a cache miss; the pipeline keeps many in flight instead of waiting for each in
+ * turn, and that (more than the O(1) queue) is why this beats a heap, whose sift-down is a chain of
+ * dependent misses.
  *
  * Packed graph (sssp_cpu_pack): arcs as 32-bit words (target << wbits | weight) when log2(n) plus
  * log2(C+1) fit in 32 bits, else (target, weight) pairs; 32-bit offsets when m < 2^32. When a few
@@ -42,6 +51,7 @@
 #define NIL UINT32_MAX
 #define CHUNK_SLOTS 128u /* uint32 slots per chunk: 512 bytes, eight cache lines */
 #define RADIX_BUCKETS 33u
+#define DIAL_MAX_BUCKETS 4096u /* chosen widths keep Dial's buckets (and their partial chunks) this few */
 #define LAST_DIST (SSSP_INF - 1) /* distances saturate here, as in sssp_dijkstra() */
 #define ALIGN64(x) (((x) + 63) & ~(uint64_t)63)
 
@@ -54,10 +64,10 @@ struct packed_hdr
 	uint64_t arc_at;   /* the arcs */
 	uint64_t perm_at;  /* old2new[n], then new2old[n] at perm_at + ALIGN64(4n) (reserved even if unused) */
 	uint32_t n, max_w;
-	uint32_t nbuckets; /* Dial: power of two > max_w; radix: 33 */
+	uint32_t nbuckets; /* Dial: power of two > (2^shift - 1 + max_w) >> shift; radix: 33 */
 	uint8_t queue;     /* enum sssp_cpu_queue, never AUTO */
 	uint8_t off64, arc64, wbits;
-	uint8_t plain, relabel, spare16, pad;
+	uint8_t plain, relabel, spare16, shift; /* shift: Dial's buckets are 2^shift wide */
 };
 
 /* A bucket: a chain of chunks, all full but the last (fill slots used). Empty: first == NIL and
@@ -80,8 +90,8 @@ struct run
 	uint32_t *slots;    /* chunk c's slots: slots[c * CHUNK_SLOTS ...] */
 	uint32_t free;      /* free list */
 	uint32_t nlists;
-	uint32_t esize;     /* slots per entry: 1 (Dial: vertex) or 2 (radix: key, vertex) */
-	uint32_t cur;       /* Dial: the distance being settled; radix: the last minimum */
+	uint32_t esize;     /* slots per entry: 1 (Dial, width 1: vertex) or 2 (key, vertex) */
+	uint32_t cur;       /* Dial: the bucket being settled (distance >> shift); radix: the last minimum */
 	uint32_t mask;      /* Dial: nbuckets - 1 */
 	uint64_t sum;
 	uint32_t reached, ecc;
@@ -175,6 +185,29 @@ static int renumber(const struct sssp_graph *g, int force, uint32_t *hist, uint3
 	return 1;
 }
 
+/* Dial's bucket width, 2^shift: the widest that at most 1/32 of the arcs are lighter than, and no
+ * narrower than keeps the buckets below DIAL_MAX_BUCKETS (zero weights and a few huge ones). Within a
+ * bucket a light arc may lower a vertex relaxed already, which is then relaxed again; with few light
+ * arcs that is rare, and wide buckets make long pipelined streams where weights are large. Weights
+ * 1..10: width 1, exact Dial; 1..1,000,000: width 2^14. */
+static uint32_t pick_shift(const struct sssp_graph *g)
+{
+	uint64_t hist[33] = { 0 }, light = 0;
+	uint32_t k = 0, kmin = 0;
+	while ((g->max_w >> kmin) >= DIAL_MAX_BUCKETS - 1) /* and few enough buckets */
+		kmin++;
+	for (uint64_t e = 0; e < g->m; e++)
+		hist[bits_for(g->w[e])]++;
+	for (uint32_t j = 0; j <= 20; j++)
+	{
+		light += hist[j]; /* the arcs lighter than 2^j */
+		if (light * 32 > g->m)
+			break;
+		k = j;
+	}
+	return k > kmin ? k : kmin;
+}
+
 static uint64_t off_at(const void *off, uint32_t v, int off64)
 {
 	return off64 ? ((const uint64_t *)off)[v] : ((const uint32_t *)off)[v];
@@ -208,14 +241,19 @@ void sssp_cpu_pack_opt(const struct sssp_graph *g, const struct sssp_cpu_options
 	h->off64 = (uint8_t)l.off64;
 	h->arc64 = (uint8_t)l.arc64;
 	h->wbits = (uint8_t)bits_for(g->max_w);
-	enum sssp_cpu_queue q = o ? o->queue : SSSP_CPU_QUEUE_AUTO;
-	if (q == SSSP_CPU_QUEUE_AUTO)
-		q = g->max_w <= SSSP_CPU_DIAL_MAX_W ? SSSP_CPU_QUEUE_DIAL : SSSP_CPU_QUEUE_RADIX;
+	enum sssp_cpu_queue q = o && o->queue == SSSP_CPU_QUEUE_RADIX ? SSSP_CPU_QUEUE_RADIX : SSSP_CPU_QUEUE_DIAL;
 	h->queue = (uint8_t)q;
 	if (q == SSSP_CPU_QUEUE_DIAL)
 	{
-		uint32_t b = 1;
-		while (b <= g->max_w)
+		uint32_t k = 0;
+		if (o && o->delta)
+			while (k < 20 && (2u << k) <= o->delta)
+				k++;
+		else
+			k = pick_shift(g);
+		h->shift = (uint8_t)k;
+		uint32_t b = 1, top = (uint32_t)((((uint64_t)1 << k) - 1 + g->max_w) >> k);
+		while (b <= top)
 			b <<= 1;
 		h->nbuckets = b;
 	}
@@ -279,7 +317,7 @@ int sssp_cpu_packed_renumbered(const void *packed)
 /* Chunks: n entries, a partial chunk per list, one more, and the spare (spare16/16 n entries). */
 static uint64_t pool_chunks(const struct packed_hdr *h)
 {
-	uint64_t per = CHUNK_SLOTS / (h->queue == SSSP_CPU_QUEUE_DIAL ? 1 : 2);
+	uint64_t per = CHUNK_SLOTS / (h->queue == SSSP_CPU_QUEUE_DIAL && !h->shift ? 1 : 2);
 	uint64_t live = ((uint64_t)h->n + per - 1) / per;
 	uint64_t spare = ((uint64_t)h->n * h->spare16 / 16 + per - 1) / per;
 	return live + (h->nbuckets + 1) + 2 + spare;
@@ -512,10 +550,18 @@ static inline const void *arc_addr(const void *arcs, uint64_t a, const int arc64
 
 /* ------------------------------------------------------------------ settling */
 
+/* How a bucket's entries look and are settled. */
+enum mode
+{
+	MODE_DIAL = 0,  /* Dial, width 1: entries are vertices, all at the bucket's distance */
+	MODE_RADIX = 1, /* radix heap bucket 0: (key, vertex), all keys equal to the last minimum */
+	MODE_DELTA = 2, /* Dial, width 2^shift: (key, vertex), keys differ, label-correcting */
+};
+
 /* dist[t] = min(dist[t], d + w), saturated at LAST_DIST; push t when it dropped. A settled t
  * needs no test of its own: its distance is at most d. */
 static inline __attribute__((always_inline)) void relax(struct run *r, uint32_t t, uint32_t d, uint32_t w,
-							 const int radix, const int sat)
+							 const int mode, const int sat)
 {
 	uint32_t nd = d + w;
 	if (sat && (nd < d || nd > LAST_DIST))
@@ -523,11 +569,13 @@ static inline __attribute__((always_inline)) void relax(struct run *r, uint32_t 
 	if (nd >= r->dist[t])
 		return;
 	r->dist[t] = nd;
-	if (radix)
+	if (mode == MODE_RADIX)
 	{
 		uint32_t x = nd ^ r->cur;
 		push2(r, x ? 32u - (uint32_t)__builtin_clz(x) : 0u, nd, t);
 	}
+	else if (mode == MODE_DELTA)
+		push2(r, (nd >> r->h->shift) & r->mask, nd, t);
 	else
 		push1(r, nd & r->mask, t);
 }
@@ -538,73 +586,94 @@ static inline __attribute__((always_inline)) void relax(struct run *r, uint32_t 
 #define PF_AHEAD 16 /* in a long arc list: arcs ahead whose target's distance is prefetched */
 #define RING 32     /* > PIPE_L, power of two */
 
-/* Copy the vertices of the first chunk of list li into buf; returns how many. */
-static inline uint32_t stream_load(struct run *r, uint32_t li, uint32_t *buf, const int radix)
+/* Copy the first chunk of list li into vertices vs[] and (two-slot entries) keys ks[]; returns
+ * how many entries. */
+static inline uint32_t stream_load(struct run *r, uint32_t li, uint32_t *vs, uint32_t *ks, const int mode)
 {
-	if (!radix)
-		return list_pop_chunk(r, li, buf);
+	if (mode == MODE_DIAL)
+		return list_pop_chunk(r, li, vs);
 	uint32_t tmp[CHUNK_SLOTS];
 	uint32_t k = list_pop_chunk(r, li, tmp);
 	for (uint32_t j = 0; j < k; j += 2)
-		buf[j / 2] = tmp[j + 1];
+	{
+		ks[j / 2] = tmp[j];
+		vs[j / 2] = tmp[j + 1];
+	}
 	return k / 2;
 }
 
 /* The vertex @p ahead entries into list li (for prefetching); 0 when there is none. */
-static inline int stream_peek(const struct run *r, uint32_t li, uint32_t ahead, const int radix, uint32_t *v)
+static inline int stream_peek(const struct run *r, uint32_t li, uint32_t ahead, const int mode, uint32_t *v)
 {
 	const struct list *l = &r->lists[li];
 	if (l->first == NIL)
 		return 0;
 	uint32_t cnt = l->first == l->last ? l->fill : CHUNK_SLOTS;
-	uint32_t at = radix ? 2 * ahead + 1 : ahead;
+	uint32_t at = mode != MODE_DIAL ? 2 * ahead + 1 : ahead;
 	if (at >= cnt)
 		return 0;
 	*v = r->slots[(uint64_t)l->first * CHUNK_SLOTS + at];
 	return 1;
 }
 
-/* Settle every vertex of list li (the detached bucket: all at distance d) and relax its arcs,
- * as the pipeline of the opening comment; or, when plain, one vertex at a time. */
+/* Settle every entry of list li (the detached bucket) and relax its arcs, as the pipeline of the
+ * opening comment; or, when plain, one entry at a time. MODE_DIAL and MODE_RADIX: every entry is
+ * at distance d and a stale one is a settled vertex (the bitmap). MODE_DELTA: each entry has its
+ * own key, stale when the vertex's distance is no longer the key; a vertex may be relaxed again
+ * from the same bucket if a light arc lowers it (the summary is then taken from dist[] at the end). */
 static inline __attribute__((always_inline)) void settle_stream(struct run *r, uint32_t li, uint32_t d,
-								 const int radix, const int off64, const int arc64)
+								 const int mode, const int off64, const int arc64)
 {
 	uint64_t *done = r->done;
 	uint32_t *dist = r->dist;
 	const void *off = r->off, *arcs = r->arcs;
-	const uint32_t wbits = r->h->wbits;
-	const int sat = d > LAST_DIST - r->h->max_w;
-	uint32_t buf[CHUNK_SLOTS];
+	const uint32_t wbits = r->h->wbits, satfrom = LAST_DIST - r->h->max_w;
+	uint32_t vs[CHUNK_SLOTS], ks[CHUNK_SLOTS / 2];
 	uint32_t nset = 0;
 	if (r->h->plain)
 	{
 		while (r->lists[li].first != NIL)
 		{
-			uint32_t k = stream_load(r, li, buf, radix);
+			uint32_t k = stream_load(r, li, vs, ks, mode);
 			for (uint32_t i = 0; i < k; i++)
 			{
-				uint32_t v = buf[i];
-				if (bit_get(done, v))
-					continue;
-				bit_set(done, v);
-				nset++;
+				uint32_t v = vs[i], dv = d;
+				if (mode == MODE_DELTA)
+				{
+					dv = ks[i];
+					if (dist[v] != dv)
+						continue;
+				}
+				else
+				{
+					if (bit_get(done, v))
+						continue;
+					bit_set(done, v);
+					nset++;
+				}
+				int sat = dv > satfrom;
 				uint64_t e = off_get(off, v + 1, off64);
 				for (uint64_t a = off_get(off, v, off64); a < e; a++)
 				{
 					uint32_t t, w;
 					arc_get(arcs, a, arc64, wbits, &t, &w);
-					relax(r, t, d, w, radix, sat);
+					relax(r, t, dv, w, mode, sat);
 				}
 			}
 		}
 		goto out;
 	}
 	uint64_t rb[RING], re[RING];
-	uint32_t cnt = stream_load(r, li, buf, radix), i = 0;
+	uint32_t rd[RING];
+	uint32_t cnt = stream_load(r, li, vs, ks, mode), i = 0;
 	uint32_t head = 0, s3 = 0, s4 = 0; /* arc lists: produced, targets prefetched, relaxed */
 	int more = 1;
 	for (uint32_t j = 0; j < PIPE_K && j < cnt; j++)
-		__builtin_prefetch(off_addr(off, buf[j], off64));
+	{
+		__builtin_prefetch(off_addr(off, vs[j], off64));
+		if (mode == MODE_DELTA)
+			__builtin_prefetch(&dist[vs[j]]);
+	}
 	for (;;)
 	{
 		/* settle entries until PIPE_L arc lists are in flight */
@@ -617,20 +686,34 @@ static inline __attribute__((always_inline)) void settle_stream(struct run *r, u
 					more = 0;
 					break;
 				}
-				cnt = stream_load(r, li, buf, radix);
+				cnt = stream_load(r, li, vs, ks, mode);
 				i = 0;
 			}
-			uint32_t pv = buf[i];
+			uint32_t pv = vs[i];
 			if (i + PIPE_K < cnt)
-				pv = buf[i + PIPE_K];
+				pv = vs[i + PIPE_K];
 			else
-				stream_peek(r, li, i + PIPE_K - cnt, radix, &pv);
+				stream_peek(r, li, i + PIPE_K - cnt, mode, &pv);
 			__builtin_prefetch(off_addr(off, pv, off64));
-			uint32_t v = buf[i++];
-			if (bit_get(done, v))
-				continue; /* stale */
-			bit_set(done, v);
-			nset++;
+			uint32_t dv = d;
+			if (mode == MODE_DELTA)
+			{
+				__builtin_prefetch(&dist[pv]);
+				dv = ks[i];
+				if (dist[vs[i]] != dv)
+				{
+					i++;
+					continue; /* stale */
+				}
+			}
+			uint32_t v = vs[i++];
+			if (mode != MODE_DELTA)
+			{
+				if (bit_get(done, v))
+					continue; /* stale */
+				bit_set(done, v);
+				nset++;
+			}
 			uint64_t b = off_get(off, v, off64), e = off_get(off, v + 1, off64);
 			if (b == e)
 				continue;
@@ -638,6 +721,7 @@ static inline __attribute__((always_inline)) void settle_stream(struct run *r, u
 			__builtin_prefetch(arc_addr(arcs, e - 1, arc64));
 			rb[head % RING] = b;
 			re[head % RING] = e;
+			rd[head % RING] = dv;
 			head++;
 		}
 		if (s4 == head)
@@ -656,6 +740,8 @@ static inline __attribute__((always_inline)) void settle_stream(struct run *r, u
 		}
 		/* relax the oldest list */
 		uint64_t e = re[s4 % RING];
+		uint32_t dv = rd[s4 % RING];
+		int sat = dv > satfrom;
 		for (uint64_t a = rb[s4 % RING]; a < e; a++)
 		{
 			uint32_t t, w;
@@ -665,7 +751,7 @@ static inline __attribute__((always_inline)) void settle_stream(struct run *r, u
 				__builtin_prefetch(&dist[t]);
 			}
 			arc_get(arcs, a, arc64, wbits, &t, &w);
-			relax(r, t, d, w, radix, sat);
+			relax(r, t, dv, w, mode, sat);
 		}
 		s4++;
 	}
@@ -676,7 +762,7 @@ out:
 		r->ecc = d;
 }
 
-/* ------------------------------------------------------------------ the two queues */
+/* ------------------------------------------------------------------ the queues */
 
 /* The first set bit at or after @p from, circularly over nwords words. */
 static inline int find_next(const uint64_t *bits, uint32_t nwords, uint32_t from, uint32_t *out)
@@ -696,7 +782,9 @@ static inline int find_next(const uint64_t *bits, uint32_t nwords, uint32_t from
 	return 0;
 }
 
-static inline __attribute__((always_inline)) void run_dial(struct run *r, const int off64, const int arc64)
+/* Dial's buckets; r->cur is the index (distance >> shift) of the bucket being settled. */
+static inline __attribute__((always_inline)) void run_dial(struct run *r, const int mode, const int off64,
+							    const int arc64)
 {
 	const uint32_t det = r->nlists - 1, nwords = (r->h->nbuckets + 63) / 64;
 	for (;;)
@@ -704,10 +792,11 @@ static inline __attribute__((always_inline)) void run_dial(struct run *r, const 
 		uint32_t b0 = r->cur & r->mask, b;
 		if (!find_next(r->bits, nwords, b0, &b))
 			break;
-		/* zero-weight arcs may refill bucket b while it is settled: the next round finds it again */
+		/* arcs lighter than a bucket may refill bucket b while it is settled: the next round
+		 * finds it again */
 		r->cur += (b - b0) & r->mask;
 		list_detach(r, b, det);
-		settle_stream(r, det, r->cur, 0, off64, arc64);
+		settle_stream(r, det, r->cur, mode, off64, arc64);
 	}
 }
 
@@ -748,9 +837,21 @@ static inline __attribute__((always_inline)) void run_radix(struct run *r, const
 			}
 		}
 		list_detach(r, 0, det);
-		settle_stream(r, det, r->cur, 1, off64, arc64);
+		settle_stream(r, det, r->cur, MODE_RADIX, off64, arc64);
 	}
 }
+
+#define DISPATCH(call3)                                                                                          \
+	switch (h->off64 * 2 + h->arc64)                                                                         \
+	{                                                                                                        \
+	case 0: call3(0, 0); break;                                                                              \
+	case 1: call3(0, 1); break;                                                                              \
+	case 2: call3(1, 0); break;                                                                              \
+	default: call3(1, 1); break;                                                                             \
+	}
+#define RUN_DIAL(o, a) run_dial(&r, MODE_DIAL, o, a)
+#define RUN_DELTA(o, a) run_dial(&r, MODE_DELTA, o, a)
+#define RUN_RADIX(o, a) run_radix(&r, o, a)
 
 void sssp_cpu_run(const void *packed, uint32_t src, uint32_t *dist, void *work, struct sssp_summary *out)
 {
@@ -769,7 +870,7 @@ void sssp_cpu_run(const void *packed, uint32_t src, uint32_t *dist, void *work, 
 		.next = (uint32_t *)(ws + wl.next_at),
 		.slots = (uint32_t *)(ws + wl.slots_at),
 		.nlists = h->nbuckets + 1,
-		.esize = h->queue == SSSP_CPU_QUEUE_DIAL ? 1 : 2,
+		.esize = h->queue == SSSP_CPU_QUEUE_DIAL && !h->shift ? 1 : 2,
 		.mask = h->nbuckets - 1,
 	};
 	for (uint32_t i = 0; i < r.nlists; i++)
@@ -783,27 +884,25 @@ void sssp_cpu_run(const void *packed, uint32_t src, uint32_t *dist, void *work, 
 	memset(r.dist, 0xff, (size_t)h->n * sizeof(uint32_t));
 	uint32_t s = h->relabel ? o2n[src] : src;
 	r.dist[s] = 0;
-	if (r.esize == 1)
+	if (h->queue == SSSP_CPU_QUEUE_RADIX)
 	{
-		push1(&r, 0, s);
-		switch (h->off64 * 2 + h->arc64)
-		{
-		case 0: run_dial(&r, 0, 0); break;
-		case 1: run_dial(&r, 0, 1); break;
-		case 2: run_dial(&r, 1, 0); break;
-		default: run_dial(&r, 1, 1); break;
-		}
+		push2(&r, 0, 0, s);
+		DISPATCH(RUN_RADIX);
+	}
+	else if (h->shift)
+	{
+		push2(&r, 0, 0, s);
+		DISPATCH(RUN_DELTA);
+		/* a vertex may have been relaxed more than once: summarise the final distances */
+		sssp_summarize(r.dist, h->n, src, out);
+		r.sum = out->sum;
+		r.ecc = out->ecc;
+		r.reached = out->reached;
 	}
 	else
 	{
-		push2(&r, 0, 0, s);
-		switch (h->off64 * 2 + h->arc64)
-		{
-		case 0: run_radix(&r, 0, 0); break;
-		case 1: run_radix(&r, 0, 1); break;
-		case 2: run_radix(&r, 1, 0); break;
-		default: run_radix(&r, 1, 1); break;
-		}
+		push1(&r, 0, s);
+		DISPATCH(RUN_DIAL);
 	}
 	if (h->relabel) /* back to the caller's numbering */
 		for (uint32_t v = 0; v < h->n; v++)

@@ -1,7 +1,7 @@
-/* The CPU SSSP engine for integer weights: a monotone bucket queue (Dial's circular buckets when
- * the largest weight is small, a radix heap otherwise) over a packed copy of the graph, settling
- * a bucket's vertices in batches whose memory accesses are prefetched together. Exact distances,
- * the same as any Dijkstra's. Plain C: no StarPU, no CUDA; see sssp_cpu.c for the algorithm. */
+/* The CPU SSSP engine for integer weights: Dial's circular buckets (width 1 for small weights,
+ * wider for large ones) over a packed copy of the graph, each bucket settled as a software pipeline
+ * that keeps many cache misses in flight. Exact distances, the same as any Dijkstra's. Plain C: no
+ * StarPU, no CUDA; sssp_cpu.c explains the algorithm. */
 #ifndef TUCCOMPI_SSSP_CPU_H
 #define TUCCOMPI_SSSP_CPU_H
 
@@ -17,13 +17,11 @@ extern "C" {
 /** The engine's priority queue. */
 enum sssp_cpu_queue
 {
-	SSSP_CPU_QUEUE_AUTO = 0, /**< Dial when the largest weight is at most SSSP_CPU_DIAL_MAX_W, else radix */
-	SSSP_CPU_QUEUE_DIAL,     /**< circular array of max_w+1 (rounded up to a power of two) buckets */
-	SSSP_CPU_QUEUE_RADIX,    /**< radix heap: 33 buckets by the highest bit differing from the last minimum */
+	SSSP_CPU_QUEUE_AUTO = 0, /**< Dial's buckets (the default) */
+	SSSP_CPU_QUEUE_DIAL,     /**< circular array of buckets of width 2^k (see sssp_cpu_options::delta) */
+	SSSP_CPU_QUEUE_RADIX,    /**< radix heap: 33 buckets by the highest bit differing from the last minimum;
+				  *   O(m + n log C) whatever the weights, slower in practice */
 };
-
-/** Largest weight for which SSSP_CPU_QUEUE_AUTO picks Dial's buckets. */
-#define SSSP_CPU_DIAL_MAX_W 4095u
 
 /** Options of sssp_cpu_pack_opt() (zero-initialise: the defaults). For benchmarks and tests. */
 struct sssp_cpu_options
@@ -33,6 +31,10 @@ struct sssp_cpu_options
 	 *  When the queue's memory fills with stale entries the engine compacts it; a small value
 	 *  makes that happen often (tests). Any value gives the same distances. */
 	uint32_t spare16;
+	/** Dial's bucket width (rounded down to a power of two, at most 2^20); 0: the widest that at
+	 *  most 1/32 of the arcs are lighter than (1 for weights 1..10). Wider than 1: a vertex may be
+	 *  relaxed more than once (label-correcting within a bucket); any value gives the same distances. */
+	uint32_t delta;
 	/** 1: settle one vertex at a time without prefetching (to measure what the pipeline gains). */
 	int plain;
 	/** Renumber vertices by decreasing in-degree: 0 when skewed (the default), 1 always, -1 never.
@@ -57,8 +59,9 @@ enum sssp_cpu_queue sssp_cpu_packed_queue(const void *packed);
 /** 1 if the packed graph renumbers vertices (see sssp_cpu_options::relabel), else 0. */
 int sssp_cpu_packed_renumbered(const void *packed);
 
-/** Per-thread scratch bytes that sssp_cpu_run() needs for @p packed (no allocation per source:
- *  O(n) bytes, about 6n for Dial and 12n for the radix heap, plus the buckets). */
+/** Per-thread scratch bytes that sssp_cpu_run() needs for @p packed (no allocation per source):
+ *  about 6n bytes for width-1 buckets, 12n for wider ones or the radix heap, 4n more when
+ *  renumbered, plus 512 bytes per bucket. */
 size_t sssp_cpu_workspace_size(const void *packed);
 
 /** Shortest paths from @p src (< n) on @p packed: dist[v] (n entries, the caller's memory)

@@ -1,8 +1,9 @@
 /* Tests of the CPU bucket-queue engine (codelets/sssp/sssp_cpu.c): every distance and every summary
  * field (reached, sum, ecc, overflow, source) must equal those of the independent reference
  * (tests/apsp/sssp_ref.h), from every source of small graphs and from sampled sources of larger
- * ones, for each of its configurations (Dial, radix heap, pipelined or plain, renumbered or not, a
- * queue pool small enough to be compacted often). Graphs: random (sparse with unreachable parts,
+ * ones, for each of its configurations (Dial's buckets of width 1, 8, 64, 2^20 or chosen from the
+ * weights, radix heap, pipelined or plain, renumbered or not, a queue pool small enough to be
+ * compacted often). Graphs: random (sparse with unreachable parts,
  * dense), R-MAT, grids; weights 1..10, 0..10 and 0..1,000,000; zero-weight arcs and cycles; a single
  * vertex; isolated vertices; a graph whose pending entries overflow the queue's pool many times; and
  * paths long enough to reach 2^31 (overflow flagged) and 2^32 (saturated exactly like sssp_dijkstra).
@@ -24,6 +25,10 @@ struct variant
 static const struct variant variants[] = {
 	{ "auto", { 0 } },
 	{ "dial", { .queue = SSSP_CPU_QUEUE_DIAL } },
+	{ "dial width 1", { .delta = 1 } },
+	{ "dial width 8", { .delta = 8 } },
+	{ "dial width 2^20 plain", { .delta = 1u << 20, .plain = 1 } },
+	{ "dial width 64 tight pool renumbered", { .delta = 64, .spare16 = 1, .relabel = 1 } },
 	{ "radix", { .queue = SSSP_CPU_QUEUE_RADIX } },
 	{ "plain", { .plain = 1 } },
 	{ "radix plain", { .queue = SSSP_CPU_QUEUE_RADIX, .plain = 1 } },
@@ -78,16 +83,13 @@ static void check_graph(const struct graph *gr, const uint32_t *src, uint32_t k,
 	for (size_t vi = 0; vi < NVARIANTS; vi++)
 	{
 		const struct variant *var = &variants[vi];
-		/* forced Dial needs one bucket per weight value: keep it to moderate weights */
-		if (var->o.queue == SSSP_CPU_QUEUE_DIAL && g.max_w > 65535)
+		/* narrow buckets need many of them (one per weight value at width 1): not for large weights */
+		if (var->o.delta && var->o.delta <= 8 && g.max_w > 65535)
 			continue;
 		void *packed = pack_moved(&g, &var->o);
 		enum sssp_cpu_queue q = sssp_cpu_packed_queue(packed);
 		ASSERT(q == SSSP_CPU_QUEUE_DIAL || q == SSSP_CPU_QUEUE_RADIX);
-		if (var->o.queue != SSSP_CPU_QUEUE_AUTO)
-			ASSERT_EQ(q, var->o.queue);
-		else
-			ASSERT_EQ(q, g.max_w <= SSSP_CPU_DIAL_MAX_W ? SSSP_CPU_QUEUE_DIAL : SSSP_CPU_QUEUE_RADIX);
+		ASSERT_EQ(q, var->o.queue == SSSP_CPU_QUEUE_RADIX ? SSSP_CPU_QUEUE_RADIX : SSSP_CPU_QUEUE_DIAL);
 		if (var->o.relabel)
 			ASSERT_EQ(sssp_cpu_packed_renumbered(packed), var->o.relabel > 0 && n > 1);
 		size_t wsize = sssp_cpu_workspace_size(packed);
@@ -186,7 +188,7 @@ static void check_saturation(void)
 	ASSERT(want && dist && heap && pos);
 	for (size_t vi = 0; vi < NVARIANTS; vi++)
 	{
-		if (variants[vi].o.queue == SSSP_CPU_QUEUE_DIAL)
+		if (variants[vi].o.delta && variants[vi].o.delta <= 8)
 			continue;
 		void *packed = pack_moved(&g, &variants[vi].o);
 		void *work = xalloc(sssp_cpu_workspace_size(packed));
