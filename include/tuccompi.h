@@ -40,7 +40,7 @@ extern "C" {
 #define TUCCOMPI_VERSION_PATCH 0
 
 /** Upper bounds of a few fixed-size tables. */
-#define TUCCOMPI_MAX_SHARED 8     /**< shared read-only buffers per task set */
+#define TUCCOMPI_MAX_SHARED 16    /**< shared read-only buffers per task set */
 #define TUCCOMPI_MAX_WORKSPACES 8 /**< PARLLMK workspaces per plug-in */
 #define TUCCOMPI_MAX_MK 32        /**< concurrent kernels per GPU */
 #define TUCCOMPI_MAX_BATCH 4096   /**< tasks in one batch (tuccompi_plugin::batch_max) */
