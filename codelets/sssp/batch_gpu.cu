@@ -423,8 +423,9 @@ __device__ void relax_thread(const struct kparams &P, uint32_t *Fn, uint32_t T, 
 // ------------------------------------------------------------------ the steps
 
 // PUSH: a warp takes 32 frontier vertices. Sparse ones (<= sparse_popc active lanes) are expanded
-// at once, one thread each; dense ones (one record) and heavy ones (one record per chunk of C
-// arcs) go to the chunk queue for PUSHB, one warp per record (a warp-aggregated append).
+// at once, one thread each; dense ones one warp each, by this warp when they are few
+// (SSSP_BATCH_INLINE_DENSE), else as records of the chunk queue for PUSHB, like the chunks of C arcs
+// of heavy vertices (a warp-aggregated append).
 __device__ void step_push(const struct kparams &P, const struct sssp_batch_ctl &S, struct wout &o, uint32_t gw,
 			  uint32_t W)
 {
@@ -448,7 +449,9 @@ __device__ void step_push(const struct kparams &P, const struct sssp_batch_ctl &
 		bool work = valid && dg > 0 && m != 0;
 		bool heavy = work && dg > C;
 		bool dense = work && !heavy && (uint32_t)__popc(m) > P.sparse_popc;
-		uint32_t need = heavy ? sssp_batch_nchunks(dg, C) : dense ? 1 : 0;
+		uint32_t dm = __ballot_sync(FULL, dense);
+		bool defer = S.defer && (uint32_t)__popc(dm) > SSSP_BATCH_INLINE_DENSE;
+		uint32_t need = heavy ? sssp_batch_nchunks(dg, C) : dense && defer ? 1 : 0;
 		uint32_t incl = need;
 		for (int sh = 1; sh < 32; sh <<= 1)
 		{
@@ -469,6 +472,14 @@ __device__ void step_push(const struct kparams &P, const struct sssp_batch_ctl &
 				P.Qm[at + c] = m;
 				P.Qc[at + c] = c;
 			}
+		}
+		while (!defer && dm)
+		{
+			int jl = __ffs(dm) - 1;
+			dm &= dm - 1;
+			uint32_t vv = __shfl_sync(FULL, v, jl), mm = __shfl_sync(FULL, m, jl);
+			uint64_t bb = __shfl_sync(FULL, b, jl), ee = bb + __shfl_sync(FULL, dg, jl);
+			relax_warp(P, Fn, S.T, o, vv, mm, bb, ee);
 		}
 		bool sparse = work && !heavy && !dense;
 		if (__any_sync(FULL, sparse))
@@ -757,6 +768,7 @@ __device__ void grid_barrier(const struct kparams &P, uint32_t step, struct sssp
 		S->n_far = c->n_far;
 		S->n_hp = c->n_hp;
 		S->abort = c->abort;
+		S->defer = c->defer;
 	}
 	__syncthreads();
 }

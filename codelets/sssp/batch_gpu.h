@@ -65,7 +65,7 @@ int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, u
  * the first 1024, then -- unless the first found at most 32 levels -- from the last vertex it
  * reached) measures the hop depth; at most
  * SSSP_BATCH_LOW_DEPTH (64) levels -> 0 (plain Bellman-Ford: few iterations, buckets only add some);
- * deeper -> ceil(SSSP_BATCH_DELTA_MEANS (4) x mean arc weight), at least 1. Costs two BFS at most
+ * deeper -> ceil(SSSP_BATCH_DELTA_MEANS (8) x mean arc weight), at least 1. Costs two BFS at most
  * (each stops as soon as it passes the depth limit). */
 uint32_t sssp_batch_delta_rule(const struct sssp_graph *g);
 
