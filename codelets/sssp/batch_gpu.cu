@@ -22,15 +22,20 @@
 // resets) before it releases the others, so the host never round-trips per iteration. Steps:
 //   PUSH   warps take 32 frontier vertices at a time: vertices with <= SPARSE active lanes are
 //          expanded one thread per vertex (grid-like graphs, where the 32 sources' waves rarely
-//          meet), the others one warp per vertex (lanes = sources, one coalesced row per arc);
-//          vertices of degree > C are cut into chunks for PUSHB. A relaxation reads the target's
-//          distance, atomicMin()s it only when smaller, and marks the improved lanes in F[p^1]
-//          (below T) or FM (at or above T) with one atomicOr per warp or thread.
-//   PUSHB  the chunks, one warp each (R-MAT hubs: 1e5 arcs spread over the grid).
-//   PULL   when the frontier holds more than n/PULL vertices: one warp per vertex (in-chunks of
-//          high in-degree vertices separately) gathers the masks of its in-neighbours, reads the
-//          rows of those in the frontier, and lowers its own row (atomicMin: in-chunks of one
-//          vertex run concurrently).
+//          meet), the others one warp per vertex (lanes = sources, one coalesced row per arc): by
+//          the same warp when its group holds few of them or the frontier is sparse on average,
+//          else as records of the chunk queue for PUSHB; vertices of degree > C go to the queue
+//          in chunks of C arcs. A relaxation reads the target's distance, atomicMin()s it only
+//          when smaller, and marks the improved lanes in F[p^1] (below T) or FM (at or above T)
+//          with one atomicOr per warp or thread; four arcs at a time, each kind of request issued
+//          for all four before any answer is needed.
+//   PUSHB  the records, one warp each (dense vertices of random graphs; R-MAT hubs' 1e5 arcs
+//          spread over the whole grid).
+//   PULL   when the frontier is large (more than n/PULL vertices) and dense (PULL_DENSITY new
+//          lanes per vertex): warps take 8 consecutive vertices, whose in-arcs are contiguous,
+//          gather their tails' masks 32 at a time, read the rows of the tails in the frontier and
+//          lower their own rows (atomicMin: the in-chunks of a high in-degree vertex, separate
+//          items, run concurrently).
 //   CLEAR  zeroes the masks a PULL read (a PUSH zeroes them as it goes).
 //   RAISE  no near pair left: T = (smallest far distance) + delta; far pairs below the new T go to
 //          the frontier, those at or above it stay, those below the old T are spent.
