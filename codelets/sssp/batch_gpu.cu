@@ -22,15 +22,20 @@
 // resets) before it releases the others, so the host never round-trips per iteration. Steps:
 //   PUSH   warps take 32 frontier vertices at a time: vertices with <= SPARSE active lanes are
 //          expanded one thread per vertex (grid-like graphs, where the 32 sources' waves rarely
-//          meet), the others one warp per vertex (lanes = sources, one coalesced row per arc);
-//          vertices of degree > C are cut into chunks for PUSHB. A relaxation reads the target's
-//          distance, atomicMin()s it only when smaller, and marks the improved lanes in F[p^1]
-//          (below T) or FM (at or above T) with one atomicOr per warp or thread.
-//   PUSHB  the chunks, one warp each (R-MAT hubs: 1e5 arcs spread over the grid).
-//   PULL   when the frontier holds more than n/PULL vertices: one warp per vertex (in-chunks of
-//          high in-degree vertices separately) gathers the masks of its in-neighbours, reads the
-//          rows of those in the frontier, and lowers its own row (atomicMin: in-chunks of one
-//          vertex run concurrently).
+//          meet), the others one warp per vertex (lanes = sources, one coalesced row per arc): by
+//          the same warp when its group holds few of them or the frontier is sparse on average,
+//          else as records of the chunk queue for PUSHB; vertices of degree > C go to the queue
+//          in chunks of C arcs. A relaxation reads the target's distance, atomicMin()s it only
+//          when smaller, and marks the improved lanes in F[p^1] (below T) or FM (at or above T)
+//          with one atomicOr per warp or thread; four arcs at a time, each kind of request issued
+//          for all four before any answer is needed.
+//   PUSHB  the records, one warp each (dense vertices of random graphs; R-MAT hubs' 1e5 arcs
+//          spread over the whole grid).
+//   PULL   when the frontier is large (more than n/PULL vertices) and dense (PULL_DENSITY new
+//          lanes per vertex): warps take 8 consecutive vertices, whose in-arcs are contiguous,
+//          gather their tails' masks 32 at a time, read the rows of the tails in the frontier and
+//          lower their own rows (atomicMin: the in-chunks of a high in-degree vertex, separate
+//          items, run concurrently).
 //   CLEAR  zeroes the masks a PULL read (a PUSH zeroes them as it goes).
 //   RAISE  no near pair left: T = (smallest far distance) + delta; far pairs below the new T go to
 //          the frontier, those at or above it stay, those below the old T are spent.
@@ -423,8 +428,9 @@ __device__ void relax_thread(const struct kparams &P, uint32_t *Fn, uint32_t T, 
 // ------------------------------------------------------------------ the steps
 
 // PUSH: a warp takes 32 frontier vertices. Sparse ones (<= sparse_popc active lanes) are expanded
-// at once, one thread each; dense ones (one record) and heavy ones (one record per chunk of C
-// arcs) go to the chunk queue for PUSHB, one warp per record (a warp-aggregated append).
+// at once, one thread each; dense ones one warp each, by this warp when they are few
+// (SSSP_BATCH_INLINE_DENSE), else as records of the chunk queue for PUSHB, like the chunks of C arcs
+// of heavy vertices (a warp-aggregated append).
 __device__ void step_push(const struct kparams &P, const struct sssp_batch_ctl &S, struct wout &o, uint32_t gw,
 			  uint32_t W)
 {
@@ -448,7 +454,9 @@ __device__ void step_push(const struct kparams &P, const struct sssp_batch_ctl &
 		bool work = valid && dg > 0 && m != 0;
 		bool heavy = work && dg > C;
 		bool dense = work && !heavy && (uint32_t)__popc(m) > P.sparse_popc;
-		uint32_t need = heavy ? sssp_batch_nchunks(dg, C) : dense ? 1 : 0;
+		uint32_t dm = __ballot_sync(FULL, dense);
+		bool defer = S.defer && (uint32_t)__popc(dm) > SSSP_BATCH_INLINE_DENSE;
+		uint32_t need = heavy ? sssp_batch_nchunks(dg, C) : dense && defer ? 1 : 0;
 		uint32_t incl = need;
 		for (int sh = 1; sh < 32; sh <<= 1)
 		{
@@ -469,6 +477,14 @@ __device__ void step_push(const struct kparams &P, const struct sssp_batch_ctl &
 				P.Qm[at + c] = m;
 				P.Qc[at + c] = c;
 			}
+		}
+		while (!defer && dm)
+		{
+			int jl = __ffs(dm) - 1;
+			dm &= dm - 1;
+			uint32_t vv = __shfl_sync(FULL, v, jl), mm = __shfl_sync(FULL, m, jl);
+			uint64_t bb = __shfl_sync(FULL, b, jl), ee = bb + __shfl_sync(FULL, dg, jl);
+			relax_warp(P, Fn, S.T, o, vv, mm, bb, ee);
 		}
 		bool sparse = work && !heavy && !dense;
 		if (__any_sync(FULL, sparse))
@@ -757,6 +773,7 @@ __device__ void grid_barrier(const struct kparams &P, uint32_t step, struct sssp
 		S->n_far = c->n_far;
 		S->n_hp = c->n_hp;
 		S->abort = c->abort;
+		S->defer = c->defer;
 	}
 	__syncthreads();
 }

@@ -44,6 +44,8 @@ size_t sssp_batch_gpu_workspace_size(uint32_t n, int with_rows);
  * is nsrc*n uint32 of host memory (pinned by the caller): row i = distances from src[i] (SSSP_INF when
  * unreachable). Blocks until done. Returns 0, or a negative errno (-EIO for a CUDA error) with one line
  * in err (which call, cudaGetErrorString); never aborts.
+ * With rows, `work` must be sssp_batch_gpu_workspace_size(n, 1) bytes (the staging area); g->in_rowptr
+ * must be there even when no pull is wanted.
  * Other errors: -EINVAL (bad arguments: nsrc, a source >= n, NULL pointers), -ENODEV (the device cannot
  * launch cooperative kernels), -ETIMEDOUT (the device loop's grid barrier waited longer than
  * $TUCCOMPI_SSSP_BATCH_TIMEOUT seconds, default 60: blocks of the batch were not co-resident).
@@ -65,7 +67,7 @@ int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, u
  * the first 1024, then -- unless the first found at most 32 levels -- from the last vertex it
  * reached) measures the hop depth; at most
  * SSSP_BATCH_LOW_DEPTH (64) levels -> 0 (plain Bellman-Ford: few iterations, buckets only add some);
- * deeper -> ceil(SSSP_BATCH_DELTA_MEANS (4) x mean arc weight), at least 1. Costs two BFS at most
+ * deeper -> ceil(SSSP_BATCH_DELTA_MEANS (8) x mean arc weight), at least 1. Costs two BFS at most
  * (each stops as soon as it passes the depth limit). */
 uint32_t sssp_batch_delta_rule(const struct sssp_graph *g);
 

@@ -26,11 +26,17 @@ extern "C" {
 #define SSSP_BATCH_PULL_DENSITY 4u /* ... and its vertices have at least 4 new lanes each on average */
 #define SSSP_BATCH_SPARSE_POPC 2u /* <= 2 active lanes: one thread per frontier vertex */
 #define SSSP_BATCH_CHUNK_MIN 64u  /* arcs per chunk of a high-degree vertex, at least */
+/* PUSH: a warp's 32 frontier vertices with at most this many dense ones expand those itself, one
+ * after the other; more go to the chunk queue, one warp each in a PUSHB step -- but only when the
+ * frontier averages SSSP_BATCH_DEFER_DENSITY new lanes per vertex or more: an extra step (a grid
+ * barrier) pays off when there is much to spread, not for the odd dense vertex of a grid. */
+#define SSSP_BATCH_INLINE_DENSE 2u
+#define SSSP_BATCH_DEFER_DENSITY 2u
 
 /* sssp_batch_delta_rule(): hop depth up to which a graph counts as low-diameter, and the
  * bucket width of deeper graphs in mean arc weights. */
 #define SSSP_BATCH_LOW_DEPTH 64u
-#define SSSP_BATCH_DELTA_MEANS 4.0
+#define SSSP_BATCH_DELTA_MEANS 8.0
 
 /** Step kinds. Each step is one pass of the whole grid between two grid barriers. */
 enum sssp_batch_mode
@@ -76,8 +82,9 @@ struct sssp_batch_ctl
 	uint32_t n_far;  /* RAISE: entries in the far list fr */
 	uint32_t n_hp;   /* in-chunk records */
 	uint32_t abort;  /* set by a block whose barrier wait timed out */
+	uint32_t defer;  /* PUSH: groups with many dense vertices send them to PUSHB */
 	uint32_t steps, push, pushb, pull, clear, raise;
-	uint32_t pad[16];
+	uint32_t pad[15];
 };
 
 /** Constant configuration of one run. */
@@ -165,6 +172,7 @@ SSSP_BATCH_HD void sssp_batch_decide(volatile struct sssp_batch_ctl *c, volatile
 	{
 		c->n_cur = nl;
 		c->mode = sssp_batch_use_pull(nl, np, cfg) ? SSSP_BATCH_PULL : SSSP_BATCH_PUSH;
+		c->defer = np >= (uint64_t)nl * SSSP_BATCH_DEFER_DENSITY;
 		return;
 	}
 	uint32_t nf = cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_FL0 + c->fr)];

@@ -10,11 +10,13 @@
  *    steps anyway; the probe of FACTS.md measured buckets *slower* there (637-796 SSSP/s against
  *    1,037-1,174 without), so delta = 0.
  *  - Deep graphs (grids, roads: thousands of levels) spend their time in re-improvements and in
- *    steps; there delta = a few mean arc weights, so that a bucket spans a few levels. The probe's
- *    best on the 1024x1024 grid with weights 1..10 (mean 5.5) was delta = 50 (about 9 means) when
- *    each iteration cost a host round trip (which rewards fewer iterations); without that cost
- *    smaller buckets (less work, a few more steps) should do at least as well, hence 4 means. The
- *    benchmark (bench/batch_gpu --delta rule,0,...) measures the alternatives on the GPU.
+ *    steps; there delta = a few mean arc weights. The model of the engine (tests/apsp/batch_model.c,
+ *    instrumented; 200x200 grid, weights 1..10, 32 sources) counted: delta 0: 487 steps, 5.75
+ *    relaxations per (arc, source) and 7.1 improvements per (vertex, source); delta 23: 665 steps,
+ *    1.17 and 1.53; delta 45: 548 steps, 1.30 and 1.70; delta 90: 485 steps, 1.54 and 2.01. Steps
+ *    cost a grid barrier each and the grid's frontier is thin, so steps weigh more than work:
+ *    8 mean weights (44 here). The probe of FACTS.md found delta = 50 best on the 1024x1024 grid
+ *    when each iteration paid a host round trip. bench/batch_gpu --delta rule,0,20,90 measures it.
  * The hop depth comes from a double-sweep BFS (a BFS from a high-degree vertex, then one from the
  * last vertex it reached: the classic lower bound of the diameter), each BFS stopping as soon as
  * it passes SSSP_BATCH_LOW_DEPTH levels, so deep graphs cost a fraction of one BFS; the second one

@@ -121,37 +121,59 @@ static void relax(struct model *m, uint32_t v, uint32_t mk, uint64_t b, uint64_t
 	}
 }
 
-/* PUSH: sparse vertices (<= sparse_popc lanes) are relaxed at once; dense ones become one
- * chunk record, heavy ones (degree > C) one record per chunk, all for PUSHB. */
+/* PUSH: the kernel's warps take the frontier list 32 entries at a time. Sparse vertices
+ * (<= sparse_popc lanes) are relaxed at once; dense ones too when the group has at most
+ * SSSP_BATCH_INLINE_DENSE of them or the frontier is sparse on average (ctl.defer = 0), else they
+ * become one chunk record each; heavy ones (degree > C)
+ * one record per chunk; records are expanded by PUSHB. */
 static void step_push(struct model *m)
 {
-	uint32_t p = m->ctl.p;
-	const uint32_t *ord = order(m, m->ctl.n_cur);
-	for (uint32_t k = 0; k < m->ctl.n_cur; k++)
+	uint32_t p = m->ctl.p, ngroups = (m->ctl.n_cur + 31) / 32;
+	const uint32_t *ord = order(m, ngroups);
+	uint32_t *grp = malloc(ngroups * sizeof(uint32_t));
+	ASSERT(grp);
+	memcpy(grp, ord, ngroups * sizeof(uint32_t)); /* relax() does not shuffle, but keep it safe */
+	for (uint32_t gi = 0; gi < ngroups; gi++)
 	{
-		uint32_t v = m->L[p][ord[k]], mk = m->F[p][v];
-		m->F[p][v] = 0;
-		uint64_t b = m->g->rowptr[v], deg = m->g->rowptr[v + 1] - b;
-		if (!deg || !mk)
-			continue;
-		int heavy = deg > m->chunk, dense = !heavy && (uint32_t)__builtin_popcount(mk) > m->sparse_popc;
-		if (heavy || dense)
+		uint32_t g0 = grp[gi] * 32, g1 = g0 + 32 < m->ctl.n_cur ? g0 + 32 : m->ctl.n_cur;
+		uint32_t vs[32], ms[32], ndense = 0;
+		for (uint32_t i = g0; i < g1; i++)
 		{
-			uint32_t nc = heavy ? sssp_batch_nchunks(deg, m->chunk) : 1;
-			uint32_t at = CNT(m, SSSP_BATCH_C_Q);
-			if ((uint64_t)at + nc > 2ull * m->n)
-				FAIL("chunk queue overflows: %u + %u records, capacity %u", at, nc, 2 * m->n);
-			for (uint32_t c = 0; c < nc; c++)
-			{
-				m->Qv[at + c] = v;
-				m->Qm[at + c] = mk;
-				m->Qc[at + c] = c;
-			}
-			CNT(m, SSSP_BATCH_C_Q) = at + nc;
-			continue;
+			uint32_t v = m->L[p][i];
+			vs[i - g0] = v;
+			ms[i - g0] = m->F[p][v];
+			m->F[p][v] = 0;
+			uint64_t deg = m->g->rowptr[v + 1] - m->g->rowptr[v];
+			if (deg && ms[i - g0] && deg <= m->chunk && (uint32_t)__builtin_popcount(ms[i - g0]) > m->sparse_popc)
+				ndense++;
 		}
-		relax(m, v, mk, b, b + deg);
+		int defer = m->ctl.defer && ndense > SSSP_BATCH_INLINE_DENSE;
+		for (uint32_t k = 0; k < g1 - g0; k++)
+		{
+			uint32_t v = vs[k], mk = ms[k];
+			uint64_t b = m->g->rowptr[v], deg = m->g->rowptr[v + 1] - b;
+			if (!deg || !mk)
+				continue;
+			int heavy = deg > m->chunk, dense = !heavy && (uint32_t)__builtin_popcount(mk) > m->sparse_popc;
+			if (heavy || (dense && defer))
+			{
+				uint32_t nc = heavy ? sssp_batch_nchunks(deg, m->chunk) : 1;
+				uint32_t at = CNT(m, SSSP_BATCH_C_Q);
+				if ((uint64_t)at + nc > 2ull * m->n)
+					FAIL("chunk queue overflows: %u + %u records, capacity %u", at, nc, 2 * m->n);
+				for (uint32_t c = 0; c < nc; c++)
+				{
+					m->Qv[at + c] = v;
+					m->Qm[at + c] = mk;
+					m->Qc[at + c] = c;
+				}
+				CNT(m, SSSP_BATCH_C_Q) = at + nc;
+				continue;
+			}
+			relax(m, v, mk, b, b + deg);
+		}
 	}
+	free(grp);
 }
 
 static void step_pushb(struct model *m)
