@@ -36,7 +36,7 @@
  * log2(C+1) fit in 32 bits, else (target, weight) pairs; 32-bit offsets when m < 2^32. When a few
  * vertices receive most arcs (R-MAT, social and web graphs: the 1/16 of vertices with the most
  * in-arcs receive a third of them or more), vertices are renumbered by decreasing in-degree so that
- * the distances most relaxations touch share a few cache lines (1.6x on R-MAT scale 20); the run
+ * the distances most relaxations touch share a few cache lines (1.3x on R-MAT scale 20); the run
  * then works on its own distance array and gathers the caller's row at the end.
  *
  * Memory: the buckets are chains of 512-byte chunks from a pool in the caller's workspace, sized
