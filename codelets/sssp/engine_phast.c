@@ -17,10 +17,18 @@
 #include <tuccompi_cuda.h>
 #endif
 
-/* What the hierarchy costs to build, per vertex and core, and what it saves per source, as
- * measured (docs/apsp.md, "PHAST"): auto builds it when the sources pay for it. */
-#define PHAST_BUILD_S_PER_VERTEX_CORE 4e-6
-#define PHAST_SAVED_S_PER_SOURCE_PER_MVERTEX 2e-3
+/* What the hierarchy costs to build, per vertex and core, and what it saves per source against
+ * the batched engine, per million vertices, as measured on the H200 node (2026-11-30,
+ * docs/apsp.md "PHAST"): a 1M-vertex road-like graph built in 2.9 s and a 1024x1024 grid in
+ * 17.6 s on 16 threads (47 and 270 us per vertex and core: the estimate takes 100); with a GPU,
+ * the batched engine ran a 1M-vertex grid at 552 SSSP/s and PHAST at 25,700 (1.8 ms saved per
+ * source); without one, 16 cores ran the bucket-queue Dijkstra at about 20 SSSP/s each and PHAST
+ * at about 300 each (saved: 1/(20 c) - 1/(300 c) s per source on c cores). Auto builds the
+ * hierarchy when the sources pay for it. */
+#define PHAST_BUILD_S_PER_VERTEX_CORE 1e-4
+#define PHAST_SAVED_S_PER_SOURCE_PER_MVERTEX_GPU 1.8e-3
+#define CPU_DIAL_SSSP_PER_S_PER_CORE_1M 20.0
+#define CPU_PHAST_SSSP_PER_S_PER_CORE_1M 300.0
 
 struct phast_state
 {
@@ -63,8 +71,10 @@ int sssp_phast_pays(struct sssp_plan *p, char *reason, size_t len)
 			 p->o.ch_cache);
 		return 1;
 	}
-	double build = PHAST_BUILD_S_PER_VERTEX_CORE * p->g->n / cores(p);
-	double saved = PHAST_SAVED_S_PER_SOURCE_PER_MVERTEX * (p->g->n / 1e6) * (double)p->o.nsources;
+	double build = PHAST_BUILD_S_PER_VERTEX_CORE * p->g->n / cores(p), mv = p->g->n / 1e6;
+	double per = p->o.cuda ? PHAST_SAVED_S_PER_SOURCE_PER_MVERTEX_GPU * mv
+			       : mv * (1 / CPU_DIAL_SSSP_PER_S_PER_CORE_1M - 1 / CPU_PHAST_SSSP_PER_S_PER_CORE_1M) / cores(p);
+	double saved = per * (double)p->o.nsources;
 	if (saved > build)
 	{
 		snprintf(reason, len,
