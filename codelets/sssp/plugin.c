@@ -170,6 +170,11 @@ const char *sssp_plan_reason(const struct sssp_plan *p)
 	return p->reason;
 }
 
+int sssp_plan_mk(const struct sssp_plan *p)
+{
+	return p->engine == SSSP_ENGINE_CRAUSER ? 4 : 1;
+}
+
 double sssp_plan_prepare_seconds(const struct sssp_plan *p)
 {
 	return p->prep_s;

@@ -71,6 +71,11 @@ int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, s
 /** The engine the plan runs, and one line saying why it was chosen (auto) or "as asked". */
 enum sssp_engine sssp_plan_engine(const struct sssp_plan *p);
 const char *sssp_plan_reason(const struct sssp_plan *p);
+/** The MK (batches at once per GPU) that suits the plan's engine, for when the user did not choose
+ *  one: 1 for the batched and phast engines (a traversal fills the GPU: sharing it among several
+ *  made every one slower on the H200), 4 for the paper's one-source Crauser kernels. */
+int sssp_plan_mk(const struct sssp_plan *p);
+
 /** Seconds sssp_plan_create() spent preparing (building a contraction hierarchy, transposing). */
 double sssp_plan_prepare_seconds(const struct sssp_plan *p);
 
