@@ -19,4 +19,12 @@ static inline void tool_print_version(const char *prog)
 	       tuccompi_have_cuda() ? "yes" : "no", tuccompi_have_mpi() ? "yes" : "no", tuccompi_have_fxt() ? "yes" : "no");
 }
 
+/** The same for programs that do not load the library (tuccompi-graph: graphs only), so that
+ *  they start fast and run where the runtime's dependencies are missing. */
+static inline void tool_print_version_static(const char *prog)
+{
+	printf("%s %s (built with libtuccompi-starpu %s headers; runs without the library)\n", prog, TOOL_VERSION,
+	       TOOL_VERSION);
+}
+
 #endif

@@ -599,6 +599,21 @@ uint64_t cli_memory_available(const char **what)
 	return avail;
 }
 
+uint64_t cli_memory_limit(uint64_t option, const char **what)
+{
+	static char text[96];
+	if (option)
+	{
+		*what = "--max-memory";
+		return option;
+	}
+	const char *source;
+	uint64_t avail = cli_memory_available(&source);
+	snprintf(text, sizeof text, "%s; --max-memory changes it", source);
+	*what = text;
+	return avail;
+}
+
 /* ================================================================ progress */
 
 int cli_progress_wanted(void)

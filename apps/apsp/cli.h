@@ -107,6 +107,11 @@ int cli_check_outputs(const struct cli_output *outs, unsigned nout, const char *
  *  "cgroup memory limit"). 0 when neither is known. */
 uint64_t cli_memory_available(const char **what);
 
+/** The memory limit a tool checks graphs against: @p option (--max-memory) when not 0, else
+ *  cli_memory_available(). *what (static text) says where it comes from and how to change it,
+ *  for messages. 0: no limit known. */
+uint64_t cli_memory_limit(uint64_t option, const char **what);
+
 /* ================================================================ progress */
 
 /** Whether a progress line should be shown: standard output or standard error is a terminal

@@ -255,6 +255,11 @@ static void check_args(struct options *o)
 		die_err(rc, &err);
 	if (!o->graph && !o->gen_spec)
 		cli_gen_parse("--gen", o->gen_spec = "random:50000", &o->gen, &err); /* the demo */
+	const char *what;
+	uint64_t limit = cli_memory_limit(o->max_memory, &what), need = cli_gen_bytes(&o->gen);
+	if (!o->graph && limit && need > limit)
+		die(1, "--gen %s: generating it needs about %" PRIu64 " bytes, more than the limit of %" PRIu64 " (%s); use a "
+		       "smaller graph", o->gen_spec, need, limit, what);
 	if (o->format && !o->graph)
 		die(2, "--format describes a GRAPH file; there is none");
 	if (o->graph && !strcmp(o->graph, "-") && o->format != GRAPH_FORMAT_DIMACS && o->format != GRAPH_FORMAT_MTX)
@@ -353,29 +358,13 @@ static void start_runtime(const struct options *o, int *argc, char ***argv, stru
 		die(2, "--policy: %s", tuccompi_last_error());
 }
 
-/* The limit reads and runs are checked against, and what to tell the user about it. */
-static uint64_t memory_limit(const struct options *o, const char **what)
-{
-	static char text[96];
-	if (o->max_memory)
-	{
-		*what = "--max-memory";
-		return o->max_memory;
-	}
-	const char *source;
-	uint64_t avail = cli_memory_available(&source);
-	snprintf(text, sizeof text, "%s; --max-memory changes it", source);
-	*what = text;
-	return avail;
-}
-
 /* ------------------------------------------------------------------ graph and sources */
 
 static void load_graph(const struct options *o, struct run *r)
 {
 	struct graph_error err = { "" };
 	const char *what;
-	uint64_t limit = memory_limit(o, &what);
+	uint64_t limit = cli_memory_limit(o->max_memory, &what);
 	double t0 = cli_now();
 	int rc;
 	if (o->graph)
@@ -387,18 +376,12 @@ static void load_graph(const struct options *o, struct run *r)
 		rc = o->cache ? graph_read_cached(o->graph, o->cache, &ro, &r->g, &err) : graph_read(o->graph, &ro, &r->g, &err);
 		if (rc < 0)
 			die(1, "%s", err.msg);
-		if (err.msg[0]) /* a cache that could not be written: the run goes on */
-			fprintf(stderr, PROG ": warning (rank %d): %s\n", tuccompi_rank(), err.msg);
+		if (err.msg[0]) /* a cache that could not be written: the run goes on without */
+			fprintf(stderr, PROG ": warning: %s (rank %d; the run goes on)\n",
+				err.msg + (strncmp(err.msg, "note: ", 6) ? 0 : 6), tuccompi_rank());
 	}
-	else
-	{
-		uint64_t need = cli_gen_bytes(&o->gen);
-		if (limit && need > limit)
-			die(1, "--gen %s: generating it needs about %" PRIu64 " bytes, more than the limit of %" PRIu64
-			       " (%s); use a smaller graph", o->gen_spec, need, limit, what);
-		if ((rc = cli_gen_run(&o->gen, o->seed, &r->g, &err)) < 0)
-			die(rc == -EINVAL ? 2 : 1, "--gen %s: %s", o->gen_spec ? o->gen_spec : "", err.msg);
-	}
+	else if ((rc = cli_gen_run(&o->gen, o->seed, &r->g, &err)) < 0)
+		die(rc == -EINVAL ? 2 : 1, "--gen %s: %s", o->gen_spec, err.msg);
 	r->load_s = cli_now() - t0;
 	r->view = apsp_graph_view(&r->g);
 }
@@ -552,7 +535,7 @@ static void check_run_memory(const struct options *o, const struct run *r)
 	for (unsigned k = 0; k < p->nworkspaces; k++)
 		ws += p->workspace_size[k];
 	const char *what;
-	uint64_t limit = memory_limit(o, &what), need = graph_bytes(&r->g) + workers * ws;
+	uint64_t limit = cli_memory_limit(o->max_memory, &what), need = graph_bytes(&r->g) + workers * ws;
 	/* The available memory is measured now, with the graph already in it. */
 	if (limit && (o->max_memory ? need : workers * ws) > limit)
 		die(1, "the run needs about %" PRIu64 " bytes (graph %" PRIu64 ", %" PRIu64 " CPU workers x %" PRIu64

@@ -55,6 +55,9 @@ struct reader
 	uint64_t size;      /* file size for a regular file, else 0 */
 	uint64_t consumed;  /* bytes of the file before buf[0] */
 	int own_fd;         /* 0 for standard input, which stays open */
+	const char *nul;    /* the first NUL byte of buf[pos..len), or NULL */
+	char comment;       /* first character of comment lines ('c', '%') */
+	const char *cur, *cur_end; /* the line last returned, without its line end */
 };
 
 /* The name of standard input in messages. */
@@ -71,19 +74,78 @@ static int io_error(struct graph_error *err, const char *path, const char *what,
 }
 
 /* "path:line: message"; returns -EINVAL. */
-static int __attribute__((format(printf, 3, 4))) rerr(struct reader *r, uint64_t line, const char *fmt, ...)
+static int vrerr(struct reader *r, uint64_t line, const char *fmt, va_list ap)
 {
 	if (r->err)
 	{
 		int k = snprintf(r->err->msg, sizeof r->err->msg, "%s:%" PRIu64 ": ", r->path, line ? line : 1);
 		if (k < 0 || (size_t)k >= sizeof r->err->msg)
 			k = 0;
-		va_list ap;
-		va_start(ap, fmt);
 		vsnprintf(r->err->msg + k, sizeof r->err->msg - k, fmt, ap);
-		va_end(ap);
 	}
 	return -EINVAL;
+}
+
+static int __attribute__((format(printf, 3, 4))) rerr_at(struct reader *r, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vrerr(r, line, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* The first byte of [p, end) that a text line may not hold: a control byte other than tab
+ * (the "\r" of "\r\n" is gone by then), or DEL. Eight bytes at a time. Lines are not all
+ * checked with it (files hold 10^8 of them): reader_next() finds NUL bytes, which would cut a
+ * line short, with memchr over each block read, and checks comment lines, which the parsers
+ * skip; any other control byte stops a parser, and rerr() then reports it. */
+static const char *find_control(const char *p, const char *end)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	for (; end - p >= 8; p += 8)
+	{
+		uint64_t x, y;
+		memcpy(&x, p, 8);
+		y = x ^ (ones * 0x7f);
+		/* A high bit for some byte below 0x20 or equal to 0x7f (maybe more: check each). */
+		if (((x - ones * 0x20) & ~x & highs) | ((y - ones) & ~y & highs))
+			for (int k = 0; k < 8; k++)
+				if (((unsigned char)p[k] < 0x20 && p[k] != '\t') || p[k] == 0x7f)
+					return p + k;
+	}
+	for (; p < end; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
+			return p;
+	return NULL;
+}
+
+static int __attribute__((noinline, cold)) control_error(struct reader *r, const char *line, const char *bad)
+{
+	unsigned char c = (unsigned char)*bad;
+	char what[32];
+	if (c == 0)
+		snprintf(what, sizeof what, "a NUL byte");
+	else if (c == '\r')
+		snprintf(what, sizeof what, "a carriage return");
+	else
+		snprintf(what, sizeof what, "control byte 0x%02x", c);
+	return rerr_at(r, r->line, "%s at column %zu; text graph files hold printable text, tabs and line ends only "
+		    "(is the file binary or damaged?)", what, (size_t)(bad - line) + 1);
+}
+
+/* An error about a line. A control byte in the current line is what went wrong first: the
+ * parsers stop at it with a vaguer message (such a byte ends a token or hides in it). */
+static int __attribute__((format(printf, 3, 4))) rerr(struct reader *r, uint64_t line, const char *fmt, ...)
+{
+	const char *bad = line == r->line && r->cur ? find_control(r->cur, r->cur_end) : NULL;
+	if (bad)
+		return control_error(r, r->cur, bad);
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vrerr(r, line, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 static int reader_open(struct reader *r, const char *path, struct graph_error *err)
@@ -123,43 +185,6 @@ static uint64_t reader_left(const struct reader *r)
 	return r->size > at ? r->size - at : 0;
 }
 
-/* The first byte of [p, end) that a text line may not hold: a control byte other than tab
- * (the "\r" of "\r\n" is gone by then), or DEL. Eight bytes at a time: lines are short, but
- * files hold 10^8 of them. */
-static const char *find_control(const char *p, const char *end)
-{
-	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-	for (; end - p >= 8; p += 8)
-	{
-		uint64_t x, y;
-		memcpy(&x, p, 8);
-		y = x ^ (ones * 0x7f);
-		/* A high bit for some byte below 0x20 or equal to 0x7f (maybe more: check each). */
-		if (((x - ones * 0x20) & ~x & highs) | ((y - ones) & ~y & highs))
-			for (int k = 0; k < 8; k++)
-				if (((unsigned char)p[k] < 0x20 && p[k] != '\t') || p[k] == 0x7f)
-					return p + k;
-	}
-	for (; p < end; p++)
-		if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
-			return p;
-	return NULL;
-}
-
-static int __attribute__((noinline, cold)) control_error(struct reader *r, const char *line, const char *bad)
-{
-	unsigned char c = (unsigned char)*bad;
-	char what[32];
-	if (c == 0)
-		snprintf(what, sizeof what, "a NUL byte");
-	else if (c == '\r')
-		snprintf(what, sizeof what, "a carriage return");
-	else
-		snprintf(what, sizeof what, "control byte 0x%02x", c);
-	return rerr(r, r->line, "%s at column %zu; text graph files hold printable text, tabs and line ends only "
-		    "(is the file binary or damaged?)", what, (size_t)(bad - line) + 1);
-}
-
 /* Next line, NUL-terminated, without its "\n" or "\r\n": 1, or 0 at the end, or < 0. */
 static int reader_next(struct reader *r, char **out)
 {
@@ -176,7 +201,13 @@ static int reader_next(struct reader *r, char **out)
 			if (end > start && end[-1] == '\r')
 				end--;
 			r->line++;
-			const char *bad = find_control(start, end);
+			r->cur = start;
+			r->cur_end = end;
+			const char *first = start;
+			while (*first == ' ' || *first == '\t')
+				first++;
+			const char *bad = (r->nul && r->nul < end) || *first == r->comment ?
+						  find_control(start, end) : NULL;
 			if (bad)
 				return control_error(r, start, bad);
 			*end = '\0';
@@ -199,6 +230,7 @@ static int reader_next(struct reader *r, char **out)
 			r->eof = 1;
 		else if (k > 0)
 			r->len += (size_t)k;
+		r->nul = memchr(r->buf, '\0', r->len);
 	}
 	return rerr(r, r->line + 1, "line longer than %u bytes; is this really a text graph file?", MAX_LINE);
 }
@@ -459,6 +491,7 @@ static int parse_arc(struct reader *r, char *p, uint64_t n, uint64_t v[3])
 static int read_dimacs(struct reader *r, const struct graph_read_options *o, struct graph *g)
 {
 	struct arcs a = {0};
+	r->comment = 'c';
 	uint64_t n = 0, m = 0, p_line = 0;
 	char *line;
 	int rc;
@@ -668,6 +701,7 @@ static int read_mtx(struct reader *r, const struct graph_read_options *o, struct
 	int symmetric = 0;
 	uint64_t n = 0, nnz = 0, entries = 0, size_line = 0;
 	char *line;
+	r->comment = '%';
 	int rc = reader_next(r, &line);
 	if (rc == 0)
 		return rerr(r, 1, "empty file; a Matrix Market file starts with '%%%%MatrixMarket matrix coordinate ...'");
@@ -800,6 +834,7 @@ static int read_coords(struct reader *r, const struct graph_read_options *o, str
 	uint8_t *seen = NULL;
 	char *line;
 	int rc;
+	r->comment = 'c';
 	while ((rc = reader_next(r, &line)) > 0)
 	{
 		char *p = skip_blank(line);
