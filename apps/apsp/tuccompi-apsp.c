@@ -377,8 +377,8 @@ static void load_graph(const struct options *o, struct run *r)
 		if (rc < 0)
 			die(1, "%s", err.msg);
 		if (err.msg[0]) /* a cache that could not be written: the run goes on without */
-			fprintf(stderr, PROG ": warning: %s (rank %d; the run goes on)\n",
-				err.msg + (strncmp(err.msg, "note: ", 6) ? 0 : 6), tuccompi_rank());
+			fprintf(stderr, PROG ": warning: %s; the run goes on without it\n",
+				err.msg + (strncmp(err.msg, "note: ", 6) ? 0 : 6));
 	}
 	else if ((rc = cli_gen_run(&o->gen, o->seed, &r->g, &err)) < 0)
 		die(rc == -EINVAL ? 2 : 1, "--gen %s: %s", o->gen_spec, err.msg);
@@ -392,6 +392,11 @@ static void choose_sources(const struct options *o, struct run *r)
 	int rc = cli_sources(o->sources ? o->sources : o->demo ? "random:256" : NULL, r->g.n, o->seed, &r->src, &r->k, &err);
 	if (rc < 0)
 		die_err(rc, &err);
+}
+
+/* Once the ranks are known: what was loaded (rank 0), and room for the results. */
+static void announce(const struct options *o, struct run *r)
+{
 	if (rank0() && !o->quiet)
 	{
 		fprintf(stderr, "graph: %" PRIu32 " vertices, %" PRIu64 " arcs, weights up to %" PRIu32 " (%.2f s to %s)\n",
@@ -766,9 +771,15 @@ int main(int argc, char **argv)
 	outfile_cleanup_install();
 	parse_args(argc, argv, &o);
 	check_outputs(&o);
+	/* The graph before the runtime: bad inputs fail fast. Standard input reaches rank 0 only:
+	 * it is read once the ranks are known. */
+	int early = !o.graph || strcmp(o.graph, "-");
+	if (early)
+		load_graph(&o, &r), choose_sources(&o, &r);
 	start_runtime(&o, &argc, &argv, &r);
-	load_graph(&o, &r);
-	choose_sources(&o, &r);
+	if (!early)
+		load_graph(&o, &r), choose_sources(&o, &r);
+	announce(&o, &r);
 	plan_taskset(&o, &r);
 	check_run_memory(&o, &r);
 	run_taskset(&o, &r);
