@@ -48,7 +48,9 @@ struct reader
 	const char *path;
 	struct graph_error *err;
 	int fd;
-	char *buf;          /* READ_CHUNK + MAX_LINE + 1 bytes */
+	char *buf;          /* chunk + line_cap + 1 bytes */
+	size_t chunk;       /* bytes per read(): READ_CHUNK, less for a smaller file */
+	size_t line_cap;    /* longest line: MAX_LINE, less for a smaller file */
 	size_t pos, len;    /* unread bytes: buf[pos..len) */
 	int eof;
 	uint64_t line;      /* number of the line last returned */
@@ -161,12 +163,15 @@ static int reader_open(struct reader *r, const char *path, struct graph_error *e
 	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode))
 		r->size = (uint64_t)st.st_size;
 	posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	if (!(r->buf = malloc(READ_CHUNK + MAX_LINE + 1)))
+	/* A small file needs no 9 MB buffer (no line is longer than the file). */
+	r->chunk = r->size && r->size < READ_CHUNK ? (size_t)r->size + 1 : READ_CHUNK;
+	r->line_cap = r->size && r->size < MAX_LINE ? (size_t)r->size + 1 : MAX_LINE;
+	if (!(r->buf = malloc(r->chunk + r->line_cap + 1)))
 	{
 		if (r->own_fd)
 			close(r->fd);
 		return graph_set_error(err, -ENOMEM, "%s: out of memory for a %u-byte read buffer", path,
-				       READ_CHUNK + MAX_LINE + 1);
+				       (unsigned)(r->chunk + r->line_cap + 1));
 	}
 	return 0;
 }
@@ -195,7 +200,7 @@ static int reader_next(struct reader *r, char **out)
 		if (nl || (r->eof && r->pos < r->len))
 		{
 			char *end = nl ? nl : r->buf + r->len; /* buf has room for this NUL */
-			if (end - start >= MAX_LINE)
+			if ((size_t)(end - start) >= r->line_cap)
 				break;
 			r->pos = (size_t)(nl ? nl + 1 - r->buf : end - r->buf);
 			if (end > start && end[-1] == '\r')
@@ -217,13 +222,13 @@ static int reader_next(struct reader *r, char **out)
 		if (r->eof)
 			return 0;
 		size_t rest = r->len - r->pos;
-		if (rest >= MAX_LINE)
+		if (rest >= r->line_cap)
 			break;
 		memmove(r->buf, start, rest);
 		r->consumed += r->pos;
 		r->pos = 0;
 		r->len = rest;
-		ssize_t k = read(r->fd, r->buf + rest, READ_CHUNK);
+		ssize_t k = read(r->fd, r->buf + rest, r->chunk);
 		if (k < 0 && errno != EINTR)
 			return io_error(r->err, r->path, "read error", errno);
 		if (k == 0)
@@ -232,7 +237,7 @@ static int reader_next(struct reader *r, char **out)
 			r->len += (size_t)k;
 		r->nul = memchr(r->buf, '\0', r->len);
 	}
-	return rerr(r, r->line + 1, "line longer than %u bytes; is this really a text graph file?", MAX_LINE);
+	return rerr(r, r->line + 1, "line longer than %zu bytes; is this really a text graph file?", r->line_cap);
 }
 
 /* ------------------------------------------------------------------ tokens */
