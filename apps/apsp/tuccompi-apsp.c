@@ -93,7 +93,6 @@ struct options
 	double real_scale;
 };
 
-/* Everything a run holds, from the graph to the finished task set. */
 struct progress
 {
 	_Atomic uint64_t done;
@@ -109,6 +108,7 @@ struct rows_file
 	uint64_t data_off;
 };
 
+/* Everything a run holds, from the graph to the finished task set. */
 struct run
 {
 	const struct tuccompi_policy *policy;
@@ -325,8 +325,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 static void check_outputs(const struct options *o)
 {
 	const struct cli_output outs[] = {
-		{ "-o", o->out, 1 },         { "--rows", o->rows, 0 },         { "--stats", o->stats, 0 },
-		{ "--cache", o->cache, 0 }, { "--ch-cache", o->ch_cache, 0 },
+		{ .option = "-o", .path = o->out, .stdout_ok = 1 }, { .option = "--rows", .path = o->rows },
+		{ .option = "--stats", .path = o->stats },          { .option = "--cache", .path = o->cache },
+		{ .option = "--ch-cache", .path = o->ch_cache },    { .option = "--trace", .path = o->trace, .is_dir = 1 },
 	};
 	const char *inputs[] = { o->graph };
 	struct graph_error err;

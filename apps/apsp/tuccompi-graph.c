@@ -99,7 +99,7 @@ static void check_output(const char *path, const char *input)
 {
 	if (!has_suffix(path, ".gr") && !has_suffix(path, ".tgb"))
 		usage_error("cannot write '%s': output files are .gr (DIMACS) or .tgb (binary)", path);
-	struct cli_output out = { "output", path, 0 };
+	struct cli_output out = { .option = "output", .path = path };
 	struct graph_error err;
 	int rc = cli_check_outputs(&out, 1, &input, input ? 1 : 0, &err);
 	if (rc < 0)

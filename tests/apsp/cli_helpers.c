@@ -263,10 +263,11 @@ static void test_sources(void)
 static void test_outputs(void)
 {
 	struct graph_error err;
-	const char *in = in_scratch("g.gr");
+	char in[PATH_MAX + 64]; /* in_scratch's buffers are reused */
+	snprintf(in, sizeof in, "%s", in_scratch("g.gr"));
 	touch(in);
 	const char *inputs[] = { in };
-	struct cli_output o[2] = { { "-o", NULL, 1 }, { "--stats", NULL, 0 } };
+	struct cli_output o[3] = { { .option = "-o", .stdout_ok = 1 }, { .option = "--stats" }, { .option = "--trace", .is_dir = 1 } };
 
 	o[0].path = in_scratch("t.csv");
 	ASSERT_EQ(cli_check_outputs(o, 2, inputs, 1, &err), 0);
@@ -299,7 +300,8 @@ static void test_outputs(void)
 	/* The input, under its own name, another spelling, and a symbolic link. */
 	char other[PATH_MAX + 80];
 	snprintf(other, sizeof other, "%s/./g.gr", scratch);
-	const char *link = in_scratch("link.gr");
+	char link[PATH_MAX + 64];
+	snprintf(link, sizeof link, "%s", in_scratch("link.gr"));
 	ASSERT(symlink(in, link) == 0);
 	const char *names[] = { in, other, link };
 	for (unsigned k = 0; k < 3; k++)
@@ -320,6 +322,21 @@ static void test_outputs(void)
 	ASSERT_EQ(cli_check_outputs(o, 2, inputs, 1, &err), -EINVAL);
 	unlink(o[0].path);
 	ASSERT(!exists(in_scratch("same.csv")));
+
+	/* Outputs may go into the folder --trace creates; that folder must be creatable. */
+	o[0].path = in_scratch("tr/a/t.csv");
+	o[1].path = NULL;
+	o[2].path = in_scratch("tr/a/");
+	if (cli_check_outputs(o, 3, inputs, 1, &err) < 0)
+		FAIL("an output in the --trace folder: %s", err.msg);
+	o[0].path = in_scratch("tr/b/t.csv");
+	ASSERT_EQ(cli_check_outputs(o, 3, inputs, 1, &err), -ENOENT);
+	o[0].path = NULL;
+	o[2].path = in; /* a file */
+	ASSERT_EQ(cli_check_outputs(o, 3, inputs, 1, &err), -ENOTDIR);
+	ASSERT_STR_CONTAINS(err.msg, "--trace ");
+	ASSERT_STR_CONTAINS(err.msg, ": not a folder; name a folder");
+	ASSERT(!exists(in_scratch("tr")));
 	unlink(in);
 }
 

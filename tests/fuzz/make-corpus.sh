@@ -1,13 +1,14 @@
 #!/bin/sh
-# tests/fuzz/make-corpus.sh: rebuild the seed corpus of fuzz_graph (tests/fuzz/corpus) from the
+# tests/fuzz/make-corpus.sh: (re)make the named seeds of fuzz_graph (tests/fuzz/corpus) from the
 # graph corpus of tests/data/graphs and a few small binary graphs. Each seed is a mode byte
-# (see fuzz_graph.c) followed by a file. Needs a built apps/apsp/tuccompi-graph.
+# (see fuzz_graph.c) followed by a file. Needs a built apps/apsp/tuccompi-graph. The files named
+# by their SHA-1 are inputs the fuzzer found that add coverage, kept with
+#   tests/fuzz/out/fuzz_graph -merge=1 tests/fuzz/corpus tests/fuzz/out/corpus
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 tg=${TG:-$top/apps/apsp/tuccompi-graph}
 c="$here/corpus"
-rm -rf "$c"
 mkdir -p "$c"
 seed() { # MODE NAME FILE
 	{ printf "\\$(printf '%03o' "$1")"; cat "$3"; } >"$c/$2"
