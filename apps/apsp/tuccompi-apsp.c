@@ -556,13 +556,15 @@ static void *progress_thread(void *arg)
 	struct progress *p = arg;
 	int nr = tuccompi_nranks();
 	char line[160];
-	while (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
+	for (;;) /* at least one line, however short the run */
 	{
 		/* Rank 0 sees its own tasks; with several ranks, scale by the ranks for an estimate. */
 		double est = (double)p->done * (nr > 1 ? nr : 1);
 		cli_progress_format(line, sizeof line, est < (double)p->total ? est : (double)p->total, p->total,
 				    cli_now() - p->t0, nr > 1);
 		fprintf(stderr, "\r%s", line);
+		if (__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
+			break;
 		struct timespec nap = { 0, 200000000 };
 		nanosleep(&nap, NULL);
 	}
