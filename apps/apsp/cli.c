@@ -130,12 +130,6 @@ const char cli_gen_help[] =
 	"    grid:RxC[:W1-W2]          road-like R x C grid, arcs both ways, weights (default 1-10)\n"
 	"    road:N                    road-network-like graph of about N vertices\n";
 
-/* The road-network generator lives in graph/graph_road.c, which comes with the road-network
- * work; until it is linked in, road:N says that this build lacks it. Once graph.h declares it,
- * this weak declaration goes: a weak reference does not pull graph_road.o out of the static
- * graph library (tests/apsp/cli_helpers fails when the file is there but not linked). */
-int graph_gen_road(uint32_t n, uint64_t seed, struct graph *g, struct graph_error *err) __attribute__((weak));
-
 static const char *const gen_forms[] = { "random:N[:D1-D2[:W1-W2]]", "rmat:SCALE[:EF[:W1-W2]]", "grid:RxC[:W1-W2]",
 					 "road:N" };
 
@@ -251,9 +245,10 @@ uint64_t cli_gen_bytes(const struct cli_gen *g)
 	case CLI_GEN_GRID:
 		n = (uint64_t)g->rows * g->cols;
 		return graph_build_bytes(n, 4 * n);
-	default:
-		return 0;
+	case CLI_GEN_ROAD: /* about 3 arcs a vertex; points, cells and components on the side */
+		return graph_build_bytes(g->n, 4 * (uint64_t)g->n) + 48 * (uint64_t)g->n;
 	}
+	return 0;
 }
 
 int cli_gen_run(const struct cli_gen *g, uint64_t seed, struct graph *out, struct graph_error *err)
@@ -267,10 +262,6 @@ int cli_gen_run(const struct cli_gen *g, uint64_t seed, struct graph *out, struc
 	case CLI_GEN_GRID:
 		return graph_gen_grid(g->rows, g->cols, g->w_min, g->w_max, seed, out, err);
 	case CLI_GEN_ROAD:
-		memset(out, 0, sizeof *out);
-		if (!graph_gen_road)
-			return usage(err, "road:N: this build has no road-network generator (apps/apsp/graph/graph_road.c); "
-				     "use grid:RxC, or read a road network from a DIMACS file");
 		return graph_gen_road(g->n, seed, out, err);
 	}
 	return usage(err, "unknown generator %d", (int)g->kind);

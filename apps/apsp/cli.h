@@ -69,7 +69,7 @@ struct cli_gen
 int cli_gen_parse(const char *opt, const char *spec, struct cli_gen *gen, struct graph_error *err);
 /** The spec that gives @p gen, e.g. "random:1000:2-4:0-99" (for notes and logs). */
 void cli_gen_spec(const struct cli_gen *gen, char *buf, size_t len);
-/** Peak bytes generating it takes (graph_build_bytes of the arcs drawn); 0 when unknown. */
+/** Peak bytes generating it takes (graph_build_bytes of the arcs drawn, an estimate for road). */
 uint64_t cli_gen_bytes(const struct cli_gen *gen);
 /** Generate it, deterministically for @p seed. */
 int cli_gen_run(const struct cli_gen *gen, uint64_t seed, struct graph *g, struct graph_error *err);
