@@ -127,6 +127,17 @@ static int read_pipe(const uint8_t *data, size_t len, const struct graph_read_op
 	return rc;
 }
 
+static void remove_dir(void)
+{
+	char path[PATH_MAX + 16];
+	for (const char *const *name = (const char *const[]){"t.tgb", "t.gr", "c.tgb", NULL}; *name; name++)
+	{
+		snprintf(path, sizeof path, "%s/%s", dir, *name);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -137,6 +148,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	const char *tmp = getenv("TMPDIR");
 	snprintf(dir, sizeof dir, "%s/fuzz_graph.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	check(mkdtemp(dir) != NULL, "mkdtemp");
+	atexit(remove_dir);
 	signal(SIGPIPE, SIG_IGN);
 	return 0;
 }
