@@ -1,9 +1,12 @@
 /* The TuCCompi paper's Fig. 4 main program and Fig. 5 plug-ins, on this library: a task
  * integrates 4/(1+x^2) over its own slice of [0, 1]; the slices add up to pi. Runs on
- * every CPU core and GPU; under mpirun, on every node.   Usage: tuccompi-example [eq1|eq2|ms] */
+ * every CPU core and GPU; under mpirun, on every node.   Usage: tuccompi-example [POLICY] */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <tuccompi.h>
+
+#include "tool_version.h"
 
 #define NTASKS 4096
 #define STEPS (1 << 20) /* points per task */
@@ -23,6 +26,19 @@ static void slice_cpu(struct tuccompi_task *t, void *arg) /* Fig. 5, plug-in CPU
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) /* before COMM: starts nothing */
+	{
+		printf("Usage: tuccompi-example [POLICY]\n"
+		       "The TuCCompi paper's Fig. 4/5 program: computes pi with %d tasks on every CPU core and GPU\n"
+		       "(under mpirun, of every node). POLICY: eq1, eq2, ms (default), ms-tail, or a StarPU policy.\n",
+		       NTASKS);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--version"))
+	{
+		tool_print_version("tuccompi-example");
+		return 0;
+	}
 	static double part[NTASKS];
 	struct tuccompi_plugin plugin = { .name = "pi_slice", .cpu = slice_cpu, .result_size = sizeof(double),
 					  .workspace_size = { STEPS * sizeof(double) }, .nworkspaces = 1 }; /* PARLLMK */

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <tuccompi.h>
 #include <tuccompi_tune.h>
+
+#include "tool_version.h"
 #ifdef TUNE_TOOL_WITH_CUDA
 #include <tuccompi_cuda.h>
 #endif
@@ -14,6 +16,7 @@ static const char usage_text[] =
 	"  show                     the tuning database (newest record per kernel/plug-in and device)\n"
 	"  clear                    remove the tuning database\n"
 	"  path                     print where the database is ($TUCCOMPI_TUNE_DB overrides)\n"
+	"  --version                the versions of this program and of the library\n"
 	"  rules DEVICE 'NAME DIMS A B C D' [REGS [SHARED_BYTES]]\n"
 	"                           the rule engine's choice for a kernel characterisation (Table 1 of\n"
 	"                           the TuCCompi paper) on DEVICE: gtx480, gtx680, k20, a100, h100, h200,\n"
@@ -26,6 +29,11 @@ int main(int argc, char **argv)
 	{
 		fputs(usage_text, argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "--version"))
+	{
+		tool_print_version("tuccompi-tune");
+		return 0;
 	}
 	if (!strcmp(argv[1], "show"))
 		return tuccompi_tune_db_print(stdout) < 0 ? (fprintf(stderr, "tuccompi-tune: %s\n", tuccompi_last_error()), 1) : 0;

@@ -1,8 +1,18 @@
-/* Helpers shared by the APSP application's command-line tools. */
+/* Helpers shared by the APSP application's command-line tools (tuccompi-apsp,
+ * tuccompi-graph), each written once: clock, strict numbers, the generator specs, the
+ * source lists, output-path checks, the memory limit and the progress line. Atomic outputs
+ * and the cleanup of temporary files on signals are in outfile.h (the graph library writes
+ * through them too).
+ *
+ * Errors: functions return 0 or a negative errno and fill a struct graph_error with one line
+ * (what, where, how to fix). -EINVAL means a bad argument (exit status 2 in the tools). */
 #ifndef TUCCOMPI_APSP_CLI_H
 #define TUCCOMPI_APSP_CLI_H
 
+#include <stdint.h>
+
 #include "graph.h"
+#include "outfile.h"
 #include "sssp_types.h"
 
 /** The SSSP engines' view of a graph of the graph library (no copy). */
@@ -14,5 +24,103 @@ static inline struct sssp_graph apsp_graph_view(const struct graph *g)
 
 /** Seconds on a monotonic clock. */
 double cli_now(void);
+
+/* ================================================================ numbers */
+
+/** @p s as a decimal integer in [min, max]: digits only (no sign, blank or suffix).
+ *  The message names @p opt: "--seed 'x': not an integer 0..N". */
+int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out, struct graph_error *err);
+int cli_parse_u32(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out, struct graph_error *err);
+/** A finite decimal number in [min, max]. */
+int cli_parse_double(const char *opt, const char *s, double min, double max, double *out, struct graph_error *err);
+/** "LO-HI" (or "LO:HI" when @p sep is ':') with min <= LO <= HI <= max. */
+int cli_parse_range(const char *opt, const char *s, char sep, uint64_t min, uint64_t max, uint64_t *lo, uint64_t *hi,
+		    struct graph_error *err);
+/** A byte count: an integer with an optional unit K, M, G or T (powers of 1024, "KiB", "G",
+ *  "GB" alike), e.g. 1500000000, 512M, 4G. Zero is refused. */
+int cli_parse_bytes(const char *opt, const char *s, uint64_t *out, struct graph_error *err);
+
+/* ================================================================ generated graphs */
+
+/** Text for --help: the generator specs both tools take. */
+extern const char cli_gen_help[];
+
+enum cli_gen_kind
+{
+	CLI_GEN_RANDOM, /**< random:N[:D1-D2[:W1-W2]]  the paper's random graphs */
+	CLI_GEN_RMAT,   /**< rmat:SCALE[:EF[:W1-W2]]   Graph500 R-MAT / Kronecker */
+	CLI_GEN_GRID,   /**< grid:RxC[:W1-W2]          2-D grid */
+	CLI_GEN_ROAD,   /**< road:N                    road-network-like (graph_gen_road) */
+};
+
+/** A parsed generator spec, with the defaults filled in. */
+struct cli_gen
+{
+	enum cli_gen_kind kind;
+	uint32_t n;                /**< random, road: vertices */
+	uint32_t deg_min, deg_max; /**< random: out-degrees (1-9) */
+	unsigned scale, edgefactor; /**< rmat (edge factor 16) */
+	double a, b, c;            /**< rmat quadrant probabilities (Graph500: .57 .19 .19) */
+	uint32_t rows, cols;       /**< grid */
+	uint32_t w_min, w_max;     /**< weights (1-10) */
+};
+
+/** Parse "KIND:ARGS" (see cli_gen_help). -EINVAL with a message naming @p opt otherwise. */
+int cli_gen_parse(const char *opt, const char *spec, struct cli_gen *gen, struct graph_error *err);
+/** The spec that gives @p gen, e.g. "random:1000:2-4:0-99" (for notes and logs). */
+void cli_gen_spec(const struct cli_gen *gen, char *buf, size_t len);
+/** Peak bytes generating it takes (graph_build_bytes of the arcs drawn, an estimate for road). */
+uint64_t cli_gen_bytes(const struct cli_gen *gen);
+/** Generate it, deterministically for @p seed. */
+int cli_gen_run(const struct cli_gen *gen, uint64_t seed, struct graph *g, struct graph_error *err);
+
+/* ================================================================ sources */
+
+/** The sources of a run, from a spec: "all", "N" (vertices 0..N-1), "random:N" (N distinct
+ *  vertices drawn with @p seed), "A-B", or a list "a,b,c" (distinct ids, no empty items), for
+ *  a graph of @p n vertices. NULL spec: all when n <= 1024, else random:1024.
+ *  *src is malloc'd (the caller frees it). -EINVAL for a bad spec, -ENOMEM. */
+int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **src, uint64_t *count, struct graph_error *err);
+
+/* ================================================================ outputs */
+
+/** An output path and the option that named it. */
+struct cli_output
+{
+	const char *option; /**< "-o", "--stats", ... */
+	const char *path;   /**< NULL: not given */
+	int stdout_ok;      /**< "-" means standard output */
+	int is_dir;         /**< a folder the program creates (--trace DIR): outputs may go into it */
+};
+
+/** Before any work: every output's folder exists and is writable (or is an is_dir output,
+ *  which must be a folder or creatable), the output is not a folder, not one of @p inputs
+ *  (same device and inode when both exist, or the same real path), and not another output. -EINVAL for a clash (a bad argument), another negative
+ *  errno for a folder that cannot take the file. */
+int cli_check_outputs(const struct cli_output *outs, unsigned nout, const char *const *inputs, unsigned nin,
+		      struct graph_error *err);
+
+/* ================================================================ memory */
+
+/** Bytes this process can still allocate: the smaller of the kernel's MemAvailable and the
+ *  room left under a cgroup limit (v2 memory.max, v1 memory.limit_in_bytes, less what the
+ *  group uses beyond reclaimable page cache). *what says which ("available memory" or
+ *  "cgroup memory limit"). 0 when neither is known. */
+uint64_t cli_memory_available(const char **what);
+
+/** The memory limit a tool checks graphs against: @p option (--max-memory) when not 0, else
+ *  cli_memory_available(). *what (static text) says where it comes from and how to change it,
+ *  for messages. 0: no limit known. */
+uint64_t cli_memory_limit(uint64_t option, const char **what);
+
+/* ================================================================ progress */
+
+/** Whether a progress line should be shown: standard output or standard error is a terminal
+ *  (mpirun gives ranks a terminal on stdout only; the line itself goes to stderr). */
+int cli_progress_wanted(void);
+
+/** One progress line, without newline: a bar, done/total (with "~" when @p approx, i.e. an
+ *  estimate from rank 0's share), the rate and an ETA ("ETA --" until a task is done). */
+void cli_progress_format(char *buf, size_t len, double done, uint64_t total, double elapsed_s, int approx);
 
 #endif

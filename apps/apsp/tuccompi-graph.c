@@ -1,7 +1,5 @@
 /* tuccompi-graph: look at, convert and generate the graphs of the APSP application.
  * Exit status: 0 success, 1 input or output error, 2 bad arguments. */
-#include "graph.h"
-
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -11,7 +9,10 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <time.h>
+
+#include "../tool_version.h"
+#include "cli.h"
+#include "graph.h"
 
 #define PROG "tuccompi-graph"
 
@@ -21,44 +22,46 @@ static const char usage_main[] =
 	"Look at, convert and generate directed graphs with non-negative integer weights.\n"
 	"\n"
 	"Commands:\n"
-	"  info FILE               vertices, arcs, degrees, weights, isolated vertices\n"
+	"  info FILE               vertices, arcs, degrees, weights, isolated vertices; for a .co\n"
+	"                          file, its coordinates' extent\n"
 	"  convert IN OUT          rewrite IN as OUT, in the format OUT's name says\n"
-	"  gen random|rmat|grid [OPTIONS] -o OUT\n"
-	"                          generate a graph (" PROG " gen --help)\n"
+	"  gen SPEC -o OUT         generate a graph (" PROG " gen --help)\n"
 	"\n"
-	"Files, by name:\n"
+	"Files, by name ('-' reads standard input: give --format):\n"
 	"  .gr    DIMACS shortest-path text: 'p sp VERTICES ARCS', then 'a FROM TO WEIGHT' (1-based)\n"
 	"  .mtx   Matrix Market coordinate matrix (read only); symmetric gives both arcs\n"
 	"  .tgb   this tool's binary form: checksummed, loads far faster than text\n"
+	"  .co    DIMACS coordinates: 'p aux sp co VERTICES', then 'v ID X Y' (read only)\n"
 	"\n"
 	"Options of info and convert:\n"
-	"  --real-scale X      multiply Matrix Market real weights by X, then round (default 1)\n"
-	"  --pattern-weight W  weight of the arcs of a pattern Matrix Market file (default 1)\n"
+	"  --format gr|mtx|tgb  the input's format, when its name does not say it\n"
+	"  --coords FILE.co     info: also read the graph's coordinates and check they match it\n"
+	"  --real-scale X       multiply Matrix Market real weights by X, then round (default 1)\n"
+	"  --pattern-weight W   weight of the arcs of a pattern Matrix Market file (default 1)\n"
+	"  --max-memory BYTES   refuse inputs that need more memory (e.g. 8G; default: the available\n"
+	"                       memory or the cgroup's limit), checked from the header first\n"
+	"  --version            the versions of this program and of the library\n"
 	"\n"
 	"Example: " PROG " convert USA-road-d.NY.gr ny.tgb && " PROG " info ny.tgb\n"
 	"Exit status: 0 success, 1 input or output error, 2 bad arguments.\n";
 
-static const char usage_gen[] =
-	"usage: " PROG " gen random|rmat|grid [OPTIONS] -o OUT\n"
+static const char usage_gen_head[] =
+	"usage: " PROG " gen SPEC [OPTIONS] -o OUT\n"
 	"\n"
-	"  random   each vertex gets an out-degree uniform in MIN..MAX and random targets\n"
-	"             -n N              vertices (default 1049088, as in the paper)\n"
-	"             --degree MIN:MAX  out-degrees (default 1:9)\n"
-	"  rmat     Graph500 R-MAT/Kronecker graph, undirected (both arcs of each edge)\n"
-	"             --scale S         2^S vertices (default 20)\n"
-	"             --edgefactor E    E * 2^S edges (default 16)\n"
-	"             --abc A,B,C       quadrant probabilities (default 0.57,0.19,0.19)\n"
-	"  grid     2-D grid, arcs both ways between 4-neighbours (road-like)\n"
-	"             --rows R --cols C (default 1024 x 1024)\n"
+	"SPEC (the same as tuccompi-apsp --gen):\n";
+static const char usage_gen_tail[] =
 	"\n"
-	"Options of every generator:\n"
-	"  --weights MIN:MAX  weights uniform in MIN..MAX (default 1:10, at most 1000000)\n"
-	"  --seed S           random seed (default 1); a seed always gives the same graph\n"
+	"Options:\n"
+	"  --seed S           random seed (default 1); a seed always gives the same graph, and\n"
+	"                     tuccompi-apsp --gen SPEC --seed S the same one\n"
+	"  --abc A,B,C        rmat: quadrant probabilities (default Graph500's 0.57,0.19,0.19)\n"
+	"  --max-memory BYTES refuse specs that need more memory (default: the available memory)\n"
 	"  -o OUT             output: .gr (DIMACS text) or .tgb (binary)\n"
 	"\n"
 	"Self-loops and repeated arcs are dropped, so a graph can have a few arcs less\n"
-	"than drawn.\n"
-	"Example: " PROG " gen random -n 1049088 --degree 1:9 --weights 1:10 -o paper.tgb\n";
+	"than drawn. The older form 'gen random -n N --degree MIN:MAX --weights MIN:MAX' (and rmat\n"
+	"--scale/--edgefactor, grid --rows/--cols) still works and prints the SPEC it stands for.\n"
+	"Example: " PROG " gen random:1049088:1-9:1-10 -o paper.tgb\n";
 
 /* Bad arguments: one line, exit 2. */
 static void __attribute__((noreturn, format(printf, 1, 2))) usage_error(const char *fmt, ...)
@@ -72,63 +75,16 @@ static void __attribute__((noreturn, format(printf, 1, 2))) usage_error(const ch
 	exit(2);
 }
 
-static void __attribute__((noreturn)) fail(const struct graph_error *err)
+/* A helper's error: exit 2 for a bad argument, 1 otherwise. */
+static void __attribute__((noreturn)) fail(int rc, const struct graph_error *err)
 {
 	fprintf(stderr, PROG ": %s\n", err->msg);
-	exit(1);
+	exit(rc == -EINVAL ? 2 : 1);
 }
 
-static int to_uint(const char *s, uint64_t min, uint64_t max, uint64_t *v)
+static void __attribute__((noreturn)) fail_io(const struct graph_error *err)
 {
-	char *end;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 10);
-	*v = x;
-	return *s && !*end && !errno && *s != '-' && x >= min && x <= max;
-}
-
-static uint64_t parse_uint(const char *opt, const char *s, uint64_t min, uint64_t max)
-{
-	uint64_t v;
-	if (!to_uint(s, min, max, &v))
-		usage_error("%s '%s': expected an integer %" PRIu64 "..%" PRIu64, opt, s, min, max);
-	return v;
-}
-
-static void parse_range(const char *opt, const char *s, uint64_t max, uint32_t *lo, uint32_t *hi)
-{
-	const char *colon = strchr(s, ':');
-	char buf[32];
-	uint64_t a = 0, b = 0;
-	int ok = colon && colon - s < (long)sizeof buf;
-	if (ok)
-	{
-		memcpy(buf, s, (size_t)(colon - s));
-		buf[colon - s] = '\0';
-		ok = to_uint(buf, 0, max, &a) && to_uint(colon + 1, 0, max, &b);
-	}
-	if (!ok)
-		usage_error("%s '%s': expected MIN:MAX, integers 0..%" PRIu64, opt, s, max);
-	if (a > b)
-		usage_error("%s '%s': MIN is above MAX", opt, s);
-	*lo = (uint32_t)a;
-	*hi = (uint32_t)b;
-}
-
-static double parse_double(const char *opt, const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-	if (!*s || *end || !(v >= 0) || v > 1e300)
-		usage_error("%s '%s': expected a non-negative number", opt, s);
-	return v;
-}
-
-static double seconds(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
+	fail(-EIO, err);
 }
 
 static int has_suffix(const char *s, const char *suffix)
@@ -137,11 +93,17 @@ static int has_suffix(const char *s, const char *suffix)
 	return a >= b && strcasecmp(s + a - b, suffix) == 0;
 }
 
-/* The output format comes from the name: checked before any work. */
-static void check_output(const char *path)
+/* Before any work: the output format comes from the name, the path can be created and is
+ * not the input. */
+static void check_output(const char *path, const char *input)
 {
 	if (!has_suffix(path, ".gr") && !has_suffix(path, ".tgb"))
 		usage_error("cannot write '%s': output files are .gr (DIMACS) or .tgb (binary)", path);
+	struct cli_output out = { .option = "output", .path = path };
+	struct graph_error err;
+	int rc = cli_check_outputs(&out, 1, &input, input ? 1 : 0, &err);
+	if (rc < 0)
+		fail(rc, &err);
 }
 
 /* Write g, named by check_output, and free it. */
@@ -151,30 +113,58 @@ static void write_graph(struct graph *g, const char *path)
 	int rc = has_suffix(path, ".gr") ? graph_write_dimacs(g, path, &err) : graph_write_binary(g, path, &err);
 	graph_free(g);
 	if (rc < 0)
-		fail(&err);
+		fail_io(&err);
 }
 
-/* info and convert: FILE arguments and the read options. */
-static void read_args(int argc, char **argv, int nfiles, const char *usage, struct graph_read_options *opt, char **files)
+/* ------------------------------------------------------------------ info and convert */
+
+struct read_args
 {
-	static const struct option longopts[] = {{"real-scale", required_argument, NULL, 'r'},
-						 {"pattern-weight", required_argument, NULL, 'p'},
-						 {"help", no_argument, NULL, 'h'},
-						 {NULL, 0, NULL, 0}};
-	memset(opt, 0, sizeof *opt);
+	struct graph_read_options opt;
+	uint64_t max_memory;
+	const char *coords;
+	char *files[2];
+};
+
+static void read_args(int argc, char **argv, int nfiles, const char *usage, struct read_args *a)
+{
+	static const struct option longopts[] = { { "real-scale", required_argument, NULL, 'r' },
+						  { "pattern-weight", required_argument, NULL, 'p' },
+						  { "format", required_argument, NULL, 'f' },
+						  { "coords", required_argument, NULL, 'c' },
+						  { "max-memory", required_argument, NULL, 'm' },
+						  { "help", no_argument, NULL, 'h' },
+						  { NULL, 0, NULL, 0 } };
+	memset(a, 0, sizeof *a);
+	struct graph_error err;
 	opterr = 0;
 	optind = 1;
-	int c;
+	int c, rc = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1)
+	{
 		switch (c)
 		{
 		case 'r':
-			opt->real_scale = parse_double("--real-scale", optarg);
-			if (opt->real_scale == 0)
-				usage_error("--real-scale '%s': must be above 0", optarg);
+			rc = cli_parse_double("--real-scale", optarg, 1e-300, 1e300, &a->opt.real_scale, &err);
 			break;
 		case 'p':
-			opt->pattern_weight = (uint32_t)parse_uint("--pattern-weight", optarg, 1, GRAPH_MAX_WEIGHT);
+			rc = cli_parse_u32("--pattern-weight", optarg, 1, GRAPH_MAX_WEIGHT, &a->opt.pattern_weight, &err);
+			break;
+		case 'f':
+			a->opt.format = !strcmp(optarg, "gr")	 ? GRAPH_FORMAT_DIMACS
+					: !strcmp(optarg, "mtx") ? GRAPH_FORMAT_MTX
+					: !strcmp(optarg, "tgb") ? GRAPH_FORMAT_BINARY
+								 : GRAPH_FORMAT_AUTO;
+			if (!a->opt.format)
+				usage_error("--format '%s': use gr (DIMACS), mtx (Matrix Market) or tgb (binary)", optarg);
+			break;
+		case 'c':
+			if (nfiles != 1)
+				usage_error("--coords is an option of info");
+			a->coords = optarg;
+			break;
+		case 'm':
+			rc = cli_parse_bytes("--max-memory", optarg, &a->max_memory, &err);
 			break;
 		case 'h':
 			fputs(usage_main, stdout);
@@ -184,23 +174,59 @@ static void read_args(int argc, char **argv, int nfiles, const char *usage, stru
 		default:
 			usage_error("unknown option '%s' (see " PROG " --help)", argv[optind - 1]);
 		}
+		if (rc < 0)
+			fail(rc, &err);
+	}
 	if (argc - optind != nfiles)
 		usage_error("%s takes %s (see " PROG " --help)", argv[0], usage);
 	for (int i = 0; i < nfiles; i++)
-		files[i] = argv[optind + i];
+		a->files[i] = argv[optind + i];
+	if (!strcmp(a->files[0], "-") && a->opt.format != GRAPH_FORMAT_DIMACS && a->opt.format != GRAPH_FORMAT_MTX)
+		usage_error("'-' (standard input) needs its format: --format gr or --format mtx");
+	a->opt.max_bytes = cli_memory_limit(a->max_memory, &a->opt.max_bytes_what);
+}
+
+static void print_coords(const struct graph_coords *c)
+{
+	printf("coordinates  %" PRIu32 " vertices\n", c->n);
+	printf("x            %" PRId32 "..%" PRId32 "\n", c->min_x, c->max_x);
+	printf("y            %" PRId32 "..%" PRId32 "\n", c->min_y, c->max_y);
+}
+
+static int info_coords(const char *path, const struct graph_read_options *opt)
+{
+	struct graph_coords c;
+	struct graph_error err;
+	if (graph_read_coords(path, opt, &c, &err) < 0)
+		fail_io(&err);
+	printf("file         %s\n", path);
+	print_coords(&c);
+	graph_coords_free(&c);
+	return 0;
 }
 
 static int cmd_info(int argc, char **argv)
 {
-	struct graph_read_options opt;
-	char *path;
-	read_args(argc, argv, 1, "one FILE", &opt, &path);
+	struct read_args a;
+	read_args(argc, argv, 1, "one FILE", &a);
+	const char *path = a.files[0];
+	if (has_suffix(path, ".co"))
+		return info_coords(path, &a.opt);
 	struct graph g;
 	struct graph_error err;
-	double t0 = seconds();
-	if (graph_read(path, &opt, &g, &err) < 0)
-		fail(&err);
-	double t = seconds() - t0;
+	double t0 = cli_now();
+	if (graph_read(path, &a.opt, &g, &err) < 0)
+		fail_io(&err);
+	double t = cli_now() - t0;
+	struct graph_coords c = { 0 };
+	if (a.coords && graph_read_coords(a.coords, &a.opt, &c, &err) < 0)
+		fail_io(&err);
+	if (a.coords && c.n != g.n)
+	{
+		fprintf(stderr, PROG ": %s has %" PRIu32 " vertices but %s has %" PRIu32 "; they are not of the same graph\n",
+			a.coords, c.n, path, g.n);
+		return 1;
+	}
 
 	uint32_t *indeg = calloc((size_t)g.n + 1, sizeof *indeg);
 	if (!indeg)
@@ -239,170 +265,230 @@ static int cmd_info(int argc, char **argv)
 	printf("no out-arc   %" PRIu64 "\n", sinks);
 	printf("memory       %.1f MB in CSR form\n", graph_bytes(&g) / 1e6);
 	struct stat st;
-	if (stat(path, &st) == 0 && t > 0)
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && t > 0)
 		printf("read in      %.3f s (%.0f MB/s, %.1f M arcs/s)\n", t, st.st_size / t / 1e6, g.m / t / 1e6);
+	if (a.coords)
+		print_coords(&c);
+	graph_coords_free(&c);
 	graph_free(&g);
 	return 0;
 }
 
 static int cmd_convert(int argc, char **argv)
 {
-	struct graph_read_options opt;
-	char *files[2];
-	read_args(argc, argv, 2, "IN and OUT", &opt, files);
-	check_output(files[1]);
+	struct read_args a;
+	read_args(argc, argv, 2, "IN and OUT", &a);
+	check_output(a.files[1], a.files[0]);
 	struct graph g;
 	struct graph_error err;
-	if (graph_read(files[0], &opt, &g, &err) < 0)
-		fail(&err);
-	write_graph(&g, files[1]);
+	if (graph_read(a.files[0], &a.opt, &g, &err) < 0)
+		fail_io(&err);
+	write_graph(&g, a.files[1]);
 	return 0;
 }
 
-enum gen_kind
+/* ------------------------------------------------------------------ gen */
+
+/* The older form "gen KIND [-n N] [--degree A:B] ...": its options, by generator. */
+struct old_form
 {
-	GEN_RANDOM,
-	GEN_RMAT,
-	GEN_GRID,
+	const char *kind; /* NULL: a SPEC was given */
+	int used;         /* an option of the older form was given */
 };
+
+static void old_option(int c, const char *arg, struct cli_gen *gen, struct old_form *old)
+{
+	static const char *const owner[] = { ['n'] = "random", ['d'] = "random", ['s'] = "rmat", ['e'] = "rmat",
+					     ['R'] = "grid",   ['C'] = "grid",   ['w'] = NULL };
+	static const char *const names[] = { ['n'] = "-n",	   ['d'] = "--degree", ['s'] = "--scale",  ['e'] = "--edgefactor",
+					     ['R'] = "--rows", ['C'] = "--cols",   ['w'] = "--weights" };
+	const char *name = names[c];
+	struct graph_error err;
+	uint64_t lo, hi;
+	int rc = 0;
+	if (!old->kind)
+		usage_error("%s belongs to the older form 'gen %s ...'; with a SPEC, put it in the SPEC (see " PROG " gen --help)",
+			    name, owner[c] ? owner[c] : "random");
+	if (owner[c] && strcmp(owner[c], old->kind))
+		usage_error("%s is an option of 'gen %s', not of 'gen %s'", name, owner[c], old->kind);
+	old->used = 1;
+	switch (c)
+	{
+	case 'n':
+		rc = cli_parse_u32("-n", arg, 1, GRAPH_MAX_VERTICES, &gen->n, &err);
+		break;
+	case 'd':
+		if ((rc = cli_parse_range("--degree", arg, ':', 0, UINT32_MAX - 1, &lo, &hi, &err)) == 0)
+			gen->deg_min = (uint32_t)lo, gen->deg_max = (uint32_t)hi;
+		break;
+	case 's':
+		rc = cli_parse_u64("--scale", arg, 1, 31, &lo, &err);
+		gen->scale = (unsigned)lo;
+		break;
+	case 'e':
+		rc = cli_parse_u64("--edgefactor", arg, 1, UINT32_MAX, &lo, &err);
+		gen->edgefactor = (unsigned)lo;
+		break;
+	case 'R':
+		rc = cli_parse_u32("--rows", arg, 1, UINT32_MAX, &gen->rows, &err);
+		break;
+	case 'C':
+		rc = cli_parse_u32("--cols", arg, 1, UINT32_MAX, &gen->cols, &err);
+		break;
+	case 'w':
+		if ((rc = cli_parse_range("--weights", arg, ':', 0, GRAPH_MAX_WEIGHT, &lo, &hi, &err)) == 0)
+			gen->w_min = (uint32_t)lo, gen->w_max = (uint32_t)hi;
+		break;
+	}
+	if (rc < 0)
+		fail(rc, &err);
+}
+
+/* The SPEC, or the older form's kind with its defaults (the paper's graph, scale 20, 1024 x 1024). */
+static void gen_start(const char *arg, struct cli_gen *gen, struct old_form *old)
+{
+	static const char *const old_defaults[][2] = { { "random", "random:1049088" },
+						       { "rmat", "rmat:20" },
+						       { "grid", "grid:1024x1024" } };
+	struct graph_error err;
+	int rc;
+	old->kind = NULL;
+	for (int k = 0; k < 3; k++)
+		if (!strcmp(arg, old_defaults[k][0]))
+		{
+			old->kind = old_defaults[k][0];
+			arg = old_defaults[k][1];
+		}
+	if ((rc = cli_gen_parse("gen", arg, gen, &err)) < 0)
+		fail(rc, &err);
+}
 
 static int cmd_gen(int argc, char **argv)
 {
-	static const char *const kinds[] = {"random", "rmat", "grid"};
-	static const struct option longopts[] = {{"degree", required_argument, NULL, 'd'},
-						 {"scale", required_argument, NULL, 's'},
-						 {"edgefactor", required_argument, NULL, 'e'},
-						 {"abc", required_argument, NULL, 'a'},
-						 {"rows", required_argument, NULL, 'R'},
-						 {"cols", required_argument, NULL, 'C'},
-						 {"weights", required_argument, NULL, 'w'},
-						 {"seed", required_argument, NULL, 'S'},
-						 {"help", no_argument, NULL, 'h'},
-						 {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = { { "degree", required_argument, NULL, 'd' },
+						  { "scale", required_argument, NULL, 's' },
+						  { "edgefactor", required_argument, NULL, 'e' },
+						  { "abc", required_argument, NULL, 'a' },
+						  { "rows", required_argument, NULL, 'R' },
+						  { "cols", required_argument, NULL, 'C' },
+						  { "weights", required_argument, NULL, 'w' },
+						  { "seed", required_argument, NULL, 'S' },
+						  { "max-memory", required_argument, NULL, 'm' },
+						  { "help", no_argument, NULL, 'h' },
+						  { NULL, 0, NULL, 0 } };
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
 	{
 		if (argc < 2)
-			usage_error("gen needs a generator: random, rmat or grid (see " PROG " gen --help)");
-		fputs(usage_gen, stdout);
+			usage_error("gen needs a SPEC such as random:1000, rmat:16, grid:100x100 (see " PROG " gen --help)");
+		fputs(usage_gen_head, stdout);
+		fputs(cli_gen_help, stdout);
+		fputs(usage_gen_tail, stdout);
 		exit(0);
 	}
-	int kind = -1;
-	for (int k = 0; k < 3; k++)
-		if (strcmp(argv[1], kinds[k]) == 0)
-			kind = k;
-	if (kind < 0)
-		usage_error("unknown generator '%s': use random, rmat or grid (see " PROG " gen --help)", argv[1]);
-
-	uint32_t n = 1049088, deg_min = 1, deg_max = 9, w_min = 1, w_max = 10, rows = 1024, cols = 1024;
-	unsigned scale = 20, edgefactor = 16;
-	double abc[3] = {0.57, 0.19, 0.19};
-	uint64_t seed = 1;
+	struct cli_gen gen;
+	struct old_form old;
+	gen_start(argv[1], &gen, &old);
+	uint64_t seed = 1, max_memory = 0;
 	const char *out = NULL;
+	struct graph_error err;
+	int c, rc = 0;
 	opterr = 0;
 	optind = 1;
-	int c;
 	argc--;
 	argv++;
 	while ((c = getopt_long(argc, argv, ":n:o:h", longopts, NULL)) != -1)
 	{
-		/* An option of another generator is a mistake worth telling. */
-		const char *only = NULL, *name = NULL;
 		switch (c)
 		{
-		case 'n':
-			n = (uint32_t)parse_uint("-n", optarg, 1, UINT32_MAX - 1);
-			name = "-n";
-			only = kind == GEN_RANDOM ? NULL : "random";
-			break;
-		case 'd':
-			parse_range("--degree", optarg, UINT32_MAX - 1, &deg_min, &deg_max);
-			name = "--degree";
-			only = kind == GEN_RANDOM ? NULL : "random";
-			break;
-		case 's':
-			scale = (unsigned)parse_uint("--scale", optarg, 1, 31);
-			name = "--scale";
-			only = kind == GEN_RMAT ? NULL : "rmat";
-			break;
-		case 'e':
-			edgefactor = (unsigned)parse_uint("--edgefactor", optarg, 1, UINT32_MAX);
-			name = "--edgefactor";
-			only = kind == GEN_RMAT ? NULL : "rmat";
-			break;
 		case 'a':
 		{
-			char *copy = strdup(optarg), *save = NULL, *tok = strtok_r(copy, ",", &save);
+			char buf[128], *f[4];
 			int k = 0;
-			for (; tok && k < 3; k++, tok = strtok_r(NULL, ",", &save))
-				abc[k] = parse_double("--abc", tok);
-			if (k != 3 || tok)
+			snprintf(buf, sizeof buf, "%s", optarg);
+			for (char *p = buf; p && k < 4; k++)
+			{
+				f[k] = p;
+				if ((p = strchr(p, ',')))
+					*p++ = '\0';
+			}
+			if (k != 3)
 				usage_error("--abc '%s': expected three probabilities A,B,C", optarg);
-			free(copy);
-			name = "--abc";
-			only = kind == GEN_RMAT ? NULL : "rmat";
+			if (gen.kind != CLI_GEN_RMAT)
+				usage_error("--abc is an option of rmat graphs, not of '%s'", argv[0]);
+			if ((rc = cli_parse_double("--abc", f[0], 0, 1, &gen.a, &err)) == 0 &&
+			    (rc = cli_parse_double("--abc", f[1], 0, 1, &gen.b, &err)) == 0)
+				rc = cli_parse_double("--abc", f[2], 0, 1, &gen.c, &err);
 			break;
 		}
-		case 'R':
-			rows = (uint32_t)parse_uint("--rows", optarg, 1, UINT32_MAX);
-			name = "--rows";
-			only = kind == GEN_GRID ? NULL : "grid";
-			break;
-		case 'C':
-			cols = (uint32_t)parse_uint("--cols", optarg, 1, UINT32_MAX);
-			name = "--cols";
-			only = kind == GEN_GRID ? NULL : "grid";
-			break;
-		case 'w':
-			parse_range("--weights", optarg, GRAPH_MAX_WEIGHT, &w_min, &w_max);
-			break;
 		case 'S':
-			seed = parse_uint("--seed", optarg, 0, UINT64_MAX);
+			rc = cli_parse_u64("--seed", optarg, 0, UINT64_MAX, &seed, &err);
+			break;
+		case 'm':
+			rc = cli_parse_bytes("--max-memory", optarg, &max_memory, &err);
 			break;
 		case 'o':
 			out = optarg;
 			break;
 		case 'h':
-			fputs(usage_gen, stdout);
+			fputs(usage_gen_head, stdout);
+			fputs(cli_gen_help, stdout);
+			fputs(usage_gen_tail, stdout);
 			exit(0);
 		case ':':
 			usage_error("%s needs a value", argv[optind - 1]);
-		default:
+		case '?':
 			usage_error("unknown option '%s' (see " PROG " gen --help)", argv[optind - 1]);
+		default:
+			old_option(c, optarg, &gen, &old);
 		}
-		if (only)
-			usage_error("%s is an option of 'gen %s', not of 'gen %s'", name, only, kinds[kind]);
+		if (rc < 0)
+			fail(rc, &err);
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (see " PROG " gen --help)", argv[optind]);
 	if (!out)
 		usage_error("gen needs an output file: -o OUT.gr or -o OUT.tgb");
-	check_output(out);
+	char spec[128];
+	cli_gen_spec(&gen, spec, sizeof spec);
+	struct cli_gen check;
+	if (old.kind && (rc = cli_gen_parse("gen", spec, &check, &err)) < 0) /* the older form's values, checked alike */
+		fail(rc, &err);
+	check_output(out, NULL);
 
+	const char *what;
+	uint64_t limit = cli_memory_limit(max_memory, &what), need = cli_gen_bytes(&gen);
+	if (limit && need > limit)
+		usage_error("gen %s needs about %" PRIu64 " bytes, more than the limit of %" PRIu64 " (%s); use a smaller graph",
+			    spec, need, limit, what);
 	struct graph g;
-	struct graph_error err;
-	int rc;
-	if (kind == GEN_RANDOM)
-		rc = graph_gen_random(n, deg_min, deg_max, w_min, w_max, seed, &g, &err);
-	else if (kind == GEN_RMAT)
-		rc = graph_gen_rmat(scale, edgefactor, abc[0], abc[1], abc[2], w_min, w_max, seed, &g, &err);
-	else
-		rc = graph_gen_grid(rows, cols, w_min, w_max, seed, &g, &err);
-	if (rc == -EINVAL)
-		usage_error("%s", err.msg);
-	if (rc < 0)
-		fail(&err);
+	if ((rc = cli_gen_run(&gen, seed, &g, &err)) < 0)
+		fail(rc, &err);
 	write_graph(&g, out);
+	if (old.kind)
+	{
+		char abc[96] = "";
+		if (gen.kind == CLI_GEN_RMAT && (gen.a != 0.57 || gen.b != 0.19 || gen.c != 0.19))
+			snprintf(abc, sizeof abc, " --abc %g,%g,%g", gen.a, gen.b, gen.c);
+		fprintf(stderr, PROG ": note: 'gen %s' with options is the older form; the same graph is 'gen %s%s'\n", old.kind,
+			spec, abc);
+	}
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	outfile_cleanup_install();
 	if (argc < 2)
 		usage_error("missing command: info, convert or gen (see " PROG " --help)");
 	const char *cmd = argv[1];
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0)
 	{
 		fputs(usage_main, stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "--version") == 0)
+	{
+		tool_print_version_static(PROG);
 		return 0;
 	}
 	if (strcmp(cmd, "info") == 0)

@@ -1,7 +1,14 @@
-/* Tests of the graph readers and writers (apps/graph/graph_io.c):
+/* Tests of the graph readers and writers (apps/apsp/graph/graph_io.c):
  *  - every file of tests/data/graphs/good/ reads and matches its .expect, and survives a
- *    round trip through the binary and the DIMACS writers;
- *  - every file of tests/data/graphs/bad/ fails with the message of its .expect (file:line);
+ *    round trip through the binary and the DIMACS writers (.co coordinate files: their values);
+ *  - every file of tests/data/graphs/bad/ fails with the message of its .expect (file:line),
+ *    among them NUL and other control bytes, and headers whose counts need more memory than
+ *    max_bytes (refused before allocating, whatever the file's size);
+ *  - every control byte but tab (and CR before LF) is refused in .gr, .mtx and .co text;
+ *  - a header announcing more arcs than the file can hold allocates nothing big; through a
+ *    pipe, where the size is unknown, max_bytes refuses it;
+ *  - standard input ("-", a pipe or a file on fd 0, and /dev/stdin) reads like a file, needs
+ *    its format, and is refused for binary graphs and for caching;
  *  - a text file larger than the read buffer, and over-long lines;
  *  - damaged binary files (every byte flipped in turn, truncations, an extra byte) are
  *    rejected cleanly;
@@ -17,6 +24,9 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char corpus[2048], scratch[2048];
@@ -123,6 +133,64 @@ static uint32_t vertex(const char *file, int line, const char *s, const struct g
 	return (uint32_t)(v - 1);
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* A .co file of the corpus: good ones have "n N", "coord ID X Y" and "bbox MINX MAXX MINY MAXY"
+ * lines, bad ones "error" (and "errno") lines. */
+static void check_coords(const char *input, const char *expect, int good, const struct graph_read_options *opt,
+			 int want_rc)
+{
+	struct graph_coords c;
+	struct graph_error err = {{0}};
+	int rc = graph_read_coords(input, opt, &c, &err);
+	if (good && rc < 0)
+		FAIL("%s: should read, but: %s", input, err.msg);
+	if (!good && rc != want_rc)
+		FAIL("%s: graph_read_coords returned %d, expected %d (message: %s)", input, rc, want_rc, err.msg);
+	if (!good && (c.n || c.x || c.y))
+		FAIL("%s: a failed read left coordinates behind", input);
+	size_t len;
+	char *text = slurp(expect, &len), *save = NULL;
+	int nerrors = 0;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+	{
+		long long a, b, x, y;
+		if (l[0] == '#' || !strncmp(l, "option ", 7) || !strncmp(l, "errno ", 6))
+			continue;
+		if (!strncmp(l, "error ", 6) && !good)
+		{
+			if (!strstr(err.msg, l + 6))
+				FAIL("%s: the message\n  %s\ndoes not contain\n  %s", input, err.msg, l + 6);
+			nerrors++;
+		}
+		else if (good && sscanf(l, "n %lld", &a) == 1)
+			ASSERT_EQ(c.n, a);
+		else if (good && sscanf(l, "coord %lld %lld %lld", &a, &x, &y) == 3)
+		{
+			ASSERT(a >= 1 && a <= c.n);
+			ASSERT_EQ(c.x[a - 1], x);
+			ASSERT_EQ(c.y[a - 1], y);
+		}
+		else if (good && sscanf(l, "bbox %lld %lld %lld %lld", &a, &b, &x, &y) == 4)
+		{
+			ASSERT_EQ(c.min_x, a);
+			ASSERT_EQ(c.max_x, b);
+			ASSERT_EQ(c.min_y, x);
+			ASSERT_EQ(c.max_y, y);
+		}
+		else
+			FAIL("%s: unknown directive: %s", expect, l);
+	}
+	free(text);
+	if (!good && nerrors == 0)
+		FAIL("%s: no 'error' line", expect);
+	graph_coords_free(&c);
+}
+
 static void check_file(const char *sub, const char *name)
 {
 	char input[8192], expect[8192];
@@ -147,6 +215,11 @@ static void check_file(const char *sub, const char *name)
 			want_rc = -ENOMEM;
 	}
 	free(text);
+	if (ends_with(input, ".co"))
+	{
+		check_coords(input, expect, good, &opt, want_rc);
+		return;
+	}
 	struct graph g;
 	struct graph_error err = {{0}};
 	int rc = graph_read(input, &opt, &g, &err);
@@ -234,7 +307,8 @@ static void check_file(const char *sub, const char *name)
 static int graph_file(const struct dirent *d)
 {
 	size_t len = strlen(d->d_name);
-	return (len > 3 && strcmp(d->d_name + len - 3, ".gr") == 0) || (len > 4 && strcmp(d->d_name + len - 4, ".mtx") == 0);
+	return (len > 3 && strcmp(d->d_name + len - 3, ".gr") == 0) || (len > 4 && strcmp(d->d_name + len - 4, ".mtx") == 0) ||
+	       (len > 3 && strcmp(d->d_name + len - 3, ".co") == 0);
 }
 
 static int check_corpus(const char *sub)
@@ -575,6 +649,178 @@ static void test_writer_failures(void)
 	assert_no_temporaries();
 }
 
+/* ------------------------------------------------------------------ hostile text */
+
+static void test_control_bytes(void)
+{
+	static const char *const forms[][2] = {
+		{ "ctl.gr", "p sp 2 1\nc %s\na 1 2 1\n" },
+		{ "ctl.mtx", "%%%%MatrixMarket matrix coordinate integer general\n%% %s\n2 2 1\n1 2 1\n" },
+		{ "ctl.co", "p aux sp co 1\nc %s\nv 1 0 0\n" },
+	};
+	struct graph g;
+	struct graph_coords c;
+	struct graph_error err;
+	for (unsigned f = 0; f < 3; f++)
+	{
+		const char *path = in_scratch(forms[f][0]);
+		for (int byte = 0; byte < 256; byte++)
+		{
+			if (byte == '\n')
+				continue;
+			char comment[16], text[256];
+			snprintf(comment, sizeof comment, "ab%ccd", byte ? byte : '@');
+			int len = snprintf(text, sizeof text, forms[f][1], comment);
+			if (!byte) /* snprintf stops at a NUL: put it in by hand */
+				*strchr(text, '@') = '\0';
+			write_file(path, text, (size_t)len);
+			int rc = f == 2 ? graph_read_coords(path, NULL, &c, &err) : graph_read(path, NULL, &g, &err);
+			int bad = (byte < 0x20 && byte != '\t') || byte == 0x7f;
+			if (bad && rc != -EINVAL)
+				FAIL("%s: byte 0x%02x in a comment was accepted", forms[f][0], byte);
+			if (bad)
+			{
+				char where[64];
+				snprintf(where, sizeof where, "%s:2: ", forms[f][0]);
+				ASSERT_STR_CONTAINS(err.msg, where);
+				ASSERT_STR_CONTAINS(err.msg, "at column 5");
+			}
+			if (!bad && rc < 0)
+				FAIL("%s: byte 0x%02x in a comment was refused: %s", forms[f][0], byte, err.msg);
+			if (!bad)
+				f == 2 ? graph_coords_free(&c) : graph_free(&g);
+		}
+		unlink(path);
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* Counts from a header are checked before any allocation: what the rest of a regular file
+ * can hold bounds the arc list, max_bytes bounds everything, and both answer at once. */
+static void test_header_memory(void)
+{
+	struct graph g;
+	struct graph_error err;
+	struct graph_read_options opt = {.max_bytes = 1u << 30, .max_bytes_what = "the test's limit"};
+	const char *path = in_scratch("lying.gr");
+
+	/* 10^12 arcs announced, one there: the lines tell, not the allocator. */
+	write_file(path, "p sp 3 1000000000000\na 1 2 1\n", 29);
+	double t0 = now_s();
+	ASSERT_EQ(graph_read(path, &opt, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "lying.gr:2: file ends after 1 arc line but the p line (line 1) announces 1000000000000");
+	/* 2^32 - 2 vertices: 51 GB, refused from the header whatever the machine. */
+	write_file(path, "p sp 4294967294 1\na 1 2 1\n", 26);
+	ASSERT_EQ(graph_read(path, &opt, &g, &err), -ENOMEM);
+	ASSERT_STR_CONTAINS(err.msg, "lying.gr:1: the graph (4294967294 vertices, 1 arc) needs");
+	ASSERT_STR_CONTAINS(err.msg, "(the test's limit)");
+	ASSERT(now_s() - t0 < 5); /* a hang guard, not a speed claim: an allocation of 51 GB would take minutes */
+	ASSERT(is_zeroed(&g));
+
+	/* The same file through a pipe: its size is unknown, so the announced counts are checked. */
+	int fds[2], saved = dup(0);
+	ASSERT(pipe(fds) == 0 && saved >= 0);
+	ASSERT(write(fds[1], "p sp 3 1000000000000\na 1 2 1\n", 29) == 29);
+	close(fds[1]);
+	ASSERT(dup2(fds[0], 0) == 0);
+	close(fds[0]);
+	opt.format = GRAPH_FORMAT_DIMACS;
+	ASSERT_EQ(graph_read("-", &opt, &g, &err), -ENOMEM);
+	ASSERT_STR_CONTAINS(err.msg, "<stdin>:1: the graph (3 vertices, 1000000000000 arcs) needs 20000000000044 bytes");
+	ASSERT(dup2(saved, 0) == 0);
+	close(saved);
+	unlink(path);
+}
+
+/* Run graph_read("-") with @p text on standard input (a pipe, written by a child). */
+static int read_stdin(const char *text, const struct graph_read_options *opt, struct graph *g, struct graph_error *err)
+{
+	int fds[2], saved = dup(0);
+	ASSERT(pipe(fds) == 0 && saved >= 0);
+	pid_t child = fork();
+	ASSERT(child >= 0);
+	if (child == 0)
+	{
+		close(fds[0]);
+		size_t len = strlen(text);
+		signal(SIGPIPE, SIG_DFL);
+		_exit(write(fds[1], text, len) == (ssize_t)len ? 0 : 1);
+	}
+	close(fds[1]);
+	ASSERT(dup2(fds[0], 0) == 0);
+	close(fds[0]);
+	int rc = graph_read("-", opt, g, err);
+	/* Restoring fd 0 closes the pipe: a child still writing (the read stopped early) ends. */
+	ASSERT(dup2(saved, 0) == 0);
+	close(saved);
+	int status;
+	ASSERT(waitpid(child, &status, 0) == child);
+	if (rc == 0)
+		ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	return rc;
+}
+
+static void test_stdin(void)
+{
+	struct graph g, direct;
+	struct graph_error err;
+	ASSERT_EQ(graph_gen_random(3000, 1, 9, 1, 100, 4, &g, &err), 0);
+	const char *path = in_scratch("in.gr");
+	ASSERT_EQ(graph_write_dimacs(&g, path, &err), 0);
+	graph_free(&g);
+	size_t len;
+	char *text = slurp(path, &len); /* about 100 kB: more than a pipe holds at once */
+	ASSERT_EQ(graph_read(path, NULL, &direct, &err), 0);
+
+	struct graph_read_options opt = {.format = GRAPH_FORMAT_DIMACS};
+	if (read_stdin(text, &opt, &g, &err) < 0)
+		FAIL("reading a pipe: %s", err.msg);
+	assert_same(&direct, &g, "DIMACS through a pipe");
+	graph_free(&g);
+
+	/* A file on fd 0 and /dev/stdin read alike. */
+	int saved = dup(0), fd = open(path, O_RDONLY);
+	ASSERT(saved >= 0 && fd >= 0 && dup2(fd, 0) == 0);
+	close(fd);
+	ASSERT_EQ(graph_read("/dev/stdin", &opt, &g, &err), 0);
+	assert_same(&direct, &g, "/dev/stdin");
+	graph_free(&g);
+	ASSERT(dup2(saved, 0) == 0);
+	close(saved);
+
+	opt.format = GRAPH_FORMAT_AUTO;
+	ASSERT_EQ(read_stdin(text, &opt, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "<stdin>: standard input has no name to tell its format by; give the format");
+	opt.format = GRAPH_FORMAT_BINARY;
+	ASSERT_EQ(graph_read("-", &opt, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "binary graphs (.tgb) are read from files");
+	opt.format = GRAPH_FORMAT_MTX;
+	ASSERT_EQ(read_stdin("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 \0012\n", &opt, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "<stdin>:3: control byte 0x01 at column 3");
+	ASSERT(is_zeroed(&g));
+
+	/* Standard input cannot be cached; a cache cannot be its own source. */
+	ASSERT_EQ(graph_read_cached("-", in_scratch("in.tgb"), &opt, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "standard input cannot be cached");
+	ASSERT_EQ(graph_read_cached(path, path, NULL, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "is the graph file itself");
+	size_t len2;
+	char *after = slurp(path, &len2);
+	ASSERT(len2 == len && !memcmp(after, text, len)); /* untouched */
+	free(after);
+	ASSERT(!exists(in_scratch("in.tgb")));
+
+	graph_free(&direct);
+	free(text);
+	unlink(path);
+}
+
 static void remove_scratch(void)
 {
 	DIR *d = opendir(scratch);
@@ -604,6 +850,9 @@ int main(void)
 	test_binary_damage();
 	test_cache();
 	test_writer_failures();
+	test_control_bytes();
+	test_header_memory();
+	test_stdin();
 	remove_scratch();
 	printf("graph_io: %d good and %d bad corpus files, binary damage, cache, writers: ok\n", good, bad);
 	return 0;

@@ -13,7 +13,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
 
 run() { # RANKS DIR
-	args="--gen random:2000 --seed 3 --sources 0-149 --units cpu --ncpu 2 -q --trace $2 --stats $2/units.csv"
+	args="--gen random:2000 --seed 3 --sources 0-149 --engine crauser --units cpu --ncpu 2 -q --trace $2 --stats $2/units.csv"
 	if [ "$1" = 1 ]; then
 		"$app" $args >"$tmp/out" 2>&1
 	else

@@ -44,6 +44,13 @@ uint64_t graph_bytes_for(uint32_t n, uint64_t m)
 	return ((uint64_t)n + 1) * sizeof(uint64_t) + (uint64_t)n * sizeof(uint32_t) + m * 2 * sizeof(uint32_t);
 }
 
+uint64_t graph_build_bytes(uint64_t n, uint64_t m)
+{
+	/* Arc list (src, dst, w) and, when the arcs do not come sorted, the CSR beside it. Counts
+	 * from a header are below 2^32 and 2^56: no overflow. */
+	return 12 * m + (n + 1) * sizeof(uint64_t) + n * sizeof(uint32_t) + 8 * m;
+}
+
 uint64_t graph_bytes(const struct graph *g)
 {
 	return g->rowptr ? graph_bytes_for(g->n, g->m) : 0;

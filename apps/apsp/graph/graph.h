@@ -21,6 +21,8 @@ extern "C" {
 #define GRAPH_MAX_WEIGHT 1000000u
 /** Distance of an unreachable vertex. */
 #define GRAPH_INF UINT32_MAX
+/** Most vertices a graph can have: ids stay below GRAPH_INF, and n fits in a uint32. */
+#define GRAPH_MAX_VERTICES (UINT32_MAX - 1)
 
 /** A directed graph in CSR form: the arcs leaving u are
  *  col[rowptr[u] .. rowptr[u+1]-1] with weights w[...]. No self-loops; parallel arcs
@@ -42,7 +44,7 @@ struct graph_error
 	char msg[512];
 };
 
-/** Where the input counts its vertex ids from. */
+/** What a file holds. */
 enum graph_format
 {
 	GRAPH_FORMAT_AUTO = 0, /**< from the file name: .gr, .mtx, .tgb (binary cache) */
@@ -60,13 +62,42 @@ struct graph_read_options
 	double real_scale;
 	/** Pattern matrices (no weights): weight given to every arc (0: 1). */
 	uint32_t pattern_weight;
-	/** Refuse inputs whose CSR would need more than this many bytes (0: no limit besides
-	 *  what malloc gives). */
+	/** Refuse inputs whose reading would need more than this many bytes at its peak
+	 *  (graph_build_bytes() of the header's counts for text, graph_bytes_for the CSR of a
+	 *  binary file), before allocating anything (0: no limit besides what malloc gives). */
 	uint64_t max_bytes;
+	/** Where max_bytes comes from, for messages, e.g. "available memory; --max-memory
+	 *  changes it" (NULL: "max_bytes"). Kept by reference. */
+	const char *max_bytes_what;
 };
 
-/** Read a graph. Symmetric .mtx files give both arcs of each edge. */
+/** Read a graph. Symmetric .mtx files give both arcs of each edge. A @p path of "-" reads
+ *  standard input (DIMACS or Matrix Market, whose format must be set; it is not closed).
+ *  Text holding a NUL or another control byte (other than tab, and CR before LF) is
+ *  refused at its line; so is a header announcing more arcs than the rest of a regular
+ *  file can hold. */
 int graph_read(const char *path, const struct graph_read_options *opt, struct graph *g, struct graph_error *err);
+
+/** Peak bytes of building an n-vertex graph from m arcs (the arc list, 12 m, and the CSR,
+ *  graph_bytes_for): what graph_read and the generators need, for checks before allocating. */
+uint64_t graph_build_bytes(uint64_t n, uint64_t m);
+
+/** Vertex coordinates of the 9th DIMACS challenge (.co files: "p aux sp co VERTICES", then
+ *  "v ID X Y" once per vertex, 1-based ids, integer coordinates). Not needed by the SSSP
+ *  engines; for tools and for checking that a coordinate file matches its graph. */
+struct graph_coords
+{
+	uint32_t n;
+	int32_t *x, *y;               /**< n entries each, index = vertex id - 1 */
+	int32_t min_x, max_x, min_y, max_y; /**< bounding box */
+};
+
+/** Read a .co file (or standard input with "-"): every vertex exactly once, errors with
+ *  file:line. Uses max_bytes / max_bytes_what of @p opt (may be NULL). */
+int graph_read_coords(const char *path, const struct graph_read_options *opt, struct graph_coords *c,
+		      struct graph_error *err);
+/** Free the arrays (safe on a zeroed struct); leaves *c zeroed. */
+void graph_coords_free(struct graph_coords *c);
 
 /** Write the binary cache (.tgb): atomically (temporary file + rename), checksummed. */
 int graph_write_binary(const struct graph *g, const char *path, struct graph_error *err);
@@ -109,6 +140,17 @@ int graph_gen_grid(uint32_t rows, uint32_t cols, uint32_t w_min, uint32_t w_max,
  *  seed. n: 1..2^30. */
 int graph_gen_road(uint32_t n, uint64_t seed, struct graph *g, struct graph_error *err);
 
+/** SplitMix64 (Steele, Lea & Flood 2014; Vigna's constants): the next number of the
+ *  sequence at @p state. Seeds the generators' xoshiro streams and draws random sources:
+ *  the one copy, so that a seed means the same everywhere. */
+static inline uint64_t graph_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
 /** Free the arrays (safe on a zeroed struct); leaves *g zeroed. */
 void graph_free(struct graph *g);
 
@@ -117,6 +159,9 @@ int graph_validate(const struct graph *g, struct graph_error *err);
 
 /** Bytes the CSR arrays take. */
 uint64_t graph_bytes(const struct graph *g);
+
+/** Bytes the CSR arrays of an n-vertex, m-arc graph take. */
+uint64_t graph_bytes_for(uint32_t n, uint64_t m);
 
 #ifdef __cplusplus
 }

@@ -18,20 +18,12 @@ struct rng
 	uint64_t s[4];
 };
 
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* Independent streams of one seed: the stream number is mixed into the seed. */
 static void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
 {
 	uint64_t x = seed ^ (stream * 0xd1b54a32d192ed03ull);
 	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&x);
+		r->s[i] = graph_splitmix64(&x);
 }
 
 static inline uint64_t rotl(uint64_t x, int k)

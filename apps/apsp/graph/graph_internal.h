@@ -6,18 +6,12 @@
 
 #include <inttypes.h>
 
-/** Vertex ids must stay below GRAPH_INF, and n itself must fit in a uint32. */
-#define GRAPH_MAX_VERTICES (UINT32_MAX - 1)
-
 /** Fill @p err (may be NULL) and return @p rc. */
 int graph_set_error(struct graph_error *err, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /** Allocate the CSR arrays of an n-vertex, m-arc graph into a zeroed @p g (a rowptr already
  *  there is kept). On failure frees everything and returns -ENOMEM with the bytes needed. */
 int graph_alloc(struct graph *g, uint32_t n, uint64_t m, struct graph_error *err);
-
-/** Bytes of the CSR arrays of an n-vertex, m-arc graph. */
-uint64_t graph_bytes_for(uint32_t n, uint64_t m);
 
 /** graph_from_arcs taking the three malloc'd arrays, freed in every case; arcs sorted by
  *  source are turned into the CSR in place. */

@@ -13,9 +13,18 @@
  * Loading checks the size, the checksum and every CSR invariant, so a damaged file is an
  * error, never a crash.
  *
- * Writers go through "PATH.tmp.PID", then fsync and rename: a reader of PATH sees the old
- * file or the complete new one, and a failure removes the temporary file. */
+ * Text inputs hold printable text, tabs and line ends ("\n" or "\r\n") only: a NUL or another
+ * control byte is an error at its line, never a silent end of line. A path of "-" is standard
+ * input (text formats only, read without seeking; its format must be given).
+ *
+ * Memory: the counts of a header are checked before anything is allocated, against what the
+ * rest of a regular file can hold (every arc takes a line of at least a few bytes) and against
+ * graph_read_options::max_bytes (the peak of reading, graph_build_bytes()).
+ *
+ * Writers go through outfile.h ("PATH.tmp.PID", fsync, rename): a reader of PATH sees the old
+ * file or the complete new one, and a failure or a signal removes the temporary file. */
 #include "graph_internal.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,13 +48,27 @@ struct reader
 	const char *path;
 	struct graph_error *err;
 	int fd;
-	char *buf;          /* READ_CHUNK + MAX_LINE + 1 bytes */
+	char *buf;          /* chunk + line_cap + 1 bytes */
+	size_t chunk;       /* bytes per read(): READ_CHUNK, less for a smaller file */
+	size_t line_cap;    /* longest line: MAX_LINE, less for a smaller file */
 	size_t pos, len;    /* unread bytes: buf[pos..len) */
 	int eof;
 	uint64_t line;      /* number of the line last returned */
 	uint64_t size;      /* file size for a regular file, else 0 */
 	uint64_t consumed;  /* bytes of the file before buf[0] */
+	int own_fd;         /* 0 for standard input, which stays open */
+	const char *nul;    /* the first NUL byte of buf[pos..len), or NULL */
+	char comment;       /* first character of comment lines ('c', '%') */
+	const char *cur, *cur_end; /* the line last returned, without its line end */
 };
+
+/* The name of standard input in messages. */
+#define STDIN_NAME "<stdin>"
+
+static int is_stdin(const char *path)
+{
+	return strcmp(path, "-") == 0;
+}
 
 static int io_error(struct graph_error *err, const char *path, const char *what, int e)
 {
@@ -53,45 +76,110 @@ static int io_error(struct graph_error *err, const char *path, const char *what,
 }
 
 /* "path:line: message"; returns -EINVAL. */
-static int __attribute__((format(printf, 3, 4))) rerr(struct reader *r, uint64_t line, const char *fmt, ...)
+static int vrerr(struct reader *r, uint64_t line, const char *fmt, va_list ap)
 {
 	if (r->err)
 	{
 		int k = snprintf(r->err->msg, sizeof r->err->msg, "%s:%" PRIu64 ": ", r->path, line ? line : 1);
 		if (k < 0 || (size_t)k >= sizeof r->err->msg)
 			k = 0;
-		va_list ap;
-		va_start(ap, fmt);
 		vsnprintf(r->err->msg + k, sizeof r->err->msg - k, fmt, ap);
-		va_end(ap);
 	}
 	return -EINVAL;
+}
+
+static int __attribute__((format(printf, 3, 4))) rerr_at(struct reader *r, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vrerr(r, line, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* The first byte of [p, end) that a text line may not hold: a control byte other than tab
+ * (the "\r" of "\r\n" is gone by then), or DEL. Eight bytes at a time. Lines are not all
+ * checked with it (files hold 10^8 of them): reader_next() finds NUL bytes, which would cut a
+ * line short, with memchr over each block read, and checks comment lines, which the parsers
+ * skip; any other control byte stops a parser, and rerr() then reports it. */
+static const char *find_control(const char *p, const char *end)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	for (; end - p >= 8; p += 8)
+	{
+		uint64_t x, y;
+		memcpy(&x, p, 8);
+		y = x ^ (ones * 0x7f);
+		/* A high bit for some byte below 0x20 or equal to 0x7f (maybe more: check each). */
+		if (((x - ones * 0x20) & ~x & highs) | ((y - ones) & ~y & highs))
+			for (int k = 0; k < 8; k++)
+				if (((unsigned char)p[k] < 0x20 && p[k] != '\t') || p[k] == 0x7f)
+					return p + k;
+	}
+	for (; p < end; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
+			return p;
+	return NULL;
+}
+
+static int __attribute__((noinline, cold)) control_error(struct reader *r, const char *line, const char *bad)
+{
+	unsigned char c = (unsigned char)*bad;
+	char what[32];
+	if (c == 0)
+		snprintf(what, sizeof what, "a NUL byte");
+	else if (c == '\r')
+		snprintf(what, sizeof what, "a carriage return");
+	else
+		snprintf(what, sizeof what, "control byte 0x%02x", c);
+	return rerr_at(r, r->line, "%s at column %zu; text graph files hold printable text, tabs and line ends only "
+		    "(is the file binary or damaged?)", what, (size_t)(bad - line) + 1);
+}
+
+/* An error about a line. A control byte in the current line is what went wrong first: the
+ * parsers stop at it with a vaguer message (such a byte ends a token or hides in it). */
+static int __attribute__((format(printf, 3, 4))) rerr(struct reader *r, uint64_t line, const char *fmt, ...)
+{
+	const char *bad = line == r->line && r->cur ? find_control(r->cur, r->cur_end) : NULL;
+	if (bad)
+		return control_error(r, r->cur, bad);
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vrerr(r, line, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 static int reader_open(struct reader *r, const char *path, struct graph_error *err)
 {
 	memset(r, 0, sizeof *r);
-	r->path = path;
+	r->path = is_stdin(path) ? STDIN_NAME : path;
 	r->err = err;
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	r->own_fd = !is_stdin(path);
+	r->fd = r->own_fd ? open(path, O_RDONLY | O_CLOEXEC) : 0;
 	if (r->fd < 0)
 		return io_error(err, path, "cannot open", errno);
 	struct stat st;
 	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode))
 		r->size = (uint64_t)st.st_size;
 	posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	if (!(r->buf = malloc(READ_CHUNK + MAX_LINE + 1)))
+	/* A small file needs no 9 MB buffer (no line is longer than the file). */
+	r->chunk = r->size && r->size < READ_CHUNK ? (size_t)r->size + 1 : READ_CHUNK;
+	r->line_cap = r->size && r->size < MAX_LINE ? (size_t)r->size + 1 : MAX_LINE;
+	if (!(r->buf = malloc(r->chunk + r->line_cap + 1)))
 	{
-		close(r->fd);
+		if (r->own_fd)
+			close(r->fd);
 		return graph_set_error(err, -ENOMEM, "%s: out of memory for a %u-byte read buffer", path,
-				       READ_CHUNK + MAX_LINE + 1);
+				       (unsigned)(r->chunk + r->line_cap + 1));
 	}
 	return 0;
 }
 
 static void reader_close(struct reader *r)
 {
-	close(r->fd);
+	if (r->own_fd)
+		close(r->fd);
 	free(r->buf);
 }
 
@@ -112,34 +200,44 @@ static int reader_next(struct reader *r, char **out)
 		if (nl || (r->eof && r->pos < r->len))
 		{
 			char *end = nl ? nl : r->buf + r->len; /* buf has room for this NUL */
-			if (end - start >= MAX_LINE)
+			if ((size_t)(end - start) >= r->line_cap)
 				break;
 			r->pos = (size_t)(nl ? nl + 1 - r->buf : end - r->buf);
 			if (end > start && end[-1] == '\r')
 				end--;
-			*end = '\0';
 			r->line++;
+			r->cur = start;
+			r->cur_end = end;
+			const char *first = start;
+			while (*first == ' ' || *first == '\t')
+				first++;
+			const char *bad = (r->nul && r->nul < end) || *first == r->comment ?
+						  find_control(start, end) : NULL;
+			if (bad)
+				return control_error(r, start, bad);
+			*end = '\0';
 			*out = start;
 			return 1;
 		}
 		if (r->eof)
 			return 0;
 		size_t rest = r->len - r->pos;
-		if (rest >= MAX_LINE)
+		if (rest >= r->line_cap)
 			break;
 		memmove(r->buf, start, rest);
 		r->consumed += r->pos;
 		r->pos = 0;
 		r->len = rest;
-		ssize_t k = read(r->fd, r->buf + rest, READ_CHUNK);
+		ssize_t k = read(r->fd, r->buf + rest, r->chunk);
 		if (k < 0 && errno != EINTR)
 			return io_error(r->err, r->path, "read error", errno);
 		if (k == 0)
 			r->eof = 1;
 		else if (k > 0)
 			r->len += (size_t)k;
+		r->nul = memchr(r->buf, '\0', r->len);
 	}
-	return rerr(r, r->line + 1, "line longer than %u bytes; is this really a text graph file?", MAX_LINE);
+	return rerr(r, r->line + 1, "line longer than %zu bytes; is this really a text graph file?", r->line_cap);
 }
 
 /* ------------------------------------------------------------------ tokens */
@@ -262,14 +360,45 @@ static void arcs_free(struct arcs *a)
 	free(a->w);
 }
 
-static int check_max_bytes(struct reader *r, const struct graph_read_options *o, uint64_t n, uint64_t m)
+/* What the limit of graph_read_options::max_bytes is, for messages. */
+static const char *limit_what(const struct graph_read_options *o)
 {
-	uint64_t need = graph_bytes_for((uint32_t)n, m);
-	if (o->max_bytes && need > o->max_bytes)
-		return graph_set_error(r->err, -ENOMEM,
-				       "%s:%" PRIu64 ": the graph (%" PRIu64 " vertices, %" PRIu64 " arcs) needs %" PRIu64
-				       " bytes, more than the limit of %" PRIu64 " (max_bytes); raise the limit or use a smaller graph",
-				       r->path, r->line, n, m, need, o->max_bytes);
+	return o->max_bytes_what ? o->max_bytes_what : "max_bytes";
+}
+
+/* Before allocating: the peak of building the graph against the limit. The arcs counted are
+ * those the rest of a regular file can hold (each on a line of at least min_bytes, the last
+ * one maybe without its newline; per_line arcs a line), so that a lying header is found out
+ * by the lines themselves, with their own message. */
+static int check_max_bytes(struct reader *r, const struct graph_read_options *o, uint64_t n, uint64_t m,
+			   unsigned min_bytes, unsigned per_line)
+{
+	uint64_t fit = (reader_left(r) + 1) / min_bytes * per_line, count = r->size && fit < m ? fit : m;
+	uint64_t need = graph_build_bytes(n, count);
+	if (!o->max_bytes || need <= o->max_bytes)
+		return 0;
+	char arcs[96];
+	if (count < m)
+		snprintf(arcs, sizeof arcs, "at most %" PRIu64 " arc%s in the rest of the file", count, count == 1 ? "" : "s");
+	else
+		snprintf(arcs, sizeof arcs, "%" PRIu64 " arc%s", m, m == 1 ? "" : "s");
+	return graph_set_error(r->err, -ENOMEM,
+			       "%s:%" PRIu64 ": the graph (%" PRIu64 " vertices, %s) needs %" PRIu64
+			       " bytes to read, more than the limit of %" PRIu64 " (%s); check the counts of this line, "
+			       "or use a smaller graph",
+			       r->path, r->line, n, arcs, need, o->max_bytes, limit_what(o));
+}
+
+/* A header announcing more lines than the rest of a regular file can hold (each at least
+ * min_bytes long, the last one maybe without its newline) is wrong: refuse it before
+ * allocating for it. Unknown sizes (pipes) are not checked here. */
+static int check_fits(struct reader *r, uint64_t count, unsigned min_bytes, const char *what, const char *header)
+{
+	uint64_t most = (reader_left(r) + 1) / min_bytes;
+	if (r->size && count > most)
+		return rerr(r, r->line, "%s announces %" PRIu64 " %s, but the rest of the file (%" PRIu64
+			    " bytes) holds at most %" PRIu64 "; the file is truncated or the %s is wrong",
+			    header, count, what, reader_left(r), most, header);
 	return 0;
 }
 
@@ -367,6 +496,7 @@ static int parse_arc(struct reader *r, char *p, uint64_t n, uint64_t v[3])
 static int read_dimacs(struct reader *r, const struct graph_read_options *o, struct graph *g)
 {
 	struct arcs a = {0};
+	r->comment = 'c';
 	uint64_t n = 0, m = 0, p_line = 0;
 	char *line;
 	int rc;
@@ -396,7 +526,7 @@ static int read_dimacs(struct reader *r, const struct graph_read_options *o, str
 				goto out;
 			}
 			p_line = r->line;
-			if ((rc = parse_p_line(r, p + 1, &n, &m)) < 0 || (rc = check_max_bytes(r, o, n, m)) < 0 ||
+			if ((rc = parse_p_line(r, p + 1, &n, &m)) < 0 || (rc = check_max_bytes(r, o, n, m, 8, 1)) < 0 ||
 			    (rc = arcs_start(&a, m, r, 8 /* "a 1 2 0\n" */, 1)) < 0)
 				goto out;
 		}
@@ -576,6 +706,7 @@ static int read_mtx(struct reader *r, const struct graph_read_options *o, struct
 	int symmetric = 0;
 	uint64_t n = 0, nnz = 0, entries = 0, size_line = 0;
 	char *line;
+	r->comment = '%';
 	int rc = reader_next(r, &line);
 	if (rc == 0)
 		return rerr(r, 1, "empty file; a Matrix Market file starts with '%%%%MatrixMarket matrix coordinate ...'");
@@ -590,7 +721,7 @@ static int read_mtx(struct reader *r, const struct graph_read_options *o, struct
 		{
 			size_line = r->line;
 			if ((rc = parse_size(r, p, &n, &nnz)) < 0 ||
-			    (rc = check_max_bytes(r, o, n, symmetric ? 2 * nnz : nnz)) < 0 ||
+			    (rc = check_max_bytes(r, o, n, symmetric ? 2 * nnz : nnz, 4, symmetric ? 2 : 1)) < 0 ||
 			    (rc = arcs_start(&a, symmetric ? 2 * nnz : nnz, r, 4 /* "1 2\n" */, symmetric ? 2 : 1)) < 0)
 				goto out;
 			continue;
@@ -625,6 +756,205 @@ static int read_mtx(struct reader *r, const struct graph_read_options *o, struct
 out:
 	arcs_free(&a);
 	return rc;
+}
+
+/* ------------------------------------------------------------------ DIMACS coordinates */
+
+/* A signed decimal integer that fits in 32 bits. */
+static enum num next_int32(char **pp, int32_t *v, char **tok)
+{
+	char *p = skip_blank(*pp);
+	int neg = *p == '-';
+	char *digits = p + neg;
+	uint64_t x;
+	enum num t = next_uint(&digits, &x, tok);
+	*tok = p;
+	*pp = digits;
+	if (t == NUM_NONE && neg)
+		return NUM_BAD;
+	if (t != NUM_OK)
+		return t == NUM_NEG ? NUM_BAD : t; /* "--5" */
+	if (x > (neg ? 0x80000000ull : 0x7fffffffull))
+		return NUM_BIG;
+	*v = neg ? (int32_t)(0 - x) : (int32_t)x;
+	return NUM_OK;
+}
+
+/* "p aux sp co VERTICES" */
+static int parse_co_p_line(struct reader *r, char *p, uint64_t *n)
+{
+	static const char usage[] = "write 'p aux sp co VERTICES'";
+	static const char *const words[3] = {"aux", "sp", "co"};
+	for (int k = 0; k < 3; k++)
+	{
+		char *tok = skip_blank(p), *e = token_end(tok);
+		if (e == tok)
+			return rerr(r, r->line, "incomplete p line; %s", usage);
+		if ((size_t)(e - tok) != strlen(words[k]) || memcmp(tok, words[k], (size_t)(e - tok)) != 0)
+			return rerr(r, r->line, "'%.*s' where a coordinate file's p line has '%s'; %s", TOK(tok), words[k], usage);
+		p = e;
+	}
+	char *tok;
+	enum num t = next_uint(&p, n, &tok);
+	if (t == NUM_NONE)
+		return rerr(r, r->line, "p line without a vertex count; %s", usage);
+	if (t != NUM_OK || *n < 1 || *n > GRAPH_MAX_VERTICES)
+		return rerr(r, r->line, "vertex count '%.*s' is not an integer 1..%" PRIu32 "; %s", TOK(tok), GRAPH_MAX_VERTICES,
+			    usage);
+	p = skip_blank(p);
+	if (*p)
+		return rerr(r, r->line, "unexpected '%.*s' after the vertex count; %s", TOK(p), usage);
+	return 0;
+}
+
+static int parse_v_line(struct reader *r, char *p, uint64_t n, uint64_t *id, int32_t xy[2])
+{
+	static const char form[] = "'v ID X Y'";
+	char *tok;
+	enum num t = next_uint(&p, id, &tok);
+	if (t == NUM_NONE)
+		return rerr(r, r->line, "v line without a vertex id; coordinate lines are %s", form);
+	int rc = check_id(r, t, tok, *id, n, "vertex", "the p line says");
+	if (rc < 0)
+		return rc;
+	for (int k = 0; k < 2; k++)
+	{
+		t = next_int32(&p, &xy[k], &tok);
+		if (t == NUM_NONE)
+			return rerr(r, r->line, "v line has %d number%s, expected 3: %s", k + 1, k ? "s" : "", form);
+		if (t == NUM_BIG)
+			return rerr(r, r->line, "coordinate %.*s does not fit in 32 bits (-2147483648..2147483647)", TOK(tok));
+		if (t != NUM_OK)
+			return rerr(r, r->line, "coordinate '%.*s' is not an integer; coordinate lines are %s", TOK(tok), form);
+	}
+	p = skip_blank(p);
+	if (*p)
+		return rerr(r, r->line, "unexpected '%.*s' after the coordinates; coordinate lines are %s", TOK(p), form);
+	return 0;
+}
+
+static int read_coords(struct reader *r, const struct graph_read_options *o, struct graph_coords *c)
+{
+	uint64_t n = 0, p_line = 0, given = 0;
+	uint8_t *seen = NULL;
+	char *line;
+	int rc;
+	r->comment = 'c';
+	while ((rc = reader_next(r, &line)) > 0)
+	{
+		char *p = skip_blank(line);
+		if (p[0] == 'v' && (p[1] == ' ' || p[1] == '\t'))
+		{
+			uint64_t id = 0;
+			int32_t xy[2];
+			if (!p_line)
+				rc = rerr(r, r->line, "v line before the 'p aux sp co VERTICES' line; put the p line first");
+			else if ((rc = parse_v_line(r, p + 1, n, &id, xy)) == 0)
+			{
+				uint32_t v = (uint32_t)(id - 1);
+				if (seen[v / 8] & (1u << (v % 8)))
+					rc = rerr(r, r->line, "vertex %" PRIu64 " has a second v line; give each vertex once", id);
+				else
+				{
+					seen[v / 8] |= (uint8_t)(1u << (v % 8));
+					c->x[v] = xy[0];
+					c->y[v] = xy[1];
+					given++;
+				}
+			}
+			if (rc < 0)
+				goto out;
+		}
+		else if (p[0] == 'c' || p[0] == '\0')
+			continue;
+		else if (p[0] == 'p' && (p[1] == ' ' || p[1] == '\t' || p[1] == '\0'))
+		{
+			if (p_line)
+			{
+				rc = rerr(r, r->line, "second p line (the first is line %" PRIu64 "); keep only one", p_line);
+				goto out;
+			}
+			p_line = r->line;
+			/* 9 bytes per vertex (x, y and a bit), and one v line of at least "v 1 0 0\n" each. */
+			if ((rc = parse_co_p_line(r, p + 1, &n)) < 0 || (rc = check_fits(r, n, 8, "vertices", "p line")) < 0)
+				goto out;
+			if (o->max_bytes && n * 9 > o->max_bytes)
+			{
+				rc = graph_set_error(r->err, -ENOMEM, "%s:%" PRIu64 ": %" PRIu64 " coordinates need %" PRIu64
+						     " bytes, more than the limit of %" PRIu64 " (%s); check the p line", r->path,
+						     r->line, n, n * 9, o->max_bytes, limit_what(o));
+				goto out;
+			}
+			c->x = malloc(n * sizeof *c->x);
+			c->y = malloc(n * sizeof *c->y);
+			seen = calloc(n / 8 + 1, 1);
+			if (!c->x || !c->y || !seen)
+			{
+				rc = graph_set_error(r->err, -ENOMEM, "%s: out of memory for %" PRIu64 " coordinates", r->path, n);
+				goto out;
+			}
+			c->n = (uint32_t)n;
+		}
+		else
+		{
+			rc = rerr(r, r->line, "unknown line type '%.*s'; coordinate lines start with 'c' (comment), 'p' (header) "
+				  "or 'v' (vertex)", TOK(p));
+			goto out;
+		}
+	}
+	if (rc < 0)
+		goto out;
+	if (r->line == 0)
+		rc = rerr(r, 1, "empty file; a coordinate file needs a 'p aux sp co VERTICES' line and one 'v ID X Y' line per vertex");
+	else if (!p_line)
+		rc = rerr(r, r->line, "end of file without a 'p aux sp co VERTICES' line; add one before the v lines");
+	else if (given < n)
+	{
+		uint32_t v = 0;
+		while (seen[v / 8] & (1u << (v % 8)))
+			v++;
+		rc = rerr(r, r->line, "file ends after %" PRIu64 " of the %" PRIu64 " vertices the p line (line %" PRIu64
+			  ") announces (vertex %" PRIu32 " has no v line); the file is truncated or the p line is wrong",
+			  given, n, p_line, v + 1);
+	}
+	else
+	{
+		c->min_x = c->max_x = c->x[0];
+		c->min_y = c->max_y = c->y[0];
+		for (uint32_t v = 1; v < c->n; v++)
+		{
+			c->min_x = c->x[v] < c->min_x ? c->x[v] : c->min_x;
+			c->max_x = c->x[v] > c->max_x ? c->x[v] : c->max_x;
+			c->min_y = c->y[v] < c->min_y ? c->y[v] : c->min_y;
+			c->max_y = c->y[v] > c->max_y ? c->y[v] : c->max_y;
+		}
+	}
+out:
+	free(seen);
+	if (rc < 0)
+		graph_coords_free(c);
+	return rc;
+}
+
+int graph_read_coords(const char *path, const struct graph_read_options *opt, struct graph_coords *c,
+		      struct graph_error *err)
+{
+	memset(c, 0, sizeof *c);
+	struct graph_read_options o = opt ? *opt : (struct graph_read_options){0};
+	struct reader r;
+	int rc = reader_open(&r, path, err);
+	if (rc < 0)
+		return rc;
+	rc = read_coords(&r, &o, c);
+	reader_close(&r);
+	return rc;
+}
+
+void graph_coords_free(struct graph_coords *c)
+{
+	free(c->x);
+	free(c->y);
+	memset(c, 0, sizeof *c);
 }
 
 /* ------------------------------------------------------------------ binary file */
@@ -728,6 +1058,12 @@ static int read_binary(const char *path, const struct graph_read_options *o, con
 		rc = io_error(err, path, "cannot stat", errno);
 		goto out;
 	}
+	if (!S_ISREG(st.st_mode))
+	{
+		rc = graph_set_error(err, -EINVAL, "%s: not a regular file; binary graphs (.tgb) are read from files, not from "
+				     "pipes or devices", path);
+		goto out;
+	}
 	uint64_t size = (uint64_t)st.st_size;
 	memset(&h, 0, sizeof h);
 	if ((rc = read_full(fd, &h, size < sizeof h ? size : sizeof h)) < 0)
@@ -783,8 +1119,8 @@ static int read_binary(const char *path, const struct graph_read_options *o, con
 	if (o->max_bytes && need > o->max_bytes)
 	{
 		rc = graph_set_error(err, -ENOMEM, "%s: the graph (%" PRIu32 " vertices, %" PRIu64 " arcs) needs %" PRIu64
-				     " bytes, more than the limit of %" PRIu64 " (max_bytes); raise the limit or use a smaller graph",
-				     path, h.n, h.m, need, o->max_bytes);
+				     " bytes, more than the limit of %" PRIu64 " (%s); use a smaller graph or a machine with more memory",
+				     path, h.n, h.m, need, o->max_bytes, limit_what(o));
 		goto out;
 	}
 	if ((rc = graph_alloc(g, h.n, h.m, err)) < 0)
@@ -815,89 +1151,6 @@ out:
 	return rc;
 }
 
-/* ------------------------------------------------------------------ atomic output */
-
-struct out
-{
-	const char *path;
-	char *tmp;
-	int fd;
-	struct graph_error *err;
-};
-
-static int out_open(struct out *o, const char *path, struct graph_error *err)
-{
-	o->path = path;
-	o->err = err;
-	o->fd = -1;
-	size_t len = strlen(path) + 32;
-	if (!(o->tmp = malloc(len)))
-		return graph_set_error(err, -ENOMEM, "%s: out of memory", path);
-	snprintf(o->tmp, len, "%s.tmp.%ld", path, (long)getpid());
-	o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (o->fd < 0)
-	{
-		int e = errno;
-		graph_set_error(err, -e, "%s: cannot create the temporary file %s: %s", path, o->tmp, strerror(e));
-		free(o->tmp);
-		return -e;
-	}
-	return 0;
-}
-
-static void out_abort(struct out *o)
-{
-	if (o->fd >= 0)
-		close(o->fd);
-	unlink(o->tmp);
-	free(o->tmp);
-}
-
-/* On failure, aborts the output. */
-static int out_write(struct out *o, const void *data, uint64_t len)
-{
-	const char *p = data;
-	while (len)
-	{
-		ssize_t k = write(o->fd, p, len > (1u << 30) ? (1u << 30) : (size_t)len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-		{
-			int rc = io_error(o->err, o->path, "write error", errno);
-			out_abort(o);
-			return rc;
-		}
-		p += k;
-		len -= (uint64_t)k;
-	}
-	return 0;
-}
-
-static int out_commit(struct out *o)
-{
-	const char *what = NULL;
-	int e = 0;
-	if (fsync(o->fd) < 0)
-		what = "cannot sync", e = errno;
-	else
-	{
-		int rc = close(o->fd);
-		o->fd = -1;
-		if (rc < 0)
-			what = "write error", e = errno;
-		else if (rename(o->tmp, o->path) < 0)
-			what = "cannot rename the temporary file onto it", e = errno;
-	}
-	if (what)
-	{
-		out_abort(o);
-		return io_error(o->err, o->path, what, e);
-	}
-	free(o->tmp);
-	return 0;
-}
-
 static int write_binary(const struct graph *g, const char *path, const struct cache_key *key, struct graph_error *err)
 {
 	int rc = graph_validate(g, err);
@@ -915,12 +1168,13 @@ static int write_binary(const struct graph *g, const char *path, const struct ca
 		h.src_mtime_nsec = key->mtime_nsec;
 	}
 	h.checksum = graph_checksum(h, g);
-	struct out o;
-	if ((rc = out_open(&o, path, err)) < 0 || (rc = out_write(&o, &h, sizeof h)) < 0 ||
-	    (rc = out_write(&o, g->rowptr, ((uint64_t)g->n + 1) * 8)) < 0 || (rc = out_write(&o, g->col, g->m * 4)) < 0 ||
-	    (rc = out_write(&o, g->w, g->m * 4)) < 0 || (rc = out_write(&o, g->min_out, (uint64_t)g->n * 4)) < 0)
+	struct outfile o;
+	if ((rc = outfile_open(&o, path, err)) < 0 || (rc = outfile_write(&o, &h, sizeof h, err)) < 0 ||
+	    (rc = outfile_write(&o, g->rowptr, ((uint64_t)g->n + 1) * 8, err)) < 0 ||
+	    (rc = outfile_write(&o, g->col, g->m * 4, err)) < 0 || (rc = outfile_write(&o, g->w, g->m * 4, err)) < 0 ||
+	    (rc = outfile_write(&o, g->min_out, (uint64_t)g->n * 4, err)) < 0)
 		return rc;
-	return out_commit(&o);
+	return outfile_commit(&o, err);
 }
 
 int graph_write_binary(const struct graph *g, const char *path, struct graph_error *err)
@@ -949,8 +1203,8 @@ int graph_write_dimacs(const struct graph *g, const char *path, struct graph_err
 	char *buf = malloc(BUF);
 	if (!buf)
 		return graph_set_error(err, -ENOMEM, "%s: out of memory for a %d-byte write buffer", path, BUF);
-	struct out o;
-	if ((rc = out_open(&o, path, err)) < 0)
+	struct outfile o;
+	if ((rc = outfile_open(&o, path, err)) < 0)
 	{
 		free(buf);
 		return rc;
@@ -961,7 +1215,7 @@ int graph_write_dimacs(const struct graph *g, const char *path, struct graph_err
 		{
 			if (p > buf + BUF - LINE)
 			{
-				if ((rc = out_write(&o, buf, (uint64_t)(p - buf))) < 0)
+				if ((rc = outfile_write(&o, buf, (uint64_t)(p - buf), err)) < 0)
 					break;
 				p = buf;
 			}
@@ -974,8 +1228,8 @@ int graph_write_dimacs(const struct graph *g, const char *path, struct graph_err
 			p = put_uint(p, g->w[e]);
 			*p++ = '\n';
 		}
-	if (rc == 0 && (rc = out_write(&o, buf, (uint64_t)(p - buf))) == 0)
-		rc = out_commit(&o);
+	if (rc == 0 && (rc = outfile_write(&o, buf, (uint64_t)(p - buf), err)) == 0)
+		rc = outfile_commit(&o, err);
 	free(buf);
 	return rc;
 }
@@ -997,7 +1251,8 @@ static int format_of(const char *path, enum graph_format *f, struct graph_error 
 		return graph_set_error(err, -EINVAL, "%s: compressed files are not read; decompress it first", path);
 	else
 		return graph_set_error(err, -EINVAL,
-				       "%s: cannot tell the format from the name; use a .gr (DIMACS), .mtx (Matrix Market) or .tgb (binary) file",
+				       "%s: cannot tell the format from the name; use a .gr (DIMACS), .mtx (Matrix Market) or .tgb "
+				       "(binary) file, or give the format (--format gr|mtx|tgb)",
 				       path);
 	return 0;
 }
@@ -1025,8 +1280,16 @@ int graph_read(const char *path, const struct graph_read_options *opt, struct gr
 	struct graph_read_options o;
 	int rc = options(opt, &o, err);
 	enum graph_format f = o.format;
-	if (rc < 0 || (f == GRAPH_FORMAT_AUTO && (rc = format_of(path, &f, err)) < 0))
+	if (rc < 0)
 		return rc;
+	if (f == GRAPH_FORMAT_AUTO && is_stdin(path))
+		return graph_set_error(err, -EINVAL, STDIN_NAME ": standard input has no name to tell its format by; give the "
+				       "format (--format gr or mtx)");
+	if (f == GRAPH_FORMAT_AUTO && (rc = format_of(path, &f, err)) < 0)
+		return rc;
+	if (f == GRAPH_FORMAT_BINARY && is_stdin(path))
+		return graph_set_error(err, -EINVAL, STDIN_NAME ": binary graphs (.tgb) are read from files, not from standard "
+				       "input; give the file's name");
 	if (f == GRAPH_FORMAT_BINARY)
 		return read_binary(path, &o, NULL, g, err);
 	if (f != GRAPH_FORMAT_DIMACS && f != GRAPH_FORMAT_MTX)
@@ -1043,8 +1306,13 @@ static int source_key(const char *path, const struct graph_read_options *o, stru
 		      struct graph_error *err)
 {
 	struct stat st;
+	if (is_stdin(path))
+		return graph_set_error(err, -EINVAL, STDIN_NAME ": standard input cannot be cached (it has no size or date to "
+				       "check a cache against); read it without a cache");
 	if (stat(path, &st) < 0)
 		return io_error(err, path, "cannot open", errno);
+	if (!S_ISREG(st.st_mode))
+		return graph_set_error(err, -EINVAL, "%s: not a regular file, so it cannot be cached; read it without a cache", path);
 	*key = (struct cache_key){.size = (uint64_t)st.st_size,
 				  .mtime_sec = st.st_mtim.tv_sec,
 				  .mtime_nsec = st.st_mtim.tv_nsec,
@@ -1067,6 +1335,11 @@ int graph_read_cached(const char *path, const char *cache_path, const struct gra
 	int rc;
 	if ((rc = options(opt, &o, err)) < 0 || (rc = source_key(path, &o, &before, err)) < 0)
 		return rc;
+	struct stat src_st, cache_st;
+	if (stat(path, &src_st) == 0 && stat(cache_path, &cache_st) == 0 && src_st.st_dev == cache_st.st_dev &&
+	    src_st.st_ino == cache_st.st_ino)
+		return graph_set_error(err, -EINVAL, "%s: the cache %s is the graph file itself; name another file for the cache",
+				       path, cache_path);
 	if (read_binary(cache_path, &o, &before, g, err) == 0)
 	{
 		err->msg[0] = '\0';

@@ -29,19 +29,11 @@ struct road_rng
 	uint64_t s[4];
 };
 
-static uint64_t road_splitmix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static void road_seed(struct road_rng *r, uint64_t seed)
 {
 	uint64_t x = seed ^ 0x726f61642d67656eull; /* "road-gen": a stream apart from graph_gen.c's */
 	for (int i = 0; i < 4; i++)
-		r->s[i] = road_splitmix(&x);
+		r->s[i] = graph_splitmix64(&x);
 }
 
 static uint64_t road_next(struct road_rng *r)
