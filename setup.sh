@@ -318,7 +318,7 @@ build_project() {
 	fi
 	say "make -j$jobs"
 	make -j"$jobs" >.deps/make.log 2>&1 || { tail -n 30 .deps/make.log; die "build failed (log: .deps/make.log)"; }
-	say "built. Next: make check   (tests; see README)"
+	say "built. Next: make check (the tests); make install (into $(sed -n 's/^prefix = //p' Makefile); see README)"
 }
 
 case $action in

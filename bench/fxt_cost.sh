@@ -1,0 +1,95 @@
+#!/bin/sh
+# bench/fxt_cost.sh: what a StarPU built with FxT costs a run that records no trace.
+#
+# The same programs (this build: bench/overhead, apps/apsp/tuccompi-apsp) run against two StarPU
+# 1.3.10 builds that differ only in --with-fxt: the one this project was configured with, and
+# NOFXT_PREFIX (the same recipe without --with-fxt: ./setup.sh's flags and patches). The untraced
+# case is what matters: the library sets STARPU_FXT_TRACE=0 unless a trace is asked for. Runs
+# alternate between the two builds (A B A B ...) so that a shared machine's drifts hit both; each
+# number is the median over ROUNDS. Reported: start-up and shut-down of a tiny run (wall time of
+# the whole process), per-task cost of empty and 100 us tasks (bench/overhead: eager, eq1, ms), and
+# APSP throughput on the CPU cores. The ratio is FxT / no FxT: above 1, FxT costs that much.
+#
+# Usage: bench/fxt_cost.sh NOFXT_PREFIX [ROUNDS]      (run from the build tree after make bench)
+# Environment: FXT_PREFIX (default: the StarPU this tree was configured with), top_builddir.
+set -u
+nofxt=${1:?usage: bench/fxt_cost.sh NOFXT_PREFIX [ROUNDS]}
+rounds=${2:-5}
+b=${top_builddir:-.}
+fxt=${FXT_PREFIX:-$(sed -n 's/^STARPU_PREFIX = //p' "$b/Makefile")}
+overhead=$b/bench/overhead
+apsp=$b/apps/apsp/tuccompi-apsp
+for f in "$overhead" "$apsp"; do
+	[ -x "$f" ] || { echo "fxt_cost.sh: $f is missing; run make bench first" >&2; exit 2; }
+done
+has_fxt() { grep -q '^#define STARPU_USE_FXT 1' "$1/include/starpu/1.3/starpu_config.h"; }
+has_fxt "$fxt" || { echo "fxt_cost.sh: $fxt is not an FxT build (set FXT_PREFIX)" >&2; exit 2; }
+has_fxt "$nofxt" && { echo "fxt_cost.sh: $nofxt was built with FxT" >&2; exit 2; }
+# The programs are built against one StarPU; the other must differ in FxT alone (same API).
+for h in "$fxt"/include/starpu/1.3/*.h; do
+	n=$(basename "$h")
+	[ "$n" = starpu_config.h ] && continue
+	cmp -s "$h" "$nofxt/include/starpu/1.3/$n" || { echo "fxt_cost.sh: $n differs between the builds" >&2; exit 2; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+STARPU_HOME=$tmp/starpu-home
+export STARPU_HOME
+unset STARPU_FXT_TRACE TUCCOMPI_TRACE
+
+now() { date +%s.%N; }
+# run BUILD COMMAND...: the command with BUILD's libstarpu (LD_LIBRARY_PATH wins over the run-time path)
+run() {
+	lib=$1/lib
+	shift
+	LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@"
+}
+# Check that each build's library is the one loaded.
+for p in "$fxt" "$nofxt"; do
+	got=$(LD_LIBRARY_PATH="$p/lib" ldd "$overhead" | awk '/libstarpu-1.3.so/ {print $3}')
+	case $got in "$p"/lib/*) ;; *) echo "fxt_cost.sh: $overhead loads $got, not $p's libstarpu" >&2; exit 2 ;; esac
+done
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "FxT build:    $fxt"
+echo "no-FxT build: $nofxt"
+echo "$(nproc) cores, $rounds rounds, builds alternating"
+: >"$tmp/start.fxt"; : >"$tmp/start.nofxt"
+: >"$tmp/ovh.fxt"; : >"$tmp/ovh.nofxt"
+: >"$tmp/apsp.fxt"; : >"$tmp/apsp.nofxt"
+for r in $(seq 1 "$rounds"); do
+	for which in fxt nofxt; do
+		eval p=\$$which
+		# start-up + shut-down of a tiny run, 5 times
+		for i in 1 2 3 4 5; do
+			t0=$(now)
+			run "$p" "$apsp" --gen random:100 --sources 0-0 --units cpu -q >/dev/null 2>&1 ||
+				{ echo "fxt_cost.sh: tiny run failed with $p" >&2; exit 1; }
+			t1=$(now)
+			echo "$t0 $t1" | awk '{ printf "%.4f\n", $2 - $1 }' >>"$tmp/start.$which"
+		done
+		# per-task cost: "  policy median_s us_per_task ..." lines of both passes (empty, short)
+		run "$p" "$overhead" --tasks 20000 --reps 3 --policies eager,eq1,ms >"$tmp/out" 2>&1 ||
+			{ cat "$tmp/out"; exit 1; }
+		awk '/^empty tasks/ { k = "empty" } /^short tasks/ { k = "100us" }
+			$1 ~ /^(eager|eq1|ms)$/ && NF >= 3 { print k "-" $1, $3 }' "$tmp/out" >>"$tmp/ovh.$which"
+		# APSP throughput on the CPU cores
+		run "$p" "$apsp" --gen random:20000 --seed 1 --sources random:400 --units cpu >"$tmp/out" 2>&1 ||
+			{ cat "$tmp/out"; exit 1; }
+		sed -n 's/.* \([0-9.]*\) SSSP\/s.*/\1/p' "$tmp/out" | head -n 1 >>"$tmp/apsp.$which"
+	done
+done
+
+printf '\n%-28s %12s %12s %10s\n' "median of $rounds rounds" "FxT" "no FxT" "FxT/noFxT"
+line() { printf '%-28s %12s %12s %10s\n' "$1" "$2" "$3" "$(echo "$2 $3" | awk '{ printf "%.3f", $1 / $2 }')"; }
+line "tiny run, start to exit (s)" "$(median <"$tmp/start.fxt")" "$(median <"$tmp/start.nofxt")"
+for k in empty-eager empty-eq1 empty-ms 100us-eager 100us-eq1 100us-ms; do
+	a=$(awk -v k="$k" '$1 == k { print $2 }' "$tmp/ovh.fxt" | median)
+	c=$(awk -v k="$k" '$1 == k { print $2 }' "$tmp/ovh.nofxt" | median)
+	line "$k (us per task)" "$a" "$c"
+done
+a=$(median <"$tmp/apsp.fxt")
+c=$(median <"$tmp/apsp.nofxt")
+# throughput: the cost is the inverse ratio
+printf '%-28s %12s %12s %10s\n' "APSP, CPU cores (SSSP/s)" "$a" "$c" "$(echo "$c $a" | awk '{ printf "%.3f", $1 / $2 }')"
