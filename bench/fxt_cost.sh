@@ -11,6 +11,10 @@
 # APSP throughput on the CPU cores. The ratio is FxT / no FxT: above 1, FxT costs that much.
 #
 # Usage: bench/fxt_cost.sh NOFXT_PREFIX [ROUNDS]      (run from the build tree after make bench)
+#   In a runtime bundle made with NOFXT_STARPU=DIR make bundle (DIR: the no-FxT StarPU's prefix):
+#   . bundle/env.sh; cd bundle; FXT_PREFIX=$PWD bench/fxt_cost.sh $PWD/starpu-nofxt
+# On a shared machine, run it with a higher priority than the rest (nice -n -10, as root) and read
+# the ranges: they show how much the machine moved the numbers.
 # Environment: FXT_PREFIX (default: the StarPU this tree was configured with), top_builddir.
 set -u
 nofxt=${1:?usage: bench/fxt_cost.sh NOFXT_PREFIX [ROUNDS]}
@@ -22,11 +26,14 @@ apsp=$b/apps/apsp/tuccompi-apsp
 for f in "$overhead" "$apsp"; do
 	[ -x "$f" ] || { echo "fxt_cost.sh: $f is missing; run make bench first" >&2; exit 2; }
 done
-has_fxt() { grep -q '^#define STARPU_USE_FXT 1' "$1/include/starpu/1.3/starpu_config.h"; }
+# An FxT build's libstarpu needs libfxt.
+has_fxt() { readelf -d "$1"/lib/libstarpu-1.3.so.* 2>/dev/null | grep -q 'libfxt\.so'; }
+[ -e "$nofxt/lib/libstarpu-1.3.so.9" ] || { echo "fxt_cost.sh: no $nofxt/lib/libstarpu-1.3.so.9" >&2; exit 2; }
 has_fxt "$fxt" || { echo "fxt_cost.sh: $fxt is not an FxT build (set FXT_PREFIX)" >&2; exit 2; }
 has_fxt "$nofxt" && { echo "fxt_cost.sh: $nofxt was built with FxT" >&2; exit 2; }
-# The programs are built against one StarPU; the other must differ in FxT alone (same API).
-for h in "$fxt"/include/starpu/1.3/*.h; do
+# The programs are built against one StarPU; the other must differ in FxT alone (same API; the
+# headers are compared where both builds have them, not in a bundle).
+[ -d "$fxt/include/starpu/1.3" ] && [ -d "$nofxt/include/starpu/1.3" ] && for h in "$fxt"/include/starpu/1.3/*.h; do
 	n=$(basename "$h")
 	[ "$n" = starpu_config.h ] && continue
 	cmp -s "$h" "$nofxt/include/starpu/1.3/$n" || { echo "fxt_cost.sh: $n differs between the builds" >&2; exit 2; }
@@ -54,7 +61,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 
 
 echo "FxT build:    $fxt"
 echo "no-FxT build: $nofxt"
-echo "$(nproc) cores, $rounds rounds, builds alternating"
+echo "$(nproc) cores, $rounds rounds, builds alternating; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$tmp/start.fxt"; : >"$tmp/start.nofxt"
 : >"$tmp/ovh.fxt"; : >"$tmp/ovh.nofxt"
 : >"$tmp/apsp.fxt"; : >"$tmp/apsp.nofxt"
@@ -81,15 +88,20 @@ for r in $(seq 1 "$rounds"); do
 	done
 done
 
-printf '\n%-28s %12s %12s %10s\n' "median of $rounds rounds" "FxT" "no FxT" "FxT/noFxT"
-line() { printf '%-28s %12s %12s %10s\n' "$1" "$2" "$3" "$(echo "$2 $3" | awk '{ printf "%.3f", $1 / $2 }')"; }
-line "tiny run, start to exit (s)" "$(median <"$tmp/start.fxt")" "$(median <"$tmp/start.nofxt")"
+range() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }'; }
+printf '\n%-28s %10s %10s %10s   %s\n' "median of $rounds rounds" "FxT" "no FxT" "FxT/noFxT" "range FxT | no FxT"
+row() { # NAME FXT_FILE NOFXT_FILE INVERSE
+	a=$(median <"$2")
+	c=$(median <"$3")
+	r=$(echo "$a $c $4" | awk '{ printf "%.3f", $3 ? $2 / $1 : $1 / $2 }')
+	printf '%-28s %10s %10s %10s   %s | %s\n' "$1" "$a" "$c" "$r" "$(range <"$2")" "$(range <"$3")"
+}
+row "tiny run, start to exit (s)" "$tmp/start.fxt" "$tmp/start.nofxt" 0
 for k in empty-eager empty-eq1 empty-ms 100us-eager 100us-eq1 100us-ms; do
-	a=$(awk -v k="$k" '$1 == k { print $2 }' "$tmp/ovh.fxt" | median)
-	c=$(awk -v k="$k" '$1 == k { print $2 }' "$tmp/ovh.nofxt" | median)
-	line "$k (us per task)" "$a" "$c"
+	awk -v k="$k" '$1 == k { print $2 }' "$tmp/ovh.fxt" >"$tmp/k.fxt"
+	awk -v k="$k" '$1 == k { print $2 }' "$tmp/ovh.nofxt" >"$tmp/k.nofxt"
+	row "$k (us per task)" "$tmp/k.fxt" "$tmp/k.nofxt" 0
 done
-a=$(median <"$tmp/apsp.fxt")
-c=$(median <"$tmp/apsp.nofxt")
 # throughput: the cost is the inverse ratio
-printf '%-28s %12s %12s %10s\n' "APSP, CPU cores (SSSP/s)" "$a" "$c" "$(echo "$c $a" | awk '{ printf "%.3f", $1 / $2 }')"
+row "APSP, CPU cores (SSSP/s)" "$tmp/apsp.fxt" "$tmp/apsp.nofxt" 1
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
