@@ -20,7 +20,8 @@ STARPU_ORIG_SHA256=682f3b7454f30493c116c8dcfa76daa014a8983923f904fafddf179d94766
 DEB_PACKAGES="build-essential autoconf automake libtool pkg-config dpkg-dev \
 libhwloc-dev libfxt-dev fxt-tools libopenmpi-dev openmpi-bin libglpk-dev libboost-graph-dev python3-matplotlib"
 
-prefix="$here/.deps/starpu"
+prefix=""
+fxt=yes
 starpu_given=""
 jobs=$(nproc 2>/dev/null || echo 2)
 skip_deps=0
@@ -43,6 +44,8 @@ Builds everything libtuccompi-starpu needs, then the project itself.
   --no-deps             do not call apt-get (the Debian packages are already there)
   --no-build            stop after StarPU; do not configure/build the project
   --without-cuda        build StarPU and the project without CUDA even if nvcc is found
+  --without-fxt         build StarPU without FxT (default prefix .deps/starpu-nofxt): no traces,
+                        about 1 us less CPU per task (docs/traces.md, "FxT build without a trace")
   -j N                  parallel build jobs (default: $jobs)
   --print-apt-plan      print how StarPU's source would be fetched and stop, changing nothing:
                         the Debian mirror and suite found in apt's sources (one-line and
@@ -69,6 +72,7 @@ while [ $# -gt 0 ]; do
 	--no-deps) skip_deps=1 ;;
 	--no-build) skip_build=1 ;;
 	--without-cuda) cuda=no ;;
+	--without-fxt) fxt=no ;;
 	-j) shift; jobs=$1 ;;
 	-j*) jobs=${1#-j} ;;
 	--print-apt-plan) action=print-apt-plan ;;
@@ -79,6 +83,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+
+if [ -z "$prefix" ]; then
+	if [ "$fxt" = yes ]; then prefix="$here/.deps/starpu"; else prefix="$here/.deps/starpu-nofxt"; fi
+fi
 
 say() { printf '== setup: %s\n' "$*"; }
 die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
@@ -133,9 +141,11 @@ recipe_id() {
 }
 
 starpu_configure_flags() {
+	local fx="--with-fxt "
+	[ "$fxt" = yes ] || fx=""
 	local f="--disable-opencl --disable-build-doc --disable-build-examples --disable-build-tests
 --disable-socl --disable-starpufft --disable-fortran --disable-openmp
---enable-maxcpus=128 --enable-maxcudadev=8 --enable-maxnodes=32 --with-fxt --enable-mpi"
+--enable-maxcpus=128 --enable-maxcudadev=8 --enable-maxnodes=32 ${fx}--enable-mpi"
 	if [ "$cuda" = yes ]; then
 		f="$f --enable-cuda --with-cuda-dir=$CUDA_HOME"
 	else
@@ -282,13 +292,13 @@ build_starpu() {
 	for p in "$here"/patches/starpu-$STARPU_VERSION/*.patch; do
 		patch -s -d "$work/src" -p1 <"$p" || die "patch $(basename "$p") does not apply"
 	done
-	say "configuring StarPU (cuda=$cuda, FxT, MPI) for $prefix; log: $work/configure.log"
+	say "configuring StarPU (cuda=$cuda, fxt=$fxt, MPI) for $prefix; log: $work/configure.log"
 	# shellcheck disable=SC2046
 	(cd "$work/obj" && ../src/configure --prefix="$prefix" $(starpu_configure_flags) \
 		CFLAGS="-O2 -g" >"$work/configure.log" 2>&1) ||
 		die "StarPU configure failed; last lines of $work/configure.log:
 $(tail -n 15 "$work/configure.log")"
-	grep -q "FxT trace enabled: *yes" "$work/configure.log" || die "StarPU configure did not enable FxT (is libfxt-dev installed?)"
+	[ "$fxt" = no ] || grep -q "FxT trace enabled: *yes" "$work/configure.log" || die "StarPU configure did not enable FxT (is libfxt-dev installed?)"
 	[ "$cuda" = no ] || grep -q "CUDA *enabled: *yes" "$work/configure.log" || die "StarPU configure did not enable CUDA although nvcc is in $CUDA_HOME (see $work/configure.log, or use --without-cuda)"
 	grep -q "StarPU MPI enabled: *yes" "$work/configure.log" || die "StarPU configure did not enable MPI (is libopenmpi-dev installed?)"
 	say "building StarPU with $jobs jobs (a few minutes); log: $work/make.log"

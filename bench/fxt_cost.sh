@@ -8,14 +8,18 @@
 # alternate between the two builds (A B A B ...) so that a shared machine's drifts hit both; each
 # number is the median over ROUNDS. Reported: start-up and shut-down of a tiny run (wall time of
 # the whole process), per-task cost of empty and 100 us tasks (bench/overhead: eager, eq1, ms), and
-# APSP throughput on the CPU cores. The ratio is FxT / no FxT: above 1, FxT costs that much.
+# APSP throughput on the CPU cores; with perf, also the CPU time per empty task (the process's
+# task-clock: idle StarPU workers sleep, so this moves less than wall time when other programs
+# share the cores). The ratio is FxT / no FxT: above 1, FxT costs that much.
 #
 # Usage: bench/fxt_cost.sh NOFXT_PREFIX [ROUNDS]      (run from the build tree after make bench)
 #   In a runtime bundle made with NOFXT_STARPU=DIR make bundle (DIR: the no-FxT StarPU's prefix):
 #   . bundle/env.sh; cd bundle; FXT_PREFIX=$PWD bench/fxt_cost.sh $PWD/starpu-nofxt
-# On a shared machine, run it with a higher priority than the rest (nice -n -10, as root) and read
-# the ranges: they show how much the machine moved the numbers.
-# Environment: FXT_PREFIX (default: the StarPU this tree was configured with), top_builddir.
+# The ranges printed with the medians show how much the machine moved the numbers.
+# Environment: FXT_PREFIX (default: the StarPU this tree was configured with), top_builddir,
+#   FXT_COST_TASKS (tasks per bench/overhead set, default 20000), StarPU's own (STARPU_NCPU, ...).
+# On a shared machine, give it one core of its own as far as possible, e.g. as root:
+#   STARPU_NCPU=1 STARPU_WORKERS_NOBIND=1 nice -n -20 taskset -c 1 bench/fxt_cost.sh NOFXT_PREFIX
 set -u
 nofxt=${1:?usage: bench/fxt_cost.sh NOFXT_PREFIX [ROUNDS]}
 rounds=${2:-5}
@@ -61,10 +65,14 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 
 
 echo "FxT build:    $fxt"
 echo "no-FxT build: $nofxt"
-echo "$(nproc) cores, $rounds rounds, builds alternating; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "$(nproc) cores (STARPU_NCPU=${STARPU_NCPU:-all}), $rounds rounds, builds alternating; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$tmp/start.fxt"; : >"$tmp/start.nofxt"
 : >"$tmp/ovh.fxt"; : >"$tmp/ovh.nofxt"
 : >"$tmp/apsp.fxt"; : >"$tmp/apsp.nofxt"
+: >"$tmp/cpu.fxt"; : >"$tmp/cpu.nofxt"
+have_perf=0
+command -v perf >/dev/null 2>&1 && perf stat -x, -e task-clock true >/dev/null 2>&1 && have_perf=1
+ntasks=${FXT_COST_TASKS:-20000}
 for r in $(seq 1 "$rounds"); do
 	for which in fxt nofxt; do
 		eval p=\$$which
@@ -77,10 +85,16 @@ for r in $(seq 1 "$rounds"); do
 			echo "$t0 $t1" | awk '{ printf "%.4f\n", $2 - $1 }' >>"$tmp/start.$which"
 		done
 		# per-task cost: "  policy median_s us_per_task ..." lines of both passes (empty, short)
-		run "$p" "$overhead" --tasks 20000 --reps 3 --policies eager,eq1,ms >"$tmp/out" 2>&1 ||
+		run "$p" "$overhead" --tasks "$ntasks" --reps 3 --policies eager,eq1,ms >"$tmp/out" 2>&1 ||
 			{ cat "$tmp/out"; exit 1; }
 		awk '/^empty tasks/ { k = "empty" } /^short tasks/ { k = "100us" }
 			$1 ~ /^(eager|eq1|ms)$/ && NF >= 3 { print k "-" $1, $3 }' "$tmp/out" >>"$tmp/ovh.$which"
+		# CPU time per empty task: 2 passes x (1 warm-up + 3) sets x 2 policies
+		if [ $have_perf = 1 ]; then
+			run "$p" perf stat -x, -o "$tmp/perf" -e task-clock "$overhead" --tasks "$ntasks" --reps 3 \
+				--short-us 0 --policies eager,ms >/dev/null 2>&1 || { echo "fxt_cost.sh: perf run failed" >&2; exit 1; }
+			awk -F, -v n="$ntasks" '/task-clock/ { printf "%.3f\n", 1000 * $1 / (16 * n) }' "$tmp/perf" >>"$tmp/cpu.$which"
+		fi
 		# APSP throughput on the CPU cores
 		run "$p" "$apsp" --gen random:20000 --seed 1 --sources random:400 --units cpu >"$tmp/out" 2>&1 ||
 			{ cat "$tmp/out"; exit 1; }
@@ -102,6 +116,7 @@ for k in empty-eager empty-eq1 empty-ms 100us-eager 100us-eq1 100us-ms; do
 	awk -v k="$k" '$1 == k { print $2 }' "$tmp/ovh.nofxt" >"$tmp/k.nofxt"
 	row "$k (us per task)" "$tmp/k.fxt" "$tmp/k.nofxt" 0
 done
+[ $have_perf = 1 ] && row "CPU us per empty task (perf)" "$tmp/cpu.fxt" "$tmp/cpu.nofxt" 0
 # throughput: the cost is the inverse ratio
 row "APSP, CPU cores (SSSP/s)" "$tmp/apsp.fxt" "$tmp/apsp.nofxt" 1
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
