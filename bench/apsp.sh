@@ -1,73 +1,90 @@
 #!/usr/bin/env bash
-# bench/apsp.sh [OUTDIR]: APSP throughput on the paper's random graph (1,049,088 vertices,
-# out-degree 1..9, weights 1..10), all in one run so the ratios compare like with like:
-#   one CPU core (ours and the Boost Graph Library's Dijkstra), all CPU cores, the GPU with
-#   MK = 1 and with tuned MK, and every unit together under EQ1, EQ2, MS and StarPU's dmda
-#   and lws; the heterogeneous efficiency (all units / (all cores + GPU)); the share of the
-#   run in host<->GPU transfers. Writes OUTDIR/apsp-bench.csv and prints a table.
-# Environment: APP (tuccompi-apsp), BOOST (boost_dijkstra), SIZES (source counts for MS,
-# default "1024 4096 16384 32408"), N (vertices).
+# bench/apsp.sh [OUTDIR]: many-source shortest paths, every engine side by side, in one run so
+# that ratios compare like with like (these machines are noisy):
+#   - for each graph (the paper's random graph, a 4M-vertex one, R-MAT scale 20, a 1024x1024 grid,
+#     a 1M-vertex road-like graph): the GPU alone with the paper's engine (crauser, today's) and
+#     the new ones (batched; phast on road-like graphs), and all CPU cores with each;
+#   - one CPU core against the Boost Graph Library's Dijkstra on the same file and sources;
+#   - the paper's largest set, 32,408 sources of the random graph, with every unit (auto engine)
+#     under MS and MS-TAIL;
+#   - each rate also as a ratio to the paper's engine on the same units in the same run.
+# Writes OUTDIR/apsp-bench.csv and prints a table. Environment: APP, GRAPHTOOL, BOOST (programs),
+# GRAPHS (default "random:1049088 random:4194304 rmat:20 grid:1024x1024 road:1048576"),
+# QUICK=1 (fewer sources, for a smoke test).
 set -u
 out=${1:-.}
 mkdir -p "$out"
+here=$(cd "$(dirname "$0")" && pwd)
 APP=${APP:-tuccompi-apsp}
-BOOST=${BOOST:-$(dirname "$0")/boost_dijkstra}
-N=${N:-1049088}
-SIZES=${SIZES:-1024 4096 16384 32408}
-G="--gen random:$N --seed 1 --quiet"
+GRAPHTOOL=${GRAPHTOOL:-tuccompi-graph}
+BOOST=${BOOST:-$here/boost_dijkstra}
+GRAPHS=${GRAPHS:-random:1049088 random:4194304 rmat:20 grid:1024x1024 road:1048576}
+q=${QUICK:-0}
 csv=$out/apsp-bench.csv
-echo "config,units,policy,mk,sources,seconds,sssp_per_s,transfer_share" >"$csv"
+echo "graph,config,units,engine,policy,mk,sources,seconds,sssp_per_s,ratio_to_crauser" >"$csv"
 
-# run NAME UNITS POLICY MK SOURCES [extra args]: one tuccompi-apsp run, a CSV row
-run() {
-	local name=$1 units=$2 policy=$3 mk=$4 k=$5
-	shift 5
-	local log=$out/apsp-$name-$k.log
-	local t0 t1
-	t0=$(date +%s.%N)
-	"$APP" $G --units "$units" --policy "$policy" --mk "$mk" --sources "random:$k" --summary "$@" >"$log" 2>&1 ||
-		{ echo "$name: failed, see $log"; tail -3 "$log"; return; }
-	t1=$(date +%s.%N)
-	# tuccompi-apsp -q prints nothing but the summary (--summary goes to stderr)
-	local secs rate share
-	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}')
-	wall=$(awk '/^  rank 0: .* tasks in/ {for (i = 1; i <= NF; i++) if ($i == "in") print $(i + 1)}' "$log" | head -1)
-	[ -n "$wall" ] || wall=$secs
-	rate=$(awk -v k="$k" -v w="$wall" 'BEGIN {printf "%.2f", k / w}')
-	share=$(grep -o 'transfers [^;]*(\([0-9.]*\)%)' "$log" | head -1 | grep -o '([0-9.]*%)' | tr -d '()%')
-	echo "$name,$units,$policy,$mk,$k,$wall,$rate,${share:-0}" >>"$csv"
-	printf '%-22s %6s sources  %9.3f s  %10.2f SSSP/s  transfers %s%%\n' "$name" "$k" "$wall" "$rate" "${share:-0}"
+scale() { # N -> N, or N/8 (at least 8) with QUICK=1
+	if [ "$q" = 1 ]; then echo $(($1 / 8 > 8 ? $1 / 8 : 8)); else echo "$1"; fi
 }
 
-echo "== one core: Boost vs ours (same graph, same sources, same run)"
-if [ -x "$BOOST" ]; then
-	"$BOOST" --n "$N" --sources 6 --seed 1 | tee "$out/boost.txt"
-else
-	echo "(no $BOOST: build it with make bench where libboost-graph-dev is installed)"
-fi
-run cpu-1core cpu ms 1 8 --ncpu 1
-echo "== all CPU cores"
-run cpu-all cpu ms 1 96
-echo "== the GPU alone"
-run gpu-mk1 gpu ms 1 1024
-run gpu-mk4 gpu ms 4 2048
-run gpu-mkauto gpu ms auto 2048
-echo "== every unit together"
-"$APP" $G --policy dmda --sources random:512 >/dev/null 2>&1 # calibrate dmda's models
-for k in $SIZES; do
-	run all-ms all ms 4 "$k"
-done
-for p in dmda lws; do
-	run "all-$p" all "$p" 4 4096
-done
-for p in eq1 eq2; do
-	run "all-$p" all "$p" 4 1024
+# run GRAPH FILE CONFIG UNITS ENGINE POLICY MK SOURCES [extra args]: one tuccompi-apsp run, a CSV row
+run() {
+	local graph=$1 file=$2 name=$3 units=$4 engine=$5 policy=$6 mk=$7 k
+	k=$(scale "$8")
+	shift 8
+	local log=$out/$(echo "$graph" | tr ':' '-')-$name-$k.log
+	timeout 300 "$APP" "$file" --engine "$engine" --units "$units" --policy "$policy" --mk "$mk" \
+		--sources "random:$k" --seed 1 --summary -q "$@" >"$log" 2>&1 ||
+		{ echo "$graph $name: failed, see $log"; tail -3 "$log"; return; }
+	# the run's own wall time (PARALLEL to SYN), from the summary
+	local wall rate base ratio
+	wall=$(awk '/^  rank 0: .* tasks in/ {for (i = 1; i <= NF; i++) if ($i == "in") print $(i + 1)}' "$log" | head -1)
+	[ -n "$wall" ] || { echo "$graph $name: no summary in $log"; return; }
+	rate=$(awk -v k="$k" -v w="$wall" 'BEGIN {printf "%.2f", k / w}')
+	base=$(awk -F, -v g="$graph" -v u="$units" '$1 == g && $3 == u && $4 == "crauser" {r = $9} END {print r}' "$csv")
+	ratio=$(awk -v r="$rate" -v b="${base:-0}" 'BEGIN {if (b > 0) printf "%.2f", r / b; else print ""}')
+	echo "$graph,$name,$units,$engine,$policy,$mk,$k,$wall,$rate,$ratio" >>"$csv"
+	printf '%-16s %-18s %6s sources %9.3f s %10.1f SSSP/s %8s\n' "$graph" "$name" "$k" "$wall" "$rate" \
+		"${ratio:+x$ratio}"
+}
+
+for spec in $GRAPHS; do
+	file=$out/$(echo "$spec" | tr ':' '-').tgb
+	echo "== $spec"
+	if [ ! -s "$file" ] && ! "$GRAPHTOOL" gen "$spec" --seed 1 -o "$file" >"$out/gen.log" 2>&1; then
+		echo "cannot generate $spec:"; tail -2 "$out/gen.log"; continue
+	fi
+	case $spec in
+	grid:* | road:*) deep=1 ;;
+	*) deep=0 ;;
+	esac
+	# the GPU alone: today's engine, then the new ones
+	if [ "$deep" = 1 ]; then
+		run "$spec" "$file" gpu-crauser gpu crauser ms 4 64
+		run "$spec" "$file" gpu-batched gpu batched ms 4 1024
+		run "$spec" "$file" gpu-phast gpu phast ms 1 8192 --ch-cache "$file.ch"
+	else
+		run "$spec" "$file" gpu-crauser gpu crauser ms 4 1024
+		run "$spec" "$file" gpu-batched-mk1 gpu batched ms 1 8192
+		run "$spec" "$file" gpu-batched-mk2 gpu batched ms 2 8192
+	fi
+	# all CPU cores with each engine
+	run "$spec" "$file" cpu-crauser cpu crauser ms 1 64
+	run "$spec" "$file" cpu-batched cpu batched ms 1 128
+	[ "$deep" = 1 ] && run "$spec" "$file" cpu-phast cpu phast ms 1 1024 --ch-cache "$file.ch"
 done
 
-echo "== heterogeneous efficiency: all units / (all CPU cores + the GPU alone)"
-awk -F, 'NR > 1 {r[$1 "@" $5] = $7}
-END {
-	cpu = r["cpu-all@96"]; gpu = r["gpu-mk4@2048"]; all = r["all-ms@4096"]
-	if (cpu && gpu && all) printf "MS, 4096 sources: %.1f / (%.1f + %.1f) = %.3f\n", all, cpu, gpu, all / (cpu + gpu)
-}' "$csv" | tee "$out/efficiency.txt"
+echo "== one core: Boost's Dijkstra, ours (heap) and the bucket-queue engine, same file, same sources"
+rfile=$out/random-1049088.tgb
+if [ -x "$BOOST" ] && [ -s "$rfile" ]; then
+	"$BOOST" "$rfile" --sources "$(scale 16)" --seed 1 | tee "$out/boost.txt"
+else
+	echo "(no $BOOST or no $rfile: build it with make bench where libboost-graph-dev is installed)"
+fi
+
+echo "== every unit, the paper's largest set (32,408 sources of the random graph)"
+if [ -s "$rfile" ]; then
+	run random:1049088 "$rfile" all-ms all auto ms 2 32408
+	run random:1049088 "$rfile" all-ms-tail all auto ms-tail 2 32408
+fi
 echo "results: $csv"

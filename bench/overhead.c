@@ -1,12 +1,16 @@
 /* bench/overhead: what the runtime itself costs.
  *
- *  1. Per-task cost (us) of EQ1, EQ2 and MS against StarPU's own eager, lws and dmda,
- *     on empty tasks and on short tasks (a fixed spin of --short-us), same run, same
- *     workers: wall time / tasks, and the ratio to eager measured in the same run.
+ *  1. Per-task cost (us) of EQ1, EQ2, MS and MS-TAIL against StarPU's own eager and lws,
+ *     for tasks that spin 0 (empty), 1, 10, 100 and 1000 us, same run, same workers: wall time /
+ *     tasks, and the ratio to EQ1 measured in the same run (MS's cost against the static
+ *     policies is what the adaptive packs are for).
  *  2. With several ranks (mpirun), the share of the run spent in cross-rank messages
- *     (MS requests, result gathering) as the library counts it.
+ *     (MS requests, result gathering) as the library counts it, and MS requests per rank.
+ * Each (duration, policy) runs --reps times after a warm-up; the median is reported. The task
+ * count per duration is sized for about 0.3 s of work on this rank's workers (at most --tasks).
+ * bench/overhead.sh runs it on 1, 2 and 4 ranks, with StarPU's waking of one or all workers.
  *
- * Usage: overhead [--tasks N] [--short-us U] [--reps R] [--policies a,b,c] [--csv FILE] */
+ * Usage: overhead [--tasks N] [--task-us LIST] [--reps R] [--policies a,b,c] [--csv FILE] */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,15 +47,15 @@ static int cmp_double(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	uint64_t ntasks = 20000;
-	unsigned short_us = 100, reps = 5;
-	const char *policies = "eager,lws,dmda,eq1,eq2,ms", *csv = NULL;
+	uint64_t maxtasks = 20000;
+	unsigned reps = 5;
+	const char *policies = "eq1,eq2,ms,ms-tail,eager,lws", *csv = NULL, *durations = "0,1,10,100,1000";
 	for (int i = 1; i < argc; i++)
 	{
 		if (!strcmp(argv[i], "--tasks") && i + 1 < argc)
-			ntasks = strtoull(argv[++i], NULL, 10);
-		else if (!strcmp(argv[i], "--short-us") && i + 1 < argc)
-			short_us = (unsigned)atoi(argv[++i]);
+			maxtasks = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--task-us") && i + 1 < argc)
+			durations = argv[++i];
 		else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
 			reps = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--policies") && i + 1 < argc)
@@ -60,7 +64,7 @@ int main(int argc, char **argv)
 			csv = argv[++i];
 		else
 		{
-			fprintf(stderr, "usage: overhead [--tasks N] [--short-us U] [--reps R] [--policies a,b] [--csv F]\n");
+			fprintf(stderr, "usage: overhead [--tasks N] [--task-us LIST] [--reps R] [--policies a,b] [--csv F]\n");
 			return 2;
 		}
 	}
@@ -73,22 +77,36 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int root = tuccompi_rank() == 0;
-	uint64_t *res = calloc(ntasks, sizeof(uint64_t));
+	int workers = tuccompi_unit_count(TUCCOMPI_UNIT_CPU);
+	uint64_t *res = calloc(maxtasks, sizeof(uint64_t));
 	struct tuccompi_plugin p = { .name = "overhead_task", .cpu = task_cpu, .result_size = sizeof(uint64_t) };
-	struct tuccompi_taskset_desc d = { .plugin = &p, .ntasks = ntasks, .results = res };
 	FILE *out = csv && root ? fopen(csv, "w") : NULL;
 	if (out)
-		fprintf(out, "policy,task_us,ranks,cpu_units,tasks,median_s,us_per_task,ratio_to_eager,comm_share\n");
+		fprintf(out, "policy,task_us,ranks,cpu_units,tasks,median_s,us_per_task,ratio_to_eq1,comm_share,requests,wake\n");
+	const char *wake = getenv("TUCCOMPI_SCHED_WAKE") ? getenv("TUCCOMPI_SCHED_WAKE") : "one";
 	if (root)
-		printf("%llu tasks, %d rank(s), %d CPU unit(s) on rank 0, median of %u runs\n", (unsigned long long)ntasks,
-		       tuccompi_nranks(), tuccompi_unit_count(TUCCOMPI_UNIT_CPU), reps);
-	for (int pass = 0; pass < 2; pass++)
+		printf("%d rank(s), %d CPU unit(s) on rank 0, workers woken: %s, median of %u runs\n", tuccompi_nranks(),
+		       workers, wake, reps);
+	char *dlist = strdup(durations), *dsave = NULL;
+	for (char *dur = strtok_r(dlist, ",", &dsave); dur; dur = strtok_r(NULL, ",", &dsave))
 	{
-		spin_us = pass ? short_us : 0;
-		double eager_us = 0;
+		spin_us = (unsigned)atoi(dur);
+		/* about 0.3 s of work for this rank's workers, the same count on every rank */
+		double per = spin_us > 5 ? spin_us : 5;
+		uint64_t ntasks = (uint64_t)(0.3e6 * (workers > 0 ? workers : 1) * tuccompi_nranks() / per);
+		int64_t agreed = (int64_t)ntasks;
+		tuccompi_allreduce_i64(&agreed, 1, TUCCOMPI_OP_MIN);
+		ntasks = (uint64_t)agreed;
+		if (ntasks > maxtasks)
+			ntasks = maxtasks;
+		if (ntasks < 500)
+			ntasks = 500 < maxtasks ? 500 : maxtasks;
+		struct tuccompi_taskset_desc d = { .plugin = &p, .ntasks = ntasks, .results = res };
+		double eq1_us = 0;
 		if (root)
-			printf("\n%s tasks:\n  %-8s %12s %14s %10s %12s\n", pass ? "short" : "empty", "policy", "median s",
-			       "us per task", "vs eager", "comm share");
+			printf("\n%u us tasks, %llu tasks:\n  %-8s %12s %14s %10s %12s %9s\n", spin_us,
+			       (unsigned long long)ntasks, "policy", "median s", "us per task", "vs eq1", "comm share",
+			       "requests");
 		char *list = strdup(policies), *save = NULL;
 		for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save))
 		{
@@ -99,7 +117,8 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			double *t = calloc(reps + 1, sizeof(double)), comm = 0;
-			for (unsigned r = 0; r <= reps; r++) /* run 0 warms up (and calibrates dmda) */
+			uint64_t requests = 0;
+			for (unsigned r = 0; r <= reps; r++) /* run 0 warms up */
 			{
 				tuccompi_taskset_t ts;
 				double t0 = now();
@@ -114,27 +133,35 @@ int main(int argc, char **argv)
 				if (r)
 				{
 					t[r - 1] = el;
-					comm += st.comm_s / el;
+					/* the largest share over the ranks */
+					double worst = 0;
+					for (int k = 0; k < tuccompi_nranks(); k++)
+						if (st.wall_s_per_rank[k] > 0 && st.comm_s_per_rank[k] / st.wall_s_per_rank[k] > worst)
+							worst = st.comm_s_per_rank[k] / st.wall_s_per_rank[k];
+					comm += worst;
+					requests += st.nrequests;
 				}
 				tuccompi_taskset_destroy(ts);
 			}
 			qsort(t, reps, sizeof(double), cmp_double);
 			double med = t[reps / 2], us = 1e6 * med / (double)ntasks;
-			if (!strcmp(name, "eager"))
-				eager_us = us;
-			double ratio = eager_us > 0 ? us / eager_us : 0;
+			if (!strcmp(name, "eq1"))
+				eq1_us = us;
+			double ratio = eq1_us > 0 ? us / eq1_us : 0;
 			if (root)
 			{
-				printf("  %-8s %12.4f %14.3f %10.2f %11.3f%%\n", name, med, us, ratio, 100 * comm / reps);
+				printf("  %-8s %12.4f %14.3f %10.2f %11.3f%% %9.1f\n", name, med, us, ratio, 100 * comm / reps,
+				       (double)requests / reps);
 				if (out)
-					fprintf(out, "%s,%u,%d,%d,%llu,%.6f,%.4f,%.4f,%.6f\n", name, spin_us, tuccompi_nranks(),
-						tuccompi_unit_count(TUCCOMPI_UNIT_CPU), (unsigned long long)ntasks, med, us, ratio,
-						comm / reps);
+					fprintf(out, "%s,%u,%d,%d,%llu,%.6f,%.4f,%.4f,%.6f,%.1f,%s\n", name, spin_us,
+						tuccompi_nranks(), workers, (unsigned long long)ntasks, med, us, ratio, comm / reps,
+						(double)requests / reps, wake);
 			}
 			free(t);
 		}
 		free(list);
 	}
+	free(dlist);
 	if (out)
 		fclose(out);
 	free(res);

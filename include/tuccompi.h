@@ -40,7 +40,7 @@ extern "C" {
 #define TUCCOMPI_VERSION_PATCH 0
 
 /** Upper bounds of a few fixed-size tables. */
-#define TUCCOMPI_MAX_SHARED 8     /**< shared read-only buffers per task set */
+#define TUCCOMPI_MAX_SHARED 16    /**< shared read-only buffers per task set */
 #define TUCCOMPI_MAX_WORKSPACES 8 /**< PARLLMK workspaces per plug-in */
 #define TUCCOMPI_MAX_MK 32        /**< concurrent kernels per GPU */
 #define TUCCOMPI_MAX_BATCH 4096   /**< tasks in one batch (tuccompi_plugin::batch_max) */
@@ -290,12 +290,24 @@ struct tuccompi_policy
 	/** StarPU policy used inside each node: a policy struct of your own, or NULL to
 	 *  use sched_name. */
 	struct starpu_sched_policy *sched;
-	/** Name of a StarPU built-in policy ("eager", "lws", "dmda", ...), or of one of
-	 *  ours ("tuccompi-eq1", "tuccompi-eq2", "tuccompi-ms"), used when sched is NULL. */
+	/** Used when sched is NULL: the name of a StarPU built-in policy ("eager", "lws", "dmda",
+	 *  ...) or of one of this library's ("tuccompi-eq1", "tuccompi-eq2", "tuccompi-ms",
+	 *  "tuccompi-ms-tail"). */
 	const char *sched_name;
 	/** Passed to partition. */
 	void *arg;
+	/** What the policy needs from the library, TUCCOMPI_POLICY_* flags. */
+	unsigned flags;
 };
+
+/** tuccompi_policy::flags: the StarPU policy gives each unit a fixed share (EQ1, EQ2), so the
+ *  library cuts this rank's tasks into equal batches when it submits them, for the policy to
+ *  place; without it, a batch takes its tasks from the rank's pool when a unit starts it, sized
+ *  for that unit's kind (MS and StarPU's own policies). */
+#define TUCCOMPI_POLICY_UNIT_SHARES 0x1u
+/** tuccompi_policy::flags: the StarPU policy is built from <tuccompi_sched.h> and wants
+ *  struct tuccompi_sched::remaining kept up to date (MS-TAIL). */
+#define TUCCOMPI_POLICY_HEARS_REMAINING 0x2u
 
 /** EQ1: the same number of tasks to every node, then equally to the node's units. */
 extern TUCCOMPI_API const struct tuccompi_policy tuccompi_policy_eq1;
@@ -310,8 +322,11 @@ extern TUCCOMPI_API const struct tuccompi_policy tuccompi_policy_ms;
  *  hold back a GPU with a last long task). A unit may be idle while tasks remain. */
 extern TUCCOMPI_API const struct tuccompi_policy tuccompi_policy_ms_tail;
 
-/** Policy by name: "eq1", "eq2", "ms", "ms-tail", or a StarPU built-in local policy name
- *  ("eager", "lws", "dmda", ...; tasks are spread over ranks like EQ1).
+/** Policy by name: "eq1", "eq2", "ms", "ms-tail" (also "ms_tail"), or a StarPU built-in local
+ *  policy name ("eager", "lws", "dmda", ...; tasks are spread over ranks like EQ1). StarPU's
+ *  model-based policies (dmda, ...) need calibrated performance models: with fresh models they
+ *  spend the first tasks calibrating and ran 20x slower than ms on an H200 node at 8,192 SSSP
+ *  sources; run a calibration set first (STARPU_CALIBRATE=1) or use ms.
  *  Returns NULL (and sets tuccompi_last_error()) for an unknown name. */
 TUCCOMPI_API const struct tuccompi_policy *tuccompi_policy_by_name(const char *name);
 
@@ -356,6 +371,17 @@ struct tuccompi_taskset_desc
 	 *  plug-in has batch implementations: 0 = the tuning database's choice for this plug-in
 	 *  and device (tuccompi_tune_batch()), else the plug-in's batch_max. */
 	unsigned batch[2];
+	/** Resume journal (optional): every rank appends the results of its finished tasks to
+	 *  JOURNAL.rank-R (checksummed records, flushed to disk about every second), so that a run
+	 *  killed at any moment can be resumed. NULL: no journal. A file system shared by the
+	 *  ranks is needed when resuming with several ranks. */
+	const char *journal;
+	/** What the journal belongs to: a hash of everything that decides the results (input,
+	 *  task inputs, options). A journal with another key, task count or result size is refused. */
+	uint64_t journal_key;
+	/** 1: read the journal (every JOURNAL.rank-* file, whatever the earlier number of ranks)
+	 *  and run only the tasks it does not hold; their results come from it. 0: start afresh. */
+	int resume;
 };
 
 /** PARALLEL: start running a task set under @p policy. Non-blocking: returns once
@@ -390,6 +416,8 @@ struct tuccompi_taskset_stats
 	double local_s;       /**< PARALLEL to the end of this rank's last task */
 	double comm_s;        /**< time this rank spent in cross-node messages (not waiting) */
 	uint64_t nrequests;   /**< MS: requests this rank sent to the master */
+	uint64_t retried;     /**< tasks this rank ran again after a unit failed them (tuccompi_task_fail) */
+	uint64_t resumed;     /**< tasks whose results came from the resume journal */
 	int nunits;           /**< entries in units[] over all ranks */
 	const struct tuccompi_unit_stats *units;
 	const uint64_t *tasks_per_rank; /**< nranks entries */
@@ -417,8 +445,14 @@ TUCCOMPI_API int tuccompi_taskset_print_summary(tuccompi_taskset_t ts, FILE *f);
  *  (the last five are the unit's rank's). */
 TUCCOMPI_API int tuccompi_taskset_write_csv(tuccompi_taskset_t ts, const char *path);
 
+/** Tasks of the set whose results came from the resume journal (not run again). */
+TUCCOMPI_API uint64_t tuccompi_taskset_resumed(tuccompi_taskset_t ts);
+
+/** Remove the journal files JOURNAL.rank-* (e.g. once the outputs are written). */
+TUCCOMPI_API int tuccompi_journal_remove(const char *journal);
+
 /** Rank that ran task @p id (on the root, after tuccompi_wait(), when results are gathered),
- *  or -1. */
+ *  -2 when its result came from the resume journal, or -1. */
 TUCCOMPI_API int tuccompi_taskset_task_rank(tuccompi_taskset_t ts, uint64_t id);
 
 /* ================================================================ automatic MK */

@@ -172,13 +172,13 @@ TUCCOMPI_API const char *tuccompi_tune_db_path(void);
 /** One record of the database. */
 struct tuccompi_tune_record
 {
-	char kind[8];     /**< "kernel" or "mk" */
+	char kind[8];     /**< "kernel", "mk" or "batch" */
 	char device[96];  /**< device key: name and compute capability */
 	char name[96];    /**< kernel or plug-in name */
 	int size_class;   /**< kernel: floor(log2(elements)); mk: 0 */
 	unsigned block_x, block_y;
 	int carveout;
-	int mk;           /**< mk records: the best MK */
+	int mk;           /**< mk records: the best MK; batch records: the best batch size (size_class = unit kind) */
 	double value;     /**< kernel: median time (us); mk: tasks per second */
 	int samples;
 };

@@ -1,9 +1,10 @@
-/* Error reporting: one line per failure, kept per thread for tuccompi_last_error(). */
+/* Error reporting: one line per failure, kept per thread for tuccompi_last_error(). Errors of
+ * other threads (the MS feeder, StarPU's workers) travel on the task set and are set here
+ * again on the caller's thread by tuccompi_wait(). */
 #include "internal.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 static __thread char last_error[1024];
 
@@ -13,6 +14,12 @@ int _tuccompi_error(int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
+	return err;
+}
+
+int _tuccompi_error_set(int err, const char *msg)
+{
+	snprintf(last_error, sizeof(last_error), "%s", msg);
 	return err;
 }
 
@@ -35,24 +42,30 @@ const char *tuccompi_strerror(int err)
 	return strerror(-err);
 }
 
-void _tuccompi_log(const char *fmt, ...)
+static void vprint(const char *fmt, va_list ap)
 {
-	if (_tuccompi.quiet)
-		return;
 	char line[1024];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
 	if (_tuccompi.nranks > 1)
 		fprintf(stderr, "[tuccompi %d/%d] %s\n", _tuccompi.rank, _tuccompi.nranks, line);
 	else
 		fprintf(stderr, "[tuccompi] %s\n", line);
 }
 
-double _tuccompi_now(void)
+void _tuccompi_log(const char *fmt, ...)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+	if (_tuccompi.quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vprint(fmt, ap);
+	va_end(ap);
+}
+
+void _tuccompi_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vprint(fmt, ap);
+	va_end(ap);
 }

@@ -1,4 +1,19 @@
-/* Internal declarations of libtuccompi-starpu. Not installed. */
+/* Internal declarations of libtuccompi-starpu's core. Not installed.
+ *
+ * Modules (one verb of the model each):
+ *   runtime.c   COMM / ENDCOMM / SETMK: StarPU (+ StarPU-MPI) up and down, node-aware ranks
+ *   units.c     the one grouping of workers into units
+ *   comm.c      the 1st layer's collectives (private duplicate of MPI_COMM_WORLD)
+ *   ms.c        the MS protocol, both halves: the master's server and a rank's feeder
+ *   policy.c    policies by name, the StarPU scheduling contexts that run them
+ *   plugin.c    the deployment level: task/batch accessors, the codelet, jobs, shared data
+ *   parallel.c  PARALLEL: a task set cut into jobs and submitted
+ *   syn.c       SYN: waiting, gathering results and statistics
+ *   journal.c   durable per-task results for resuming a killed run
+ *   stats.c, summary.c   statistics and the run summary
+ *   trace.c     FxT traces -> paje.trace
+ *   tune*.c     the tuning layer
+ * The schedulers (schedulers/) are reached through schedulers/sched.h only. */
 #ifndef TUCCOMPI_INTERNAL_H
 #define TUCCOMPI_INTERNAL_H
 
@@ -10,33 +25,46 @@
 #include <stdarg.h>
 #include <starpu.h>
 #include <tuccompi.h>
+#include <tuccompi_sched.h>
 
 #ifdef TUCCOMPI_HAVE_MPI
 #include <mpi.h>
 #endif
 
+#include "sched.h"
+
 #define TUCCOMPI_INTERNAL __attribute__((visibility("hidden")))
 #define TUCCOMPI_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
-/* ---------------------------------------------------------------- errors */
+/* ---------------------------------------------------------------- errors and messages (error.c) */
 
 /* Record a one-line message for tuccompi_last_error() and return err (negative errno). */
 TUCCOMPI_INTERNAL int _tuccompi_error(int err, const char *fmt, ...) TUCCOMPI_PRINTF(2, 3);
 TUCCOMPI_INTERNAL void _tuccompi_clear_error(void);
-/* Print a message prefixed with the rank (unless quiet). */
+/* Set this thread's last error to a message made elsewhere (another thread's). */
+TUCCOMPI_INTERNAL int _tuccompi_error_set(int err, const char *msg);
+/* Informational line, prefixed with the rank (unless quiet). */
 TUCCOMPI_INTERNAL void _tuccompi_log(const char *fmt, ...) TUCCOMPI_PRINTF(1, 2);
+/* Warning: printed even when quiet (something was lost or changed behind the user's back). */
+TUCCOMPI_INTERNAL void _tuccompi_warn(const char *fmt, ...) TUCCOMPI_PRINTF(1, 2);
 
-/* ---------------------------------------------------------------- units */
+/* ---------------------------------------------------------------- utilities (util.c) */
 
-struct _tuccompi_unit
+/* Seconds on a monotonic clock (the library's only clock). */
+TUCCOMPI_INTERNAL double _tuccompi_now(void);
+/* Write a file atomically: open a temporary file beside @path (returned open for writing in
+ * *f), then _tuccompi_atomic_commit() renames it over @path, or _abort() removes it. */
+struct _tuccompi_atomic_file
 {
-	enum tuccompi_unit_kind kind;
-	int index;                        /* CPU: bind id; CUDA: device id */
-	int nworkers;                     /* CPU: 1; CUDA: stream workers StarPU made */
-	int workers[TUCCOMPI_MAX_MK];     /* StarPU worker ids */
+	char path[PATH_MAX];
+	char tmp[PATH_MAX + 32];
+	FILE *f;
 };
+TUCCOMPI_INTERNAL int _tuccompi_atomic_open(struct _tuccompi_atomic_file *af, const char *path);
+TUCCOMPI_INTERNAL int _tuccompi_atomic_commit(struct _tuccompi_atomic_file *af);
+TUCCOMPI_INTERNAL void _tuccompi_atomic_abort(struct _tuccompi_atomic_file *af);
 
-/* ---------------------------------------------------------------- global state */
+/* ---------------------------------------------------------------- global state (runtime.c) */
 
 struct _tuccompi_ctx_cache
 {
@@ -50,14 +78,17 @@ struct _tuccompi_state
 {
 	int initialized;
 	int rank, nranks;
-	int mpi_active;     /* cross-node layer on */
-	int we_init_mpi;    /* we called MPI_Init_thread, so we finalize it */
+	int local_rank, local_size; /* ranks of this node (node-aware start-up) */
+	int mpi_active;             /* cross-node layer on */
+	int we_init_mpi;            /* we called MPI_Init_thread, so we finalize it */
 	int quiet;
 	int mk, mk_max;
 	int nunits;
-	struct _tuccompi_unit units[STARPU_NMAXWORKERS];
+	struct tuccompi_unit units[STARPU_NMAXWORKERS];
 	int worker_unit[STARPU_NMAXWORKERS]; /* worker id -> unit index, -1 none */
-	struct tuccompi_node_info *nodes;     /* per rank, filled at init */
+	int unit_failed[STARPU_NMAXWORKERS]; /* per unit: taken out after a failure (tuccompi_task_fail) */
+	struct tuccompi_node_info *nodes;     /* per rank, refreshed at every PARALLEL */
+	char placement[256];                  /* what node-aware start-up gave this rank, for the summary */
 	char trace_dir[PATH_MAX];             /* "" when not tracing */
 	char fxt_raw_dir[PATH_MAX];
 	pthread_mutex_t lock;
@@ -78,16 +109,30 @@ extern TUCCOMPI_INTERNAL struct _tuccompi_state _tuccompi;
 					       __func__);                                                    \
 	} while (0)
 
-/* Seconds on a monotonic clock. */
-TUCCOMPI_INTERNAL double _tuccompi_now(void);
+/* CUDA devices this process sees (0 without CUDA), before StarPU starts. */
+TUCCOMPI_INTERNAL int _tuccompi_cuda_device_count(void);
 
-/* The StarPU scheduling context with the given local policy over the units of this
- * node (MK stream workers per GPU); created on first use, freed at finalize. */
+/* ---------------------------------------------------------------- units (units.c) */
+
+/* Group every StarPU worker of this process into _tuccompi.units. */
+TUCCOMPI_INTERNAL void _tuccompi_units_build(void);
+/* Units of @kind that have not failed. */
+TUCCOMPI_INTERNAL int _tuccompi_units_healthy(enum tuccompi_unit_kind kind);
+
+/* ---------------------------------------------------------------- policies and contexts (policy.c) */
+
+/* The StarPU scheduling context with the given local policy over the units of this node
+ * (MK stream workers per GPU); created on first use, freed at finalize. */
 TUCCOMPI_INTERNAL int _tuccompi_sched_ctx(const struct tuccompi_policy *policy, unsigned *ctx);
 TUCCOMPI_INTERNAL void _tuccompi_sched_ctx_free_all(void);
+/* Tell a context's policy (built from <tuccompi_sched.h>) how many tasks remain to start. */
+TUCCOMPI_INTERNAL void _tuccompi_sched_set_remaining(unsigned ctx, unsigned long remaining);
 
 /* FIXED tuning mode: the geometry forced for a kernel name (or for all), 1 if any. */
 TUCCOMPI_INTERNAL int _tuccompi_tune_forced(const char *name, unsigned *bx, unsigned *by, int *carveout);
+
+/* The batch size the tuning database holds for a plug-in on this node's units of @kind (0: none). */
+TUCCOMPI_INTERNAL unsigned _tuccompi_tune_batch_recorded(const char *plugin, enum tuccompi_unit_kind kind);
 
 /* Performance models of the plug-ins; freed once StarPU is down. */
 TUCCOMPI_INTERNAL void _tuccompi_models_free(void);
@@ -102,18 +147,6 @@ TUCCOMPI_INTERNAL int _tuccompi_comm_allgather_u64(uint64_t mine, uint64_t *all)
 TUCCOMPI_INTERNAL int _tuccompi_comm_gatherv(const void *send, uint64_t nbytes, void *recv, const uint64_t *counts,
 					     int root);
 TUCCOMPI_INTERNAL int _tuccompi_comm_barrier(void);
-
-/* MS protocol: a grant is [first, first+count); count 0 means stop. */
-struct _tuccompi_ms;
-TUCCOMPI_INTERNAL struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned serial);
-/* Ask for up to @want task ids (blocking round trip, or local on the master); @rest gets
- * how many the master has left after this grant. */
-TUCCOMPI_INTERNAL int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t *first, uint64_t *count,
-					   uint64_t *rest);
-/* What the MS feeder tells the context's policy: tasks still to come (schedulers/units.c). */
-TUCCOMPI_INTERNAL void _tuccompi_sched_set_more(unsigned sched_ctx_id, unsigned long more);
-/* Wait for the master to have answered every rank's last request, free. */
-TUCCOMPI_INTERNAL int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequests);
 
 /* Bytes moved between memory nodes since the last call and their time by StarPU's bus
  * model (reading resets StarPU's counters); either pointer may be NULL. */

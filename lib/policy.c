@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern struct starpu_sched_policy tuccompi_sched_eq1, tuccompi_sched_eq2, tuccompi_sched_ms, tuccompi_sched_ms_tail;
-
 static struct starpu_sched_policy *const ours[] = { &tuccompi_sched_eq1, &tuccompi_sched_eq2, &tuccompi_sched_ms,
 						    &tuccompi_sched_ms_tail };
 
@@ -45,6 +43,8 @@ const struct tuccompi_policy *tuccompi_policy_by_name(const char *name)
 	for (unsigned i = 0; i < sizeof(lib) / sizeof(lib[0]); i++)
 		if (strcasecmp(name, lib[i]->name) == 0)
 			return lib[i];
+	if (strcasecmp(name, "ms_tail") == 0) /* the C name's spelling */
+		return &tuccompi_policy_ms_tail;
 	if (!starpu_builtin_exists(name))
 	{
 		char known[512] = "";
@@ -80,15 +80,20 @@ const struct tuccompi_policy *tuccompi_policy_by_name(const char *name)
 
 int _tuccompi_sched_ctx(const struct tuccompi_policy *policy, unsigned *ctx)
 {
-	const char *sched_name = policy->sched ? policy->sched->policy_name : policy->sched_name;
-	if (!policy->sched && !(sched_name && starpu_builtin_exists(sched_name)))
-		return _tuccompi_error(-EINVAL, "policy '%s' names no StarPU policy (set .sched or a valid .sched_name)",
-				       policy->name ? policy->name : "?");
+	/* our own StarPU policies may be named too */
+	struct starpu_sched_policy *sched = policy->sched ? policy->sched : tuccompi_sched_policy(policy->sched_name);
+	const char *sched_name = sched ? sched->policy_name : policy->sched_name;
+	if (!sched && !(sched_name && starpu_builtin_exists(sched_name)))
+		return _tuccompi_error(-EINVAL,
+				       "policy '%s' names no StarPU policy ('%s'); set .sched, or .sched_name to a StarPU "
+				       "policy (eager, lws, dmda, ...) or one of ours (tuccompi-eq1, tuccompi-eq2, "
+				       "tuccompi-ms, tuccompi-ms-tail)",
+				       policy->name ? policy->name : "?", sched_name ? sched_name : "(null)");
 	pthread_mutex_lock(&_tuccompi.lock);
 	for (int i = 0; i < _tuccompi.nctxs; i++)
 	{
 		struct _tuccompi_ctx_cache *c = &_tuccompi.ctxs[i];
-		if (c->sched == policy->sched && strcmp(c->sched_name, sched_name) == 0 && c->mk == _tuccompi.mk)
+		if (c->sched == sched && strcmp(c->sched_name, sched_name) == 0 && c->mk == _tuccompi.mk)
 		{
 			*ctx = c->ctx;
 			pthread_mutex_unlock(&_tuccompi.lock);
@@ -100,11 +105,12 @@ int _tuccompi_sched_ctx(const struct tuccompi_policy *policy, unsigned *ctx)
 		pthread_mutex_unlock(&_tuccompi.lock);
 		return _tuccompi_error(-ENOSPC, "too many distinct (policy, MK) pairs in one run");
 	}
-	/* Every CPU unit, and MK stream workers of each GPU. */
+	/* Every CPU unit, and MK stream workers of each GPU (units that failed stay in: their
+	 * workers refuse jobs through the codelet's can_execute). */
 	int workers[STARPU_NMAXWORKERS], n = 0;
 	for (int k = 0; k < _tuccompi.nunits; k++)
 	{
-		const struct _tuccompi_unit *u = &_tuccompi.units[k];
+		const struct tuccompi_unit *u = &_tuccompi.units[k];
 		int take = u->kind == TUCCOMPI_UNIT_CUDA ? _tuccompi.mk : 1;
 		for (int i = 0; i < take && i < u->nworkers; i++)
 			workers[n++] = u->workers[i];
@@ -112,12 +118,12 @@ int _tuccompi_sched_ctx(const struct tuccompi_policy *policy, unsigned *ctx)
 	char name[96];
 	snprintf(name, sizeof(name), "tuccompi-%s-mk%d", sched_name, _tuccompi.mk);
 	unsigned id;
-	if (policy->sched)
-		id = starpu_sched_ctx_create(workers, n, name, STARPU_SCHED_CTX_POLICY_STRUCT, policy->sched, 0);
+	if (sched)
+		id = starpu_sched_ctx_create(workers, n, name, STARPU_SCHED_CTX_POLICY_STRUCT, sched, 0);
 	else
 		id = starpu_sched_ctx_create(workers, n, name, STARPU_SCHED_CTX_POLICY_NAME, sched_name, 0);
 	struct _tuccompi_ctx_cache *c = &_tuccompi.ctxs[_tuccompi.nctxs++];
-	c->sched = policy->sched;
+	c->sched = sched;
 	snprintf(c->sched_name, sizeof(c->sched_name), "%s", sched_name);
 	c->mk = _tuccompi.mk;
 	c->ctx = id;
@@ -133,4 +139,11 @@ void _tuccompi_sched_ctx_free_all(void)
 		starpu_sched_ctx_delete(_tuccompi.ctxs[i].ctx);
 	_tuccompi.nctxs = 0;
 	pthread_mutex_unlock(&_tuccompi.lock);
+}
+
+void _tuccompi_sched_set_remaining(unsigned ctx, unsigned long remaining)
+{
+	struct tuccompi_sched *s = tuccompi_sched_get(ctx);
+	if (s)
+		__atomic_store_n(&s->remaining, remaining, __ATOMIC_RELAXED);
 }

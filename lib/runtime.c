@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <hwloc.h>
+
 #ifdef TUCCOMPI_HAVE_MPI
 #include <starpu_mpi.h>
 #endif
@@ -64,63 +66,17 @@ static void set_env_default(const char *name, const char *value)
 	setenv(name, value, 0);
 }
 
-static void build_units(void)
-{
-	_tuccompi.nunits = 0;
-	for (int w = 0; w < STARPU_NMAXWORKERS; w++)
-		_tuccompi.worker_unit[w] = -1;
-	unsigned nw = starpu_worker_get_count();
-	for (unsigned w = 0; w < nw; w++)
-	{
-		enum starpu_worker_archtype type = starpu_worker_get_type((int)w);
-		if (type == STARPU_CPU_WORKER)
-		{
-			struct _tuccompi_unit *u = &_tuccompi.units[_tuccompi.nunits];
-			u->kind = TUCCOMPI_UNIT_CPU;
-			u->index = starpu_worker_get_bindid((int)w);
-			u->nworkers = 1;
-			u->workers[0] = (int)w;
-			_tuccompi.worker_unit[w] = _tuccompi.nunits++;
-		}
-		else if (type == STARPU_CUDA_WORKER)
-		{
-			int dev = starpu_worker_get_devid((int)w);
-			int k;
-			for (k = 0; k < _tuccompi.nunits; k++)
-				if (_tuccompi.units[k].kind == TUCCOMPI_UNIT_CUDA && _tuccompi.units[k].index == dev)
-					break;
-			struct _tuccompi_unit *u = &_tuccompi.units[k];
-			if (k == _tuccompi.nunits)
-			{
-				u->kind = TUCCOMPI_UNIT_CUDA;
-				u->index = dev;
-				u->nworkers = 0;
-				_tuccompi.nunits++;
-			}
-			if (u->nworkers < TUCCOMPI_MAX_MK)
-				u->workers[u->nworkers++] = (int)w;
-			_tuccompi.worker_unit[w] = k;
-		}
-	}
-}
-
-int tuccompi_unit_count(enum tuccompi_unit_kind kind)
-{
-	int n = 0;
-	for (int k = 0; k < _tuccompi.nunits; k++)
-		n += _tuccompi.units[k].kind == kind;
-	return n;
-}
-
 void tuccompi_print_units(FILE *f)
 {
 	char name[128];
 	fprintf(f, "rank %d: %d CPU unit(s), %d GPU unit(s), MK %d (up to %d)\n", _tuccompi.rank,
 		tuccompi_unit_count(TUCCOMPI_UNIT_CPU), tuccompi_unit_count(TUCCOMPI_UNIT_CUDA), _tuccompi.mk,
 		_tuccompi.mk_max);
+	if (_tuccompi.placement[0])
+		fprintf(f, "  %s\n", _tuccompi.placement);
 	for (int k = 0; k < _tuccompi.nunits; k++)
 	{
-		const struct _tuccompi_unit *u = &_tuccompi.units[k];
+		const struct tuccompi_unit *u = &_tuccompi.units[k];
 		starpu_worker_get_name(u->workers[0], name, sizeof(name));
 		fprintf(f, "  unit %2d: %-4s %2d  workers %d  (%s)\n", k, u->kind == TUCCOMPI_UNIT_CPU ? "CPU" : "CUDA",
 			u->index, u->nworkers, name);
@@ -254,6 +210,95 @@ static void stop_mpi(void)
 	_tuccompi.nranks = 1;
 }
 
+/* ------------------------------------------------------------------ node-aware ranks
+ *
+ * Ranks of one node (MPI_COMM_TYPE_SHARED) split it instead of each starting workers on every
+ * core and driving every GPU: local rank r of L gets the r-th contiguous block of the node's
+ * cores (whole cores, hwloc's logical order, so a block stays within a socket when it can) and
+ * GPUs round-robin (device d goes to local rank d mod L; with fewer GPUs than ranks, the first
+ * ranks get one each and the others none). A rank's CPU workers are its cores minus one per
+ * GPU stream worker (each has a host thread of its own). StarPU's own variables
+ * (STARPU_NCPU, STARPU_NCUDA, STARPU_WORKERS_CPUID/COREID/CUDAID) and tuccompi_conf::ncpus /
+ * ncuda win; TUCCOMPI_NODE_SPLIT=0 turns the split off. GPU-to-core affinity is not read (it
+ * would need hwloc's CUDA/NVML plug-ins at run time): GPU r goes with core block r. */
+static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *sconf, int mk_max)
+{
+	_tuccompi.local_rank = 0;
+	_tuccompi.local_size = 1;
+	_tuccompi.placement[0] = '\0';
+#ifdef TUCCOMPI_HAVE_MPI
+	if (!_tuccompi.mpi_active)
+		return;
+	MPI_Comm local;
+	if (MPI_Comm_split_type(_tuccompi.comm, MPI_COMM_TYPE_SHARED, _tuccompi.rank, MPI_INFO_NULL, &local) !=
+	    MPI_SUCCESS)
+		return;
+	MPI_Comm_rank(local, &_tuccompi.local_rank);
+	MPI_Comm_size(local, &_tuccompi.local_size);
+	MPI_Comm_free(&local);
+	int lr = _tuccompi.local_rank, ls = _tuccompi.local_size;
+	const char *off = getenv("TUCCOMPI_NODE_SPLIT");
+	if (ls < 2 || (off && !strcmp(off, "0")))
+		return;
+	char gpus[96] = "", cores[96] = "";
+	int ngpu = 0;
+	/* GPUs */
+	if (!getenv("STARPU_NCUDA") && !getenv("STARPU_WORKERS_CUDAID") && conf->ncuda != 0)
+	{
+		int g = _tuccompi_cuda_device_count();
+		for (int d = 0; d < g; d++)
+			if ((g >= ls && d % ls == lr) || (g < ls && d == lr))
+			{
+				if (conf->ncuda > 0 && ngpu == conf->ncuda)
+					break;
+				sconf->workers_cuda_gpuid[ngpu++] = (unsigned)d;
+				snprintf(gpus + strlen(gpus), sizeof(gpus) - strlen(gpus), "%s%d", ngpu > 1 ? "," : "", d);
+			}
+		sconf->use_explicit_workers_cuda_gpuid = ngpu > 0;
+		sconf->ncuda = ngpu;
+		if (!ngpu)
+			snprintf(gpus, sizeof(gpus), "none (%d GPU(s) for %d ranks on this node)", g, ls);
+	}
+	/* cores */
+	hwloc_topology_t topo;
+	if (!getenv("STARPU_NCPU") && !getenv("STARPU_WORKERS_CPUID") && !getenv("STARPU_WORKERS_COREID") &&
+	    hwloc_topology_init(&topo) == 0)
+	{
+		if (hwloc_topology_load(topo) == 0)
+		{
+			int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+			int first = (int)((long)lr * ncores / ls), last = (int)((long)(lr + 1) * ncores / ls);
+			if (ncores >= ls && last > first)
+			{
+				int n = 0;
+				for (int c = first; c < last; c++)
+				{
+					hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)c);
+					hwloc_obj_t pu = core ? hwloc_get_obj_inside_cpuset_by_type(topo, core->cpuset, HWLOC_OBJ_PU, 0)
+							      : NULL;
+					if (pu)
+						sconf->workers_bindid[n++] = pu->logical_index;
+				}
+				for (int i = n; n && i < STARPU_NMAXWORKERS; i++)
+					sconf->workers_bindid[i] = sconf->workers_bindid[i % n];
+				sconf->use_explicit_workers_bindid = n > 0;
+				int ncpu = n - (getenv("STARPU_NCUDA") ? 0 : ngpu * mk_max);
+				if (conf->ncpus < 0)
+					sconf->ncpus = ncpu > 0 ? ncpu : 0;
+				snprintf(cores, sizeof(cores), "cores %d-%d of %d", first, last - 1, ncores);
+			}
+		}
+		hwloc_topology_destroy(topo);
+	}
+	snprintf(_tuccompi.placement, sizeof(_tuccompi.placement), "local rank %d of %d on this node: %s; GPU %s", lr, ls,
+		 cores[0] ? cores : "cores as StarPU's variables say", gpus[0] ? gpus : "as StarPU's variables say");
+#else
+	(void)conf;
+	(void)sconf;
+	(void)mk_max;
+#endif
+}
+
 int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf)
 {
 	struct tuccompi_conf conf;
@@ -315,9 +360,10 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 
 	struct starpu_conf sconf;
 	starpu_conf_init(&sconf);
+	place_on_node(&conf, &sconf, mk_max);
 	if (conf.ncpus >= 0)
 		sconf.ncpus = conf.ncpus;
-	if (conf.ncuda >= 0)
+	if (conf.ncuda >= 0 && !sconf.use_explicit_workers_cuda_gpuid)
 		sconf.ncuda = conf.ncuda;
 	/* Our task sets run in scheduling contexts of their own; the global one only
 	 * sees StarPU's internal tasks. */
@@ -341,7 +387,7 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 
 	/* Task and bus profiling feed the run summary (transfers per task set). */
 	starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
-	build_units();
+	_tuccompi_units_build();
 	_tuccompi.mk = mk;
 	_tuccompi.mk_max = mk_max;
 	for (int k = 0; k < _tuccompi.nunits; k++)

@@ -1,6 +1,6 @@
 /* The run summary of a task set: who did what, how busy, and what the run cost in
  * transfers and cross-rank messages. */
-#include "internal.h"
+#include "taskset.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,11 +48,19 @@ int tuccompi_taskset_print_summary(tuccompi_taskset_t ts, FILE *f)
 		const struct tuccompi_unit_stats *us = &st.units[u];
 		double wall = st.wall_s_per_rank[us->rank];
 		/* a GPU's busy time adds up its MK streams: report it per stream */
-		int streams = us->kind == TUCCOMPI_UNIT_CUDA && _tuccompi.nodes ? _tuccompi.nodes[us->rank].mk : 1;
+		int streams = us->kind == TUCCOMPI_UNIT_CUDA && ts->mk_per_rank ? ts->mk_per_rank[us->rank] : 1;
 		double busy = us->busy_s / (streams > 0 ? streams : 1);
 		fprintf(f, "  %-5d %-4s %5d %10llu %9.3f %9.3f %6.1f%%\n", us->rank, kind_name(us->kind), us->index,
 			(unsigned long long)us->ntasks, busy, wall > busy ? wall - busy : 0, wall > 0 ? 100 * busy / wall : 0);
 	}
+	for (int r = 0; ts->placement_per_rank && r < n; r++)
+		if (ts->placement_per_rank[r][0])
+			fprintf(f, "  rank %d: %s\n", r, ts->placement_per_rank[r]);
+	if (ts->retried)
+		fprintf(f, "  rank %d: %llu task(s) run again after a unit failed them\n", _tuccompi.rank,
+			(unsigned long long)ts->retried);
+	if (ts->nresumed)
+		fprintf(f, "  %llu task(s) taken from the resume journal\n", (unsigned long long)ts->nresumed);
 	for (int r = 0; r < n; r++)
 	{
 		double wall = st.wall_s_per_rank[r];
@@ -71,28 +79,21 @@ int tuccompi_taskset_write_csv(tuccompi_taskset_t ts, const char *path)
 	int ret = tuccompi_taskset_get_stats(ts, &st);
 	if (ret < 0)
 		return ret;
-	char tmp[PATH_MAX + 32];
-	snprintf(tmp, sizeof(tmp), "%s.tmp-%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return _tuccompi_error(-errno, "cannot create %s: %s", tmp, strerror(errno));
+	struct _tuccompi_atomic_file af;
+	if ((ret = _tuccompi_atomic_open(&af, path)) < 0)
+		return ret;
+	FILE *f = af.f;
 	fprintf(f, "rank,kind,index,tasks,busy_s,idle_s,wall_s,comm_s,wait_s,transfer_bytes,transfer_s\n");
 	for (int u = 0; u < st.nunits; u++)
 	{
 		const struct tuccompi_unit_stats *us = &st.units[u];
 		int r = us->rank;
-		int streams = us->kind == TUCCOMPI_UNIT_CUDA && _tuccompi.nodes ? _tuccompi.nodes[r].mk : 1;
+		int streams = us->kind == TUCCOMPI_UNIT_CUDA && ts->mk_per_rank ? ts->mk_per_rank[r] : 1;
 		double busy = us->busy_s / (streams > 0 ? streams : 1), wall = st.wall_s_per_rank[r];
 		fprintf(f, "%d,%s,%d,%llu,%.6f,%.6f,%.6f,%.6f,%.6f,%llu,%.6f\n", r,
 			us->kind == TUCCOMPI_UNIT_CUDA ? "cuda" : "cpu", us->index, (unsigned long long)us->ntasks, busy,
 			wall > busy ? wall - busy : 0, wall, st.comm_s_per_rank[r], st.wait_s_per_rank[r],
 			(unsigned long long)st.transfer_bytes_per_rank[r], st.transfer_s_per_rank[r]);
 	}
-	if (fclose(f) != 0 || rename(tmp, path) < 0)
-	{
-		int e = errno;
-		unlink(tmp);
-		return _tuccompi_error(-e, "cannot write %s: %s", path, strerror(e));
-	}
-	return 0;
+	return _tuccompi_atomic_commit(&af);
 }

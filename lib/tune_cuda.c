@@ -641,3 +641,14 @@ int tuccompi_gpu_kernel_info(const char *name, struct tuccompi_kernel_char *kc, 
 		*kc = k->kc;
 	return ready ? 0 : _tuccompi_error(-ENOENT, "kernel '%s' has not run on device %d", name, dev);
 }
+
+int _tuccompi_cuda_device_count(void)
+{
+	int n = 0;
+	if (cudaGetDeviceCount(&n) != cudaSuccess)
+	{
+		cudaGetLastError(); /* no driver or no device: not an error here */
+		return 0;
+	}
+	return n;
+}

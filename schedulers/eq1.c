@@ -1,7 +1,7 @@
 /* EQ1 (TuCCompi's first equitable policy): the same number of tasks to every node,
  * then each node splits its share equally among its own computational units
  * (CPU cores and GPUs alike, whatever their speed). */
-#include "units.h"
+#include "sched.h"
 
 #include <errno.h>
 
@@ -31,12 +31,12 @@ int tuccompi_partition_eq1(const struct tuccompi_cluster *cluster, uint64_t ntas
 
 /* 2nd layer: equal share per unit (schedulers/units.c). */
 struct starpu_sched_policy tuccompi_sched_eq1 = {
-	.init_sched = _tuccompi_sched_init,
-	.deinit_sched = _tuccompi_sched_deinit,
-	.add_workers = _tuccompi_sched_workers_changed,
-	.remove_workers = _tuccompi_sched_workers_changed,
-	.push_task = _tuccompi_sched_push_equal,
-	.pop_task = _tuccompi_sched_pop_unit,
+	.init_sched = tuccompi_sched_init,
+	.deinit_sched = tuccompi_sched_deinit,
+	.add_workers = tuccompi_sched_workers_changed,
+	.remove_workers = tuccompi_sched_workers_changed,
+	.push_task = tuccompi_sched_push_equal,
+	.pop_task = tuccompi_sched_pop_unit,
 	.policy_name = "tuccompi-eq1",
 	.policy_description = "TuCCompi EQ1: equal tasks per node, then equal per unit (CPU core or GPU)",
 	.worker_type = STARPU_WORKER_LIST,
@@ -47,4 +47,5 @@ const struct tuccompi_policy tuccompi_policy_eq1 = {
 	.description = "equal tasks per node, then equal per unit within the node",
 	.partition = tuccompi_partition_eq1,
 	.sched = &tuccompi_sched_eq1,
+	.flags = TUCCOMPI_POLICY_UNIT_SHARES,
 };

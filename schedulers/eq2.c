@@ -1,6 +1,6 @@
 /* EQ2 (TuCCompi's second equitable policy): the task set is divided straight between
  * the computational units of the whole cluster, whatever their nature. */
-#include "units.h"
+#include "sched.h"
 
 #include <errno.h>
 
@@ -33,12 +33,12 @@ int tuccompi_partition_eq2(const struct tuccompi_cluster *cluster, uint64_t ntas
 
 /* 2nd layer: equal share per unit (schedulers/units.c), as in EQ1. */
 struct starpu_sched_policy tuccompi_sched_eq2 = {
-	.init_sched = _tuccompi_sched_init,
-	.deinit_sched = _tuccompi_sched_deinit,
-	.add_workers = _tuccompi_sched_workers_changed,
-	.remove_workers = _tuccompi_sched_workers_changed,
-	.push_task = _tuccompi_sched_push_equal,
-	.pop_task = _tuccompi_sched_pop_unit,
+	.init_sched = tuccompi_sched_init,
+	.deinit_sched = tuccompi_sched_deinit,
+	.add_workers = tuccompi_sched_workers_changed,
+	.remove_workers = tuccompi_sched_workers_changed,
+	.push_task = tuccompi_sched_push_equal,
+	.pop_task = tuccompi_sched_pop_unit,
 	.policy_name = "tuccompi-eq2",
 	.policy_description = "TuCCompi EQ2: equal tasks per unit of the whole cluster",
 	.worker_type = STARPU_WORKER_LIST,
@@ -49,4 +49,5 @@ const struct tuccompi_policy tuccompi_policy_eq2 = {
 	.description = "equal tasks per unit (CPU core or GPU) over the whole cluster",
 	.partition = tuccompi_partition_eq2,
 	.sched = &tuccompi_sched_eq2,
+	.flags = TUCCOMPI_POLICY_UNIT_SHARES,
 };

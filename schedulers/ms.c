@@ -3,19 +3,19 @@
  * stream workers takes the next task as soon as its own is done, which keeps the
  * GPU's pack full instead of waiting for the slowest of the pack. Across nodes the
  * library's master rank hands out packs of task ids (lib/comm.c). */
-#include "units.h"
+#include "sched.h"
 
 static struct starpu_task *pop_task_ms(unsigned sched_ctx_id)
 {
-	return _tuccompi_sched_pop_central(sched_ctx_id, NULL);
+	return tuccompi_sched_pop_central(sched_ctx_id, NULL);
 }
 
 struct starpu_sched_policy tuccompi_sched_ms = {
-	.init_sched = _tuccompi_sched_init,
-	.deinit_sched = _tuccompi_sched_deinit,
-	.add_workers = _tuccompi_sched_workers_changed,
-	.remove_workers = _tuccompi_sched_workers_changed,
-	.push_task = _tuccompi_sched_push_central,
+	.init_sched = tuccompi_sched_init,
+	.deinit_sched = tuccompi_sched_deinit,
+	.add_workers = tuccompi_sched_workers_changed,
+	.remove_workers = tuccompi_sched_workers_changed,
+	.push_task = tuccompi_sched_push_central,
 	.pop_task = pop_task_ms,
 	.policy_name = "tuccompi-ms",
 	.policy_description = "TuCCompi MS: idle units take work on demand (a GPU keeps MK tasks in flight)",

@@ -3,10 +3,20 @@
  * finish everything that is left before it could finish that one task: at the end of a set,
  * a CPU core (0.5 s per SSSP) no longer takes a source the GPU (1 ms) would run at once.
  * Unlike MS, a unit may therefore be idle while tasks remain; MS keeps the paper's rule.
- * An example of a policy of one's own built from the pieces of schedulers/units.c. */
+ * Built from the public pieces of <tuccompi_sched.h>, like a user's own policy would be; it
+ * asks the library (TUCCOMPI_POLICY_HEARS_REMAINING) how many tasks are still to start. */
+#include <stdlib.h>
 #include <time.h>
 
-#include "units.h"
+#include "sched.h"
+
+/* Per unit: running mean of the seconds one of its workers needs per task; per worker: when
+ * its current job began. */
+struct tail_data
+{
+	double task_s[STARPU_NMAXWORKERS];
+	double started[STARPU_NMAXWORKERS];
+};
 
 static double now_s(void)
 {
@@ -15,62 +25,80 @@ static double now_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Would the units much faster than @u (at least twice, and able to run @t) empty the queue,
- * and what is still to come, before @u finishes one task? Only units that are faster count:
- * otherwise units of equal speed would each leave the last task to the other, and nobody
- * would run it; the fastest units never decline. Needs measured task times. */
-static int faster_units_finish_first(struct _tuccompi_sched_units *su, int u, struct starpu_task *t)
+/* Would the units much faster than @u (at least twice, and able to run @t) start everything
+ * that is left before @u finishes one task? Only faster units count: otherwise units of
+ * equal speed would each leave the last task to the other, and nobody would run it; the
+ * fastest units never decline. Needs measured task times. */
+static int faster_units_finish_first(struct tuccompi_sched *s, int u, struct starpu_task *t)
 {
-	double mine = su->task_s[u], rate = 0;
+	struct tail_data *d = s->policy_data;
+	double mine = d->task_s[u], rate = 0;
 	if (mine <= 0)
 		return 0;
-	for (int k = 0; k < su->nunits; k++)
+	for (int k = 0; k < s->nunits; k++)
 	{
-		if (k == u || su->task_s[k] <= 0 || 2 * su->task_s[k] > mine ||
-		    !_tuccompi_sched_unit_can_run(&su->units[k], t))
+		if (k == u || d->task_s[k] <= 0 || 2 * d->task_s[k] > mine || !tuccompi_sched_unit_can_run(&s->units[k], t))
 			continue;
-		rate += su->units[k].nworkers / su->task_s[k];
+		rate += s->units[k].u.nworkers / d->task_s[k];
 	}
 	if (rate <= 0)
 		return 0;
-	double left = (double)su->ncentral + (double)__atomic_load_n(&su->more, __ATOMIC_RELAXED);
+	double left = (double)__atomic_load_n(&s->remaining, __ATOMIC_RELAXED);
 	return left / rate < mine;
 }
 
 static struct starpu_task *pop_task_ms_tail(unsigned sched_ctx_id)
 {
-	return _tuccompi_sched_pop_central(sched_ctx_id, faster_units_finish_first);
+	return tuccompi_sched_pop_central(sched_ctx_id, faster_units_finish_first);
+}
+
+static void init_ms_tail(unsigned sched_ctx_id)
+{
+	tuccompi_sched_init(sched_ctx_id);
+	struct tail_data *d = calloc(1, sizeof(*d));
+	STARPU_ASSERT_MSG(d, "out of memory for MS-TAIL's timings");
+	tuccompi_sched_get(sched_ctx_id)->policy_data = d;
+}
+
+static void deinit_ms_tail(unsigned sched_ctx_id)
+{
+	free(tuccompi_sched_get(sched_ctx_id)->policy_data);
+	tuccompi_sched_deinit(sched_ctx_id);
 }
 
 static void pre_exec_ms_tail(struct starpu_task *task, unsigned sched_ctx_id)
 {
 	(void)task;
-	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(sched_ctx_id);
+	struct tail_data *d = tuccompi_sched_get(sched_ctx_id)->policy_data;
 	int w = starpu_worker_get_id();
 	if (w >= 0)
-		su->started[w] = now_s();
+		d->started[w] = now_s();
 }
 
 static void post_exec_ms_tail(struct starpu_task *task, unsigned sched_ctx_id)
 {
-	(void)task;
-	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(sched_ctx_id);
+	struct tuccompi_sched *s = tuccompi_sched_get(sched_ctx_id);
+	struct tail_data *d = s->policy_data;
 	int w = starpu_worker_get_id();
-	if (w < 0 || su->worker_unit[w] < 0)
+	if (w < 0 || s->worker_unit[w] < 0)
 		return;
-	double d = now_s() - su->started[w];
-	int u = su->worker_unit[w];
-	STARPU_PTHREAD_MUTEX_LOCK(&su->lock);
-	su->task_s[u] = su->task_s[u] > 0 ? 0.8 * su->task_s[u] + 0.2 * d : d;
-	STARPU_PTHREAD_MUTEX_UNLOCK(&su->lock);
+	/* A batch carries several tasks (known once it has run): time per task. */
+	unsigned weight = tuccompi_sched_task_weight(task);
+	if (weight == 0)
+		return;
+	double per_task = (now_s() - d->started[w]) / weight;
+	int u = s->worker_unit[w];
+	STARPU_PTHREAD_MUTEX_LOCK(&s->lock);
+	d->task_s[u] = d->task_s[u] > 0 ? 0.8 * d->task_s[u] + 0.2 * per_task : per_task;
+	STARPU_PTHREAD_MUTEX_UNLOCK(&s->lock);
 }
 
 struct starpu_sched_policy tuccompi_sched_ms_tail = {
-	.init_sched = _tuccompi_sched_init,
-	.deinit_sched = _tuccompi_sched_deinit,
-	.add_workers = _tuccompi_sched_workers_changed,
-	.remove_workers = _tuccompi_sched_workers_changed,
-	.push_task = _tuccompi_sched_push_central,
+	.init_sched = init_ms_tail,
+	.deinit_sched = deinit_ms_tail,
+	.add_workers = tuccompi_sched_workers_changed,
+	.remove_workers = tuccompi_sched_workers_changed,
+	.push_task = tuccompi_sched_push_central,
 	.pop_task = pop_task_ms_tail,
 	.pre_exec_hook = pre_exec_ms_tail,
 	.post_exec_hook = post_exec_ms_tail,
@@ -85,4 +113,5 @@ const struct tuccompi_policy tuccompi_policy_ms_tail = {
 	.dynamic = 1,
 	.master = 0,
 	.sched = &tuccompi_sched_ms_tail,
+	.flags = TUCCOMPI_POLICY_HEARS_REMAINING,
 };

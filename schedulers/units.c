@@ -1,242 +1,233 @@
-/* Computational units of a StarPU scheduling context, as TuCCompi counts them:
- * every CPU worker is a unit; the stream workers of one CUDA device together are one
- * unit (the GPU), which runs MK tasks at once. */
-#include "units.h"
-
+/* The pieces the schedulers of this folder are made of (include/tuccompi_sched.h): the units
+ * of a scheduling context with a queue each, a central queue, and push/pop hooks over them.
+ * They are public so that a user's own policy can be built from them. */
 #include <stdlib.h>
 #include <string.h>
 
-static void group(unsigned sched_ctx_id, struct _tuccompi_sched_units *su)
+#include "sched.h"
+
+struct tuccompi_sched *tuccompi_sched_get(unsigned sched_ctx_id)
+{
+	return starpu_sched_ctx_get_policy_data(sched_ctx_id);
+}
+
+/* Regroup the context's workers into units (tuccompi_units_group, the library's one grouping). */
+static void group(unsigned sched_ctx_id, struct tuccompi_sched *s)
 {
 	struct starpu_worker_collection *workers = starpu_sched_ctx_get_worker_collection(sched_ctx_id);
 	struct starpu_sched_ctx_iterator it;
-
-	su->nunits = 0;
-	for (int w = 0; w < STARPU_NMAXWORKERS; w++)
-		su->worker_unit[w] = -1;
+	int ids[STARPU_NMAXWORKERS], n = 0;
 	workers->init_iterator(workers, &it);
-	while (workers->has_next(workers, &it))
+	while (workers->has_next(workers, &it) && n < STARPU_NMAXWORKERS)
+		ids[n++] = (int)workers->get_next(workers, &it);
+	struct tuccompi_unit units[STARPU_NMAXWORKERS];
+	s->nunits = tuccompi_units_group(ids, n, units, STARPU_NMAXWORKERS, s->worker_unit);
+	for (int k = 0; k < s->nunits; k++)
 	{
-		int w = (int)workers->get_next(workers, &it);
-		enum starpu_worker_archtype type = starpu_worker_get_type(w);
-		int devid = type == STARPU_CPU_WORKER ? starpu_worker_get_bindid(w) : starpu_worker_get_devid(w);
-		int k = su->nunits;
-		if (type != STARPU_CPU_WORKER)
-			for (k = 0; k < su->nunits; k++)
-				if (su->units[k].type == type && su->units[k].devid == devid)
-					break;
-		struct _tuccompi_sched_unit *u = &su->units[k];
-		if (k == su->nunits)
-		{
-			u->type = type;
-			u->devid = devid;
-			u->nworkers = 0;
-			starpu_task_list_init(&u->queue);
-			u->nqueued = 0;
-			su->nunits++;
-		}
-		if (u->nworkers < TUCCOMPI_MAX_MK)
-		{
-			u->workers[u->nworkers++] = w;
-			su->worker_unit[w] = k;
-		}
+		s->units[k].u = units[k];
+		starpu_task_list_init(&s->units[k].queue);
+		s->units[k].assigned = 0;
 	}
 }
 
-struct _tuccompi_sched_units *_tuccompi_sched_units_create(unsigned sched_ctx_id)
+void tuccompi_sched_init(unsigned sched_ctx_id)
 {
-	struct _tuccompi_sched_units *su = calloc(1, sizeof(*su));
-	STARPU_ASSERT_MSG(su, "out of memory for the scheduler's unit table");
-	STARPU_PTHREAD_MUTEX_INIT(&su->lock, NULL);
-	group(sched_ctx_id, su);
-	starpu_sched_ctx_set_policy_data(sched_ctx_id, su);
-	return su;
+	struct tuccompi_sched *s = calloc(1, sizeof(*s));
+	STARPU_ASSERT_MSG(s, "out of memory for the scheduler's unit table");
+	STARPU_PTHREAD_MUTEX_INIT(&s->lock, NULL);
+	starpu_task_list_init(&s->central);
+	group(sched_ctx_id, s);
+	starpu_sched_ctx_set_policy_data(sched_ctx_id, s);
 }
 
-void _tuccompi_sched_units_rebuild(unsigned sched_ctx_id)
+void tuccompi_sched_deinit(unsigned sched_ctx_id)
 {
-	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(sched_ctx_id);
-	STARPU_PTHREAD_MUTEX_LOCK(&su->lock);
-	/* Keep queued tasks: park them, regroup, then hand them back to the same
-	 * (type, devid) unit, or to the first unit that can run them. */
-	struct starpu_task_list parked;
-	starpu_task_list_init(&parked);
-	for (int k = 0; k < su->nunits; k++)
-		while (!starpu_task_list_empty(&su->units[k].queue))
-			starpu_task_list_push_back(&parked, starpu_task_list_pop_front(&su->units[k].queue));
-	group(sched_ctx_id, su);
-	while (!starpu_task_list_empty(&parked))
-	{
-		struct starpu_task *t = starpu_task_list_pop_front(&parked);
-		int k;
-		for (k = 0; k < su->nunits; k++)
-			if (_tuccompi_sched_unit_can_run(&su->units[k], t))
-				break;
-		STARPU_ASSERT_MSG(k < su->nunits, "a worker left the context and no remaining unit can run task %s",
-				  starpu_task_get_name(t));
-		starpu_task_list_push_back(&su->units[k].queue, t);
-		su->units[k].nqueued++;
-	}
-	STARPU_PTHREAD_MUTEX_UNLOCK(&su->lock);
-}
-
-void _tuccompi_sched_units_destroy(unsigned sched_ctx_id)
-{
-	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(sched_ctx_id);
-	for (int k = 0; k < su->nunits; k++)
-		STARPU_ASSERT_MSG(starpu_task_list_empty(&su->units[k].queue),
-				  "scheduling context %u destroyed with tasks still queued", sched_ctx_id);
-	STARPU_PTHREAD_MUTEX_DESTROY(&su->lock);
-	free(su);
-}
-
-int _tuccompi_sched_unit_can_run(const struct _tuccompi_sched_unit *u, struct starpu_task *task)
-{
-	/* All workers of a unit are alike: asking the first is enough. */
-	return u->nworkers > 0 && starpu_worker_can_execute_task_first_impl((unsigned)u->workers[0], task, NULL);
-}
-
-void _tuccompi_sched_unit_wake(const struct _tuccompi_sched_unit *u)
-{
-	for (int i = 0; i < u->nworkers; i++)
-		starpu_wake_worker_relax_light(u->workers[i]);
-}
-
-void _tuccompi_sched_init(unsigned sched_ctx_id)
-{
-	struct _tuccompi_sched_units *su = _tuccompi_sched_units_create(sched_ctx_id);
-	starpu_task_list_init(&su->central);
-}
-
-void _tuccompi_sched_deinit(unsigned sched_ctx_id)
-{
-	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(sched_ctx_id);
-	STARPU_ASSERT_MSG(starpu_task_list_empty(&su->central), "scheduling context %u destroyed with tasks queued",
+	struct tuccompi_sched *s = tuccompi_sched_get(sched_ctx_id);
+	STARPU_ASSERT_MSG(starpu_task_list_empty(&s->central), "scheduling context %u destroyed with tasks queued",
 			  sched_ctx_id);
-	_tuccompi_sched_units_destroy(sched_ctx_id);
+	for (int k = 0; k < s->nunits; k++)
+		STARPU_ASSERT_MSG(starpu_task_list_empty(&s->units[k].queue),
+				  "scheduling context %u destroyed with tasks still queued", sched_ctx_id);
+	STARPU_PTHREAD_MUTEX_DESTROY(&s->lock);
+	free(s);
 }
 
-void _tuccompi_sched_workers_changed(unsigned sched_ctx_id, int *workerids, unsigned nworkers)
+void tuccompi_sched_workers_changed(unsigned sched_ctx_id, int *workerids, unsigned nworkers)
 {
 	(void)workerids;
 	(void)nworkers;
-	_tuccompi_sched_units_rebuild(sched_ctx_id);
+	struct tuccompi_sched *s = tuccompi_sched_get(sched_ctx_id);
+	STARPU_PTHREAD_MUTEX_LOCK(&s->lock);
+	/* Park queued tasks, regroup, then hand each back to the same (kind, index) unit, or to
+	 * the first unit that can run it. */
+	struct starpu_task_list parked;
+	starpu_task_list_init(&parked);
+	struct tuccompi_unit old[STARPU_NMAXWORKERS];
+	int *owner = NULL, nparked = 0, nold = s->nunits;
+	for (int k = 0; k < nold; k++)
+	{
+		old[k] = s->units[k].u;
+		for (struct starpu_task *t = starpu_task_list_begin(&s->units[k].queue);
+		     t != starpu_task_list_end(&s->units[k].queue); t = starpu_task_list_next(t))
+			nparked++;
+	}
+	owner = malloc((size_t)(nparked ? nparked : 1) * sizeof(int));
+	STARPU_ASSERT_MSG(owner, "out of memory regrouping units");
+	nparked = 0;
+	for (int k = 0; k < nold; k++)
+		while (!starpu_task_list_empty(&s->units[k].queue))
+		{
+			starpu_task_list_push_back(&parked, starpu_task_list_pop_front(&s->units[k].queue));
+			owner[nparked++] = k;
+		}
+	group(sched_ctx_id, s);
+	for (int i = 0; !starpu_task_list_empty(&parked); i++)
+	{
+		struct starpu_task *t = starpu_task_list_pop_front(&parked);
+		int k;
+		for (k = 0; k < s->nunits; k++)
+			if (s->units[k].u.kind == old[owner[i]].kind && s->units[k].u.index == old[owner[i]].index)
+				break;
+		if (k == s->nunits || !tuccompi_sched_unit_can_run(&s->units[k], t))
+			for (k = 0; k < s->nunits; k++)
+				if (tuccompi_sched_unit_can_run(&s->units[k], t))
+					break;
+		STARPU_ASSERT_MSG(k < s->nunits, "a worker left the context and no remaining unit can run task %s",
+				  starpu_task_get_name(t));
+		starpu_task_list_push_back(&s->units[k].queue, t);
+	}
+	free(owner);
+	STARPU_PTHREAD_MUTEX_UNLOCK(&s->lock);
+}
+
+int tuccompi_sched_unit_can_run(const struct tuccompi_sched_unit *su, struct starpu_task *task)
+{
+	/* All workers of a unit are alike: asking the first is enough. */
+	return su->u.nworkers > 0 && starpu_worker_can_execute_task_first_impl((unsigned)su->u.workers[0], task, NULL);
 }
 
 /* pop_task runs with the worker's own scheduling mutex held: let pushers reach this worker
  * while it waits for the policy's lock, as StarPU's own policies do. */
-static void lock_for_pop(struct _tuccompi_sched_units *su)
+static void lock_for_pop(struct tuccompi_sched *s)
 {
 	starpu_worker_relax_on();
-	STARPU_PTHREAD_MUTEX_LOCK(&su->lock);
+	STARPU_PTHREAD_MUTEX_LOCK(&s->lock);
 	starpu_worker_relax_off();
 }
 
-int _tuccompi_sched_push_equal(struct starpu_task *task)
+/* Waking: "one" (default) wakes a single sleeping worker able to run the pushed task, as
+ * StarPU's eager does, and the others find queued work at their next pop; "all" (the former
+ * behaviour, TUCCOMPI_SCHED_WAKE=all) wakes every worker of every able unit. bench/overhead
+ * measures both. */
+static int wake_all(void)
 {
-	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(task->sched_ctx);
-	STARPU_PTHREAD_MUTEX_LOCK(&su->lock);
-	int chosen = -1;
-	for (int i = 0; i < su->nunits; i++)
+	static int v = -1;
+	if (v < 0)
 	{
-		int k = (int)((su->next + (unsigned)i) % (unsigned)su->nunits);
-		if (_tuccompi_sched_unit_can_run(&su->units[k], task))
-		{
-			chosen = k;
-			break;
-		}
+		const char *e = getenv("TUCCOMPI_SCHED_WAKE");
+		v = e && !strcmp(e, "all");
 	}
+	return v;
+}
+
+int tuccompi_sched_push_equal(struct starpu_task *task)
+{
+	struct tuccompi_sched *s = tuccompi_sched_get(task->sched_ctx);
+	unsigned weight = tuccompi_sched_task_weight(task);
+	STARPU_PTHREAD_MUTEX_LOCK(&s->lock);
+	int chosen = -1;
+	for (int k = 0; k < s->nunits; k++)
+		if ((chosen < 0 || s->units[k].assigned < s->units[chosen].assigned) &&
+		    tuccompi_sched_unit_can_run(&s->units[k], task))
+			chosen = k;
 	if (chosen < 0)
 	{
-		STARPU_PTHREAD_MUTEX_UNLOCK(&su->lock);
+		STARPU_PTHREAD_MUTEX_UNLOCK(&s->lock);
 		return -ENODEV;
 	}
-	su->next = (unsigned)chosen + 1;
-	struct _tuccompi_sched_unit *u = &su->units[chosen];
-	starpu_task_list_push_back(&u->queue, task);
-	u->nqueued++;
+	struct tuccompi_sched_unit *su = &s->units[chosen];
+	starpu_task_list_push_back(&su->queue, task);
+	su->assigned += weight ? weight : 1;
 	starpu_push_task_end(task);
-	STARPU_PTHREAD_MUTEX_UNLOCK(&su->lock);
-	_tuccompi_sched_unit_wake(u);
+	/* The task may run and be freed once the lock is released: wake from a copy. */
+	struct tuccompi_unit u = su->u;
+	STARPU_PTHREAD_MUTEX_UNLOCK(&s->lock);
+	int all = wake_all();
+	for (int i = 0; i < u.nworkers; i++)
+		if (starpu_wake_worker_relax_light(u.workers[i]) && !all)
+			break;
 	return 0;
 }
 
-struct starpu_task *_tuccompi_sched_pop_unit(unsigned sched_ctx_id)
+struct starpu_task *tuccompi_sched_pop_unit(unsigned sched_ctx_id)
 {
-	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(sched_ctx_id);
+	struct tuccompi_sched *s = tuccompi_sched_get(sched_ctx_id);
 	int w = starpu_worker_get_id_check();
-	int k = su->worker_unit[w];
+	int k = s->worker_unit[w];
 	if (k < 0)
 		return NULL;
-	struct _tuccompi_sched_unit *u = &su->units[k];
+	struct tuccompi_sched_unit *su = &s->units[k];
 #ifdef STARPU_NON_BLOCKING_DRIVERS
-	/* Racy peek, as StarPU's own policies do: a worker that misses a task
-	 * pushed right now is woken by the push. */
-	if (starpu_task_list_empty(&u->queue))
+	/* Racy peek, as StarPU's own policies do: a worker that misses a task pushed right now
+	 * is woken by the push. */
+	if (starpu_task_list_empty(&su->queue))
 		return NULL;
 #endif
 	struct starpu_task *task = NULL;
-	lock_for_pop(su);
-	if (!starpu_task_list_empty(&u->queue))
-	{
-		task = starpu_task_list_pop_front(&u->queue);
-		u->nqueued--;
-	}
-	STARPU_PTHREAD_MUTEX_UNLOCK(&su->lock);
+	lock_for_pop(s);
+	if (!starpu_task_list_empty(&su->queue))
+		task = starpu_task_list_pop_front(&su->queue);
+	STARPU_PTHREAD_MUTEX_UNLOCK(&s->lock);
 	return task;
 }
 
-void _tuccompi_sched_set_more(unsigned sched_ctx_id, unsigned long more)
+int tuccompi_sched_push_central(struct starpu_task *task)
 {
-	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(sched_ctx_id);
-	if (su)
-		__atomic_store_n(&su->more, more, __ATOMIC_RELAXED);
-}
-
-int _tuccompi_sched_push_central(struct starpu_task *task)
-{
-	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(task->sched_ctx);
-	/* Which units to wake is decided before the task is visible: once the lock is
+	struct tuccompi_sched *s = tuccompi_sched_get(task->sched_ctx);
+	/* Which workers may take it is decided before the task is visible: once the lock is
 	 * released a worker may take it, run it and free it. */
-	char wake[STARPU_NMAXWORKERS];
-	STARPU_PTHREAD_MUTEX_LOCK(&su->lock);
-	int nunits = su->nunits;
-	for (int k = 0; k < nunits; k++)
-		wake[k] = (char)_tuccompi_sched_unit_can_run(&su->units[k], task);
-	starpu_task_list_push_back(&su->central, task);
-	su->ncentral++;
+	int cand[STARPU_NMAXWORKERS], ncand = 0;
+	STARPU_PTHREAD_MUTEX_LOCK(&s->lock);
+	for (int k = 0; k < s->nunits; k++)
+		if (tuccompi_sched_unit_can_run(&s->units[k], task))
+			for (int i = 0; i < s->units[k].u.nworkers; i++)
+				cand[ncand++] = s->units[k].u.workers[i];
+	starpu_task_list_push_back(&s->central, task);
+	s->ncentral++;
 	starpu_push_task_end(task);
-	STARPU_PTHREAD_MUTEX_UNLOCK(&su->lock);
-	for (int k = 0; k < nunits; k++)
-		if (wake[k])
-			_tuccompi_sched_unit_wake(&su->units[k]);
+	STARPU_PTHREAD_MUTEX_UNLOCK(&s->lock);
+	int all = wake_all();
+	for (int i = 0; i < ncand; i++)
+		if (starpu_wake_worker_relax_light(cand[i]) && !all)
+			break;
 	return 0;
 }
 
-struct starpu_task *_tuccompi_sched_pop_central(unsigned sched_ctx_id,
-						int (*decline)(struct _tuccompi_sched_units *, int, struct starpu_task *))
+struct starpu_task *tuccompi_sched_pop_central(unsigned sched_ctx_id, tuccompi_sched_decline_func decline)
 {
-	struct _tuccompi_sched_units *su = starpu_sched_ctx_get_policy_data(sched_ctx_id);
+	struct tuccompi_sched *s = tuccompi_sched_get(sched_ctx_id);
 	int w = starpu_worker_get_id_check();
 #ifdef STARPU_NON_BLOCKING_DRIVERS
-	if (starpu_task_list_empty(&su->central))
+	if (starpu_task_list_empty(&s->central))
 		return NULL;
 #endif
 	struct starpu_task *task = NULL;
-	lock_for_pop(su);
-	int u = su->worker_unit[w];
+	lock_for_pop(s);
+	int u = s->worker_unit[w];
 	/* Oldest task this worker can run (a CPU-only task is left for a CPU core). */
-	for (struct starpu_task *t = starpu_task_list_begin(&su->central); t != starpu_task_list_end(&su->central);
+	for (struct starpu_task *t = starpu_task_list_begin(&s->central); t != starpu_task_list_end(&s->central);
 	     t = starpu_task_list_next(t))
 		if (starpu_worker_can_execute_task_first_impl((unsigned)w, t, NULL))
 		{
-			if (decline && u >= 0 && decline(su, u, t))
+			if (decline && u >= 0 && decline(s, u, t))
 				break;
-			starpu_task_list_erase(&su->central, t);
-			su->ncentral--;
+			starpu_task_list_erase(&s->central, t);
+			s->ncentral--;
 			task = t;
 			break;
 		}
-	STARPU_PTHREAD_MUTEX_UNLOCK(&su->lock);
+	STARPU_PTHREAD_MUTEX_UNLOCK(&s->lock);
+	if (task && u >= 0)
+		__atomic_add_fetch(&s->units[u].assigned, 1, __ATOMIC_RELAXED);
 	return task;
 }

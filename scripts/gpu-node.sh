@@ -110,6 +110,25 @@ PY
 		step "bench/apsp.sh"
 		timeout 590 "$B/bench/apsp.sh" "$out" 2>&1 | tail -60
 		;;
+	gputests)
+		# the GPU paths alone, fast: every engine's kernels against Dijkstra, CUDA batches, fault recovery
+		step "GPU tests"
+		nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
+		for t in apsp/sssp_batch_gpu apsp/phast_gpu core/batch core/codelet_cpu_cuda; do
+			timeout 240 "$B/tests/$t" >"$out/test-$(basename $t).txt" 2>&1
+			echo "$t: exit $? ($(tail -1 "$out/test-$(basename $t).txt"))"
+		done
+		timeout 300 "$B/tests/apsp/sssp_plugin" --gpu >"$out/test-sssp-plugin-gpu.txt" 2>&1
+		echo "apsp/sssp_plugin --gpu: exit $?"; tail -4 "$out/test-sssp-plugin-gpu.txt"
+		;;
+	faults)
+		step "an injected GPU fault in the middle of an APSP run"
+		g=random:262144
+		timeout 120 tuccompi-apsp --gen $g --seed 1 --units all --sources random:4096 -o "$out/ref.csv" -q
+		TUCCOMPI_FAULT_INJECT=cuda:20 timeout 120 tuccompi-apsp --gen $g --seed 1 --units all --sources random:4096 \
+			-o "$out/faulty.csv" --summary 2>&1 | grep -E "failed|taken out|run again|SSSP/s" | tee "$out/faults.txt"
+		cmp "$out/ref.csv" "$out/faulty.csv" && echo "identical results after the fault" | tee -a "$out/faults.txt"
+		;;
 	*) echo "unknown step $s" ;;
 	esac
 done

@@ -66,6 +66,10 @@ void sssp_shared_unregister(struct tuccompi_taskset_desc *desc)
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+
+#include "batch_gpu.h"
+#include "plan.h"
 
 static const char *const engine_names[] = { "auto", "crauser", "batched", "phast" };
 
@@ -86,14 +90,31 @@ const char *sssp_engine_name(enum sssp_engine e)
 	return (unsigned)e < sizeof(engine_names) / sizeof(engine_names[0]) ? engine_names[e] : "?";
 }
 
-struct sssp_plan
+static double now_s(void)
 {
-	const struct sssp_graph *g;
-	struct sssp_options o;
-	enum sssp_engine engine;
-	char reason[256];
-	struct tuccompi_plugin plugin;
-};
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* auto: the batched engine, except on graphs of large diameter (road networks, grids) when a
+ * contraction hierarchy pays for itself (engine_phast.c decides from its cache and the number of
+ * sources). */
+static enum sssp_engine choose(struct sssp_plan *p)
+{
+	uint32_t delta = sssp_batch_delta_rule(p->g);
+	if (delta == 0)
+	{
+		snprintf(p->reason, sizeof(p->reason),
+			 "auto: batched (shallow graph: a breadth-first search from a hub ends within %d levels, so "
+			 "frontier rounds are few)",
+			 64);
+		return SSSP_ENGINE_BATCHED;
+	}
+	if (sssp_phast_pays(p, p->reason, sizeof(p->reason)))
+		return SSSP_ENGINE_PHAST;
+	return SSSP_ENGINE_BATCHED;
+}
 
 int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, struct sssp_plan **out, char *why,
 		     size_t whylen)
@@ -106,19 +127,34 @@ int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, s
 	}
 	p->g = g;
 	p->o = *o;
+#ifndef SSSP_WITH_CUDA
+	p->o.cuda = 0;
+#endif
 	p->engine = o->engine;
+	snprintf(p->reason, sizeof(p->reason), "as asked");
 	if (p->engine == SSSP_ENGINE_AUTO)
+		p->engine = choose(p);
+	double t0 = now_s();
+	int ret = 0;
+	switch (p->engine)
 	{
-		p->engine = SSSP_ENGINE_CRAUSER;
-		snprintf(p->reason, sizeof(p->reason), "auto: the only engine of this build");
+	case SSSP_ENGINE_CRAUSER:
+		break;
+	case SSSP_ENGINE_BATCHED:
+		ret = sssp_batched_prepare(p, why, whylen);
+		break;
+	case SSSP_ENGINE_PHAST:
+		ret = sssp_phast_prepare(p, why, whylen);
+		break;
+	default:
+		snprintf(why, whylen, "SSSP engine %d unknown", (int)p->engine);
+		ret = -EINVAL;
 	}
-	else
-		snprintf(p->reason, sizeof(p->reason), "as asked");
-	if (p->engine != SSSP_ENGINE_CRAUSER)
+	p->prep_s = now_s() - t0;
+	if (ret < 0)
 	{
-		snprintf(why, whylen, "SSSP engine '%s' is not available in this build", sssp_engine_name(p->engine));
-		free(p);
-		return -ENOSYS;
+		sssp_plan_free(p);
+		return ret;
 	}
 	*out = p;
 	return 0;
@@ -134,17 +170,31 @@ const char *sssp_plan_reason(const struct sssp_plan *p)
 	return p->reason;
 }
 
+double sssp_plan_prepare_seconds(const struct sssp_plan *p)
+{
+	return p->prep_s;
+}
+
 int sssp_plan_taskset(struct sssp_plan *p, const uint32_t *sources, uint64_t k, struct sssp_args *args,
 		      struct tuccompi_taskset_desc *desc)
 {
-	sssp_plugin_init(&p->plugin, p->g->n, p->o.cpu, p->o.cuda);
 	args->n = p->g->n;
-	desc->plugin = &p->plugin;
+	args->plan = p;
 	desc->ntasks = k;
 	desc->arg = args;
 	desc->inputs = sources;
 	desc->input_size = sizeof(uint32_t);
-	return sssp_shared_register(p->g, desc);
+	desc->plugin = &p->plugin;
+	switch (p->engine)
+	{
+	case SSSP_ENGINE_BATCHED:
+		return sssp_batched_taskset(p, desc);
+	case SSSP_ENGINE_PHAST:
+		return sssp_phast_taskset(p, desc);
+	default:
+		sssp_plugin_init(&p->plugin, p->g->n, p->o.cpu, p->o.cuda);
+		return sssp_shared_register(p->g, desc);
+	}
 }
 
 void sssp_plan_taskset_done(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
@@ -155,5 +205,9 @@ void sssp_plan_taskset_done(struct sssp_plan *p, struct tuccompi_taskset_desc *d
 
 void sssp_plan_free(struct sssp_plan *p)
 {
+	if (!p)
+		return;
+	sssp_batched_free(p);
+	sssp_phast_free(p);
 	free(p);
 }

@@ -15,6 +15,8 @@ extern "C" {
 #endif
 
 
+struct sssp_plan;
+
 /** Where full distance rows go (optional): called on the rank that ran the source, from a
  *  worker thread, with n distances (SSSP_INF for unreachable). Must be thread-safe. */
 typedef int (*sssp_row_func)(uint64_t task_id, uint32_t source, const uint32_t *dist, uint32_t n, void *ctx);
@@ -26,6 +28,7 @@ struct sssp_args
 	sssp_row_func row;  /**< NULL: no rows */
 	void *row_ctx;
 	int row_error;      /**< set (atomically) when a row could not be written */
+	const struct sssp_plan *plan; /**< set by sssp_plan_taskset() */
 };
 
 /* ================================================================ engines and plans
@@ -59,6 +62,7 @@ struct sssp_options
 
 /** An engine prepared for one graph. */
 struct sssp_plan;
+struct sssp_args;
 
 /** Prepare @p g (kept by reference: it must outlive the plan) for the engine of @p o.
  *  Returns 0 or a negative errno with one line in @p why. */
@@ -67,6 +71,9 @@ int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, s
 /** The engine the plan runs, and one line saying why it was chosen (auto) or "as asked". */
 enum sssp_engine sssp_plan_engine(const struct sssp_plan *p);
 const char *sssp_plan_reason(const struct sssp_plan *p);
+/** Seconds sssp_plan_create() spent preparing (building a contraction hierarchy, transposing). */
+double sssp_plan_prepare_seconds(const struct sssp_plan *p);
+
 /** Fill @p desc (plugin, arg, shared buffers, batch sizes) for the sources at @p sources
  *  (k entries, kept by reference) with @p args as the plug-in's argument. Registers the shared
  *  buffers (tuccompi_shared_register: after tuccompi_init()). */

@@ -1,9 +1,11 @@
-/* The SSSP plug-in gives exact distances: every row from every source of a random graph,
- * an R-MAT graph and a grid (with unreachable vertices, zero-degree vertices and merged
- * parallel arcs) equals an independent reference (tests/sssp_ref.h), and so do the
- * per-source summaries. Without arguments the CPU implementation is checked; with --gpu
- * the CUDA one (exit 77 when there is no GPU or no CUDA in the build), under MK = 3 so
- * that concurrent SSSPs share the GPU. */
+/* The SSSP plug-in gives exact distances with every engine (the paper's crauser, batched,
+ * phast), through the runtime's task batches and under several policies: every row from every
+ * source of random graphs (sparse with unreachable parts; zero and large weights), an R-MAT
+ * graph, a grid, a road-like graph and a hand-made one (parallel arcs, a self-loop, an isolated
+ * vertex) equals an independent reference (tests/apsp/sssp_ref.h), and so do the per-source
+ * summaries. Without arguments the CPU implementations are checked; with --gpu the CUDA ones
+ * (exit 77 when there is no GPU or no CUDA in the build), under MK = 3 so that concurrent
+ * batches share the GPU. */
 #include <pthread.h>
 #include <tuccompi.h>
 
@@ -27,7 +29,7 @@ static int keep_row(uint64_t id, uint32_t source, const uint32_t *dist, uint32_t
 	return 0;
 }
 
-static void check_graph(const char *what, struct graph *g, int gpu, const char *policy)
+static void check_graph(const char *what, struct graph *g, int gpu, const char *policy, enum sssp_engine engine)
 {
 	uint64_t k = g->n;
 	uint32_t *src = malloc(k * sizeof(uint32_t));
@@ -35,14 +37,15 @@ static void check_graph(const char *what, struct graph *g, int gpu, const char *
 		src[i] = (uint32_t)i;
 	struct rows rows = { g->n, calloc(k * g->n, sizeof(uint32_t)) };
 	struct sssp_args args = { .n = g->n, .row = keep_row, .row_ctx = &rows };
-	struct tuccompi_plugin plugin;
-	sssp_plugin_init(&plugin, g->n, !gpu, gpu);
 	struct sssp_summary *res = calloc(k, sizeof(*res));
-	struct tuccompi_taskset_desc desc = {
-		.plugin = &plugin, .ntasks = k, .arg = &args, .inputs = src, .input_size = sizeof(uint32_t), .results = res,
-	};
+	struct tuccompi_taskset_desc desc = { .results = res };
 	struct sssp_graph gv = apsp_graph_view(g);
-	ASSERT_OK(sssp_shared_register(&gv, &desc));
+	struct sssp_options o = { .engine = engine, .cpu = !gpu, .cuda = gpu, .nsources = k, .threads = 2 };
+	struct sssp_plan *plan;
+	char why[512];
+	if (sssp_plan_create(&gv, &o, &plan, why, sizeof(why)) < 0)
+		FAIL("%s: sssp_plan_create(%s): %s", what, sssp_engine_name(engine), why);
+	ASSERT_OK(sssp_plan_taskset(plan, src, k, &args, &desc));
 	tuccompi_taskset_t ts;
 	ASSERT_OK(tuccompi_parallel(tuccompi_policy_by_name(policy), &desc, &ts));
 	ASSERT_OK(tuccompi_wait(ts));
@@ -57,8 +60,8 @@ static void check_graph(const char *what, struct graph *g, int gpu, const char *
 		for (uint32_t v = 0; v < g->n; v++)
 		{
 			if (rows.data[i * g->n + v] != ref[v])
-				FAIL("%s (%s): dist(%u -> %u) = %u, reference %u", what, gpu ? "GPU" : "CPU", src[i], v,
-				     rows.data[i * g->n + v], ref[v]);
+				FAIL("%s (%s, %s): dist(%u -> %u) = %u, reference %u", what, sssp_engine_name(engine),
+				     gpu ? "GPU" : "CPU", src[i], v, rows.data[i * g->n + v], ref[v]);
 			if (ref[v] != GRAPH_INF)
 			{
 				sum += ref[v];
@@ -71,7 +74,8 @@ static void check_graph(const char *what, struct graph *g, int gpu, const char *
 		}
 		if (res[i].sum != sum || res[i].ecc != ecc || res[i].reached != reached || res[i].source != src[i] ||
 		    res[i].overflow)
-			FAIL("%s: summary of source %u: sum %llu/%llu ecc %u/%u reached %u/%u", what, src[i],
+			FAIL("%s (%s): summary of source %u: sum %llu/%llu ecc %u/%u reached %u/%u", what,
+			     sssp_engine_name(engine), src[i],
 			     (unsigned long long)res[i].sum, (unsigned long long)sum, res[i].ecc, ecc, res[i].reached, reached);
 	}
 	struct tuccompi_taskset_stats st;
@@ -81,10 +85,12 @@ static void check_graph(const char *what, struct graph *g, int gpu, const char *
 		if (st.units[u].kind == TUCCOMPI_UNIT_CUDA)
 			on_gpu += st.units[u].ntasks;
 	ASSERT_EQ(on_gpu, gpu ? k : 0);
-	printf("%s: %u vertices, %llu arcs, all %llu rows exact on the %s (%llu unreachable pairs)\n", what, g->n,
-	       (unsigned long long)g->m, (unsigned long long)k, gpu ? "GPU" : "CPU", (unsigned long long)unreachable);
+	printf("%s, %s engine, %s: %u vertices, %llu arcs, all %llu rows exact on the %s (%llu unreachable pairs)\n",
+	       what, sssp_engine_name(engine), policy, g->n, (unsigned long long)g->m, (unsigned long long)k,
+	       gpu ? "GPU" : "CPU", (unsigned long long)unreachable);
 	tuccompi_taskset_destroy(ts);
-	sssp_shared_unregister(&desc);
+	sssp_plan_taskset_done(plan, &desc);
+	sssp_plan_free(plan);
 	free(ref);
 	free(res);
 	free(rows.data);
@@ -118,27 +124,41 @@ int main(int argc, char **argv)
 	struct graph g = { 0 };
 	struct graph_error err;
 
-	/* sparse random graph: many vertices unreachable from a given source */
-	ASSERT_OK(graph_gen_random(700, 0, 3, 1, 10, 7, &g, &err));
-	check_graph("random n=700 deg 0..3", &g, gpu, "ms");
-	graph_free(&g);
-	/* the paper's kind of graph, weights with zeros */
-	ASSERT_OK(graph_gen_random(600, 1, 9, 0, 10, 8, &g, &err));
-	check_graph("random n=600 deg 1..9 w 0..10", &g, gpu, "eq2");
-	graph_free(&g);
-	/* skewed degrees, isolated vertices after merging */
-	ASSERT_OK(graph_gen_rmat(9, 8, 0.57, 0.19, 0.19, 1, 10, 9, &g, &err));
-	check_graph("rmat scale 9", &g, gpu, "ms");
-	graph_free(&g);
-	/* long paths, many phases */
-	ASSERT_OK(graph_gen_grid(17, 29, 1, 100, 10, &g, &err));
-	check_graph("grid 17x29", &g, gpu, "eq1");
-	graph_free(&g);
-	/* hand-made: parallel arcs (min kept), a self-loop, a vertex with no arcs */
-	uint32_t s[] = { 0, 0, 0, 1, 2, 2, 3 }, d[] = { 1, 1, 2, 2, 2, 3, 0 }, w[] = { 5, 2, 9, 3, 1, 4, 1 };
-	ASSERT_OK(graph_from_arcs(5, 7, s, d, w, &g, &err));
-	check_graph("hand-made", &g, gpu, "ms");
-	graph_free(&g);
+	static const enum sssp_engine engines[] = { SSSP_ENGINE_CRAUSER, SSSP_ENGINE_BATCHED, SSSP_ENGINE_PHAST };
+	static const char *policies[] = { "ms", "eq2", "ms-tail", "eq1", "eager" };
+	for (unsigned e = 0; e < sizeof(engines) / sizeof(engines[0]); e++)
+	{
+		const char *pol = policies[e % 5];
+		/* sparse random graph: many vertices unreachable from a given source */
+		ASSERT_OK(graph_gen_random(700, 0, 3, 1, 10, 7, &g, &err));
+		check_graph("random n=700 deg 0..3", &g, gpu, pol, engines[e]);
+		graph_free(&g);
+		/* the paper's kind of graph, weights with zeros */
+		ASSERT_OK(graph_gen_random(600, 1, 9, 0, 10, 8, &g, &err));
+		check_graph("random n=600 deg 1..9 w 0..10", &g, gpu, policies[(e + 1) % 5], engines[e]);
+		graph_free(&g);
+		/* large weights: the CPU engine's wide buckets, deep bucket thresholds on the GPU */
+		ASSERT_OK(graph_gen_random(500, 1, 4, 0, 1000000, 11, &g, &err));
+		check_graph("random n=500 w 0..1e6", &g, gpu, policies[(e + 2) % 5], engines[e]);
+		graph_free(&g);
+		/* skewed degrees, isolated vertices after merging */
+		ASSERT_OK(graph_gen_rmat(9, 8, 0.57, 0.19, 0.19, 1, 10, 9, &g, &err));
+		check_graph("rmat scale 9", &g, gpu, policies[(e + 3) % 5], engines[e]);
+		graph_free(&g);
+		/* long paths, many phases */
+		ASSERT_OK(graph_gen_grid(17, 29, 1, 100, 10, &g, &err));
+		check_graph("grid 17x29", &g, gpu, policies[(e + 4) % 5], engines[e]);
+		graph_free(&g);
+		/* road-like */
+		ASSERT_OK(graph_gen_road(800, 12, &g, &err));
+		check_graph("road n=800", &g, gpu, pol, engines[e]);
+		graph_free(&g);
+		/* hand-made: parallel arcs (min kept), a self-loop, a vertex with no arcs */
+		uint32_t s[] = { 0, 0, 0, 1, 2, 2, 3 }, d[] = { 1, 1, 2, 2, 2, 3, 0 }, w[] = { 5, 2, 9, 3, 1, 4, 1 };
+		ASSERT_OK(graph_from_arcs(5, 7, s, d, w, &g, &err));
+		check_graph("hand-made", &g, gpu, "ms", engines[e]);
+		graph_free(&g);
+	}
 
 	ASSERT_OK(tuccompi_finalize());
 	return 0;

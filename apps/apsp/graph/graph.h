@@ -101,6 +101,14 @@ int graph_gen_rmat(unsigned scale, unsigned edgefactor, double a, double b, doub
 int graph_gen_grid(uint32_t rows, uint32_t cols, uint32_t w_min, uint32_t w_max, uint64_t seed, struct graph *g,
 		   struct graph_error *err);
 
+/** Road-like graph (graph_road.c): n random points in the plane (60% around towns) joined
+ *  to their 2-3 nearest neighbours with integer Euclidean lengths (about 1,000 per hop),
+ *  made connected, plus two sparse faster levels (arterials: cost = length / 2, motorways:
+ *  length / 4) between junctions about 17 and 70 hops apart. Symmetric (both arcs of every
+ *  road, same weight), about 3 arcs per vertex, ids in spatial order; deterministic for a
+ *  seed. n: 1..2^30. */
+int graph_gen_road(uint32_t n, uint64_t seed, struct graph *g, struct graph_error *err);
+
 /** Free the arrays (safe on a zeroed struct); leaves *g zeroed. */
 void graph_free(struct graph *g);
 

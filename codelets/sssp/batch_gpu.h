@@ -1,0 +1,82 @@
+/* codelets/sssp/batch_gpu.h — plain C header (no CUDA types)
+ *
+ * The batched GPU SSSP engine: 32 shortest-path trees per traversal of the graph, one warp
+ * lane per source, the whole loop on the device (codelets/sssp/batch_gpu.cu explains the
+ * algorithm). sssp_batch_delta_rule() and sssp_transpose() are plain host code
+ * (batch_host.c) and exist in builds without CUDA too. */
+#ifndef TUCCOMPI_SSSP_BATCH_GPU_H
+#define TUCCOMPI_SSSP_BATCH_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sssp_types.h"           /* struct sssp_graph, struct sssp_summary, SSSP_INF, SSSP_DIST_LIMIT */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SSSP_BATCH_LANES 32       /* sources per batch: one warp lane per source */
+
+/** The graph on the device: out-arcs and in-arcs (the transpose, sssp_transpose()) in CSR
+ *  form. All pointers are DEVICE pointers, owned by the caller, read-only for the engine. */
+struct sssp_batch_dgraph {        /* DEVICE pointers */
+	uint32_t n; uint64_t m;
+	const uint64_t *rowptr; const uint32_t *col; const uint32_t *w;          /* out-arcs (CSR) */
+	const uint64_t *in_rowptr; const uint32_t *in_col; const uint32_t *in_w; /* in-arcs (transpose) */
+};
+
+/** Per-batch parameters. */
+struct sssp_batch_params {
+	uint32_t delta;   /* bucket width: vertices/lanes with distance >= current threshold wait; 0 = no buckets */
+	unsigned share;   /* this batch may use about 1/share of the GPU (share = MK batches in flight); 0 or 1: all */
+};
+
+/* Device bytes one batch needs (distances [vertex][32 lanes] uint32, frontier state, lists, counters,
+ * and when with_rows a staging area to turn lanes into per-source rows).
+ * About 196 bytes per vertex, 324 with rows, plus a few KiB (n = 4,194,304: 0.82 GB, 1.36 GB with rows). */
+size_t sssp_batch_gpu_workspace_size(uint32_t n, int with_rows);
+
+/* Shortest paths from src[0..nsrc-1] (nsrc 1..32; duplicates allowed) on stream `stream` (a cudaStream_t
+ * passed as void*), using `work` (device memory of sssp_batch_gpu_workspace_size bytes, contents
+ * arbitrary on entry). Fills out[i] (host) for every source: source, 64-bit sum of finite distances, ecc,
+ * reached, phases = iterations run, overflow = 1 if a distance >= SSSP_DIST_LIMIT. When rows != NULL it
+ * is nsrc*n uint32 of host memory (pinned by the caller): row i = distances from src[i] (SSSP_INF when
+ * unreachable). Blocks until done. Returns 0, or a negative errno (-EIO for a CUDA error) with one line
+ * in err (which call, cudaGetErrorString); never aborts.
+ * With rows, `work` must be sssp_batch_gpu_workspace_size(n, 1) bytes (the staging area); g->in_rowptr
+ * must be there even when no pull is wanted.
+ * Other errors: -EINVAL (bad arguments: nsrc, a source >= n, NULL pointers), -ENODEV (the device cannot
+ * launch cooperative kernels), -ETIMEDOUT (the device loop's grid barrier waited longer than
+ * $TUCCOMPI_SSSP_BATCH_TIMEOUT seconds, default 60: blocks of the batch were not co-resident).
+ * Thread-safe; concurrent calls need their own stream and workspace.
+ * Tuning knobs (environment, read at each call; for benchmarks and tests): TUCCOMPI_SSSP_BATCH_PULL
+ * (pull when the frontier holds more than n/PULL vertices; 0 never; default 10) and
+ * TUCCOMPI_SSSP_BATCH_PULL_DENSITY (... with at least this many new lanes per vertex; default 4;
+ * PULL=4294967295 PULL_DENSITY=0 pulls every step), TUCCOMPI_SSSP_BATCH_SPARSE
+ * (frontier vertices with at most this many active lanes are expanded one thread per vertex, the others
+ * one warp per vertex; default 2), TUCCOMPI_SSSP_BATCH_CHUNK (smallest arc chunk of a high-degree vertex;
+ * default 64). */
+int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
+		       const struct sssp_batch_params *p, void *stream, struct sssp_summary *out,
+		       uint32_t *rows, char *err, size_t errlen);
+
+/* Host: the bucket width to use for g (0 = no buckets), from its shape (weights, degrees, and a cheap
+ * measure of its diameter such as a BFS from a few vertices); document the rule and its evidence.
+ * The rule (batch_host.c says why): a double-sweep BFS (from the vertex of largest out-degree among
+ * the first 1024, then -- unless the first found at most 32 levels -- from the last vertex it
+ * reached) measures the hop depth; at most
+ * SSSP_BATCH_LOW_DEPTH (64) levels -> 0 (plain Bellman-Ford: few iterations, buckets only add some);
+ * deeper -> ceil(SSSP_BATCH_DELTA_MEANS (8) x mean arc weight), at least 1. Costs two BFS at most
+ * (each stops as soon as it passes the depth limit). */
+uint32_t sssp_batch_delta_rule(const struct sssp_graph *g);
+
+/* Host: the transpose of g (in-arcs) into caller arrays of n+1, m, m entries (in_rowptr, in_col, in_w).
+ * The in-arcs of each vertex come sorted by their tail. */
+void sssp_transpose(const struct sssp_graph *g, uint64_t *in_rowptr, uint32_t *in_col, uint32_t *in_w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,1282 @@
+/* Contraction hierarchy builder and cache (see ch.h for the algorithm and the layout).
+ *
+ * Parameters: witness searches settle at most CH_SIM_SETTLED vertices when estimating a
+ * priority and CH_REAL_SETTLED when contracting; priority = 2 * edge difference +
+ * contracted neighbours + level. A round of the build, on a pool of threads:
+ *   1. select: every remaining vertex whose (priority, hash of id) is below all its
+ *      remaining neighbours' joins the independent set I;
+ *   2. shortcuts: each x of I runs witness searches from its in-neighbours (read only);
+ *   3. apply: thread t owns the vertices with (v / 16) % T == t and applies, in the order of
+ *      I, every change to its vertices' lists (x removed, shortcuts merged, levels and
+ *      contracted-neighbour counts raised), so the result does not depend on T;
+ *   4. priorities of the neighbours of I are estimated again.
+ * The lists of a contracted vertex are frozen: they are its arcs in the hierarchy. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ch.h"
+
+#define NONE UINT32_MAX
+#define CH_SIM_SETTLED 50
+#define CH_REAL_SETTLED 1000
+#define CH_SIM_HOPS 254
+/* Shortcut weights stay below SSSP_INF, like the distances of sssp_dijkstra. */
+#define CH_WMAX (SSSP_INF - 1)
+
+enum
+{
+	REMAINING = 0,
+	SELECTED = 1,
+	CONTRACTED = 2
+};
+
+struct sssp_ch
+{
+	struct sssp_ch_stats st;
+	uint32_t n, levels;
+	uint64_t up_arcs, down_arcs;
+	uint32_t *level_start, *pos, *orig;
+	uint64_t *up_start, *upin_start, *down_start;
+	struct sssp_ch_arc *up, *upin, *down;
+	uint32_t *up_mid, *down_mid;
+};
+
+static int set_err(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int set_err(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	if (err && errlen)
+	{
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* ================================================================ hashing */
+
+static inline uint64_t hash_word(uint64_t h, uint64_t x)
+{
+	h ^= x * 0x9e3779b97f4a7c15ull;
+	h = (h << 29 | h >> 35) * 0xbf58476d1ce4e5b9ull;
+	return h;
+}
+
+static uint64_t hash_final(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+/* Four independent lanes, so the multiplications of consecutive words overlap. */
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t len)
+{
+	const unsigned char *c = p;
+	uint64_t l[4] = { h, h ^ 1, h ^ 2, h ^ 3 };
+	size_t i = 0;
+	for (; i + 32 <= len; i += 32)
+		for (int k = 0; k < 4; k++)
+		{
+			uint64_t x;
+			memcpy(&x, c + i + 8 * k, 8);
+			l[k] = hash_word(l[k], x);
+		}
+	for (; i < len; i += 8)
+	{
+		uint64_t x = 0;
+		memcpy(&x, c + i, len - i < 8 ? len - i : 8);
+		l[0] = hash_word(l[0], x);
+	}
+	h = hash_word(h, len);
+	for (int k = 0; k < 4; k++)
+		h = hash_word(h, l[k]);
+	return h;
+}
+
+uint64_t sssp_graph_hash(const struct sssp_graph *g)
+{
+	uint64_t h = hash_word(0x7475636363682d67ull, g->n);
+	h = hash_word(h, g->m);
+	h = hash_bytes(h, g->rowptr, ((size_t)g->n + 1) * sizeof *g->rowptr);
+	h = hash_bytes(h, g->col, g->m * sizeof *g->col);
+	h = hash_bytes(h, g->w, g->m * sizeof *g->w);
+	return hash_final(h);
+}
+
+/* ================================================================ a pool of threads */
+
+struct pool;
+typedef void (*pool_fn)(struct pool *p, unsigned tid);
+
+struct pool_thread
+{
+	struct pool *p;
+	unsigned tid;
+	pthread_t th;
+};
+
+struct pool
+{
+	unsigned n;
+	struct pool_thread *t;
+	pthread_barrier_t start, done;
+	pthread_mutex_t lock;
+	pthread_cond_t ready_cond;
+	int ready; /* the barriers exist (their count is known once every thread was created) */
+	pool_fn fn;
+	void *ctx;
+	int quit;
+	uint64_t next; /* work counter of the running job (atomic) */
+	uint64_t total;
+};
+
+static void *pool_main(void *arg)
+{
+	struct pool_thread *t = arg;
+	struct pool *p = t->p;
+	pthread_mutex_lock(&p->lock);
+	while (!p->ready)
+		pthread_cond_wait(&p->ready_cond, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	for (;;)
+	{
+		pthread_barrier_wait(&p->start);
+		if (p->quit)
+			return NULL;
+		p->fn(p, t->tid);
+		pthread_barrier_wait(&p->done);
+	}
+}
+
+/* Run fn on every thread (the caller is thread 0) over @p total items. */
+static void pool_run(struct pool *p, pool_fn fn, uint64_t total)
+{
+	p->fn = fn;
+	p->next = 0;
+	p->total = total;
+	if (p->t)
+		pthread_barrier_wait(&p->start);
+	fn(p, 0);
+	if (p->t)
+		pthread_barrier_wait(&p->done);
+}
+
+/* The next chunk of items [*b, *e) of the running job; 0 when none is left. */
+static int pool_chunk(struct pool *p, uint64_t chunk, uint64_t *b, uint64_t *e)
+{
+	uint64_t s = __atomic_fetch_add(&p->next, chunk, __ATOMIC_RELAXED);
+	if (s >= p->total)
+		return 0;
+	*b = s;
+	*e = s + chunk < p->total ? s + chunk : p->total;
+	return 1;
+}
+
+/* Up to n threads (fewer if the system gives fewer). */
+static void pool_start(struct pool *p, unsigned n, void *ctx)
+{
+	memset(p, 0, sizeof *p);
+	p->n = 1;
+	p->ctx = ctx;
+	if (n <= 1 || !(p->t = calloc(n, sizeof *p->t)))
+		return;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->ready_cond, NULL);
+	for (unsigned i = 1; i < n; i++)
+	{
+		p->t[i].p = p;
+		p->t[i].tid = i;
+		if (pthread_create(&p->t[i].th, NULL, pool_main, &p->t[i]) != 0)
+			break;
+		p->n = i + 1;
+	}
+	pthread_barrier_init(&p->start, NULL, p->n);
+	pthread_barrier_init(&p->done, NULL, p->n);
+	pthread_mutex_lock(&p->lock);
+	p->ready = 1;
+	pthread_cond_broadcast(&p->ready_cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void pool_stop(struct pool *p)
+{
+	if (!p->t)
+		return;
+	p->quit = 1;
+	pthread_barrier_wait(&p->start);
+	for (unsigned i = 1; i < p->n; i++)
+		pthread_join(p->t[i].th, NULL);
+	pthread_barrier_destroy(&p->start);
+	pthread_barrier_destroy(&p->done);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->ready_cond);
+	free(p->t);
+}
+
+/* ================================================================ the graph being contracted */
+
+struct darc
+{
+	uint32_t v, w, mid;
+};
+
+struct dlist
+{
+	struct darc *a;
+	uint32_t len, cap;
+};
+
+static int dlist_push(struct dlist *l, uint32_t v, uint32_t w, uint32_t mid)
+{
+	if (l->len == l->cap)
+	{
+		uint32_t cap = l->cap ? 2 * l->cap : 4;
+		struct darc *a = realloc(l->a, (size_t)cap * sizeof *a);
+		if (!a)
+			return -ENOMEM;
+		l->a = a;
+		l->cap = cap;
+	}
+	l->a[l->len++] = (struct darc){ v, w, mid };
+	return 0;
+}
+
+/* Arc to v with weight w: a new arc, or a lighter weight for the existing one. */
+static int dlist_merge(struct dlist *l, uint32_t v, uint32_t w, uint32_t mid)
+{
+	for (uint32_t i = 0; i < l->len; i++)
+		if (l->a[i].v == v)
+		{
+			if (w < l->a[i].w)
+			{
+				l->a[i].w = w;
+				l->a[i].mid = mid;
+			}
+			return 0;
+		}
+	return dlist_push(l, v, w, mid);
+}
+
+static void dlist_remove(struct dlist *l, uint32_t v)
+{
+	for (uint32_t i = 0; i < l->len; i++)
+		if (l->a[i].v == v)
+		{
+			l->a[i] = l->a[--l->len];
+			return;
+		}
+}
+
+struct shortcut
+{
+	uint32_t u, w, len;
+};
+
+struct label
+{
+	uint64_t key;   /* distance << 1 | flag */
+	uint32_t stamp; /* == the search's number: key is valid */
+	uint32_t hops;  /* arcs on the path of the key */
+};
+
+struct hitem
+{
+	uint64_t k;
+	uint32_t v;
+};
+
+/* One thread's scratch: witness search state, the shortcuts it found this round, the
+ * vertices it owns whose priority must be estimated again. */
+struct worker
+{
+	struct label *lab; /* per vertex: key, stamp and hops together (one cache line per relaxation) */
+	uint32_t *target; /* == tcur: a target of the current searches */
+	uint32_t cur, tcur;
+	struct hitem *heap;
+	size_t hlen, hcap;
+	struct shortcut *sc;
+	size_t sclen, sccap;
+	uint32_t *dirty;
+	size_t dlen, dcap;
+	uint64_t settled; /* statistics */
+};
+
+struct build
+{
+	uint32_t n;
+	unsigned T;   /* threads running */
+	unsigned nwk; /* workers allocated */
+	struct dlist *out, *in;
+	uint8_t *state, *dirty;
+	uint32_t *level, *cn;
+	int64_t *prio;
+	uint32_t *rem, nrem;
+	uint32_t *sel, nsel;
+	uint8_t *is_min;
+	uint32_t *sc_thread;
+	size_t *sc_off, *sc_cnt;
+	struct worker *wk;
+	unsigned sim_settled, real_settled, sim_hops;
+	int failed;
+};
+
+static inline uint32_t owner(const struct build *b, uint32_t v)
+{
+	return (v >> 4) % b->T;
+}
+
+static inline uint32_t vhash(uint32_t v)
+{
+	uint64_t x = v * 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(x >> 32) ^ (uint32_t)x;
+}
+
+static void fail(struct build *b, int rc)
+{
+	__atomic_store_n(&b->failed, rc, __ATOMIC_RELAXED);
+}
+
+static int heap_push(struct worker *w, uint64_t k, uint32_t v)
+{
+	if (w->hlen == w->hcap)
+	{
+		size_t cap = w->hcap ? 2 * w->hcap : 256;
+		struct hitem *h = realloc(w->heap, cap * sizeof *h);
+		if (!h)
+			return -ENOMEM;
+		w->heap = h;
+		w->hcap = cap;
+	}
+	size_t i = w->hlen++;
+	while (i > 0 && w->heap[(i - 1) / 2].k > k)
+	{
+		w->heap[i] = w->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	w->heap[i] = (struct hitem){ k, v };
+	return 0;
+}
+
+static struct hitem heap_pop(struct worker *w)
+{
+	struct hitem top = w->heap[0], last = w->heap[--w->hlen];
+	size_t i = 0, len = w->hlen;
+	for (;;)
+	{
+		size_t c = 2 * i + 1;
+		if (c >= len)
+			break;
+		if (c + 1 < len && w->heap[c + 1].k < w->heap[c].k)
+			c++;
+		if (w->heap[c].k >= last.k)
+			break;
+		w->heap[i] = w->heap[c];
+		i = c;
+	}
+	if (len)
+		w->heap[i] = last;
+	return top;
+}
+
+/* Witness search: Dijkstra from s in the remaining graph without x, keys dist << 1 | flag,
+ * flag = the path passes through a vertex selected in this round (only when @p flags):
+ * lexicographic (distance, flag) is monotone, so Dijkstra gives the least key. Stops when
+ * the next key exceeds maxkey or after @p limit settled vertices; key/stamp then hold upper
+ * bounds of real paths. */
+static void witness(struct build *b, struct worker *wk, uint32_t s, uint32_t x, uint64_t maxkey, unsigned limit,
+		    unsigned maxhops, int flags, uint32_t targets)
+{
+	if (++wk->cur == 0)
+	{
+		for (uint32_t v = 0; v < b->n; v++)
+			wk->lab[v].stamp = 0;
+		wk->cur = 1;
+	}
+	uint32_t cur = wk->cur;
+	wk->hlen = 0;
+	wk->lab[s] = (struct label){ 0, cur, 0 };
+	if (heap_push(wk, 0, s) < 0)
+	{
+		fail(b, -ENOMEM);
+		return;
+	}
+	unsigned settled = 0;
+	while (wk->hlen)
+	{
+		struct hitem it = heap_pop(wk);
+		uint32_t y = it.v;
+		if (it.k != wk->lab[y].key)
+			continue;
+		if (it.k > maxkey || ++settled > limit)
+			break;
+		/* every target settled: their keys are final */
+		if (wk->target[y] == wk->tcur && y != s && --targets == 0)
+			break;
+		if (wk->lab[y].hops >= maxhops)
+			continue;
+		uint32_t h = wk->lab[y].hops + 1;
+		const struct dlist *l = &b->out[y];
+		for (uint32_t i = 0; i < l->len; i++)
+		{
+			uint32_t z = l->a[i].v;
+			if (z == x)
+				continue;
+			uint64_t nk = it.k + ((uint64_t)l->a[i].w << 1);
+			if (flags && b->state[z] == SELECTED)
+				nk |= 1;
+			struct label *lz = &wk->lab[z];
+			if (lz->stamp != cur || nk < lz->key)
+			{
+				*lz = (struct label){ nk, cur, h };
+				if (heap_push(wk, nk, z) < 0)
+				{
+					fail(b, -ENOMEM);
+					return;
+				}
+			}
+		}
+	}
+	wk->settled += settled;
+}
+
+/* The shortcuts that contracting x needs now: counted, and kept in wk->sc when @p real. */
+static uint64_t contract(struct build *b, struct worker *wk, uint32_t x, int real)
+{
+	const struct dlist *in = &b->in[x], *out = &b->out[x];
+	uint64_t count = 0;
+	uint32_t maxout = 0;
+	if (++wk->tcur == 0)
+	{
+		memset(wk->target, 0, (size_t)b->n * sizeof *wk->target);
+		wk->tcur = 1;
+	}
+	for (uint32_t j = 0; j < out->len; j++)
+	{
+		wk->target[out->a[j].v] = wk->tcur;
+		if (out->a[j].w > maxout)
+			maxout = out->a[j].w;
+	}
+	for (uint32_t i = 0; i < in->len; i++)
+	{
+		uint32_t u = in->a[i].v, wu = in->a[i].w;
+		uint32_t targets = out->len - (wk->target[u] == wk->tcur);
+		if (targets == 0)
+			continue;
+		witness(b, wk, u, x, ((uint64_t)wu + maxout) << 1, real ? b->real_settled : b->sim_settled,
+			real ? 255 : b->sim_hops, real, targets);
+		for (uint32_t j = 0; j < out->len; j++)
+		{
+			uint32_t w = out->a[j].v;
+			if (w == u)
+				continue;
+			uint64_t len = (uint64_t)wu + out->a[j].w;
+			if (wk->lab[w].stamp == wk->cur && wk->lab[w].key <= len << 1)
+				continue; /* witness */
+			count++;
+			if (!real)
+				continue;
+			if (wk->sclen == wk->sccap)
+			{
+				size_t cap = wk->sccap ? 2 * wk->sccap : 1024;
+				struct shortcut *s = realloc(wk->sc, cap * sizeof *s);
+				if (!s)
+				{
+					fail(b, -ENOMEM);
+					return count;
+				}
+				wk->sc = s;
+				wk->sccap = cap;
+			}
+			wk->sc[wk->sclen++] = (struct shortcut){ u, w, len < CH_WMAX ? (uint32_t)len : CH_WMAX };
+		}
+	}
+	return count;
+}
+
+static int64_t priority(struct build *b, struct worker *wk, uint32_t x)
+{
+	int64_t added = (int64_t)contract(b, wk, x, 0);
+	int64_t removed = (int64_t)b->in[x].len + b->out[x].len;
+	return 2 * (added - removed) + b->cn[x] + b->level[x];
+}
+
+/* ---------------------------------------------------------------- the phases of a round */
+
+static void job_priority_all(struct pool *p, unsigned tid)
+{
+	struct build *b = p->ctx;
+	uint64_t s, e;
+	while (pool_chunk(p, 256, &s, &e))
+		for (uint64_t i = s; i < e; i++)
+			b->prio[i] = priority(b, &b->wk[tid], (uint32_t)i);
+}
+
+static inline int before(const struct build *b, uint32_t x, uint32_t y)
+{
+	if (b->prio[x] != b->prio[y])
+		return b->prio[x] < b->prio[y];
+	uint32_t hx = vhash(x), hy = vhash(y);
+	return hx != hy ? hx < hy : x < y;
+}
+
+static void job_select(struct pool *p, unsigned tid)
+{
+	struct build *b = p->ctx;
+	uint64_t s, e;
+	while (pool_chunk(p, 1024, &s, &e))
+		for (uint64_t i = s; i < e; i++)
+		{
+			uint32_t x = b->rem[i];
+			int ok = 1;
+			for (uint32_t k = 0; ok && k < b->out[x].len; k++)
+				ok = before(b, x, b->out[x].a[k].v);
+			for (uint32_t k = 0; ok && k < b->in[x].len; k++)
+				ok = before(b, x, b->in[x].a[k].v);
+			b->is_min[i] = (uint8_t)ok;
+		}
+}
+
+static void job_shortcuts(struct pool *p, unsigned tid)
+{
+	struct build *b = p->ctx;
+	struct worker *wk = &b->wk[tid];
+	uint64_t s, e;
+	while (pool_chunk(p, 16, &s, &e))
+		for (uint64_t i = s; i < e; i++)
+		{
+			size_t off = wk->sclen;
+			contract(b, wk, b->sel[i], 1);
+			b->sc_thread[i] = tid;
+			b->sc_off[i] = off;
+			b->sc_cnt[i] = wk->sclen - off;
+		}
+}
+
+static void mark_dirty(struct build *b, struct worker *wk, uint32_t y)
+{
+	if (b->dirty[y])
+		return;
+	b->dirty[y] = 1;
+	if (wk->dlen == wk->dcap)
+	{
+		size_t cap = wk->dcap ? 2 * wk->dcap : 1024;
+		uint32_t *d = realloc(wk->dirty, cap * sizeof *d);
+		if (!d)
+		{
+			fail(b, -ENOMEM);
+			return;
+		}
+		wk->dirty = d;
+		wk->dcap = cap;
+	}
+	wk->dirty[wk->dlen++] = y;
+}
+
+/* Every thread walks all of I in order and changes only the vertices it owns. */
+static void job_apply(struct pool *p, unsigned tid)
+{
+	struct build *b = p->ctx;
+	struct worker *wk = &b->wk[tid];
+	for (uint32_t i = 0; i < b->nsel; i++)
+	{
+		uint32_t x = b->sel[i], lx = b->level[x] + 1;
+		const struct dlist *in = &b->in[x], *out = &b->out[x];
+		for (uint32_t k = 0; k < in->len; k++)
+		{
+			uint32_t u = in->a[k].v;
+			if (owner(b, u) != tid)
+				continue;
+			dlist_remove(&b->out[u], x);
+			if (b->level[u] < lx)
+				b->level[u] = lx;
+			b->cn[u]++;
+			mark_dirty(b, wk, u);
+		}
+		for (uint32_t k = 0; k < out->len; k++)
+		{
+			uint32_t w = out->a[k].v;
+			if (owner(b, w) != tid)
+				continue;
+			dlist_remove(&b->in[w], x);
+			if (b->level[w] < lx)
+				b->level[w] = lx;
+			/* a vertex both in- and out-neighbour counts once */
+			int both = 0;
+			for (uint32_t j = 0; j < in->len && !both; j++)
+				both = in->a[j].v == w;
+			if (!both)
+				b->cn[w]++;
+			mark_dirty(b, wk, w);
+		}
+		const struct shortcut *sc = b->wk[b->sc_thread[i]].sc + b->sc_off[i];
+		for (size_t k = 0; k < b->sc_cnt[i]; k++)
+		{
+			if (owner(b, sc[k].u) == tid && dlist_merge(&b->out[sc[k].u], sc[k].w, sc[k].len, x) < 0)
+				fail(b, -ENOMEM);
+			if (owner(b, sc[k].w) == tid && dlist_merge(&b->in[sc[k].w], sc[k].u, sc[k].len, x) < 0)
+				fail(b, -ENOMEM);
+		}
+	}
+}
+
+/* The dirty vertices of all threads, as one sequence of items. */
+static void job_reprioritise(struct pool *p, unsigned tid)
+{
+	struct build *b = p->ctx;
+	uint64_t s, e;
+	while (pool_chunk(p, 64, &s, &e))
+		for (uint64_t i = s; i < e; i++)
+		{
+			uint64_t k = i;
+			unsigned t = 0;
+			while (k >= b->wk[t].dlen)
+				k -= b->wk[t++].dlen;
+			uint32_t y = b->wk[t].dirty[k];
+			b->prio[y] = priority(b, &b->wk[tid], y);
+		}
+}
+
+/* ---------------------------------------------------------------- the result */
+
+static int cmp_darc(const void *a, const void *b)
+{
+	const struct darc *x = a, *y = b;
+	return x->v < y->v ? -1 : x->v > y->v;
+}
+
+static struct sssp_ch *ch_alloc(uint32_t n, uint32_t levels, uint64_t up, uint64_t down)
+{
+	struct sssp_ch *ch = calloc(1, sizeof *ch);
+	if (!ch)
+		return NULL;
+	ch->n = n;
+	ch->levels = levels;
+	ch->up_arcs = up;
+	ch->down_arcs = down;
+	/* at least one element each, so that every buffer has a valid pointer */
+	ch->level_start = malloc(((size_t)levels + 1) * sizeof(uint32_t));
+	ch->pos = malloc(((size_t)n + 1) * sizeof(uint32_t));
+	ch->orig = malloc(((size_t)n + 1) * sizeof(uint32_t));
+	ch->up_start = malloc(((size_t)n + 1) * sizeof(uint64_t));
+	ch->upin_start = malloc(((size_t)n + 1) * sizeof(uint64_t));
+	ch->down_start = malloc(((size_t)n + 1) * sizeof(uint64_t));
+	ch->up = malloc((up + 1) * sizeof(struct sssp_ch_arc));
+	ch->upin = malloc((up + 1) * sizeof(struct sssp_ch_arc));
+	ch->down = malloc((down + 1) * sizeof(struct sssp_ch_arc));
+	ch->up_mid = malloc((up + 1) * sizeof(uint32_t));
+	ch->down_mid = malloc((down + 1) * sizeof(uint32_t));
+	if (!ch->level_start || !ch->pos || !ch->orig || !ch->up_start || !ch->upin_start || !ch->down_start ||
+	    !ch->up || !ch->upin || !ch->down || !ch->up_mid || !ch->down_mid)
+	{
+		sssp_ch_free(ch);
+		return NULL;
+	}
+	return ch;
+}
+
+void sssp_ch_free(struct sssp_ch *ch)
+{
+	if (!ch)
+		return;
+	free(ch->level_start);
+	free(ch->pos);
+	free(ch->orig);
+	free(ch->up_start);
+	free(ch->upin_start);
+	free(ch->down_start);
+	free(ch->up);
+	free(ch->upin);
+	free(ch->down);
+	free(ch->up_mid);
+	free(ch->down_mid);
+	free(ch);
+}
+
+/* Lay the frozen lists out by position. */
+static struct sssp_ch *assemble(struct build *b)
+{
+	uint32_t n = b->n, levels = 0;
+	uint64_t up = 0, down = 0;
+	for (uint32_t v = 0; v < n; v++)
+	{
+		if (b->level[v] + 1 > levels)
+			levels = b->level[v] + 1;
+		up += b->out[v].len;
+		down += b->in[v].len;
+	}
+	struct sssp_ch *ch = ch_alloc(n, levels, up, down);
+	if (!ch)
+		return NULL;
+	/* counting sort by level, highest first, stable in the original ids */
+	memset(ch->level_start, 0, ((size_t)levels + 1) * sizeof(uint32_t));
+	for (uint32_t v = 0; v < n; v++)
+		ch->level_start[levels - b->level[v]]++;
+	for (uint32_t l = 0; l < levels; l++)
+		ch->level_start[l + 1] += ch->level_start[l];
+	for (uint32_t v = 0; v < n; v++)
+	{
+		uint32_t p = ch->level_start[levels - 1 - b->level[v]]++;
+		ch->pos[v] = p;
+		ch->orig[p] = v;
+	}
+	for (uint32_t l = levels; l > 0; l--)
+		ch->level_start[l] = ch->level_start[l - 1];
+	ch->level_start[0] = 0;
+
+	uint64_t nu = 0, nd = 0, shortcuts = 0;
+	for (uint32_t p = 0; p < n; p++)
+	{
+		uint32_t v = ch->orig[p];
+		ch->up_start[p] = nu;
+		ch->down_start[p] = nd;
+		for (int dir = 0; dir < 2; dir++)
+		{
+			struct dlist *l = dir ? &b->in[v] : &b->out[v];
+			for (uint32_t k = 0; k < l->len; k++)
+				l->a[k].v = ch->pos[l->a[k].v];
+			qsort(l->a, l->len, sizeof *l->a, cmp_darc);
+			for (uint32_t k = 0; k < l->len; k++)
+			{
+				struct sssp_ch_arc a = { l->a[k].v, l->a[k].w };
+				shortcuts += l->a[k].mid != NONE;
+				if (dir)
+				{
+					ch->down[nd] = a;
+					ch->down_mid[nd++] = l->a[k].mid;
+				}
+				else
+				{
+					ch->up[nu] = a;
+					ch->up_mid[nu++] = l->a[k].mid;
+				}
+			}
+		}
+	}
+	ch->up_start[n] = nu;
+	ch->down_start[n] = nd;
+	/* upin: the up arcs grouped by head, tails in increasing position */
+	memset(ch->upin_start, 0, ((size_t)n + 1) * sizeof(uint64_t));
+	for (uint64_t e = 0; e < up; e++)
+		ch->upin_start[ch->up[e].v + 1]++;
+	for (uint32_t p = 0; p < n; p++)
+		ch->upin_start[p + 1] += ch->upin_start[p];
+	for (uint32_t p = 0; p < n; p++)
+		for (uint64_t e = ch->up_start[p]; e < ch->up_start[p + 1]; e++)
+			ch->upin[ch->upin_start[ch->up[e].v]++] = (struct sssp_ch_arc){ p, ch->up[e].w };
+	for (uint32_t p = n; p > 0; p--)
+		ch->upin_start[p] = ch->upin_start[p - 1];
+	ch->upin_start[0] = 0;
+
+	ch->st.shortcuts = shortcuts;
+	ch->st.up_arcs = up;
+	ch->st.down_arcs = down;
+	ch->st.levels = levels;
+	return ch;
+}
+
+static void build_free(struct build *b)
+{
+	if (b->out)
+		for (uint32_t v = 0; v < b->n; v++)
+			free(b->out[v].a);
+	if (b->in)
+		for (uint32_t v = 0; v < b->n; v++)
+			free(b->in[v].a);
+	free(b->out);
+	free(b->in);
+	free(b->state);
+	free(b->dirty);
+	free(b->level);
+	free(b->cn);
+	free(b->prio);
+	free(b->rem);
+	free(b->sel);
+	free(b->is_min);
+	free(b->sc_thread);
+	free(b->sc_off);
+	free(b->sc_cnt);
+	if (b->wk)
+		for (unsigned t = 0; t < b->nwk; t++)
+		{
+			free(b->wk[t].lab);
+			free(b->wk[t].target);
+			free(b->wk[t].heap);
+			free(b->wk[t].sc);
+			free(b->wk[t].dirty);
+		}
+	free(b->wk);
+}
+
+int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch **out, struct sssp_ch_stats *st,
+		  char *err, size_t errlen)
+{
+	double t0 = now_s();
+	*out = NULL;
+	uint32_t n = g->n;
+	if (n > INT32_MAX)
+		return set_err(err, errlen, -EINVAL, "contraction hierarchy: %" PRIu32 " vertices, at most %d supported", n,
+			       INT32_MAX);
+	if (nthreads == 0)
+	{
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		nthreads = c > 0 ? (unsigned)c : 1;
+	}
+	if (nthreads > 1024)
+		nthreads = 1024;
+	struct build b = { .n = n, .T = nthreads, .nwk = nthreads, .sim_settled = CH_SIM_SETTLED,
+			   .real_settled = CH_REAL_SETTLED, .sim_hops = CH_SIM_HOPS };
+	const char *lim = getenv("TUCCOMPI_CH_SETTLED"); /* experiments: "SIM,REAL" */
+	if (lim)
+		sscanf(lim, "%u,%u,%u", &b.sim_settled, &b.real_settled, &b.sim_hops);
+	int rc = -ENOMEM;
+	size_t nn = (size_t)n + 1;
+	b.out = calloc(nn, sizeof *b.out);
+	b.in = calloc(nn, sizeof *b.in);
+	b.state = calloc(nn, 1);
+	b.dirty = calloc(nn, 1);
+	b.level = calloc(nn, sizeof *b.level);
+	b.cn = calloc(nn, sizeof *b.cn);
+	b.prio = calloc(nn, sizeof *b.prio);
+	b.rem = malloc(nn * sizeof *b.rem);
+	b.sel = malloc(nn * sizeof *b.sel);
+	b.is_min = malloc(nn);
+	b.sc_thread = malloc(nn * sizeof *b.sc_thread);
+	b.sc_off = malloc(nn * sizeof *b.sc_off);
+	b.sc_cnt = malloc(nn * sizeof *b.sc_cnt);
+	b.wk = calloc(b.nwk, sizeof *b.wk);
+	if (!b.out || !b.in || !b.state || !b.dirty || !b.level || !b.cn || !b.prio || !b.rem || !b.sel || !b.is_min ||
+	    !b.sc_thread || !b.sc_off || !b.sc_cnt || !b.wk)
+		goto nomem;
+	for (unsigned t = 0; t < b.nwk; t++)
+		if (!(b.wk[t].lab = calloc(nn, sizeof(struct label))) || !(b.wk[t].target = calloc(nn, sizeof(uint32_t))))
+			goto nomem;
+
+	/* The input's arcs; parallel arcs (outside the API's promise) merge into the lightest. */
+	for (uint32_t u = 0; u < n; u++)
+	{
+		int sorted = 1;
+		for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++)
+		{
+			if (g->col[e] >= n)
+			{
+				build_free(&b);
+				return set_err(err, errlen, -EINVAL,
+					       "contraction hierarchy: arc %" PRIu32 " -> %" PRIu32 " leaves the graph (n = %" PRIu32 ")", u,
+					       g->col[e], n);
+			}
+			if (e > g->rowptr[u] && g->col[e] <= g->col[e - 1])
+				sorted = 0;
+		}
+		for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++)
+			if (g->col[e] != u && (sorted ? dlist_push(&b.out[u], g->col[e], g->w[e], NONE)
+						       : dlist_merge(&b.out[u], g->col[e], g->w[e], NONE)) < 0)
+				goto nomem;
+	}
+	for (uint32_t u = 0; u < n; u++)
+		for (uint32_t k = 0; k < b.out[u].len; k++)
+			if (dlist_push(&b.in[b.out[u].a[k].v], u, b.out[u].a[k].w, NONE) < 0)
+				goto nomem;
+
+	struct pool pool;
+	pool_start(&pool, b.T, &b);
+	b.T = pool.n; /* the workers beyond stay unused */
+	pool_run(&pool, job_priority_all, n);
+	for (uint32_t v = 0; v < n; v++)
+		b.rem[v] = v;
+	b.nrem = n;
+	unsigned rounds = 0;
+	while (b.nrem && !b.failed)
+	{
+		rounds++;
+		pool_run(&pool, job_select, b.nrem);
+		b.nsel = 0;
+		uint32_t keep = 0;
+		for (uint32_t i = 0; i < b.nrem; i++)
+			if (b.is_min[i])
+			{
+				b.sel[b.nsel++] = b.rem[i];
+				b.state[b.rem[i]] = SELECTED;
+			}
+			else
+				b.rem[keep++] = b.rem[i];
+		b.nrem = keep;
+		for (unsigned t = 0; t < b.T; t++)
+			b.wk[t].sclen = b.wk[t].dlen = 0;
+		pool_run(&pool, job_shortcuts, b.nsel);
+		if (b.failed)
+			break;
+		pool_run(&pool, job_apply, b.nsel);
+		for (uint32_t i = 0; i < b.nsel; i++)
+			b.state[b.sel[i]] = CONTRACTED;
+		uint64_t ndirty = 0;
+		for (unsigned t = 0; t < b.T; t++)
+			ndirty += b.wk[t].dlen;
+		pool_run(&pool, job_reprioritise, ndirty);
+		for (unsigned t = 0; t < b.T; t++)
+			for (size_t k = 0; k < b.wk[t].dlen; k++)
+				b.dirty[b.wk[t].dirty[k]] = 0;
+	}
+	pool_stop(&pool);
+	if (b.failed)
+	{
+		rc = b.failed;
+		goto nomem;
+	}
+	struct sssp_ch *ch = assemble(&b);
+	if (!ch)
+		goto nomem;
+	build_free(&b);
+	ch->st.rounds = rounds;
+	ch->st.threads = b.T;
+	ch->st.build_s = now_s() - t0;
+	if (st)
+		*st = ch->st;
+	*out = ch;
+	return 0;
+nomem:
+	build_free(&b);
+	return set_err(err, errlen, rc, "contraction hierarchy: out of memory for %" PRIu32 " vertices, %" PRIu64 " arcs", n,
+		       g->m);
+}
+
+/* ================================================================ access */
+
+void sssp_ch_stats(const struct sssp_ch *ch, struct sssp_ch_stats *st)
+{
+	*st = ch->st;
+}
+
+void sssp_ch_dims(const struct sssp_ch *ch, struct sssp_ch_dims *d)
+{
+	d->n = ch->n;
+	d->levels = ch->levels;
+	d->up_arcs = ch->up_arcs;
+	d->down_arcs = ch->down_arcs;
+}
+
+unsigned sssp_ch_buffers(const struct sssp_ch *ch, const void **ptr, size_t *size, unsigned max)
+{
+	const void *p[SSSP_CH_NBUF] = { ch->level_start, ch->pos,	 ch->orig, ch->up_start, ch->up,
+					ch->upin_start,	 ch->upin,	 ch->down_start, ch->down };
+	size_t nn = (size_t)ch->n + 1;
+	size_t s[SSSP_CH_NBUF] = { ((size_t)ch->levels + 1) * sizeof(uint32_t),
+				   (size_t)ch->n * sizeof(uint32_t),
+				   (size_t)ch->n * sizeof(uint32_t),
+				   nn * sizeof(uint64_t),
+				   ch->up_arcs * sizeof(struct sssp_ch_arc),
+				   nn * sizeof(uint64_t),
+				   ch->up_arcs * sizeof(struct sssp_ch_arc),
+				   nn * sizeof(uint64_t),
+				   ch->down_arcs * sizeof(struct sssp_ch_arc) };
+	for (unsigned i = 0; i < max && i < SSSP_CH_NBUF; i++)
+	{
+		ptr[i] = p[i];
+		size[i] = s[i];
+	}
+	return SSSP_CH_NBUF;
+}
+
+void sssp_ch_view_from(const struct sssp_ch_dims *d, const void *const *buf, struct sssp_ch_view *v)
+{
+	v->n = d->n;
+	v->levels = d->levels;
+	v->level_start = buf[SSSP_CH_BUF_LEVEL];
+	v->pos = buf[SSSP_CH_BUF_POS];
+	v->orig = buf[SSSP_CH_BUF_ORIG];
+	v->up_start = buf[SSSP_CH_BUF_UP_START];
+	v->up = buf[SSSP_CH_BUF_UP];
+	v->upin_start = buf[SSSP_CH_BUF_UPIN_START];
+	v->upin = buf[SSSP_CH_BUF_UPIN];
+	v->down_start = buf[SSSP_CH_BUF_DOWN_START];
+	v->down = buf[SSSP_CH_BUF_DOWN];
+}
+
+void sssp_ch_view(const struct sssp_ch *ch, struct sssp_ch_view *v)
+{
+	const void *p[SSSP_CH_NBUF];
+	size_t s[SSSP_CH_NBUF];
+	struct sssp_ch_dims d;
+	sssp_ch_buffers(ch, p, s, SSSP_CH_NBUF);
+	sssp_ch_dims(ch, &d);
+	sssp_ch_view_from(&d, p, v);
+}
+
+const uint32_t *sssp_ch_up_middle(const struct sssp_ch *ch)
+{
+	return ch->up_mid;
+}
+
+const uint32_t *sssp_ch_down_middle(const struct sssp_ch *ch)
+{
+	return ch->down_mid;
+}
+
+/* ================================================================ the cache file */
+
+#define CH_MAGIC "TCCPHCH\n"
+#define CH_VERSION 1u
+
+struct file_header
+{
+	char magic[8];
+	uint32_t version, header_bytes;
+	uint64_t key;
+	uint64_t checksum; /* of the header with this field 0, then the payload */
+	uint32_t n, levels;
+	uint64_t up_arcs, down_arcs, shortcuts;
+	double build_s;
+	uint32_t rounds, threads;
+	uint64_t payload_bytes;
+};
+
+struct section
+{
+	void *p;
+	size_t bytes;
+};
+
+static unsigned sections(const struct sssp_ch *ch, struct section *s)
+{
+	size_t nn = (size_t)ch->n + 1;
+	unsigned k = 0;
+	s[k++] = (struct section){ ch->level_start, ((size_t)ch->levels + 1) * sizeof(uint32_t) };
+	s[k++] = (struct section){ ch->pos, (size_t)ch->n * sizeof(uint32_t) };
+	s[k++] = (struct section){ ch->orig, (size_t)ch->n * sizeof(uint32_t) };
+	s[k++] = (struct section){ ch->up_start, nn * sizeof(uint64_t) };
+	s[k++] = (struct section){ ch->up, ch->up_arcs * sizeof(struct sssp_ch_arc) };
+	s[k++] = (struct section){ ch->up_mid, ch->up_arcs * sizeof(uint32_t) };
+	s[k++] = (struct section){ ch->upin_start, nn * sizeof(uint64_t) };
+	s[k++] = (struct section){ ch->upin, ch->up_arcs * sizeof(struct sssp_ch_arc) };
+	s[k++] = (struct section){ ch->down_start, nn * sizeof(uint64_t) };
+	s[k++] = (struct section){ ch->down, ch->down_arcs * sizeof(struct sssp_ch_arc) };
+	s[k++] = (struct section){ ch->down_mid, ch->down_arcs * sizeof(uint32_t) };
+	return k;
+}
+
+int sssp_ch_write(const struct sssp_ch *ch, const char *path, uint64_t key, char *err, size_t errlen)
+{
+	struct section s[16];
+	unsigned ns = sections(ch, s);
+	struct file_header h;
+	memset(&h, 0, sizeof h);
+	memcpy(h.magic, CH_MAGIC, 8);
+	h.version = CH_VERSION;
+	h.header_bytes = sizeof h;
+	h.key = key;
+	h.n = ch->n;
+	h.levels = ch->levels;
+	h.up_arcs = ch->up_arcs;
+	h.down_arcs = ch->down_arcs;
+	h.shortcuts = ch->st.shortcuts;
+	h.build_s = ch->st.build_s;
+	h.rounds = ch->st.rounds;
+	h.threads = ch->st.threads;
+	for (unsigned i = 0; i < ns; i++)
+		h.payload_bytes += s[i].bytes;
+	uint64_t sum = hash_bytes(0, &h, sizeof h);
+	for (unsigned i = 0; i < ns; i++)
+		sum = hash_bytes(sum, s[i].p, s[i].bytes);
+	h.checksum = hash_final(sum);
+
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + 16);
+	if (!tmp)
+		return set_err(err, errlen, -ENOMEM, "%s: out of memory", path);
+	memcpy(tmp, path, plen);
+	memcpy(tmp + plen, ".tmp.XXXXXX", 12);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+	{
+		int e = errno;
+		set_err(err, errlen, -e, "%s: cannot create a temporary file beside it: %s (is the folder writable?)", path,
+			strerror(e));
+		free(tmp);
+		return -e;
+	}
+	fchmod(fd, 0644); /* mkstemp's 0600 would hide the cache from other users */
+	FILE *f = fdopen(fd, "wb");
+	int ok = f && fwrite(&h, sizeof h, 1, f) == 1;
+	for (unsigned i = 0; ok && i < ns; i++)
+		ok = s[i].bytes == 0 || fwrite(s[i].p, 1, s[i].bytes, f) == s[i].bytes;
+	int e = errno;
+	if (f ? fclose(f) != 0 : close(fd) != 0)
+		ok = 0;
+	if (ok && rename(tmp, path) != 0)
+	{
+		e = errno;
+		ok = 0;
+	}
+	if (!ok)
+	{
+		unlink(tmp);
+		free(tmp);
+		return set_err(err, errlen, -(e ? e : EIO), "%s: cannot write the contraction hierarchy: %s (disk full?)", path,
+			       strerror(e ? e : EIO));
+	}
+	free(tmp);
+	return 0;
+}
+
+static int bad(char *err, size_t errlen, const char *path, const char *what)
+{
+	return set_err(err, errlen, -EBADMSG, "%s: not a valid contraction hierarchy cache (%s): delete it or let it be rebuilt",
+		       path, what);
+}
+
+/* The contents make sense: the engines may then index with them without checks. */
+static const char *validate(const struct sssp_ch *ch)
+{
+	uint32_t n = ch->n, L = ch->levels;
+	if (ch->level_start[0] != 0 || ch->level_start[L] != n)
+		return "level boundaries";
+	for (uint32_t l = 0; l < L; l++)
+		if (ch->level_start[l] > ch->level_start[l + 1])
+			return "level boundaries";
+	for (uint32_t v = 0; v < n; v++)
+		if (ch->pos[v] >= n || ch->orig[ch->pos[v]] != v)
+			return "vertex permutation";
+	const uint64_t *starts[3] = { ch->up_start, ch->upin_start, ch->down_start };
+	const struct sssp_ch_arc *arcs[3] = { ch->up, ch->upin, ch->down };
+	uint64_t counts[3] = { ch->up_arcs, ch->up_arcs, ch->down_arcs };
+	for (int k = 0; k < 3; k++)
+	{
+		if (starts[k][0] != 0 || starts[k][n] != counts[k])
+			return "arc offsets";
+		uint32_t l = 0; /* level block of position p */
+		for (uint32_t p = 0; p < n; p++)
+		{
+			while (ch->level_start[l + 1] <= p)
+				l++;
+			if (starts[k][p] > starts[k][p + 1])
+				return "arc offsets";
+			for (uint64_t e = starts[k][p]; e < starts[k][p + 1]; e++)
+			{
+				uint32_t q = arcs[k][e].v;
+				if (q >= n)
+					return "arc end out of range";
+				/* up and down: the other end in an earlier block; upin: in a later one */
+				int earlier = q < ch->level_start[l];
+				int later = q >= ch->level_start[l + 1];
+				if (k == 1 ? !later : !earlier)
+					return "arc between levels in the wrong direction";
+			}
+		}
+	}
+	for (uint64_t e = 0; e < ch->up_arcs; e++)
+		if (ch->up_mid[e] != NONE && ch->up_mid[e] >= n)
+			return "middle vertex out of range";
+	for (uint64_t e = 0; e < ch->down_arcs; e++)
+		if (ch->down_mid[e] != NONE && ch->down_mid[e] >= n)
+			return "middle vertex out of range";
+	return NULL;
+}
+
+int sssp_ch_read(const char *path, uint64_t key, struct sssp_ch **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+	{
+		int e = errno;
+		return set_err(err, errlen, -e, "%s: cannot open the contraction hierarchy cache: %s", path, strerror(e));
+	}
+	struct file_header h;
+	struct stat sb;
+	if (fstat(fileno(f), &sb) != 0 || fread(&h, sizeof h, 1, f) != 1 || memcmp(h.magic, CH_MAGIC, 8) != 0)
+	{
+		fclose(f);
+		return bad(err, errlen, path, "no header");
+	}
+	if (h.version != CH_VERSION || h.header_bytes != sizeof h)
+	{
+		fclose(f);
+		return set_err(err, errlen, -ESTALE,
+			       "%s: contraction hierarchy cache of format version %" PRIu32 ", this program reads version %u: "
+			       "it will be rebuilt",
+			       path, h.version, CH_VERSION);
+	}
+	if (h.key != key)
+	{
+		fclose(f);
+		return set_err(err, errlen, -ESTALE,
+			       "%s: contraction hierarchy cache made for another graph (key %016" PRIx64 ", this graph %016" PRIx64
+			       "): it will be rebuilt",
+			       path, h.key, key);
+	}
+	if (h.n > INT32_MAX || h.levels > h.n + 1 || h.up_arcs > ((uint64_t)1 << 40) || h.down_arcs > ((uint64_t)1 << 40))
+	{
+		fclose(f);
+		return bad(err, errlen, path, "sizes out of range");
+	}
+	struct sssp_ch *ch = ch_alloc(h.n, h.levels, h.up_arcs, h.down_arcs);
+	if (!ch)
+	{
+		fclose(f);
+		return set_err(err, errlen, -ENOMEM, "%s: out of memory reading the contraction hierarchy", path);
+	}
+	struct section s[16];
+	unsigned ns = sections(ch, s);
+	uint64_t payload = 0;
+	for (unsigned i = 0; i < ns; i++)
+		payload += s[i].bytes;
+	if (h.payload_bytes != payload || (uint64_t)sb.st_size != sizeof h + payload)
+	{
+		fclose(f);
+		sssp_ch_free(ch);
+		return bad(err, errlen, path, "size does not match its header (truncated?)");
+	}
+	uint64_t want = h.checksum;
+	h.checksum = 0;
+	uint64_t sum = hash_bytes(0, &h, sizeof h);
+	for (unsigned i = 0; i < ns; i++)
+	{
+		if (s[i].bytes && fread(s[i].p, 1, s[i].bytes, f) != s[i].bytes)
+		{
+			fclose(f);
+			sssp_ch_free(ch);
+			return bad(err, errlen, path, "truncated");
+		}
+		sum = hash_bytes(sum, s[i].p, s[i].bytes);
+	}
+	fclose(f);
+	if (hash_final(sum) != want)
+	{
+		sssp_ch_free(ch);
+		return bad(err, errlen, path, "checksum mismatch: the file is corrupt");
+	}
+	const char *why = validate(ch);
+	if (why)
+	{
+		sssp_ch_free(ch);
+		return bad(err, errlen, path, why);
+	}
+	ch->st.shortcuts = h.shortcuts;
+	ch->st.up_arcs = h.up_arcs;
+	ch->st.down_arcs = h.down_arcs;
+	ch->st.levels = h.levels;
+	ch->st.build_s = h.build_s;
+	ch->st.rounds = h.rounds;
+	ch->st.threads = h.threads;
+	*out = ch;
+	return 0;
+}

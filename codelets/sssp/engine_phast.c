@@ -1,0 +1,284 @@
+/* The "phast" engine, glued to the runtime: a contraction hierarchy of the graph (ch.c: built
+ * once, cached in a file tied to the graph), then PHAST trees: CPU units sweep
+ * SSSP_PHAST_LANES sources at once (phast.c), GPU units SSSP_PHAST_GPU_LANES (phast_gpu.cu). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ch.h"
+#include "phast.h"
+#include "plan.h"
+
+#ifdef SSSP_WITH_CUDA
+#include "phast_gpu.h"
+#include <tuccompi_cuda.h>
+#endif
+
+/* What the hierarchy costs to build, per vertex and core, and what it saves per source against
+ * the batched engine, per million vertices, as measured on the H200 node (2026-11-30,
+ * docs/apsp.md "PHAST"): a 1M-vertex road-like graph built in 2.9 s and a 1024x1024 grid in
+ * 17.6 s on 16 threads (47 and 270 us per vertex and core: the estimate takes 100); with a GPU,
+ * the batched engine ran a 1M-vertex grid at 552 SSSP/s and PHAST at 25,700 (1.8 ms saved per
+ * source); without one, 16 cores ran the bucket-queue Dijkstra at about 20 SSSP/s each and PHAST
+ * at about 300 each (saved: 1/(20 c) - 1/(300 c) s per source on c cores). Auto builds the
+ * hierarchy when the sources pay for it. */
+#define PHAST_BUILD_S_PER_VERTEX_CORE 1e-4
+#define PHAST_SAVED_S_PER_SOURCE_PER_MVERTEX_GPU 1.8e-3
+#define CPU_DIAL_SSSP_PER_S_PER_CORE_1M 20.0
+#define CPU_PHAST_SSSP_PER_S_PER_CORE_1M 300.0
+
+struct phast_state
+{
+	struct sssp_ch_dims dims;
+	struct sssp_ch_stats stats;
+	int from_cache;
+};
+
+static unsigned cores(const struct sssp_plan *p)
+{
+	if (p->o.threads)
+		return p->o.threads;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+/* Load the hierarchy from the cache when it is there and belongs to this graph. */
+static int load_cached(struct sssp_plan *p, char *why, size_t len)
+{
+	struct stat sb;
+	if (!p->o.ch_cache || stat(p->o.ch_cache, &sb) != 0)
+		return 0;
+	int ret = sssp_ch_read(p->o.ch_cache, sssp_graph_hash(p->g), &p->ch, why, len);
+	if (ret < 0)
+	{
+		if (p->o.verbose)
+			fprintf(stderr, "sssp: %s: rebuilding the hierarchy\n", why);
+		p->ch = NULL;
+		return 0;
+	}
+	return 1;
+}
+
+int sssp_phast_pays(struct sssp_plan *p, char *reason, size_t len)
+{
+	char why[256];
+	if (load_cached(p, why, sizeof(why)))
+	{
+		snprintf(reason, len, "auto: phast (deep graph, road-like; its contraction hierarchy is cached in %s)",
+			 p->o.ch_cache);
+		return 1;
+	}
+	double build = PHAST_BUILD_S_PER_VERTEX_CORE * p->g->n / cores(p), mv = p->g->n / 1e6;
+	double per = p->o.cuda ? PHAST_SAVED_S_PER_SOURCE_PER_MVERTEX_GPU * mv
+			       : mv * (1 / CPU_DIAL_SSSP_PER_S_PER_CORE_1M - 1 / CPU_PHAST_SSSP_PER_S_PER_CORE_1M) / cores(p);
+	double saved = per * (double)p->o.nsources;
+	if (saved > build)
+	{
+		snprintf(reason, len,
+			 "auto: phast (deep graph, road-like: building its contraction hierarchy, about %.1f s on %u "
+			 "cores, saves about %.1f s over %llu sources)",
+			 build, cores(p), saved, (unsigned long long)p->o.nsources);
+		return 1;
+	}
+	snprintf(reason, len,
+		 "auto: batched (deep graph, but %llu sources would not pay for a contraction hierarchy: about "
+		 "%.1f s to build, %.1f s saved; give more sources or --ch-cache to keep one)",
+		 (unsigned long long)p->o.nsources, build, saved);
+	return 0;
+}
+
+int sssp_phast_prepare(struct sssp_plan *p, char *why, size_t whylen)
+{
+	struct phast_state *st = calloc(1, sizeof(*st));
+	if (!st)
+	{
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	p->phast = st;
+	if (p->ch || load_cached(p, why, whylen))
+		st->from_cache = 1;
+	else
+	{
+		int ret = sssp_ch_build(p->g, cores(p), &p->ch, &st->stats, why, whylen);
+		if (ret < 0)
+			return ret;
+		if (p->o.ch_cache)
+		{
+			char err[512];
+			if (sssp_ch_write(p->ch, p->o.ch_cache, sssp_graph_hash(p->g), err, sizeof(err)) < 0)
+				fprintf(stderr, "sssp: warning: the contraction hierarchy could not be cached: %s\n", err);
+		}
+	}
+	sssp_ch_stats(p->ch, &st->stats);
+	sssp_ch_dims(p->ch, &st->dims);
+	if (p->o.verbose)
+		fprintf(stderr,
+			"sssp: contraction hierarchy %s: %llu shortcuts, %u levels, %llu up / %llu down arcs (built in %.2f s "
+			"on %u threads)\n",
+			st->from_cache ? "from the cache" : "built", (unsigned long long)st->stats.shortcuts, st->stats.levels,
+			(unsigned long long)st->stats.up_arcs, (unsigned long long)st->stats.down_arcs, st->stats.build_s,
+			st->stats.threads);
+	return 0;
+}
+
+static void view_of(const struct sssp_plan *p, struct tuccompi_task *t0, struct sssp_ch_view *v)
+{
+	const void *buf[SSSP_CH_NBUF];
+	for (unsigned k = 0; k < SSSP_CH_NBUF; k++)
+		buf[k] = tuccompi_task_shared(t0, k);
+	sssp_ch_view_from(&((const struct phast_state *)p->phast)->dims, buf, v);
+}
+
+/* Per-thread host rows for a batch (malloc'd on CPUs, pinned on GPUs), grown on demand. */
+static __thread uint32_t *rows_buf;
+static __thread size_t rows_len;
+static __thread int rows_pinned;
+
+static uint32_t *thread_rows(size_t n, int pinned)
+{
+	if (rows_len >= n && rows_pinned == pinned)
+		return rows_buf;
+#ifdef SSSP_WITH_CUDA
+	if (rows_buf && rows_pinned)
+		cudaFreeHost(rows_buf);
+	else
+#endif
+		free(rows_buf);
+	rows_buf = NULL;
+	rows_len = 0;
+#ifdef SSSP_WITH_CUDA
+	if (pinned && cudaMallocHost((void **)&rows_buf, n * sizeof(uint32_t)) != cudaSuccess)
+		rows_buf = NULL;
+	if (!pinned)
+#endif
+		rows_buf = malloc(n * sizeof(uint32_t));
+	rows_pinned = pinned;
+	if (rows_buf)
+		rows_len = n;
+	return rows_buf;
+}
+
+static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
+{
+	struct sssp_args *a = arg;
+	const struct sssp_plan *p = a->plan;
+	struct tuccompi_task *t0 = tuccompi_batch_task(b, 0);
+	unsigned nsrc = tuccompi_batch_size(b);
+	uint32_t *src = malloc(nsrc * sizeof(uint32_t));
+	struct sssp_summary *out = malloc(nsrc * sizeof(struct sssp_summary));
+	uint32_t **rows = a->row ? calloc(nsrc, sizeof(uint32_t *)) : NULL;
+	uint32_t *rb = a->row ? thread_rows((size_t)nsrc * a->n, gpu) : NULL;
+	if (!src || !out || (a->row && (!rows || !rb)))
+	{
+		tuccompi_batch_fail(b, -ENOMEM, "sssp phast engine: out of memory for %u sources", nsrc);
+		goto out;
+	}
+	for (unsigned i = 0; i < nsrc; i++)
+	{
+		src[i] = *(const uint32_t *)tuccompi_task_input(tuccompi_batch_task(b, i));
+		if (rows)
+			rows[i] = rb + (size_t)i * a->n;
+	}
+	struct sssp_ch_view v;
+	view_of(p, t0, &v);
+	int ret;
+	char err[256] = "";
+	if (!gpu)
+		ret = sssp_phast_cpu(&v, src, nsrc, tuccompi_task_workspace(t0, 0), out, rows);
+#ifdef SSSP_WITH_CUDA
+	else
+		ret = sssp_phast_gpu(&v, src, nsrc, SSSP_PHAST_GPU_LANES, tuccompi_task_workspace(t0, 0),
+				     sssp_phast_gpu_workspace_size(a->n, SSSP_PHAST_GPU_LANES), out, rows,
+				     tuccompi_gpu_stream(), err, sizeof(err));
+#else
+	else
+		ret = -ENODEV;
+#endif
+	if (ret < 0)
+	{
+		tuccompi_batch_fail(b, ret, "sssp phast engine: %s", err[0] ? err : "a source is out of range");
+		goto out;
+	}
+	for (unsigned i = 0; i < nsrc; i++)
+	{
+		struct tuccompi_task *t = tuccompi_batch_task(b, i);
+		*(struct sssp_summary *)tuccompi_task_result(t) = out[i];
+		if (rows)
+			sssp_emit_row(a, t, src[i], rows[i]);
+	}
+out:
+	free(src);
+	free(out);
+	free(rows);
+}
+
+static void phast_cpu_batch(struct tuccompi_batch *b, void *arg)
+{
+	phast_batch(b, arg, 0);
+}
+
+#ifdef SSSP_WITH_CUDA
+static void phast_cuda_batch(struct tuccompi_batch *b, void *arg)
+{
+	phast_batch(b, arg, 1);
+}
+#endif
+
+int sssp_phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
+{
+	struct tuccompi_plugin *pl = &p->plugin;
+	memset(pl, 0, sizeof(*pl));
+	pl->name = "sssp-phast";
+	pl->result_size = sizeof(struct sssp_summary);
+	size_t ws = 64;
+	if (p->o.cpu)
+	{
+		pl->cpu_batch = phast_cpu_batch;
+		pl->batch_max[TUCCOMPI_UNIT_CPU] = SSSP_PHAST_LANES;
+		ws = sssp_phast_cpu_workspace_size(p->g->n, SSSP_PHAST_LANES);
+	}
+#ifdef SSSP_WITH_CUDA
+	if (p->o.cuda)
+	{
+		pl->cuda_batch = phast_cuda_batch;
+		pl->batch_max[TUCCOMPI_UNIT_CUDA] = SSSP_PHAST_GPU_LANES;
+		size_t g = sssp_phast_gpu_workspace_size(p->g->n, SSSP_PHAST_GPU_LANES);
+		if (g > ws)
+			ws = g;
+	}
+#endif
+	pl->workspace_size[0] = ws;
+	pl->nworkspaces = 1;
+	const void *ptr[SSSP_CH_NBUF];
+	size_t size[SSSP_CH_NBUF];
+	static const uint64_t dummy;
+	unsigned nb = sssp_ch_buffers(p->ch, ptr, size, SSSP_CH_NBUF);
+	if (nb > TUCCOMPI_MAX_SHARED)
+		return -ENOSPC;
+	desc->nshared = 0;
+	for (unsigned k = 0; k < nb; k++)
+	{
+		int ret = tuccompi_shared_register(&desc->shared[k], size[k] ? ptr[k] : &dummy, size[k] ? size[k] : 8);
+		if (ret < 0)
+		{
+			while (desc->nshared)
+				tuccompi_shared_unregister(desc->shared[--desc->nshared]);
+			return ret;
+		}
+		desc->nshared++;
+	}
+	return 0;
+}
+
+void sssp_phast_free(struct sssp_plan *p)
+{
+	if (p->ch)
+		sssp_ch_free(p->ch);
+	free(p->phast);
+	p->ch = NULL;
+	p->phast = NULL;
+}

@@ -1,0 +1,65 @@
+/* PHAST on a GPU (Delling, Goldberg, Nowatzyk, Werneck, IPDPS 2011 / JPDC 2013, section on
+ * GPUs): the shortest-path trees of 32, 64 or 128 sources per pass over a contraction
+ * hierarchy (ch.h), every step on the device.
+ *
+ * Distances are kept [position][lane] (a row of `lanes` words per vertex; a warp handles one
+ * vertex, each thread lanes/32 consecutive lanes, so a row is one coalesced access). One
+ * persistent cooperative kernel per group of sources runs:
+ *   1. the sources' rows (0 in their own lane);
+ *   2. an upward sweep, lowest level first: a vertex takes the minimum over its upward
+ *      in-arcs from vertices already reached (a flag per vertex) - the union of the upward
+ *      search spaces, computed without a priority queue, in one pass over the upward arcs;
+ *   3. the downward sweep, highest level first: row(v) = min(row(v), row(u) + w) over its
+ *      down in-arcs, with the per-lane sums, eccentricities and reached counts kept in
+ *      registers, reduced per block in shared memory, then atomically.
+ * Vertices of one level have no arcs among them, so a level is one parallel step; levels
+ * are separated by a grid-wide barrier (cooperative groups). Consecutive levels small
+ * enough for one block (the top of the hierarchy: at most one vertex per warp, or
+ * TUCCOMPI_PHAST_SMALL per warp) run in block 0 with block barriers only.
+ * A grid barrier costs a few microseconds where a kernel launch per level would cost about
+ * as much plus a host round trip per group; CUDA graphs would save the launches but not
+ * the inter-kernel gaps. Rows in original ids: a gather kernel per lane, then an
+ * asynchronous copy to the caller's pinned memory.
+ *
+ * Sums saturate as in sssp_dijkstra (SSSP_INF - 1); unreachable is SSSP_INF. Plain C
+ * interface; nothing here aborts: errors come back as negative errno with a message. */
+#ifndef TUCCOMPI_SSSP_PHAST_GPU_H
+#define TUCCOMPI_SSSP_PHAST_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ch.h"
+#include "sssp_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Default sources per pass (32, 64 or 128 are valid). */
+#define SSSP_PHAST_GPU_LANES 128
+
+/** Device bytes of workspace for an n-vertex hierarchy and @p lanes sources per pass
+ *  (about 4 * lanes + 9 bytes per vertex); 0 if lanes is not 32, 64 or 128. */
+size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes);
+
+/** Shortest paths from @p nsrc sources (host array of original ids < v->n) over the
+ *  hierarchy @p v, whose pointers are DEVICE pointers (sssp_ch_view_from over the buffers'
+ *  device copies), on the current device, in passes of @p lanes sources.
+ *  @p work: device memory of sssp_phast_gpu_workspace_size(v->n, lanes) bytes (256-byte
+ *  aligned, as cudaMalloc gives), contents need not be kept between calls. @p stream: a
+ *  cudaStream_t (NULL: the default stream). out[i] (host memory) receives the summary of
+ *  src[i] with phases = the number of levels; when @p rows and rows[i] are not NULL,
+ *  rows[i] (n entries, pinned host memory for an asynchronous copy) receives the distances
+ *  in original ids. Returns when everything is done: 0, -EINVAL (bad argument: source out
+ *  of range, lanes, workspace too small), -ENODEV (no usable device, or it cannot run a
+ *  cooperative launch) or -EIO (a CUDA error), with one line in @p err. */
+int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, unsigned lanes, void *work,
+		   size_t work_bytes, struct sssp_summary *out, uint32_t *const *rows, void *stream, char *err,
+		   size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,285 @@
+/* MS (master-slave) across ranks, both halves: the master's server, which hands out ranges of
+ * task positions, and a rank's feeder, which keeps its units supplied by asking the master.
+ *
+ * Ranks ask the master for positions: a request carries how many the rank wants; the grant is
+ * a range [first, first+count), or count = 0 once everything is handed out ("stop"), with how
+ * many the master still has after it (policies that watch the end of a set use it). Every
+ * rank keeps asking until it has been told to stop, so the master knows it is done after
+ * nranks-1 remote stops. The master's own units ask through a function call; its server
+ * thread answers the others.
+ *
+ * Pack sizes: the paper's MS asks for one pack per idle unit (one task per CPU core, MK per
+ * GPU; here, with batches, a batch per CPU core and MK batches per GPU). When a rank's units
+ * finish tasks faster than a round trip to the master, that costs more in messages than in
+ * work, so a rank may take more: enough for about MS_HORIZON_RTT round trips at its measured
+ * task rate. The master grants that only up to half of the rank's share, by measured speed, of
+ * what is left (weighted factoring), so packs shrink as the set drains and a slow rank never
+ * holds a large part of the tail. With tasks slow relative to a round trip this is exactly the
+ * paper's pack. */
+#include "taskset.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MS_HORIZON_RTT 200
+
+#define MS_TAG_BASE 4096
+
+struct _tuccompi_ms
+{
+	uint64_t ntasks;
+	uint64_t next; /* master: first id not handed out */
+	int master;
+	int tag_req, tag_grant;
+	pthread_mutex_t lock;
+	int server_running;
+	pthread_t server;
+	double comm_s;
+	uint64_t nrequests;
+	uint64_t *rate; /* master: each rank's last reported task rate (tasks per 1000 s) */
+};
+
+/* A request: the paper's pack (want), what the rank would take to save round trips
+ * (want_max) and its measured task rate. The master grants the pack, or more up to the rank's
+ * share of what is left by measured speed, halved (factoring), so that a slow rank never sits
+ * on a large part of the tail. */
+static void ms_take(struct _tuccompi_ms *ms, int rank, const uint64_t req[3], uint64_t *first, uint64_t *count,
+		    uint64_t *rest)
+{
+	pthread_mutex_lock(&ms->lock);
+	uint64_t left = ms->ntasks - ms->next, want = req[0];
+	if (ms->rate && req[2])
+		ms->rate[rank] = req[2];
+	if (req[1] > want)
+	{
+		/* until every rank has told its speed, the paper's pack */
+		uint64_t cap = 0;
+		double sum = 0;
+		int known = 0;
+		for (int r = 0; ms->rate && r < _tuccompi.nranks; r++)
+			if (ms->rate[r])
+				sum += (double)ms->rate[r], known++;
+		if (known == _tuccompi.nranks && sum > 0)
+			cap = (uint64_t)((double)left * (double)ms->rate[rank] / sum / 2);
+		uint64_t more = req[1] < cap ? req[1] : cap;
+		if (more > want)
+			want = more;
+	}
+	*first = ms->next;
+	*count = want < left ? want : left;
+	ms->next += *count;
+	*rest = ms->ntasks - ms->next;
+	pthread_mutex_unlock(&ms->lock);
+}
+
+#ifdef TUCCOMPI_HAVE_MPI
+static void *ms_server(void *arg)
+{
+	struct _tuccompi_ms *ms = arg;
+	int stops = 0, nremote = _tuccompi.nranks - 1;
+	uint64_t want[3];
+	MPI_Request req;
+	MPI_Status st;
+	struct timespec nap = { 0, 20000 }; /* 20 µs between polls: no core burnt */
+
+	while (stops < nremote)
+	{
+		MPI_Irecv(want, 3, MPI_UINT64_T, MPI_ANY_SOURCE, ms->tag_req, _tuccompi.comm, &req);
+		int done = 0;
+		while (!done)
+		{
+			MPI_Test(&req, &done, &st);
+			if (!done)
+				nanosleep(&nap, NULL);
+		}
+		uint64_t grant[3];
+		ms_take(ms, st.MPI_SOURCE, want, &grant[0], &grant[1], &grant[2]);
+		if (grant[1] == 0)
+			stops++;
+		MPI_Send(grant, 3, MPI_UINT64_T, st.MPI_SOURCE, ms->tag_grant, _tuccompi.comm);
+	}
+	return NULL;
+}
+#endif
+
+struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned serial)
+{
+	struct _tuccompi_ms *ms = calloc(1, sizeof(*ms));
+	if (!ms)
+		return NULL;
+	ms->ntasks = ntasks;
+	ms->master = master;
+	ms->rate = calloc((size_t)_tuccompi.nranks, sizeof(uint64_t));
+	if (!ms->rate)
+	{
+		free(ms);
+		return NULL;
+	}
+	ms->tag_req = MS_TAG_BASE + 2 * (int)(serial % 1024);
+	ms->tag_grant = ms->tag_req + 1;
+	pthread_mutex_init(&ms->lock, NULL);
+#ifdef TUCCOMPI_HAVE_MPI
+	if (_tuccompi.mpi_active && _tuccompi.nranks > 1 && _tuccompi.rank == master)
+	{
+		if (pthread_create(&ms->server, NULL, ms_server, ms) != 0)
+		{
+			free(ms->rate);
+			free(ms);
+			return NULL;
+		}
+		ms->server_running = 1;
+	}
+#endif
+	return ms;
+}
+
+int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_max, double rate, uint64_t *first,
+			 uint64_t *count, uint64_t *rest)
+{
+	ms->nrequests++;
+	uint64_t req[3] = { want, want_max, (uint64_t)(rate * 1000) };
+	if (_tuccompi.rank == ms->master || !_tuccompi.mpi_active)
+	{
+		ms_take(ms, _tuccompi.rank, req, first, count, rest);
+		return 0;
+	}
+#ifdef TUCCOMPI_HAVE_MPI
+	double t0 = _tuccompi_now();
+	uint64_t grant[3];
+	if (MPI_Send(req, 3, MPI_UINT64_T, ms->master, ms->tag_req, _tuccompi.comm) != MPI_SUCCESS ||
+	    MPI_Recv(grant, 3, MPI_UINT64_T, ms->master, ms->tag_grant, _tuccompi.comm, MPI_STATUS_IGNORE) !=
+		    MPI_SUCCESS)
+		return _tuccompi_error(-EIO, "MS request to master rank %d failed", ms->master);
+	ms->comm_s += _tuccompi_now() - t0;
+	*first = grant[0];
+	*count = grant[1];
+	*rest = grant[2];
+	return 0;
+#else
+	return _tuccompi_error(-ENOSYS, "MS across ranks needs MPI");
+#endif
+}
+
+int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequests)
+{
+	if (ms->server_running)
+		pthread_join(ms->server, NULL);
+	if (comm_s)
+		*comm_s = ms->comm_s;
+	if (nrequests)
+		*nrequests = ms->nrequests;
+	pthread_mutex_destroy(&ms->lock);
+	free(ms->rate);
+	free(ms);
+	return 0;
+}
+
+
+/* ------------------------------------------------------------------ a rank's feeder */
+
+/* Tasks this rank keeps in hand (the paper's packs): a batch per CPU core, MK batches per GPU. */
+static uint64_t pack_target(const struct tuccompi_taskset *ts)
+{
+	uint64_t t = 0;
+	for (int k = 0; k < _tuccompi.nunits; k++)
+	{
+		const struct tuccompi_unit *u = &_tuccompi.units[k];
+		if (_tuccompi.unit_failed[k])
+			continue;
+		if (u->kind == TUCCOMPI_UNIT_CPU && (ts->cl.where & STARPU_CPU))
+			t += ts->batch[TUCCOMPI_UNIT_CPU];
+		else if (u->kind == TUCCOMPI_UNIT_CUDA && (ts->cl.where & STARPU_CUDA))
+			t += (uint64_t)ts->mk * ts->batch[TUCCOMPI_UNIT_CUDA];
+	}
+	return t;
+}
+
+/* Tasks received and not started yet (lock held). */
+static uint64_t in_hand(const struct tuccompi_taskset *ts)
+{
+	if (ts->policy->flags & TUCCOMPI_POLICY_UNIT_SHARES)
+		return ts->jobs_inflight * ts->batch_static;
+	return ts->pool.count;
+}
+
+static void *feeder(void *arg)
+{
+	struct tuccompi_taskset *ts = arg;
+	uint64_t target = pack_target(ts), rest = ts->ntodo;
+	for (;;)
+	{
+		pthread_mutex_lock(&ts->lock);
+		while (!ts->error && in_hand(ts) >= target)
+			pthread_cond_wait(&ts->cond, &ts->lock);
+		uint64_t want = ts->error ? 0 : target - in_hand(ts);
+		double el = _tuccompi_now() - ts->t_start;
+		pthread_mutex_unlock(&ts->lock);
+		/* adaptive pack: enough for a horizon of round trips at the measured rate; the master
+		 * caps it by this rank's share of the speed */
+		struct _tuccompi_ms *ms = ts->ms;
+		double rate = el > 0 && ts->done ? (double)ts->done / el : 0;
+		uint64_t want_max = want;
+		if (want && ms->nrequests && rate > 0)
+		{
+			double rtt = ms->comm_s / (double)ms->nrequests;
+			uint64_t adapt = (uint64_t)(rate * MS_HORIZON_RTT * rtt);
+			if (adapt > want_max)
+				want_max = adapt;
+		}
+		uint64_t first = 0, count = 0;
+		int ret = _tuccompi_injected(2)
+				  ? _tuccompi_error(-EIO, "request to the MS master failed (fault injected by TUCCOMPI_FAULT_INJECT)")
+				  : _tuccompi_ms_request(ms, want, want_max, rate, &first, &count, &rest);
+		if (ret == 0 && count)
+			ret = _tuccompi_ts_take(ts, first, count);
+		pthread_mutex_lock(&ts->lock);
+		ts->master_rest = (unsigned long)rest;
+		_tuccompi_ts_tell_remaining_locked(ts);
+		pthread_mutex_unlock(&ts->lock);
+		if (ret < 0 || count == 0)
+		{
+			/* After an error, still tell the master we stop (a request for nothing is
+			 * answered with nothing and counts as our stop), so it does not wait for us;
+			 * the lost tasks make tuccompi_wait() fail. */
+			if (ret < 0)
+			{
+				_tuccompi_ts_fail(ts, ret, "%s", tuccompi_last_error());
+				_tuccompi_ms_request(ms, 0, 0, 0, &first, &count, &rest);
+			}
+			pthread_mutex_lock(&ts->lock);
+			ts->feeding = 0;
+			pthread_cond_broadcast(&ts->cond);
+			pthread_mutex_unlock(&ts->lock);
+			return NULL;
+		}
+	}
+}
+
+int _tuccompi_ms_feed(struct tuccompi_taskset *ts)
+{
+	ts->ms = _tuccompi_ms_start(ts->ntodo, ts->policy->master, ts->serial);
+	if (!ts->ms)
+		return _tuccompi_error(-ENOMEM, "cannot start the MS protocol");
+	uint64_t first, count, rest;
+	if (_tuccompi.nranks == 1)
+	{
+		/* One node: every task is this node's; units take them as they go. */
+		_tuccompi_ms_request(ts->ms, ts->ntodo, ts->ntodo, 0, &first, &count, &rest);
+		return _tuccompi_ts_take(ts, first, count);
+	}
+	if (pack_target(ts) == 0)
+		/* No unit here can run it: a request for nothing is our stop. */
+		return _tuccompi_ms_request(ts->ms, 0, 0, 0, &first, &count, &rest);
+	ts->feeding = 1;
+	ts->feeder_started = 1;
+	if (pthread_create(&ts->feeder, NULL, feeder, ts) != 0)
+	{
+		ts->feeder_started = 0;
+		ts->feeding = 0;
+		/* still our stop, so that the master does not wait for us */
+		_tuccompi_ms_request(ts->ms, 0, 0, 0, &first, &count, &rest);
+		return _tuccompi_error(-EAGAIN, "cannot start the MS feeder thread");
+	}
+	return 0;
+}

@@ -1,0 +1,180 @@
+/* A task set inside the library: what PARALLEL (parallel.c) builds, the codelet (plugin.c)
+ * runs, the MS feeder (ms.c) fills, the journal (journal.c) records and SYN (syn.c) gathers.
+ *
+ * Tasks travel in jobs: one StarPU task runs one job, i.e. a batch of tasks of the set.
+ *  - Unit shares (policies with TUCCOMPI_POLICY_UNIT_SHARES, EQ1/EQ2): a job's tasks are chosen
+ *    when it is submitted, all jobs of one size, and the StarPU policy places it.
+ *  - Otherwise a job is a token: when a unit starts it, it takes up to the batch size of that
+ *    kind of unit from the rank's pool (MS packs arrive in the pool; at the end of a set the
+ *    last jobs are partial). The library keeps enough tokens queued for every able worker.
+ * The policy's partition (or the MS master) deals in positions 0..ntodo-1; a position is a
+ * task id, or, when resuming, an index into the ids the journal does not hold. */
+#ifndef TUCCOMPI_TASKSET_H
+#define TUCCOMPI_TASKSET_H
+
+#include "internal.h"
+
+#include <stdatomic.h>
+
+struct _tuccompi_ms;
+struct _tuccompi_journal;
+
+struct _tuccompi_job
+{
+	struct tuccompi_taskset *ts;
+	unsigned n, cap;
+	int bound;           /* tasks chosen at submission */
+	int failed;          /* the plug-in (or an injected fault) failed the job on its unit */
+	int moved;           /* not run: started on a unit taken out of the set */
+	int err;
+	unsigned attempts;   /* units that failed these tasks so far */
+	int worker;
+	enum tuccompi_unit_kind kind;
+	char why[256];
+	uint64_t *ids;               /* cap entries */
+	struct tuccompi_task *tasks; /* cap entries, filled when it runs */
+};
+
+struct tuccompi_task
+{
+	struct tuccompi_taskset *ts;
+	struct _tuccompi_job *job;
+	uint64_t id;
+	void **buffers;
+	int worker;
+	enum tuccompi_unit_kind kind;
+};
+
+struct tuccompi_batch
+{
+	struct _tuccompi_job *job;
+};
+
+struct tuccompi_shared
+{
+	starpu_data_handle_t handle;
+};
+
+/* Task ids waiting for a unit, as ranges (MS grants and partition shares are ranges). */
+struct _tuccompi_pool
+{
+	uint64_t (*r)[2]; /* [first, count] */
+	size_t head, tail, cap;
+	uint64_t count;
+};
+
+struct tuccompi_taskset
+{
+	struct tuccompi_taskset_desc desc;
+	struct tuccompi_plugin plugin;
+	const struct tuccompi_policy *policy;
+	unsigned ctx, serial;
+	int mk; /* MK when the set started */
+	struct starpu_codelet cl;
+	starpu_data_handle_t workspaces[TUCCOMPI_MAX_WORKSPACES];
+	unsigned nworkspaces, nbuffers;
+	unsigned batch[2];     /* tasks per job by unit kind (pool mode) */
+	unsigned batch_static; /* tasks per job (unit shares) */
+	unsigned batch_max_able; /* the largest batch of a kind that can run the set */
+	unsigned nworkers;     /* workers of the context able to run the plug-in: tokens kept queued */
+
+	/* results of the tasks run here, indexed by task id (desc.results on the root) */
+	unsigned char *local_results;
+	int own_local_results;
+
+	/* positions -> ids (resume); todo == NULL: identity */
+	uint64_t ntodo;
+	uint64_t *todo;
+	struct _tuccompi_journal *journal;
+
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct _tuccompi_pool pool;
+	uint64_t jobs_inflight;        /* submitted, not finished */
+	unsigned tokens_waiting;       /* pool jobs submitted, not started */
+	uint64_t done;                 /* tasks finished here */
+	uint64_t *ran_ids, ran_cap;    /* ids run here, in completion order */
+	int feeding;                   /* MS feeder still running */
+	int feeder_started;
+	pthread_t feeder;
+	struct _tuccompi_ms *ms;
+	unsigned long master_rest;     /* what the MS master had left at its last answer */
+
+	/* the first error of the set, from any thread; tuccompi_wait() raises it on the caller's */
+	int error;
+	char errmsg[1024];
+
+	/* statistics */
+	double t_start, t_end, t_local_done, comm_s, wait_s;
+	uint64_t nrequests;
+	_Atomic uint64_t worker_ntasks[STARPU_NMAXWORKERS];
+	_Atomic uint64_t worker_busy_ns[STARPU_NMAXWORKERS];
+	struct tuccompi_unit_stats *all_units;
+	int nall_units;
+	uint64_t *tasks_per_rank;
+	double *wall_per_rank, *comm_per_rank, *xfer_s_per_rank, *wait_per_rank;
+	uint64_t *xfer_bytes_per_rank;
+	int *mk_per_rank;
+	char (*placement_per_rank)[256]; /* root: what node-aware start-up gave each rank */
+	uint64_t xfer_bytes;
+	double xfer_s;
+	int *task_rank; /* root: rank of each task */
+	uint64_t retried;  /* tasks run again after a unit failed them */
+	uint64_t nresumed; /* tasks whose results came from the journal */
+	int waited;
+};
+
+/* ---- plugin.c */
+/* The codelet of a task set (entries, buffer modes, model, can_execute). */
+TUCCOMPI_INTERNAL int _tuccompi_codelet_init(struct tuccompi_taskset *ts);
+/* Submit one job: bound (the given ids) or a token (ids == NULL). */
+TUCCOMPI_INTERNAL int _tuccompi_job_submit(struct tuccompi_taskset *ts, const uint64_t *ids, unsigned n);
+/* TUCCOMPI_FAULT_INJECT: does the next event of @what (0 CPU job, 1 CUDA job, 2 MS request) fail? */
+TUCCOMPI_INTERNAL int _tuccompi_injected(int what);
+TUCCOMPI_INTERNAL void _tuccompi_inject_reset(void);
+/* Record the first error of the set (any thread). */
+TUCCOMPI_INTERNAL void _tuccompi_ts_fail(struct tuccompi_taskset *ts, int err, const char *fmt, ...)
+	TUCCOMPI_PRINTF(3, 4);
+
+/* ---- parallel.c */
+/* Id of position @pos. */
+static inline uint64_t _tuccompi_ts_id(const struct tuccompi_taskset *ts, uint64_t pos)
+{
+	return ts->todo ? ts->todo[pos] : pos;
+}
+/* Add positions [first, first+count) to the pool (lock held) and queue tokens for them. */
+TUCCOMPI_INTERNAL void _tuccompi_pool_add_locked(struct tuccompi_taskset *ts, uint64_t first, uint64_t count);
+/* Put ids back at the front of the pool (a failed job's), lock held. */
+TUCCOMPI_INTERNAL void _tuccompi_pool_return_locked(struct tuccompi_taskset *ts, const uint64_t *ids, unsigned n);
+/* Take up to @max ids (lock held); returns how many. */
+TUCCOMPI_INTERNAL unsigned _tuccompi_pool_take_locked(struct tuccompi_taskset *ts, uint64_t *ids, unsigned max);
+/* Queue tokens so that every able worker finds one while the pool has tasks (lock held). */
+TUCCOMPI_INTERNAL void _tuccompi_tokens_top_up_locked(struct tuccompi_taskset *ts);
+/* This rank takes positions [first, first+count): equal jobs for unit-share policies, the pool
+ * otherwise. */
+TUCCOMPI_INTERNAL int _tuccompi_ts_take(struct tuccompi_taskset *ts, uint64_t first, uint64_t count);
+/* Tell a HEARS_REMAINING policy what is left (lock held). */
+TUCCOMPI_INTERNAL void _tuccompi_ts_tell_remaining_locked(struct tuccompi_taskset *ts);
+
+/* ---- ms.c: the MS protocol. A grant is [first, first+count) of positions; count 0 is stop. */
+TUCCOMPI_INTERNAL struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned serial);
+/* Ask for @want positions, or up to @want_max if the master judges it fair given @rate (this
+ * rank's tasks per second, 0 unknown); a blocking round trip, or local on the master. @rest gets
+ * how many the master has left after this grant. */
+TUCCOMPI_INTERNAL int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_max, double rate,
+					   uint64_t *first, uint64_t *count, uint64_t *rest);
+/* Wait for the master to have answered every rank's last request, free. */
+TUCCOMPI_INTERNAL int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequests);
+/* Feed the task set from the master on a thread of its own (ranks other than a lone one). */
+TUCCOMPI_INTERNAL int _tuccompi_ms_feed(struct tuccompi_taskset *ts);
+
+/* ---- journal.c */
+/* Open (or, resuming, read then reopen) the journal of a task set: fills ts->todo/ntodo with
+ * the ids still to run and the root's results of the others. Collective. */
+TUCCOMPI_INTERNAL int _tuccompi_journal_open(struct tuccompi_taskset *ts);
+/* Record finished tasks (any thread). */
+TUCCOMPI_INTERNAL void _tuccompi_journal_record(struct tuccompi_taskset *ts, const uint64_t *ids, unsigned n);
+/* Flush and close (remove = the set completed and the caller asked for it). */
+TUCCOMPI_INTERNAL int _tuccompi_journal_close(struct tuccompi_taskset *ts);
+
+#endif

@@ -1,0 +1,72 @@
+/* Computational units as TuCCompi counts them: every CPU worker is a unit; the stream workers
+ * of one CUDA device together are one unit (the GPU), which runs MK tasks at once. The one
+ * grouping of the library: the core groups all workers at start-up, each scheduler groups the
+ * workers of its context, both with tuccompi_units_group(). */
+#include "internal.h"
+
+int tuccompi_units_group(const int *workers, int nworkers, struct tuccompi_unit *units, int max_units,
+			 int *worker_unit)
+{
+	int nunits = 0;
+	if (worker_unit)
+		for (int w = 0; w < STARPU_NMAXWORKERS; w++)
+			worker_unit[w] = -1;
+	for (int i = 0; i < nworkers; i++)
+	{
+		int w = workers[i];
+		enum starpu_worker_archtype type = starpu_worker_get_type(w);
+		enum tuccompi_unit_kind kind;
+		if (type == STARPU_CPU_WORKER)
+			kind = TUCCOMPI_UNIT_CPU;
+		else if (type == STARPU_CUDA_WORKER)
+			kind = TUCCOMPI_UNIT_CUDA;
+		else
+			continue;
+		int index = kind == TUCCOMPI_UNIT_CPU ? starpu_worker_get_bindid(w) : starpu_worker_get_devid(w);
+		int k = nunits;
+		if (kind == TUCCOMPI_UNIT_CUDA)
+			for (k = 0; k < nunits; k++)
+				if (units[k].kind == kind && units[k].index == index)
+					break;
+		if (k == nunits)
+		{
+			if (nunits == max_units)
+				continue;
+			units[k].kind = kind;
+			units[k].index = index;
+			units[k].nworkers = 0;
+			nunits++;
+		}
+		if (units[k].nworkers < TUCCOMPI_MAX_MK)
+		{
+			units[k].workers[units[k].nworkers++] = w;
+			if (worker_unit)
+				worker_unit[w] = k;
+		}
+	}
+	return nunits;
+}
+
+void _tuccompi_units_build(void)
+{
+	int ids[STARPU_NMAXWORKERS];
+	int n = (int)starpu_worker_get_count();
+	for (int w = 0; w < n; w++)
+		ids[w] = w;
+	_tuccompi.nunits = tuccompi_units_group(ids, n, _tuccompi.units, STARPU_NMAXWORKERS, _tuccompi.worker_unit);
+	for (int k = 0; k < STARPU_NMAXWORKERS; k++)
+		_tuccompi.unit_failed[k] = 0;
+}
+
+int _tuccompi_units_healthy(enum tuccompi_unit_kind kind)
+{
+	int n = 0;
+	for (int k = 0; k < _tuccompi.nunits; k++)
+		n += _tuccompi.units[k].kind == kind && !_tuccompi.unit_failed[k];
+	return n;
+}
+
+int tuccompi_unit_count(enum tuccompi_unit_kind kind)
+{
+	return _tuccompi_units_healthy(kind);
+}

@@ -1,0 +1,459 @@
+/* Contraction hierarchies and CPU PHAST (codelets/sssp/ch.c, phast.c): every distance row and
+ * summary equals the reference Dijkstra's (tests/apsp/sssp_ref.h) on random (with and without
+ * zero weights), grid (all weights equal: ties everywhere), R-MAT and road-like graphs and on
+ * hand-made cases (a single vertex, isolated vertices and disconnected parts, one-way arcs,
+ * zero-weight cycles, parallel arcs, a tie that two vertices of one contraction round could
+ * each witness for the other); the hierarchy does not depend on the number of threads and
+ * its levels have no arcs inside; the cache file round-trips, and a corrupt, truncated,
+ * foreign or stale file is refused with the right error and leaves nothing behind; the road-like
+ * generator is deterministic, symmetric and connected. */
+#include "ch.h"
+#include "graph.h"
+#include "phast.h"
+#include "sssp_ref.h"
+#include "testutil.h"
+
+#include <dirent.h>
+#include <unistd.h>
+
+static struct sssp_graph view_of(const struct graph *g)
+{
+	struct sssp_graph v = { g->n, g->m, g->rowptr, g->col, g->w, g->min_out, g->max_w };
+	return v;
+}
+
+/* The hierarchy's own invariants, straight from its buffers. */
+static void check_structure(const struct sssp_ch *ch, const struct graph *g)
+{
+	struct sssp_ch_view v;
+	sssp_ch_view(ch, &v);
+	ASSERT_EQ(v.n, g->n);
+	ASSERT_EQ(v.level_start[0], 0);
+	ASSERT_EQ(v.level_start[v.levels], v.n);
+	uint32_t *lev = malloc((v.n + 1) * sizeof *lev);
+	for (uint32_t b = 0; b < v.levels; b++)
+		for (uint32_t p = v.level_start[b]; p < v.level_start[b + 1]; p++)
+			lev[p] = b; /* block index: 0 is the highest level */
+	for (uint32_t p = 0; p < v.n; p++)
+	{
+		ASSERT_EQ(v.orig[v.pos[p]] == p, 1);
+		for (uint64_t e = v.up_start[p]; e < v.up_start[p + 1]; e++)
+			ASSERT(lev[v.up[e].v] < lev[p]);
+		for (uint64_t e = v.down_start[p]; e < v.down_start[p + 1]; e++)
+			ASSERT(lev[v.down[e].v] < lev[p]);
+		for (uint64_t e = v.upin_start[p]; e < v.upin_start[p + 1]; e++)
+			ASSERT(lev[v.upin[e].v] > lev[p]);
+	}
+	free(lev);
+	struct sssp_ch_stats st;
+	sssp_ch_stats(ch, &st);
+	ASSERT_EQ(st.levels, v.levels);
+	ASSERT(st.shortcuts <= st.up_arcs + st.down_arcs);
+}
+
+static int same_buffers(const struct sssp_ch *a, const struct sssp_ch *b)
+{
+	const void *pa[SSSP_CH_NBUF], *pb[SSSP_CH_NBUF];
+	size_t sa[SSSP_CH_NBUF], sb[SSSP_CH_NBUF];
+	ASSERT_EQ(sssp_ch_buffers(a, pa, sa, SSSP_CH_NBUF), SSSP_CH_NBUF);
+	sssp_ch_buffers(b, pb, sb, SSSP_CH_NBUF);
+	for (int i = 0; i < SSSP_CH_NBUF; i++)
+		if (sa[i] != sb[i] || memcmp(pa[i], pb[i], sa[i]) != 0)
+			return 0;
+	return 1;
+}
+
+/* A CPU model of the GPU engine's passes (phast_gpu.cu), one source at a time: upward sweep
+ * lowest level first over upin arcs from reached vertices, then the downward sweep highest
+ * level first; must give Dijkstra's distances (in positions). */
+static void model_gpu(const struct sssp_ch_view *v, uint32_t src, uint32_t *dist, uint8_t *flag)
+{
+	memset(flag, 0, v->n);
+	uint32_t s = v->pos[src];
+	dist[s] = 0;
+	flag[s] = 1;
+	for (int b = (int)v->levels - 1; b >= 0; b--)
+		for (uint32_t p = v->level_start[b]; p < v->level_start[b + 1]; p++)
+		{
+			uint64_t d = flag[p] ? dist[p] : UINT64_MAX;
+			int any = flag[p];
+			for (uint64_t e = v->upin_start[p]; e < v->upin_start[p + 1]; e++)
+				if (flag[v->upin[e].v])
+				{
+					any = 1;
+					uint64_t t = (uint64_t)dist[v->upin[e].v] + v->upin[e].w;
+					d = t < d ? t : d;
+				}
+			if (any)
+			{
+				dist[p] = (uint32_t)d;
+				flag[p] = 1;
+			}
+		}
+	for (uint32_t b = 0; b < v->levels; b++)
+		for (uint32_t p = v->level_start[b]; p < v->level_start[b + 1]; p++)
+		{
+			uint64_t d = flag[p] ? dist[p] : SSSP_INF;
+			for (uint64_t e = v->down_start[p]; e < v->down_start[p + 1]; e++)
+				if (dist[v->down[e].v] != SSSP_INF)
+				{
+					uint64_t t = (uint64_t)dist[v->down[e].v] + v->down[e].w;
+					d = t < d ? t : d;
+				}
+			dist[p] = (uint32_t)d;
+		}
+}
+
+/* PHAST from @p k sources against the reference, rows and summaries. */
+static void check_sources(const char *what, const struct graph *g, const struct sssp_ch *ch, const uint32_t *src,
+			  unsigned k)
+{
+	struct sssp_ch_view v;
+	sssp_ch_view(ch, &v);
+	void *work = malloc(sssp_phast_cpu_workspace_size(g->n, k));
+	struct sssp_summary *out = calloc(k, sizeof *out);
+	uint32_t **rows = calloc(k, sizeof *rows);
+	uint32_t *ref = malloc(g->n * sizeof *ref);
+	for (unsigned i = 0; i < k; i++)
+		rows[i] = malloc(g->n * sizeof(uint32_t));
+	ASSERT(work && out && rows && ref);
+	ASSERT_EQ(sssp_phast_cpu(&v, src, k, work, out, rows), 0);
+	for (unsigned i = 0; i < k; i++)
+	{
+		sssp_ref(g, src[i], ref);
+		for (uint32_t t = 0; t < g->n; t++)
+			if (rows[i][t] != ref[t])
+				FAIL("%s: source %u, vertex %u: PHAST %u, Dijkstra %u", what, src[i], t, rows[i][t], ref[t]);
+		struct sssp_summary s;
+		sssp_summarize(ref, g->n, src[i], &s);
+		ASSERT_EQ(out[i].source, src[i]);
+		ASSERT_EQ(out[i].sum, s.sum);
+		ASSERT_EQ(out[i].ecc, s.ecc);
+		ASSERT_EQ(out[i].reached, s.reached);
+		ASSERT_EQ(out[i].overflow, s.overflow);
+		if (i < 8)
+		{
+			uint32_t *md = malloc(g->n * sizeof *md);
+			uint8_t *fl = malloc(g->n + 1);
+			model_gpu(&v, src[i], md, fl);
+			for (uint32_t t = 0; t < g->n; t++)
+				if (md[v.pos[t]] != ref[t])
+					FAIL("%s: GPU model, source %u, vertex %u: %u, Dijkstra %u", what, src[i], t, md[v.pos[t]],
+					     ref[t]);
+			free(md);
+			free(fl);
+		}
+	}
+	/* summaries alone (no rows) agree with the rows' */
+	struct sssp_summary *out2 = calloc(k, sizeof *out2);
+	ASSERT_EQ(sssp_phast_cpu(&v, src, k, work, out2, NULL), 0);
+	for (unsigned i = 0; i < k; i++)
+		ASSERT_EQ(out2[i].sum, out[i].sum);
+	for (unsigned i = 0; i < k; i++)
+		free(rows[i]);
+	free(rows);
+	free(out);
+	free(out2);
+	free(ref);
+	free(work);
+}
+
+static struct sssp_ch *build(const struct graph *g, unsigned threads)
+{
+	struct sssp_graph gv = view_of(g);
+	struct sssp_ch *ch = NULL;
+	struct sssp_ch_stats st;
+	char err[256];
+	int rc = sssp_ch_build(&gv, threads, &ch, &st, err, sizeof err);
+	if (rc < 0)
+		FAIL("sssp_ch_build: %s", err);
+	return ch;
+}
+
+/* Build with 1 and 3 threads (same result), check structure and distances. @p all: every
+ * vertex as a source, else a sample (with a duplicate and a group that is not full). */
+static void check_graph(const char *what, const struct graph *g, int all)
+{
+	struct sssp_ch *ch = build(g, 1), *ch3 = build(g, 3);
+	if (!same_buffers(ch, ch3))
+		FAIL("%s: the hierarchy depends on the number of threads", what);
+	sssp_ch_free(ch3);
+	check_structure(ch, g);
+	uint32_t k = all ? g->n : 37;
+	uint32_t *src = malloc(k * sizeof *src);
+	for (uint32_t i = 0; i < k; i++)
+		src[i] = all ? i : (uint32_t)(((uint64_t)i * 2654435761u) % g->n);
+	if (!all && k > 3)
+		src[3] = src[2];
+	check_sources(what, g, ch, src, k);
+	struct sssp_ch_stats st;
+	sssp_ch_stats(ch, &st);
+	printf("%-28s n=%-6u m=%-7lu levels=%-4u shortcuts=%-7lu up=%-7lu down=%-7lu rounds=%u\n", what, g->n,
+	       (unsigned long)g->m, st.levels, (unsigned long)st.shortcuts, (unsigned long)st.up_arcs,
+	       (unsigned long)st.down_arcs, st.rounds);
+	free(src);
+	sssp_ch_free(ch);
+}
+
+static void from_arcs(struct graph *g, uint32_t n, uint64_t m, const uint32_t *a)
+{
+	uint32_t *s = malloc((m + 1) * 4), *d = malloc((m + 1) * 4), *w = malloc((m + 1) * 4);
+	for (uint64_t i = 0; i < m; i++)
+	{
+		s[i] = a[3 * i];
+		d[i] = a[3 * i + 1];
+		w[i] = a[3 * i + 2];
+	}
+	struct graph_error err;
+	if (graph_from_arcs(n, m, s, d, w, g, &err) < 0)
+		FAIL("graph_from_arcs: %s", err.msg);
+	free(s);
+	free(d);
+	free(w);
+}
+
+static void hand_made(void)
+{
+	struct graph g;
+	/* one vertex */
+	from_arcs(&g, 1, 0, NULL);
+	check_graph("single vertex", &g, 1);
+	graph_free(&g);
+
+	/* two parts, isolated vertices (5, 9), one-way arcs, parallel arcs, a zero cycle */
+	static const uint32_t parts[] = { 0, 1, 4, 1, 2, 0, 2, 0, 0, 0, 2, 7, 2, 3, 1, 3, 4, 2,
+					  4, 0, 9, 6, 7, 1, 7, 8, 1, 8, 6, 5, 6, 8, 3, 7, 6, 2, 0, 1, 3, 2, 1, 0 };
+	from_arcs(&g, 10, sizeof parts / sizeof parts[0] / 3, parts);
+	check_graph("parts, one-way, zero cycle", &g, 1);
+	graph_free(&g);
+
+	/* Two vertices that one round may contract together, each on the other's only
+	 * equal-length witness: u=0 <-> x=2 and w=1 <-> y=3 at weight 0, u -> a=4 -> w and
+	 * x -> b=5 -> y at weight 1 + 1. */
+	static const uint32_t tie[] = { 0, 2, 0, 2, 0, 0, 1, 3, 0, 3, 1, 0, 0, 4, 1, 4, 1, 1, 2, 5, 1, 5, 3, 1 };
+	from_arcs(&g, 6, sizeof tie / sizeof tie[0] / 3, tie);
+	check_graph("mutual witnesses", &g, 1);
+	graph_free(&g);
+
+	/* Many copies of that pattern side by side (one of them will hit a round together),
+	 * chained by one-way zero arcs. */
+	enum
+	{
+		COPIES = 200
+	};
+	uint32_t *arcs = malloc(COPIES * 9 * 3 * sizeof *arcs), m = 0;
+	for (uint32_t c = 0; c < COPIES; c++)
+	{
+		uint32_t b = 6 * c;
+		for (unsigned i = 0; i < 8; i++)
+		{
+			arcs[3 * m] = b + tie[3 * i];
+			arcs[3 * m + 1] = b + tie[3 * i + 1];
+			arcs[3 * m++ + 2] = tie[3 * i + 2];
+		}
+		if (c + 1 < COPIES)
+		{
+			arcs[3 * m] = b + 1;
+			arcs[3 * m + 1] = b + 6;
+			arcs[3 * m++ + 2] = 0;
+		}
+	}
+	from_arcs(&g, 6 * COPIES, m, arcs);
+	check_graph("mutual witnesses x200", &g, 1);
+	graph_free(&g);
+	free(arcs);
+}
+
+static void generated(void)
+{
+	struct graph g;
+	struct graph_error err;
+	ASSERT_EQ(graph_gen_random(800, 1, 4, 1, 10, 7, &g, &err), 0);
+	check_graph("random 1..10 (directed)", &g, 0);
+	graph_free(&g);
+	ASSERT_EQ(graph_gen_random(1500, 0, 4, 0, 2, 8, &g, &err), 0);
+	check_graph("random 0..2 (zero weights)", &g, 0);
+	graph_free(&g);
+	ASSERT_EQ(graph_gen_grid(30, 40, 1, 10, 9, &g, &err), 0);
+	check_graph("grid 30x40", &g, 0);
+	graph_free(&g);
+	ASSERT_EQ(graph_gen_grid(25, 25, 1, 1, 9, &g, &err), 0);
+	check_graph("grid 25x25 unit (ties)", &g, 1);
+	graph_free(&g);
+	ASSERT_EQ(graph_gen_rmat(9, 4, 0.57, 0.19, 0.19, 1, 10, 3, &g, &err), 0);
+	check_graph("R-MAT 9", &g, 0);
+	graph_free(&g);
+	ASSERT_EQ(graph_gen_road(4000, 5, &g, &err), 0);
+	check_graph("road 4000", &g, 0);
+	graph_free(&g);
+}
+
+static int leftovers(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, prefix, strlen(prefix)) && strstr(e->d_name, ".tmp.");
+	closedir(d);
+	return n;
+}
+
+static void cache(void)
+{
+	struct graph g, g2;
+	struct graph_error gerr;
+	ASSERT_EQ(graph_gen_road(1500, 11, &g, &gerr), 0);
+	ASSERT_EQ(graph_gen_road(1500, 12, &g2, &gerr), 0);
+	struct sssp_graph gv = view_of(&g), gv2 = view_of(&g2);
+	uint64_t key = sssp_graph_hash(&gv), key2 = sssp_graph_hash(&gv2);
+	ASSERT(key != key2);
+	ASSERT_EQ(key, sssp_graph_hash(&gv)); /* stable */
+	struct sssp_ch *ch = build(&g, 2), *back = NULL;
+	char dir[] = "/tmp/ch_phast.XXXXXX", path[256], err[512];
+	ASSERT(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/g.ch", dir);
+
+	ASSERT_EQ(sssp_ch_read(path, key, &back, err, sizeof err), -ENOENT);
+	ASSERT_EQ(sssp_ch_write(ch, path, key, err, sizeof err), 0);
+	ASSERT_EQ(leftovers(dir, "g.ch"), 0);
+	ASSERT_EQ(sssp_ch_read(path, key, &back, err, sizeof err), 0);
+	ASSERT(same_buffers(ch, back));
+	struct sssp_ch_stats a, b;
+	sssp_ch_stats(ch, &a);
+	sssp_ch_stats(back, &b);
+	ASSERT_EQ(a.shortcuts, b.shortcuts);
+	ASSERT_EQ(a.levels, b.levels);
+	ASSERT(a.build_s == b.build_s);
+	const uint32_t src[3] = { 0, 700, 1499 };
+	check_sources("cache read back", &g, back, src, 3);
+	sssp_ch_free(back);
+
+	/* another graph's key */
+	ASSERT_EQ(sssp_ch_read(path, key2, &back, err, sizeof err), -ESTALE);
+	ASSERT_STR_CONTAINS(err, "another graph");
+	ASSERT(back == NULL);
+
+	/* flip one byte in the middle, then at the end */
+	FILE *f = fopen(path, "r+b");
+	ASSERT(f);
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	long spots[2] = { size / 2, size - 1 };
+	for (int i = 0; i < 2; i++)
+	{
+		fseek(f, spots[i], SEEK_SET);
+		int c = fgetc(f);
+		fseek(f, spots[i], SEEK_SET);
+		fputc(c ^ 0x10, f);
+		fflush(f);
+		ASSERT_EQ(sssp_ch_read(path, key, &back, err, sizeof err), -EBADMSG);
+		ASSERT_STR_CONTAINS(err, "checksum");
+		fseek(f, spots[i], SEEK_SET);
+		fputc(c, f);
+		fflush(f);
+	}
+	fclose(f);
+	ASSERT_EQ(sssp_ch_read(path, key, &back, err, sizeof err), 0);
+	sssp_ch_free(back);
+
+	/* truncated */
+	ASSERT_EQ(truncate(path, size - 100), 0);
+	ASSERT_EQ(sssp_ch_read(path, key, &back, err, sizeof err), -EBADMSG);
+	ASSERT_STR_CONTAINS(err, "truncated");
+
+	/* not a cache at all */
+	f = fopen(path, "wb");
+	fputs("p sp 3 2\na 1 2 3\n", f);
+	fclose(f);
+	ASSERT_EQ(sssp_ch_read(path, key, &back, err, sizeof err), -EBADMSG);
+	ASSERT_STR_CONTAINS(err, path);
+
+	/* rewriting over it is atomic and gives a valid file again */
+	ASSERT_EQ(sssp_ch_write(ch, path, key, err, sizeof err), 0);
+	ASSERT_EQ(sssp_ch_read(path, key, &back, err, sizeof err), 0);
+	sssp_ch_free(back);
+
+	/* an unwritable place: an error naming it, nothing created */
+	char bad[300];
+	snprintf(bad, sizeof bad, "%s/no/such/dir/g.ch", dir);
+	int rc = sssp_ch_write(ch, bad, key, err, sizeof err);
+	ASSERT(rc < 0);
+	ASSERT_STR_CONTAINS(err, bad);
+
+	unlink(path);
+	rmdir(dir);
+	sssp_ch_free(ch);
+	graph_free(&g);
+	graph_free(&g2);
+}
+
+/* The road-like generator: deterministic for a seed, symmetric, connected, integer weights
+ * within the API's range, about 3 arcs per vertex. */
+static void road_generator(void)
+{
+	struct graph a, b, c;
+	struct graph_error err;
+	ASSERT_EQ(graph_gen_road(5000, 3, &a, &err), 0);
+	ASSERT_EQ(graph_gen_road(5000, 3, &b, &err), 0);
+	ASSERT_EQ(graph_gen_road(5000, 4, &c, &err), 0);
+	ASSERT_EQ(a.m, b.m);
+	ASSERT(!memcmp(a.rowptr, b.rowptr, (a.n + 1) * sizeof *a.rowptr));
+	ASSERT(!memcmp(a.col, b.col, a.m * sizeof *a.col) && !memcmp(a.w, b.w, a.m * sizeof *a.w));
+	ASSERT(a.m != c.m || memcmp(a.col, c.col, a.m * sizeof *a.col));
+	ASSERT(a.m > 2.5 * a.n && a.m < 3.5 * a.n);
+	ASSERT(a.max_w >= 1 && a.max_w <= GRAPH_MAX_WEIGHT);
+	uint32_t *d = malloc(a.n * sizeof *d);
+	sssp_ref(&a, 0, d);
+	for (uint32_t v = 0; v < a.n; v++)
+		ASSERT(d[v] != GRAPH_INF); /* connected */
+	for (uint32_t u = 0; u < a.n; u++)
+		for (uint64_t e = a.rowptr[u]; e < a.rowptr[u + 1]; e++)
+		{
+			uint32_t v = a.col[e], found = 0;
+			ASSERT(a.w[e] >= 1);
+			for (uint64_t f = a.rowptr[v]; f < a.rowptr[v + 1]; f++)
+				found |= a.col[f] == u && a.w[f] == a.w[e];
+			if (!found)
+				FAIL("road: arc %u -> %u (weight %u) has no reverse arc of the same weight", u, v, a.w[e]);
+		}
+	struct graph one;
+	ASSERT_EQ(graph_gen_road(1, 1, &one, &err), 0);
+	ASSERT_EQ(one.n, 1);
+	ASSERT_EQ(one.m, 0);
+	ASSERT(graph_gen_road(0, 1, &one, &err) < 0);
+	ASSERT_STR_CONTAINS(err.msg, "vertices");
+	free(d);
+	graph_free(&a);
+	graph_free(&b);
+	graph_free(&c);
+	graph_free(&one);
+}
+
+static void bad_source(void)
+{
+	struct graph g;
+	struct graph_error gerr;
+	ASSERT_EQ(graph_gen_grid(4, 4, 1, 3, 1, &g, &gerr), 0);
+	struct sssp_ch *ch = build(&g, 1);
+	struct sssp_ch_view v;
+	sssp_ch_view(ch, &v);
+	void *work = malloc(sssp_phast_cpu_workspace_size(g.n, 2));
+	uint32_t src[2] = { 1, 16 };
+	struct sssp_summary out[2];
+	ASSERT_EQ(sssp_phast_cpu(&v, src, 2, work, out, NULL), -EINVAL);
+	free(work);
+	sssp_ch_free(ch);
+	graph_free(&g);
+}
+
+int main(void)
+{
+	road_generator();
+	hand_made();
+	generated();
+	cache();
+	bad_source();
+	printf("ch_phast: all checks passed\n");
+	return 0;
+}

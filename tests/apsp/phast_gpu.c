@@ -1,0 +1,199 @@
+/* GPU PHAST (codelets/sssp/phast_gpu.cu): with the hierarchy's buffers copied to the device,
+ * every distance row and summary equals the reference Dijkstra's (tests/apsp/sssp_ref.h) for
+ * 32, 64 and 128 lanes per pass, on hand-made cases (a single vertex, disconnected parts,
+ * one-way arcs, zero-weight cycles, ties that need the same-round witness rule), random
+ * graphs with zero weights, a grid of equal weights, R-MAT and road-like graphs, with
+ * duplicate sources and a last pass that is not full; bad arguments are refused with
+ * -EINVAL and a message. Exits 77 (skipped) without a CUDA device. */
+#include <cuda_runtime_api.h>
+
+#include "ch.h"
+#include "graph.h"
+#include "phast_gpu.h"
+#include "sssp_ref.h"
+#include "testutil.h"
+
+#define CUDA_OK(call)                                                                          \
+	do                                                                                     \
+	{                                                                                      \
+		cudaError_t e_ = (call);                                                       \
+		if (e_ != cudaSuccess)                                                         \
+			FAIL("%s: %s", #call, cudaGetErrorString(e_));                         \
+	} while (0)
+
+struct dev_ch
+{
+	void *buf[SSSP_CH_NBUF];
+	struct sssp_ch_view view;
+};
+
+static void upload(const struct sssp_ch *ch, struct dev_ch *d)
+{
+	const void *p[SSSP_CH_NBUF];
+	size_t sz[SSSP_CH_NBUF];
+	sssp_ch_buffers(ch, p, sz, SSSP_CH_NBUF);
+	for (int i = 0; i < SSSP_CH_NBUF; i++)
+	{
+		CUDA_OK(cudaMalloc(&d->buf[i], sz[i] ? sz[i] : 8));
+		if (sz[i])
+			CUDA_OK(cudaMemcpy(d->buf[i], p[i], sz[i], cudaMemcpyHostToDevice));
+	}
+	struct sssp_ch_dims dims;
+	sssp_ch_dims(ch, &dims);
+	sssp_ch_view_from(&dims, (const void *const *)d->buf, &d->view);
+}
+
+static void release(struct dev_ch *d)
+{
+	for (int i = 0; i < SSSP_CH_NBUF; i++)
+		cudaFree(d->buf[i]);
+}
+
+static void check(const char *what, const struct graph *g, int all)
+{
+	struct sssp_graph gv = { g->n, g->m, g->rowptr, g->col, g->w, g->min_out, g->max_w };
+	struct sssp_ch *ch;
+	char err[512];
+	if (sssp_ch_build(&gv, 2, &ch, NULL, err, sizeof err) < 0)
+		FAIL("%s: %s", what, err);
+	struct dev_ch d;
+	upload(ch, &d);
+	unsigned k = all ? g->n : 150; /* 150: a last pass that is not full for every lane count */
+	uint32_t *src = malloc(k * sizeof *src), *ref = malloc(g->n * sizeof *ref);
+	for (unsigned i = 0; i < k; i++)
+		src[i] = all ? i : (uint32_t)(((uint64_t)i * 2654435761u) % g->n);
+	if (k > 40)
+		src[40] = src[7];
+	uint32_t **rows = calloc(k, sizeof *rows);
+	for (unsigned i = 0; i < k; i++)
+		if (i % 3 != 1) /* some sources without a row */
+			CUDA_OK(cudaMallocHost((void **)&rows[i], g->n * sizeof(uint32_t)));
+	struct sssp_summary *out = calloc(k, sizeof *out);
+	static const unsigned lanes[] = { 32, 64, 128 };
+	for (int li = 0; li < 3; li++)
+	{
+		size_t ws = sssp_phast_gpu_workspace_size(g->n, lanes[li]);
+		void *work;
+		CUDA_OK(cudaMalloc(&work, ws));
+		CUDA_OK(cudaMemset(work, 0xab, ws)); /* stale contents must not matter */
+		for (unsigned i = 0; i < k; i++)
+			if (rows[i])
+				memset(rows[i], 0x5a, g->n * sizeof(uint32_t));
+		int rc = sssp_phast_gpu(&d.view, src, k, lanes[li], work, ws, out, rows, NULL, err, sizeof err);
+		if (rc < 0)
+			FAIL("%s, %u lanes: %s", what, lanes[li], err);
+		for (unsigned i = 0; i < k; i++)
+		{
+			sssp_ref(g, src[i], ref);
+			struct sssp_summary s;
+			sssp_summarize(ref, g->n, src[i], &s);
+			if (rows[i])
+				for (uint32_t t = 0; t < g->n; t++)
+					if (rows[i][t] != ref[t])
+						FAIL("%s, %u lanes: source %u, vertex %u: GPU %u, Dijkstra %u", what, lanes[li],
+						     src[i], t, rows[i][t], ref[t]);
+			ASSERT_EQ(out[i].source, src[i]);
+			ASSERT_EQ(out[i].sum, s.sum);
+			ASSERT_EQ(out[i].ecc, s.ecc);
+			ASSERT_EQ(out[i].reached, s.reached);
+			ASSERT_EQ(out[i].overflow, s.overflow);
+		}
+		CUDA_OK(cudaFree(work));
+	}
+	printf("%-28s n=%-6u sources=%u: equal to Dijkstra for 32, 64 and 128 lanes\n", what, g->n, k);
+	for (unsigned i = 0; i < k; i++)
+		if (rows[i])
+			cudaFreeHost(rows[i]);
+	free(rows);
+	free(out);
+	free(src);
+	free(ref);
+	release(&d);
+	sssp_ch_free(ch);
+}
+
+static void from_arcs(struct graph *g, uint32_t n, uint64_t m, const uint32_t *a)
+{
+	uint32_t *s = malloc((m + 1) * 4), *d = malloc((m + 1) * 4), *w = malloc((m + 1) * 4);
+	for (uint64_t i = 0; i < m; i++)
+	{
+		s[i] = a[3 * i];
+		d[i] = a[3 * i + 1];
+		w[i] = a[3 * i + 2];
+	}
+	struct graph_error err;
+	if (graph_from_arcs(n, m, s, d, w, g, &err) < 0)
+		FAIL("graph_from_arcs: %s", err.msg);
+	free(s);
+	free(d);
+	free(w);
+}
+
+static void bad_arguments(void)
+{
+	struct graph g;
+	struct graph_error gerr;
+	ASSERT_EQ(graph_gen_grid(8, 8, 1, 5, 2, &g, &gerr), 0);
+	struct sssp_graph gv = { g.n, g.m, g.rowptr, g.col, g.w, g.min_out, g.max_w };
+	struct sssp_ch *ch;
+	char err[512];
+	ASSERT_EQ(sssp_ch_build(&gv, 1, &ch, NULL, err, sizeof err), 0);
+	struct dev_ch d;
+	upload(ch, &d);
+	size_t ws = sssp_phast_gpu_workspace_size(g.n, 32);
+	ASSERT_EQ(sssp_phast_gpu_workspace_size(g.n, 48), 0);
+	void *work;
+	CUDA_OK(cudaMalloc(&work, ws));
+	struct sssp_summary out[2];
+	uint32_t src[2] = { 3, 64 };
+	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws, out, NULL, NULL, err, sizeof err), -EINVAL);
+	ASSERT_STR_CONTAINS(err, "source 64");
+	src[1] = 5;
+	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 48, work, ws, out, NULL, NULL, err, sizeof err), -EINVAL);
+	ASSERT_STR_CONTAINS(err, "48 lanes");
+	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws - 1, out, NULL, NULL, err, sizeof err), -EINVAL);
+	ASSERT_STR_CONTAINS(err, "workspace");
+	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws, out, NULL, NULL, err, sizeof err), 0);
+	cudaFree(work);
+	release(&d);
+	sssp_ch_free(ch);
+	graph_free(&g);
+}
+
+int main(void)
+{
+	int ndev = 0;
+	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0)
+	{
+		printf("phast_gpu: no CUDA device, skipped\n");
+		return TEST_SKIP;
+	}
+	struct graph g;
+	struct graph_error err;
+	from_arcs(&g, 1, 0, NULL);
+	check("single vertex", &g, 1);
+	graph_free(&g);
+	static const uint32_t parts[] = { 0, 1, 4, 1, 2, 0, 2, 0, 0, 0, 2, 7, 2, 3, 1, 3, 4, 2, 4, 0, 9, 6, 7,
+					  1, 7, 8, 1, 8, 6, 5, 6, 8, 3, 7, 6, 2, 0, 1, 3, 2, 1, 0 };
+	from_arcs(&g, 10, sizeof parts / sizeof parts[0] / 3, parts);
+	check("parts, one-way, zero cycle", &g, 1);
+	graph_free(&g);
+	ASSERT_EQ(graph_gen_random(3000, 0, 4, 0, 2, 8, &g, &err), 0);
+	check("random 0..2 (zero weights)", &g, 0);
+	graph_free(&g);
+	ASSERT_EQ(graph_gen_random(2000, 1, 5, 1, 10, 7, &g, &err), 0);
+	check("random 1..10 (directed)", &g, 0);
+	graph_free(&g);
+	ASSERT_EQ(graph_gen_grid(40, 50, 1, 1, 9, &g, &err), 0);
+	check("grid 40x50 unit (ties)", &g, 0);
+	graph_free(&g);
+	ASSERT_EQ(graph_gen_rmat(11, 4, 0.57, 0.19, 0.19, 1, 10, 3, &g, &err), 0);
+	check("R-MAT 11", &g, 0);
+	graph_free(&g);
+	ASSERT_EQ(graph_gen_road(20000, 5, &g, &err), 0);
+	check("road 20000", &g, 0);
+	graph_free(&g);
+	bad_arguments();
+	printf("phast_gpu: all checks passed\n");
+	return 0;
+}

@@ -1,0 +1,429 @@
+/* The batched GPU SSSP engine (codelets/sssp/batch_gpu.cu) on a real GPU: every lane of every
+ * batch equals the reference Dijkstra (tests/apsp/sssp_ref.h), as full rows and as summaries
+ * (sum, eccentricity, reached, overflow), on random, R-MAT, grid, zero-weight and hand-made graphs
+ * (zero-weight cycles, unreachable and isolated vertices, distances past SSSP_DIST_LIMIT, n < 32,
+ * n = 1); with 32 sources (repeated ones among them), 7 and 1; delta 0, 1 and the rule's; share 1
+ * and 4; with and without rows; with the engine's knobs at their defaults and forced to every
+ * path (never pull, always pull, chunks of 2 arcs, all-thread and all-warp expansion); and four
+ * threads running batches at once on their own streams at share 4. Bad arguments give -EINVAL
+ * and a message. Exit 77 without a GPU. */
+#include <cuda_runtime_api.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch_gpu.h"
+#include "batch_gpu_logic.h"
+#include "graph.h"
+#include "sssp_ref.h"
+#include "testutil.h"
+
+#define CK(call)                                                                        \
+	do                                                                              \
+	{                                                                               \
+		cudaError_t e_ = (call);                                                \
+		if (e_ != cudaSuccess)                                                  \
+			FAIL("%s: %s", #call, cudaGetErrorString(e_));                  \
+	} while (0)
+
+struct gcase
+{
+	const char *name;
+	struct graph g;
+	struct sssp_batch_dgraph dg;
+	void *dmem[6];
+	uint32_t rule;
+	uint32_t **ref; /* reference rows, per source */
+	uint32_t s32[32], s7[7], s1[1];
+	int keep_sources; /* the case set s32/s7/s1 itself */
+};
+
+static void *upload(const void *host, size_t bytes)
+{
+	void *d = NULL;
+	CK(cudaMalloc(&d, bytes ? bytes : 4));
+	if (bytes)
+		CK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
+	return d;
+}
+
+static uint64_t next_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void sources(uint32_t n, unsigned k, uint64_t seed, uint32_t *src)
+{
+	for (unsigned i = 0; i < k; i++)
+		src[i] = (uint32_t)(next_rand(&seed) % n);
+	if (k > 5)
+		src[5] = src[2];
+	if (k == 32)
+		src[31] = src[0];
+}
+
+static const uint32_t *ref_row(struct gcase *c, uint32_t s)
+{
+	if (!c->ref[s])
+	{
+		ASSERT((c->ref[s] = malloc((size_t)c->g.n * sizeof(uint32_t))) != NULL);
+		sssp_ref(&c->g, s, c->ref[s]);
+	}
+	return c->ref[s];
+}
+
+static void prepare(struct gcase *c)
+{
+	struct graph *g = &c->g;
+	struct sssp_graph v = { g->n, g->m, g->rowptr, g->col, g->w, g->min_out, g->max_w };
+	uint64_t *irp = malloc(((size_t)g->n + 1) * sizeof(uint64_t));
+	uint32_t *icol = malloc((g->m ? g->m : 1) * sizeof(uint32_t)), *iw = malloc((g->m ? g->m : 1) * sizeof(uint32_t));
+	ASSERT(irp && icol && iw);
+	sssp_transpose(&v, irp, icol, iw);
+	c->dmem[0] = upload(g->rowptr, ((size_t)g->n + 1) * sizeof(uint64_t));
+	c->dmem[1] = upload(g->col, g->m * sizeof(uint32_t));
+	c->dmem[2] = upload(g->w, g->m * sizeof(uint32_t));
+	c->dmem[3] = upload(irp, ((size_t)g->n + 1) * sizeof(uint64_t));
+	c->dmem[4] = upload(icol, g->m * sizeof(uint32_t));
+	c->dmem[5] = upload(iw, g->m * sizeof(uint32_t));
+	free(irp);
+	free(icol);
+	free(iw);
+	c->dg.n = g->n;
+	c->dg.m = g->m;
+	c->dg.rowptr = c->dmem[0];
+	c->dg.col = c->dmem[1];
+	c->dg.w = c->dmem[2];
+	c->dg.in_rowptr = c->dmem[3];
+	c->dg.in_col = c->dmem[4];
+	c->dg.in_w = c->dmem[5];
+	c->rule = sssp_batch_delta_rule(&v);
+	ASSERT((c->ref = calloc(g->n, sizeof(uint32_t *))) != NULL);
+	if (!c->keep_sources)
+	{
+		sources(g->n, 32, 21, c->s32);
+		sources(g->n, 7, 22, c->s7);
+		sources(g->n, 1, 23, c->s1);
+	}
+	/* every reference the threads will need, before any thread starts */
+	for (unsigned i = 0; i < 32; i++)
+		ref_row(c, c->s32[i]);
+	for (unsigned i = 0; i < 7; i++)
+		ref_row(c, c->s7[i]);
+	ref_row(c, c->s1[0]);
+}
+
+static void release(struct gcase *c)
+{
+	for (int i = 0; i < 6; i++)
+		CK(cudaFree(c->dmem[i]));
+	for (uint32_t v = 0; v < c->g.n; v++)
+		free(c->ref[v]);
+	free(c->ref);
+	graph_free(&c->g);
+}
+
+/* One batch on stream s with workspace work (sized for rows); checks every lane. */
+static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uint32_t delta, unsigned share,
+			uint32_t *rows, cudaStream_t s, void *work, const char *knobs)
+{
+	struct sssp_summary out[32];
+	struct sssp_batch_params p = { delta, share };
+	char err[256] = "";
+	memset(out, 0xa5, sizeof(out));
+	int r = sssp_batch_gpu_run(&c->dg, src, nsrc, work, &p, s, out, rows, err, sizeof(err));
+	if (r)
+		FAIL("%s (%s), delta %u, share %u: sssp_batch_gpu_run returned %d: %s", c->name, knobs, delta, share, r,
+		     err);
+	uint32_t n = c->g.n;
+	for (unsigned i = 0; i < nsrc; i++)
+	{
+		const uint32_t *ref = ref_row(c, src[i]);
+		struct sssp_summary want;
+		sssp_summarize(ref, n, src[i], &want);
+		if (out[i].source != src[i] || out[i].sum != want.sum || out[i].ecc != want.ecc ||
+		    out[i].reached != want.reached || out[i].overflow != want.overflow)
+			FAIL("%s (%s), delta %u, share %u, %u sources, lane %u (source %u): sum %llu ecc %u reached %u "
+			     "overflow %u; reference sum %llu ecc %u reached %u overflow %u",
+			     c->name, knobs, delta, share, nsrc, i, src[i], (unsigned long long)out[i].sum, out[i].ecc,
+			     out[i].reached, out[i].overflow, (unsigned long long)want.sum, want.ecc, want.reached,
+			     want.overflow);
+		if (out[i].phases < 1)
+			FAIL("%s: lane %u ran %u phases", c->name, i, out[i].phases);
+		if (rows)
+			for (uint32_t v = 0; v < n; v++)
+				if (rows[(size_t)i * n + v] != ref[v])
+					FAIL("%s (%s), delta %u, share %u, %u sources: row %u (source %u) vertex %u: %u, "
+					     "reference %u",
+					     c->name, knobs, delta, share, nsrc, i, src[i], v, rows[(size_t)i * n + v], ref[v]);
+	}
+}
+
+struct knobs
+{
+	const char *name, *pull, *density, *chunk, *sparse;
+};
+
+static const struct knobs knob_sets[] = {
+	{ "defaults", NULL, NULL, NULL, NULL },
+	{ "never pull, all warps", "0", NULL, NULL, "0" },
+	{ "always pull, chunks of 2", "4294967295", "0", "2", NULL },
+	{ "never pull, chunks of 2, all threads", "0", NULL, "2", "32" },
+};
+
+static void set_knobs(const struct knobs *k)
+{
+	const char *names[] = { "TUCCOMPI_SSSP_BATCH_PULL", "TUCCOMPI_SSSP_BATCH_PULL_DENSITY", "TUCCOMPI_SSSP_BATCH_CHUNK",
+				"TUCCOMPI_SSSP_BATCH_SPARSE" };
+	const char *vals[] = { k->pull, k->density, k->chunk, k->sparse };
+	for (int i = 0; i < 4; i++)
+		if (vals[i])
+			setenv(names[i], vals[i], 1);
+		else
+			unsetenv(names[i]);
+}
+
+static uint64_t batches;
+static uint32_t seen_push, seen_pushb, seen_pull, seen_raise;
+
+static void note_stats(void)
+{
+	struct sssp_batch_stats st;
+	ASSERT_EQ(sssp_batch_gpu_last_stats(&st), 0);
+	ASSERT_EQ(st.steps, st.push + st.pushb + st.pull + st.clear + st.raise);
+	ASSERT(st.grid >= 1 && st.block >= 32);
+	seen_push += st.push;
+	seen_pushb += st.pushb;
+	seen_pull += st.pull;
+	seen_raise += st.raise;
+	batches++;
+}
+
+static void run_case(struct gcase *c, cudaStream_t s)
+{
+	prepare(c);
+	uint32_t n = c->g.n;
+	void *work_rows = NULL, *work = NULL;
+	CK(cudaMalloc(&work_rows, sssp_batch_gpu_workspace_size(n, 1)));
+	CK(cudaMalloc(&work, sssp_batch_gpu_workspace_size(n, 0)));
+	ASSERT(sssp_batch_gpu_workspace_size(n, 1) > sssp_batch_gpu_workspace_size(n, 0));
+	uint32_t *rows;
+	CK(cudaMallocHost((void **)&rows, (size_t)32 * n * sizeof(uint32_t)));
+	uint32_t deltas[3] = { 0, c->rule, 1 };
+	for (unsigned k = 0; k < sizeof(knob_sets) / sizeof(knob_sets[0]); k++)
+	{
+		set_knobs(&knob_sets[k]);
+		for (unsigned d = 0; d < 3; d++)
+		{
+			if (d == 1 && c->rule == 0)
+				continue;
+			for (unsigned share = 1; share <= 4; share += 3)
+			{
+				check_batch(c, c->s32, 32, deltas[d], share, rows, s, work_rows, knob_sets[k].name);
+				note_stats();
+				check_batch(c, c->s32, 32, deltas[d], share, NULL, s, work, knob_sets[k].name);
+				note_stats();
+				if (k == 0)
+				{
+					check_batch(c, c->s7, 7, deltas[d], share, rows, s, work_rows, knob_sets[k].name);
+					check_batch(c, c->s1, 1, deltas[d], share, rows, s, work_rows, knob_sets[k].name);
+					check_batch(c, c->s1, 1, deltas[d], share, NULL, s, work, knob_sets[k].name);
+				}
+			}
+		}
+	}
+	set_knobs(&knob_sets[0]);
+	CK(cudaFreeHost(rows));
+	CK(cudaFree(work_rows));
+	CK(cudaFree(work));
+	printf("%-12s n %6u m %7llu rule delta %u: ok\n", c->name, n, (unsigned long long)c->g.m, c->rule);
+}
+
+/* ------------------------------------------------------------------ concurrent batches */
+
+struct worker
+{
+	struct gcase *c;
+	int id, nbatches;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *wk = arg;
+	cudaStream_t s;
+	CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+	void *work;
+	CK(cudaMalloc(&work, sssp_batch_gpu_workspace_size(wk->c->g.n, 1)));
+	uint32_t *rows;
+	CK(cudaMallocHost((void **)&rows, (size_t)32 * wk->c->g.n * sizeof(uint32_t)));
+	for (int b = 0; b < wk->nbatches; b++)
+	{
+		/* rotate the 32 sources so that each thread's batches differ */
+		uint32_t src[32];
+		for (unsigned i = 0; i < 32; i++)
+			src[i] = wk->c->s32[(i + (unsigned)(wk->id * 7 + b)) % 32];
+		check_batch(wk->c, src, 32, b % 2 ? wk->c->rule : 0, 4, b % 2 ? rows : NULL, s, work, "4 threads");
+	}
+	CK(cudaFreeHost(rows));
+	CK(cudaFree(work));
+	CK(cudaStreamDestroy(s));
+	return NULL;
+}
+
+static void concurrent(struct gcase *c)
+{
+	pthread_t th[4];
+	struct worker wk[4];
+	for (int i = 0; i < 4; i++)
+	{
+		wk[i] = (struct worker){ c, i, 6 };
+		ASSERT_EQ(pthread_create(&th[i], NULL, worker_main, &wk[i]), 0);
+	}
+	for (int i = 0; i < 4; i++)
+		ASSERT_EQ(pthread_join(th[i], NULL), 0);
+	printf("%-12s 4 threads x 6 batches at share 4: ok\n", c->name);
+}
+
+static struct graph from_arcs(uint32_t n, uint64_t m, const uint32_t *s, const uint32_t *d, const uint32_t *w)
+{
+	struct graph g;
+	struct graph_error err;
+	memset(&g, 0, sizeof(g));
+	if (graph_from_arcs(n, m, s, d, w, &g, &err) < 0)
+		FAIL("graph_from_arcs: %s", err.msg);
+	return g;
+}
+
+int main(void)
+{
+	int ndev = 0;
+	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0)
+	{
+		printf("no CUDA device: skipped\n");
+		return TEST_SKIP;
+	}
+	cudaStream_t s;
+	CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+	struct graph_error err;
+	struct gcase c;
+
+	/* bad arguments */
+	{
+		memset(&c, 0, sizeof(c));
+		c.name = "args";
+		if (graph_gen_random(100, 1, 3, 1, 10, 9, &c.g, &err) < 0)
+			FAIL("%s", err.msg);
+		prepare(&c);
+		void *work;
+		CK(cudaMalloc(&work, sssp_batch_gpu_workspace_size(100, 0)));
+		struct sssp_summary out[33];
+		struct sssp_batch_params p = { 0, 1 };
+		uint32_t src[33] = { 0 };
+		char msg[256] = "";
+		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 0, work, &p, s, out, NULL, msg, sizeof(msg)), -EINVAL);
+		ASSERT_STR_CONTAINS(msg, "sources");
+		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 33, work, &p, s, out, NULL, msg, sizeof(msg)), -EINVAL);
+		src[3] = 100;
+		msg[0] = '\0';
+		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 4, work, &p, s, out, NULL, msg, sizeof(msg)), -EINVAL);
+		ASSERT_STR_CONTAINS(msg, "not a vertex");
+		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 4, NULL, &p, s, out, NULL, NULL, 0), -EINVAL);
+		CK(cudaFree(work));
+		release(&c);
+	}
+
+	memset(&c, 0, sizeof(c));
+	c.name = "random";
+	if (graph_gen_random(20000, 1, 9, 1, 10, 1, &c.g, &err) < 0)
+		FAIL("%s", err.msg);
+	run_case(&c, s);
+	ASSERT_EQ(c.rule, 0);
+	concurrent(&c);
+	release(&c);
+
+	memset(&c, 0, sizeof(c));
+	c.name = "rmat";
+	if (graph_gen_rmat(12, 16, 0.57, 0.19, 0.19, 1, 10, 2, &c.g, &err) < 0)
+		FAIL("%s", err.msg);
+	run_case(&c, s);
+	release(&c);
+
+	memset(&c, 0, sizeof(c));
+	c.name = "grid";
+	if (graph_gen_grid(64, 80, 1, 10, 3, &c.g, &err) < 0)
+		FAIL("%s", err.msg);
+	run_case(&c, s);
+	ASSERT(c.rule > 0);
+	concurrent(&c);
+	release(&c);
+
+	memset(&c, 0, sizeof(c));
+	c.name = "zero-weight";
+	if (graph_gen_random(2000, 1, 5, 0, 3, 4, &c.g, &err) < 0)
+		FAIL("%s", err.msg);
+	run_case(&c, s);
+	release(&c);
+
+	{
+		uint32_t sa[] = { 0, 1, 2, 2, 3, 4, 4, 5, 7 };
+		uint32_t da[] = { 1, 2, 0, 3, 4, 3, 5, 6, 0 };
+		uint32_t wa[] = { 0, 0, 0, 5, 0, 0, 1000000, 0, 1 };
+		memset(&c, 0, sizeof(c));
+		c.name = "hand-made";
+		c.g = from_arcs(9, 9, sa, da, wa);
+		run_case(&c, s);
+		release(&c);
+	}
+	{
+		uint32_t n = 2400;
+		uint32_t *sa = malloc(2 * n * sizeof(uint32_t)), *da = malloc(2 * n * sizeof(uint32_t)),
+			 *wa = malloc(2 * n * sizeof(uint32_t));
+		ASSERT(sa && da && wa);
+		uint64_t m = 0;
+		for (uint32_t v = 0; v + 1 < n; v++)
+		{
+			sa[m] = v, da[m] = v + 1, wa[m++] = 1000000;
+			sa[m] = v + 1, da[m] = v, wa[m++] = 999999;
+		}
+		memset(&c, 0, sizeof(c));
+		c.name = "heavy-chain";
+		c.g = from_arcs(n, m, sa, da, wa);
+		free(sa);
+		free(da);
+		free(wa);
+		/* the ends reach 2.4e9 >= SSSP_DIST_LIMIT: those lanes must say overflow */
+		sources(n, 32, 21, c.s32);
+		sources(n, 7, 22, c.s7);
+		sources(n, 1, 23, c.s1);
+		c.s32[0] = 0;
+		c.s32[1] = n - 1;
+		c.s1[0] = n - 1;
+		c.keep_sources = 1;
+		run_case(&c, s);
+		release(&c);
+	}
+	{
+		uint32_t sa[] = { 0, 1, 2, 3, 4, 2 }, da[] = { 1, 2, 3, 4, 0, 0 }, wa[] = { 3, 1, 4, 1, 5, 9 };
+		memset(&c, 0, sizeof(c));
+		c.name = "n=5";
+		c.g = from_arcs(5, 6, sa, da, wa);
+		run_case(&c, s);
+		release(&c);
+	}
+	{
+		memset(&c, 0, sizeof(c));
+		c.name = "n=1";
+		c.g = from_arcs(1, 0, NULL, NULL, NULL);
+		run_case(&c, s);
+		release(&c);
+	}
+	ASSERT(seen_push > 0 && seen_pushb > 0 && seen_pull > 0 && seen_raise > 0);
+	CK(cudaStreamDestroy(s));
+	printf("%llu batches checked lane by lane; steps seen: push %u, chunk %u, pull %u, raise %u\n",
+	       (unsigned long long)batches, seen_push, seen_pushb, seen_pull, seen_raise);
+	return 0;
+}
