@@ -8,7 +8,7 @@
 #
 # Each step is skipped when already done: a second run takes seconds.
 # Run ./setup.sh --help for the options.
-set -euo pipefail
+set -eEuo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
@@ -20,13 +20,17 @@ STARPU_ORIG_SHA256=682f3b7454f30493c116c8dcfa76daa014a8983923f904fafddf179d94766
 DEB_PACKAGES="build-essential autoconf automake libtool pkg-config dpkg-dev \
 libhwloc-dev libfxt-dev fxt-tools libopenmpi-dev openmpi-bin libglpk-dev libboost-graph-dev python3-matplotlib"
 
-prefix="$here/.deps/starpu"
+prefix=""
+fxt=yes
 starpu_given=""
 jobs=$(nproc 2>/dev/null || echo 2)
 skip_deps=0
 skip_build=0
 cuda=auto
+action=build
 configure_args=()
+# apt's configuration folder; a test points this at a copy (see --help).
+apt_etc=${TUCCOMPI_APT_ETC:-/etc/apt}
 
 usage() {
 	cat <<EOF
@@ -40,12 +44,24 @@ Builds everything libtuccompi-starpu needs, then the project itself.
   --no-deps             do not call apt-get (the Debian packages are already there)
   --no-build            stop after StarPU; do not configure/build the project
   --without-cuda        build StarPU and the project without CUDA even if nvcc is found
+  --without-fxt         build StarPU without FxT (default prefix .deps/starpu-nofxt): no traces,
+                        about 1 us less CPU per task (docs/traces.md, "FxT build without a trace")
   -j N                  parallel build jobs (default: $jobs)
+  --print-apt-plan      print how StarPU's source would be fetched and stop, changing nothing:
+                        the Debian mirror and suite found in apt's sources (one-line and
+                        deb822 files), whether a deb-src entry exists, and the file that would
+                        be added (with its content) if not
+  --add-deb-src         only add that deb-src entry if it is missing (root), then stop
   -h, --help            this text
 
-Environment: STARPU_TARBALL=FILE uses a local copy of $STARPU_ORIG (checked against
-its SHA-256) instead of fetching Debian's source package; CUDA_HOME (default /usr/local/cuda).
-Arguments after -- go to the project's ./configure.
+Arguments after -- go to the project's ./configure, e.g. --prefix=DIR for make install.
+
+Environment:
+  STARPU_TARBALL=FILE   use a local copy of $STARPU_ORIG (checked against its SHA-256)
+                        instead of fetching Debian's source package (no network needed)
+  CUDA_HOME=DIR         the CUDA toolkit (default /usr/local/cuda)
+  TUCCOMPI_APT_ETC=DIR  read (and with --add-deb-src write) apt's sources under DIR instead of
+                        /etc/apt; no root needed and apt-get is not run then (for tests)
 EOF
 }
 
@@ -56,8 +72,11 @@ while [ $# -gt 0 ]; do
 	--no-deps) skip_deps=1 ;;
 	--no-build) skip_build=1 ;;
 	--without-cuda) cuda=no ;;
+	--without-fxt) fxt=no ;;
 	-j) shift; jobs=$1 ;;
 	-j*) jobs=${1#-j} ;;
+	--print-apt-plan) action=print-apt-plan ;;
+	--add-deb-src) action=add-deb-src ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; configure_args=("$@"); break ;;
 	*) echo "setup.sh: unknown option '$1' (see ./setup.sh --help)" >&2; exit 2 ;;
@@ -65,8 +84,14 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+if [ -z "$prefix" ]; then
+	if [ "$fxt" = yes ]; then prefix="$here/.deps/starpu"; else prefix="$here/.deps/starpu-nofxt"; fi
+fi
+
 say() { printf '== setup: %s\n' "$*"; }
 die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
+# No silent exit: a command that fails outside die() still says what and where.
+trap 'rc=$?; printf "setup.sh: error: line %s: \"%s\" failed (exit %s)\n" "$LINENO" "$BASH_COMMAND" "$rc" >&2' ERR
 
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 if [ "$cuda" = auto ]; then
@@ -116,9 +141,11 @@ recipe_id() {
 }
 
 starpu_configure_flags() {
+	local fx="--with-fxt "
+	[ "$fxt" = yes ] || fx=""
 	local f="--disable-opencl --disable-build-doc --disable-build-examples --disable-build-tests
 --disable-socl --disable-starpufft --disable-fortran --disable-openmp
---enable-maxcpus=128 --enable-maxcudadev=8 --enable-maxnodes=32 --with-fxt --enable-mpi"
+--enable-maxcpus=128 --enable-maxcudadev=8 --enable-maxnodes=32 ${fx}--enable-mpi"
 	if [ "$cuda" = yes ]; then
 		f="$f --enable-cuda --with-cuda-dir=$CUDA_HOME"
 	else
@@ -142,40 +169,110 @@ fetch_starpu_source() {
 		{ rm -f "$tarball"; die "checksum mismatch for $STARPU_ORIG (removed it; run again to fetch a fresh copy)"; }
 }
 
-have_deb_src() {
-	apt-get indextargets --format '$(CREATED_BY)' 2>/dev/null | grep -qx 'Sources'
+# apt's source entries, one "TYPE URI SUITE" line each (TYPE deb or deb-src), from one-line
+# .list files (sources.list may be missing: Debian 12 images keep theirs in deb822 form) and
+# deb822 .sources files; comments, [options] and stanzas with "Enabled: no" are skipped.
+apt_entries() {
+	local f
+	for f in "$apt_etc"/sources.list "$apt_etc"/sources.list.d/*.list; do
+		[ -r "$f" ] || continue
+		sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" |
+			awk '($1 == "deb" || $1 == "deb-src") && NF >= 3 { print $1, $2, $3 }'
+	done
+	for f in "$apt_etc"/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		awk '
+			function flush(  nt, nu, ns, i, j, k, T, U, S) {
+				if (enabled && types != "" && uris != "" && suites != "") {
+					nt = split(types, T, " "); nu = split(uris, U, " "); ns = split(suites, S, " ")
+					for (i = 1; i <= nt; i++) for (j = 1; j <= nu; j++) for (k = 1; k <= ns; k++)
+						print T[i], U[j], S[k]
+				}
+				types = uris = suites = key = ""; enabled = 1
+			}
+			BEGIN { enabled = 1 }
+			/^#/ { next }
+			/^[ \t]*$/ { flush(); next }
+			/^[ \t]/ {      # continuation of a multi-line field
+				v = $0; sub(/^[ \t]+/, "", v)
+				if (key == "types") types = types " " v
+				else if (key == "uris") uris = uris " " v
+				else if (key == "suites") suites = suites " " v
+				next
+			}
+			{
+				key = tolower($0); sub(/:.*/, "", key)
+				v = $0; sub(/^[^:]*:[ \t]*/, "", v)
+				if (key == "types") types = v
+				else if (key == "uris") uris = v
+				else if (key == "suites") suites = v
+				else if (key == "enabled") enabled = (tolower(v) !~ /^no/)
+			}
+			END { flush() }' "$f"
+	done
 }
 
-# The first Debian mirror apt uses (not the security archive), from one-line
-# sources.list files and deb822 .sources files alike; comments are skipped and
-# missing files are fine (Debian 12 images often have no /etc/apt/sources.list).
+# "URI SUITE" of the Debian mirror apt uses: the first entry whose URI is a Debian archive
+# (not the security one) with a plain suite (bookworm, not bookworm-updates); else
+# deb.debian.org and this system's codename.
 debian_mirror() {
-	local f
-	local etc=${TUCCOMPI_APT_ETC:-/etc/apt}
-	for f in "$etc"/sources.list "$etc"/sources.list.d/*.list "$etc"/sources.list.d/*.sources; do
-		[ -r "$f" ] || continue
-		sed -e 's/#.*//' "$f" | awk '
-			/^[ \t]*deb[ \t]/ { for (i = 2; i <= NF; i++) if ($i ~ /^https?:\/\//) { print $i; break } }
-			/^[ \t]*URIs:/ { for (i = 2; i <= NF; i++) print $i }'
-	done | grep -E '^https?://.*debian/?$' | grep -v -- '-security' | head -n1 || true
+	local found codename
+	# (awk reads everything: an early exit could kill the writer with SIGPIPE under pipefail)
+	found=$(apt_entries | awk '!found && $2 ~ /^https?:\/\/.*debian\/?$/ && $3 !~ /[-\/]/ { found = $2 " " $3 }
+		END { if (found) print found }')
+	if [ -z "$found" ]; then
+		codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+		found="http://deb.debian.org/debian ${codename:-bookworm}"
+	fi
+	echo "$found"
+}
+
+# A deb-src entry for a Debian archive and the mirror's suite: apt-get source can fetch StarPU.
+have_deb_src() {
+	local suite
+	suite=$(debian_mirror | cut -d' ' -f2)
+	apt_entries | awk -v suite="$suite" '
+		$1 == "deb-src" && $2 ~ /^https?:\/\/.*debian\/?$/ && $3 == suite { found = 1 }
+		END { exit !found }'
+}
+
+deb_src_file() { echo "$apt_etc/sources.list.d/tuccompi-deb-src.sources"; }
+
+deb_src_stanza() {
+	local m
+	m=$(debian_mirror)
+	printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
+		"${m% *}" "${m#* }" /usr/share/keyrings/debian-archive-keyring.gpg
+}
+
+print_apt_plan() {
+	local m
+	m=$(debian_mirror)
+	echo "apt sources: $apt_etc"
+	echo "debian mirror: ${m% *}"
+	echo "suite: ${m#* }"
+	if have_deb_src; then
+		echo "deb-src: present"
+	else
+		echo "deb-src: missing"
+		echo "would write: $(deb_src_file)"
+		deb_src_stanza | sed 's/^/  /'
+	fi
 }
 
 add_deb_src() {
-	[ "$(id -u)" = 0 ] || die "Debian source entries (deb-src) are not configured and adding them needs root.
+	if [ "$apt_etc" = /etc/apt ] && [ "$(id -u)" != 0 ]; then
+		die "Debian source entries (deb-src) are not configured and adding them needs root.
   Either run ./setup.sh as root, or fetch $STARPU_ORIG yourself and run STARPU_TARBALL=FILE ./setup.sh"
-	local mirror suite
-	mirror=$(debian_mirror)
-	mirror=${mirror:-http://deb.debian.org/debian}
-	suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
-	say "adding deb-src for $mirror $suite (/etc/apt/sources.list.d/tuccompi-deb-src.sources)"
-	cat >/etc/apt/sources.list.d/tuccompi-deb-src.sources <<EOF
-Types: deb-src
-URIs: $mirror
-Suites: $suite
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-	apt-get update -qq || die "apt-get update failed after adding deb-src"
+	fi
+	local file
+	file=$(deb_src_file)
+	say "adding deb-src for $(debian_mirror) ($file)"
+	mkdir -p "$(dirname "$file")" && deb_src_stanza >"$file.tmp" && mv "$file.tmp" "$file" ||
+		die "cannot write $file"
+	# A test's own apt folder (TUCCOMPI_APT_ETC): apt itself is not asked.
+	[ "$apt_etc" = /etc/apt ] || return 0
+	apt-get update -qq || die "apt-get update failed after adding deb-src ($file)"
 }
 
 build_starpu() {
@@ -195,13 +292,13 @@ build_starpu() {
 	for p in "$here"/patches/starpu-$STARPU_VERSION/*.patch; do
 		patch -s -d "$work/src" -p1 <"$p" || die "patch $(basename "$p") does not apply"
 	done
-	say "configuring StarPU (cuda=$cuda, FxT, MPI) for $prefix; log: $work/configure.log"
+	say "configuring StarPU (cuda=$cuda, fxt=$fxt, MPI) for $prefix; log: $work/configure.log"
 	# shellcheck disable=SC2046
 	(cd "$work/obj" && ../src/configure --prefix="$prefix" $(starpu_configure_flags) \
 		CFLAGS="-O2 -g" >"$work/configure.log" 2>&1) ||
 		die "StarPU configure failed; last lines of $work/configure.log:
 $(tail -n 15 "$work/configure.log")"
-	grep -q "FxT trace enabled: *yes" "$work/configure.log" || die "StarPU configure did not enable FxT (is libfxt-dev installed?)"
+	[ "$fxt" = no ] || grep -q "FxT trace enabled: *yes" "$work/configure.log" || die "StarPU configure did not enable FxT (is libfxt-dev installed?)"
 	[ "$cuda" = no ] || grep -q "CUDA *enabled: *yes" "$work/configure.log" || die "StarPU configure did not enable CUDA although nvcc is in $CUDA_HOME (see $work/configure.log, or use --without-cuda)"
 	grep -q "StarPU MPI enabled: *yes" "$work/configure.log" || die "StarPU configure did not enable MPI (is libopenmpi-dev installed?)"
 	say "building StarPU with $jobs jobs (a few minutes); log: $work/make.log"
@@ -231,8 +328,13 @@ build_project() {
 	fi
 	say "make -j$jobs"
 	make -j"$jobs" >.deps/make.log 2>&1 || { tail -n 30 .deps/make.log; die "build failed (log: .deps/make.log)"; }
-	say "built. Next: make check   (tests; see README)"
+	say "built. Next: make check (the tests); make install (into $(sed -n 's/^prefix = //p' Makefile); see README)"
 }
+
+case $action in
+print-apt-plan) print_apt_plan; exit 0 ;;
+add-deb-src) have_deb_src && say "deb-src: present in $apt_etc" || add_deb_src; exit 0 ;;
+esac
 
 mkdir -p .deps
 if [ -n "$starpu_given" ]; then

@@ -8,6 +8,7 @@
 #   OUTDIR/tests/        the test programs + run-tests.sh (same tests as `make check`)
 #   OUTDIR/bench/        the benchmark programs and scripts
 #   OUTDIR/ompi/         Open MPI's tree (plugins, help files), found through OPAL_PREFIX
+#   OUTDIR/starpu-nofxt/ with NOFXT_STARPU=PREFIX: that StarPU's libraries (bench/fxt_cost.sh)
 #
 # Everything is stripped. Run from the build tree (make bundle does).
 set -euo pipefail
@@ -54,6 +55,11 @@ strip_all() {
 # ------------------------------------------------------------------ our library and StarPU
 cp -P "$build"/lib/.libs/libtuccompi-starpu.so* "$out/lib/"
 cp -P "$starpu"/lib/libstarpu*.so* "$out/lib/"
+# A second StarPU built without FxT, for bench/fxt_cost.sh (NOFXT_STARPU=PREFIX make bundle).
+if [ -n "${NOFXT_STARPU:-}" ]; then
+	mkdir -p "$out/starpu-nofxt/lib"
+	cp -P "$NOFXT_STARPU"/lib/libstarpu*.so* "$out/starpu-nofxt/lib/"
+fi
 for t in starpu_fxt_tool starpu_machine_display starpu_perfmodel_display starpu_calibrate_bus starpu_fxt_stats; do
 	[ -x "$starpu/bin/$t" ] && cp "$starpu/bin/$t" "$out/bin/"
 done

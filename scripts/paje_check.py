@@ -86,6 +86,10 @@ class PajeInvalid(Exception):
     """Unreadable or malformed input; str() is 'FILE:LINE: message' (or 'FILE: message')."""
 
 
+class NoTrace(PajeInvalid):
+    """The directory holds no trace, or a trace without any executed task: nothing to show."""
+
+
 class EventDef:
     __slots__ = ("id", "name", "kind", "fields", "types", "line", "nf", "ti", "ci", "tyi", "vi", "ai", "ni",
                  "sci", "eci", "ki", "sti", "eti", "jobi", "checks")
@@ -787,8 +791,11 @@ def load_run(d, use_paje=True, want_links=True):
                 t.submit = t.model = t.node = t.iteration = None
                 t.ctx = iv[3]
                 run.tasks.append(t)
+    elif run.paje_note and run.paje_note != "no paje.trace":
+        raise PajeInvalid("%s: no tasks.rec, and %s" % (d, run.paje_note))
     else:
-        raise PajeInvalid("%s: neither tasks.rec nor a usable paje.trace" % d)
+        raise NoTrace("%s holds no trace (neither tasks.rec nor paje.trace); record one with --trace DIR "
+                      "or TUCCOMPI_TRACE=DIR" % d)
     known = {}
     if run.paje is not None:
         for w in run.paje.workers:
@@ -801,6 +808,19 @@ def load_run(d, use_paje=True, want_links=True):
     if run.tasks:
         run.t0 = min(t.start for t in run.tasks)
         run.t1 = max(t.end for t in run.tasks)
+    return run
+
+
+def load_run_with_tasks(d, use_paje=True, want_links=True):
+    """load_run() for the tools that show a run: NoTrace when DIR is missing, holds no trace, or its
+    trace has no executed task (a conversion that failed leaves empty files, for instance)."""
+    if not os.path.isdir(d):
+        raise NoTrace("%s is not a directory (record a trace with --trace %s or TUCCOMPI_TRACE=%s)" % (d, d, d))
+    run = load_run(d, use_paje=use_paje, want_links=want_links)
+    if not run.tasks:
+        raise NoTrace("%s: no executed task in %s%s; was the run's trace conversion successful (see %s)?"
+                      % (d, run.source, " (%s)" % run.paje_note if run.paje_note else "",
+                         os.path.join(d, "fxt_tool.log")))
     return run
 
 

@@ -1,0 +1,132 @@
+#!/bin/sh
+# A user's path from an installed prefix to their own program, exactly as the README says it: the
+# README's shell block (after its installcheck.sh marker) builds examples/hello.c with pkg-config
+# on that prefix alone and runs it, then on 2 ranks (tests/mpirun.sh for the README's mpirun).
+# Also: no warning from the installed flags (-Wall -Wextra on hello.c, and #include <starpu.h>:
+# CUDA's headers are system headers); nothing needs LD_LIBRARY_PATH; no run-time path of an
+# installed file points into the build tree; paje_check.py is in $(pkgdatadir)/python and the
+# installed trace tools find it; the docs are installed.
+#
+# Under make check: installs into a temporary prefix (make install DESTDIR=..., the tree then moved
+# to a prefix of its own: the .pc finds its prefix from its place). Under make installcheck
+# (TUCCOMPI_INSTALLED_PREFIX set): checks the prefix make install filled, and runs an installed
+# program too. Exit 77 only when a tool is missing (cc, pkg-config, readelf).
+set -u
+s=${top_srcdir:-.}
+b=${top_builddir:-.}
+fail() { echo "FAIL: $*"; exit 1; }
+for t in cc pkg-config readelf; do
+	command -v $t >/dev/null 2>&1 || { echo "no $t: skipped"; exit 77; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+abs_b=$(cd "$b" && pwd)
+abs_s=$(cd "$s" && pwd)
+starpu=${STARPU_PREFIX:-}
+# What the user has: no LD_LIBRARY_PATH (make check sets one for the tests), no PKG_CONFIG_PATH.
+unset LD_LIBRARY_PATH PKG_CONFIG_PATH
+
+if [ -n "${TUCCOMPI_INSTALLED_PREFIX:-}" ]; then
+	prefix=$TUCCOMPI_INSTALLED_PREFIX
+	pcdir=${TUCCOMPI_PKGCONFIGDIR:-$prefix/lib/pkgconfig}
+	pydir=${TUCCOMPI_PKGDATADIR:-$prefix/share/libtuccompi-starpu}/python
+	docs=${TUCCOMPI_DOCDIR:-$prefix/share/doc/libtuccompi-starpu}
+	staged=0
+else
+	: "${prefix:?prefix (the configured installation prefix) is not set}"
+	: "${pkgconfigdir:?}" "${pkgdatadir:?}" "${docdir:?}" "${bindir:?}"
+	for d in "$pkgconfigdir" "$pkgdatadir" "$docdir" "$bindir"; do
+		case $d in "$prefix"/*) ;; *) echo "$d is outside the prefix $prefix: the staged install cannot be moved; skipped"; exit 77 ;; esac
+	done
+	echo "== make install DESTDIR=$tmp/stage, then $tmp/stage$prefix moved to $tmp/prefix"
+	${MAKE:-make} -C "$b" install DESTDIR="$tmp/stage" >"$tmp/install.log" 2>&1 ||
+		{ tail -n 30 "$tmp/install.log"; fail "make install DESTDIR=$tmp/stage"; }
+	mv "$tmp/stage$prefix" "$tmp/prefix" || fail "moving the staged prefix"
+	new=$tmp/prefix
+	pcdir=$new${pkgconfigdir#"$prefix"}
+	pydir=$new${pkgdatadir#"$prefix"}/python
+	docs=$new${docdir#"$prefix"}
+	prefix=$new
+	staged=1
+fi
+echo "prefix: $prefix"
+
+# ---- the README's commands
+awk '/^<!-- tests\/install\/installcheck.sh / { m = 1; next }
+	m == 1 && /^```sh$/ { m = 2; next }
+	m == 2 && /^```$/ { exit }
+	m == 2 { print }' "$s/README.md" >"$tmp/readme.sh"
+[ -s "$tmp/readme.sh" ] || fail "no shell block after the installcheck.sh marker in README.md"
+grep -q 'pkg-config' "$tmp/readme.sh" || fail "the README's block does not use pkg-config"
+[ "$pcdir" = "$prefix/lib/pkgconfig" ] || { echo "pkgconfigdir is not PREFIX/lib/pkgconfig as the README says: skipped"; exit 77; }
+# Its prefix is ours; its mpirun is tests/mpirun.sh (root, oversubscription, loopback).
+sed -e "s|\$HOME/tuccompi|$prefix|g" -e "s|^mpirun -n \([0-9]*\) |\"$abs_s/tests/mpirun.sh\" \1 |" \
+	"$tmp/readme.sh" >"$tmp/cmds.sh"
+if [ -z "${MPIEXEC:-}" ]; then
+	echo "(built without MPI: the README's mpirun line is left out)"
+	grep -v 'mpirun' "$tmp/cmds.sh" >"$tmp/cmds1.sh" && mv "$tmp/cmds1.sh" "$tmp/cmds.sh"
+fi
+mkdir -p "$tmp/work/examples"
+cp "$s/examples/hello.c" "$tmp/work/examples/"
+echo "== the README's commands:"
+sed 's/^/   /' "$tmp/cmds.sh"
+(cd "$tmp/work" && sh -e "$tmp/cmds.sh") >"$tmp/run.log" 2>&1 || { cat "$tmp/run.log"; fail "the README's commands"; }
+cat "$tmp/run.log"
+grep -q "^hello: 1000 tasks on 1 rank(s) under ms: all results correct$" "$tmp/run.log" ||
+	fail "./hello did not report its 1000 results correct"
+if [ -n "${MPIEXEC:-}" ]; then
+	grep -q "^hello: 1000 tasks on 2 rank(s) under ms: all results correct$" "$tmp/run.log" ||
+		fail "hello under mpirun did not run on 2 ranks with correct results"
+fi
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+
+# ---- no warnings from the installed flags
+(cd "$tmp/work" && cc -Wall -Wextra -Werror -c examples/hello.c $(pkg-config --cflags tuccompi-starpu) -o "$tmp/h.o") ||
+	fail "examples/hello.c warns with -Wall -Wextra and the installed flags"
+printf '#include <starpu.h>\n#include <tuccompi.h>\nint main(void) { return starpu_worker_get_count() > 0 ? 0 : 0; }\n' >"$tmp/sp.c"
+cc -Wall -Wextra $(pkg-config --cflags tuccompi-starpu) "$tmp/sp.c" $(pkg-config --libs tuccompi-starpu) \
+	-o "$tmp/sp" >"$tmp/sp.log" 2>&1 || { cat "$tmp/sp.log"; fail "#include <starpu.h> with the installed flags"; }
+[ -s "$tmp/sp.log" ] && { head -n 20 "$tmp/sp.log"; fail "#include <starpu.h> with the installed flags prints warnings"; }
+echo "ok: no warnings from hello.c (-Wall -Wextra) nor from <starpu.h> with the installed flags"
+# A program calling StarPU itself finds libstarpu too.
+(cd "$tmp" && ./sp) || fail "a program linking StarPU through the installed flags does not start"
+echo "ok: a program calling StarPU links and runs with the installed flags alone"
+
+# ---- run-time paths: nothing installed points into the build tree
+rp() { readelf -d "$1" 2>/dev/null | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]/\1/p' | tr ':' '\n'; }
+checked=0
+for f in "$prefix"/lib/libtuccompi-starpu.so* "$prefix"/bin/* "$tmp/work/hello"; do
+	[ -f "$f" ] && [ ! -L "$f" ] || continue
+	head -c 4 "$f" | grep -q 'ELF' || continue
+	checked=$((checked + 1))
+	for d in $(rp "$f"); do
+		case $d in
+		"$starpu"/*|"$starpu") ;;   # StarPU's own prefix (.deps/starpu may lie in the checkout)
+		"$abs_b"/*|"$abs_b"|*/.libs|*/.libs/*) fail "$f: run-time path $d points into the build tree" ;;
+		esac
+	done
+done
+[ "$checked" -ge 3 ] || fail "found only $checked installed ELF files under $prefix"
+echo "ok: no run-time path of $checked installed files points into the build tree ($abs_b)"
+
+# ---- trace tools and docs
+[ -f "$pydir/paje_check.py" ] || fail "paje_check.py is not in $pydir"
+[ ! -e "$prefix/bin/paje_check.py" ] || fail "paje_check.py is in bin/"
+"$prefix/bin/tuccompi-summary" "$tmp/no-trace" >"$tmp/sum.log" 2>&1
+rc=$?
+{ [ $rc = 1 ] && grep -q "not a directory" "$tmp/sum.log"; } ||
+	{ cat "$tmp/sum.log"; fail "installed tuccompi-summary (exit $rc): it must find paje_check.py and say there is no trace"; }
+"$prefix/bin/tuccompi-plot" --help >/dev/null 2>&1 || fail "installed tuccompi-plot --help"
+echo "ok: paje_check.py in $pydir, found by the installed tuccompi-summary and tuccompi-plot"
+for d in README.md LICENSE docs/apsp.md docs/traces.md docs/tuning.md docs/img/gantt.png examples/hello.c; do
+	[ -f "$docs/$d" ] || fail "$docs/$d is not installed"
+done
+echo "ok: docs installed in $docs"
+
+# ---- an installed program runs from the real prefix
+if [ "$staged" = 0 ] && [ -x "$prefix/bin/tuccompi-apsp" ]; then
+	STARPU_NCUDA=${STARPU_NCUDA:-0} "$prefix/bin/tuccompi-apsp" --gen random:300 --sources 0-19 --units cpu --ncpu 1 -q \
+		>"$tmp/apsp.log" 2>&1 || { cat "$tmp/apsp.log"; fail "installed tuccompi-apsp does not run"; }
+	echo "ok: installed tuccompi-apsp runs without LD_LIBRARY_PATH"
+fi
+echo "ok: all"
