@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
-args="--gen random:1000 --seed 5 --sources 0-39 --units cpu --ncpu 2 -q"
+args="--gen random:1000 --seed 5 --sources 0-39 --units cpu --ncpu 2 -q --engine crauser"
 mkdir "$tmp/work"
 cd "$tmp/work" || exit 1
 
