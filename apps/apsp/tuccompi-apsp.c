@@ -8,6 +8,7 @@
  * write the outputs (the rows file only once no distance overflowed). Exit status: 0, 1 for
  * an input, output or run error, 2 for bad arguments, 3 when --verify finds a difference. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -61,6 +62,10 @@ static const char usage_tail[] =
 	"  --ncpu N, --ngpu N     CPU workers / GPUs per node (default: all)\n"
 	"  --trace DIR            record an FxT trace; DIR/paje.trace opens in ViTE\n"
 	"  --verify K             recompute K sources on the root with the CPU code and compare\n"
+	"  --journal FILE         record finished sources durably in FILE.rank-R as the run goes, so\n"
+	"                         that a killed run can be resumed (removed once the outputs exist)\n"
+	"  --resume               with --journal: run only the sources the journal does not hold; the\n"
+	"                         same outputs, byte for byte, as an uninterrupted run\n"
 	"\n"
 	"Output (on rank 0; every path is checked before the run, on every rank):\n"
 	"  -o FILE                per-source table: source, reached, eccentricity, sum, mean of finite\n"
@@ -82,14 +87,14 @@ static const char usage_tail[] =
 
 struct options
 {
-	const char *graph, *cache, *sources, *policy, *units, *tune, *trace, *out, *rows, *stats, *ch_cache;
+	const char *graph, *cache, *sources, *policy, *units, *tune, *trace, *out, *rows, *stats, *ch_cache, *journal;
 	const char *gen_spec; /* --gen as given */
 	struct cli_gen gen;
 	enum graph_format format;
 	enum sssp_engine engine;
 	uint64_t seed, max_memory;
 	uint32_t delta;
-	int ncpu, ngpu, quiet, verify, summary, demo, automk, mk;
+	int ncpu, ngpu, quiet, verify, summary, demo, automk, mk, mk_given, resume;
 	double real_scale;
 };
 
@@ -106,6 +111,7 @@ struct rows_file
 {
 	struct outfile out;
 	uint64_t data_off;
+	int partial; /* journaled run: PATH.partial, kept across kills for --resume */
 };
 
 /* Everything a run holds, from the graph to the finished task set. */
@@ -176,6 +182,7 @@ static const char **string_field(const char *a, struct options *o)
 		{ "--trace", offsetof(struct options, trace) },     { "-o", offsetof(struct options, out) },
 		{ "--output", offsetof(struct options, out) },      { "--rows", offsetof(struct options, rows) },
 		{ "--stats", offsetof(struct options, stats) },     { "--ch-cache", offsetof(struct options, ch_cache) },
+		{ "--journal", offsetof(struct options, journal) },
 	};
 	for (unsigned k = 0; k < sizeof strings / sizeof strings[0]; k++)
 		if (!strcmp(a, strings[k].name))
@@ -206,6 +213,7 @@ static void take_value(const char *a, const char *v, struct options *o)
 		if (!(o->automk = !strcmp(v, "auto")))
 			rc = cli_parse_u64(a, v, 1, TUCCOMPI_MAX_MK, &x, &err);
 		o->mk = o->automk ? 4 : (int)x;
+		o->mk_given = 1;
 	}
 	else if (!strcmp(a, "--format"))
 	{
@@ -267,6 +275,8 @@ static void check_args(struct options *o)
 		die(2, "GRAPH '-' (standard input) needs its format: --format gr or --format mtx");
 	if (o->cache && !o->graph)
 		die(2, "--cache keeps a copy of a GRAPH file; there is none (--gen graphs are not cached)");
+	if (o->resume && !o->journal)
+		die(2, "--resume reads the journal of an earlier run: give it with --journal FILE");
 	if (o->cache && !strcmp(o->graph, "-"))
 		die(2, "--cache: standard input cannot be cached; read it without --cache");
 	if (o->tune)
@@ -308,6 +318,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->summary = 1;
 		else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
 			o->quiet = 1;
+		else if (!strcmp(a, "--resume"))
+			o->resume = 1;
 		else if (field)
 			*field = need_arg(&i, argc, argv);
 		else if (a[0] == '-' && a[1])
@@ -328,6 +340,7 @@ static void check_outputs(const struct options *o)
 		{ .option = "-o", .path = o->out, .stdout_ok = 1 }, { .option = "--rows", .path = o->rows },
 		{ .option = "--stats", .path = o->stats },          { .option = "--cache", .path = o->cache },
 		{ .option = "--ch-cache", .path = o->ch_cache },    { .option = "--trace", .path = o->trace, .is_dir = 1 },
+		{ .option = "--journal", .path = o->journal },
 	};
 	const char *inputs[] = { o->graph };
 	struct graph_error err;
@@ -443,7 +456,65 @@ static int all_ok(int ok)
 	return tuccompi_allreduce_i64(&v, 1, TUCCOMPI_OP_AND) < 0 ? 0 : (int)v;
 }
 
-static void rows_open(struct rows_file *rf, const char *path, const struct run *r)
+static int rows_error(struct graph_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int rows_error(struct graph_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* A journaled run writes PATH.partial, which survives kills and signals (unlike a temporary
+ * file) so that --resume goes on writing it: rows of finished sources are in it before the
+ * journal records them. */
+static int rows_open_partial(struct rows_file *rf, const char *path, const struct run *r, int resume, int create,
+			     struct graph_error *err)
+{
+	size_t len = strlen(path) + 16;
+	rf->partial = 1;
+	rf->out.path = path;
+	rf->out.slot = -1;
+	rf->out.f = NULL;
+	if (!(rf->out.tmp = malloc(len)))
+		return rows_error(err, -ENOMEM, "%s: out of memory", path);
+	snprintf(rf->out.tmp, len, "%s.partial", path);
+	if (!create)
+	{
+		rf->out.fd = open(rf->out.tmp, O_WRONLY | O_CLOEXEC);
+		return rf->out.fd < 0 ? rows_error(err, -errno, "cannot open %s: %s", rf->out.tmp, strerror(errno)) : 0;
+	}
+	unsigned char hdr[32] = "TCCROWS1", have[32];
+	memcpy(hdr + 8, &r->g.n, 4);
+	memcpy(hdr + 16, &r->k, 8);
+	uint64_t total = rf->data_off + r->k * (uint64_t)r->g.n * 4;
+	if (resume)
+	{
+		/* the rows of the resumed sources are there already: same header and sources, or nothing */
+		int fd = open(rf->out.tmp, O_RDWR | O_CLOEXEC);
+		uint32_t *src = malloc(r->k * 4 + 4);
+		int same = fd >= 0 && src && pread(fd, have, 32, 0) == 32 && !memcmp(have, hdr, 32) &&
+			   pread(fd, src, r->k * 4, 32) == (ssize_t)(r->k * 4) && !memcmp(src, r->src, r->k * 4);
+		free(src);
+		if (fd >= 0 && !same)
+			close(fd);
+		if (!same)
+			return rows_error(err, -ESTALE,
+					       "--resume: %s is missing or belongs to another run; run again without --resume",
+					       rf->out.tmp);
+		rf->out.fd = fd;
+		return 0;
+	}
+	rf->out.fd = open(rf->out.tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (rf->out.fd < 0 || pwrite(rf->out.fd, hdr, 32, 0) != 32 ||
+	    pwrite(rf->out.fd, r->src, r->k * 4, 32) != (ssize_t)(r->k * 4) || ftruncate(rf->out.fd, (off_t)total) < 0)
+		return rows_error(err, -errno, "cannot write %s (%" PRIu64 " bytes): %s", rf->out.tmp, total,
+				       strerror(errno));
+	return 0;
+}
+
+static void rows_open(struct rows_file *rf, const char *path, const struct run *r, const struct options *o)
 {
 	struct graph_error err = { "" };
 	long pid = (long)getpid();
@@ -452,26 +523,54 @@ static void rows_open(struct rows_file *rf, const char *path, const struct run *
 	int ok = 1;
 	if (rank0())
 	{
-		unsigned char hdr[32] = "TCCROWS1";
-		uint64_t total = rf->data_off + r->k * (uint64_t)r->g.n * 4;
-		memcpy(hdr + 8, &r->g.n, 4);
-		memcpy(hdr + 16, &r->k, 8);
-		ok = outfile_open_pid(&rf->out, path, pid, 1, &err) == 0;
-		if (ok && (pwrite(rf->out.fd, hdr, 32, 0) != 32 ||
-			   pwrite(rf->out.fd, r->src, r->k * 4, 32) != (ssize_t)(r->k * 4) || ftruncate(rf->out.fd, (off_t)total) < 0))
+		if (o->journal)
+			ok = rows_open_partial(rf, path, r, o->resume, 1, &err) == 0;
+		else
 		{
-			snprintf(err.msg, sizeof err.msg, "cannot write %s (%" PRIu64 " bytes): %s", rf->out.tmp, total, strerror(errno));
-			outfile_abort(&rf->out);
-			ok = 0;
+			unsigned char hdr[32] = "TCCROWS1";
+			uint64_t total = rf->data_off + r->k * (uint64_t)r->g.n * 4;
+			memcpy(hdr + 8, &r->g.n, 4);
+			memcpy(hdr + 16, &r->k, 8);
+			ok = outfile_open_pid(&rf->out, path, pid, 1, &err) == 0;
+			if (ok && (pwrite(rf->out.fd, hdr, 32, 0) != 32 ||
+				   pwrite(rf->out.fd, r->src, r->k * 4, 32) != (ssize_t)(r->k * 4) ||
+				   ftruncate(rf->out.fd, (off_t)total) < 0))
+			{
+				snprintf(err.msg, sizeof err.msg, "cannot write %s (%" PRIu64 " bytes): %s", rf->out.tmp, total,
+					 strerror(errno));
+				outfile_abort(&rf->out);
+				ok = 0;
+			}
 		}
 	}
 	if (!all_ok(ok))
 		die(1, "--rows: %s", err.msg[0] ? err.msg : "rank 0 could not create the rows file");
 	tuccompi_barrier();
 	if (!rank0())
-		ok = outfile_open_pid(&rf->out, path, pid, 0, &err) == 0;
+		ok = (o->journal ? rows_open_partial(rf, path, r, 0, 0, &err) : outfile_open_pid(&rf->out, path, pid, 0, &err)) ==
+		     0;
 	if (!all_ok(ok))
 		die(1, "--rows %s: not every rank can open it (a file system shared by all nodes is needed)", path);
+}
+
+/* A journaled run's rows: synced and closed by every rank; rank 0 renames them into place
+ * (keep), or removes them. */
+static void rows_close_partial(struct rows_file *rf, const char *path, int ok, int keep)
+{
+	if (fsync(rf->out.fd) < 0)
+		ok = 0;
+	close(rf->out.fd);
+	ok = all_ok(ok);
+	if (rank0() && (!keep || !ok || rename(rf->out.tmp, path) < 0))
+	{
+		int e = errno;
+		unlink(rf->out.tmp);
+		if (keep)
+			die(1, "--rows %s: writing the rows failed (%s); nothing was left behind", path,
+			    ok ? strerror(e) : "a rank could not write");
+	}
+	free(rf->out.tmp);
+	rf->out.tmp = NULL;
 }
 
 /* Collective. With @p keep, the rows become the file (or the run fails with a message);
@@ -479,6 +578,11 @@ static void rows_open(struct rows_file *rf, const char *path, const struct run *
 static void rows_close(struct rows_file *rf, const char *path, int ok, int keep)
 {
 	struct graph_error err = { "" };
+	if (rf->partial)
+	{
+		rows_close_partial(rf, path, ok, keep);
+		return;
+	}
 	ok = outfile_close(&rf->out, &err) == 0 && ok;
 	ok = all_ok(ok);
 	if (!rank0())
@@ -521,7 +625,7 @@ static void plan_taskset(const struct options *o, struct run *r)
 		die(1, "%s", why);
 	if (o->rows)
 	{
-		rows_open(&r->rows, o->rows, r);
+		rows_open(&r->rows, o->rows, r, o);
 		r->args.row = write_row;
 		r->args.row_ctx = &r->rows;
 	}
@@ -531,6 +635,24 @@ static void plan_taskset(const struct options *o, struct run *r)
 	r->desc.root = 0;
 	r->desc.on_done = on_done;
 	r->desc.on_done_arg = &r->prog;
+	if (o->journal)
+	{
+		/* the journal belongs to this graph, these sources and the options that decide the results */
+		uint64_t key = sssp_graph_hash(&r->view) ^ 0x6a09e667f3bcc908ULL;
+		for (uint64_t i = 0; i < r->k; i++)
+			key = (key ^ r->src[i]) * 0x100000001b3ULL;
+		key = (key ^ (uint64_t)o->engine) * 0x100000001b3ULL;
+		key = (key ^ (uint64_t)(o->rows != NULL)) * 0x100000001b3ULL;
+		r->desc.journal = o->journal;
+		r->desc.journal_key = key;
+		r->desc.resume = o->resume;
+	}
+	/* the MK that suits the engine, unless the user chose one */
+	if (!o->mk_given && tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) > 0)
+	{
+		int mk = sssp_plan_mk(r->plan);
+		tuccompi_set_mk(mk <= o->mk ? mk : o->mk);
+	}
 }
 
 /* The run's memory on this rank: the graph and every CPU worker's workspaces (StarPU keeps
@@ -601,6 +723,10 @@ static void run_taskset(const struct options *o, struct run *r)
 	}
 	if (ret < 0)
 		die(1, "%s", tuccompi_last_error());
+	uint64_t resumed = tuccompi_taskset_resumed(r->ts);
+	if (o->resume && rank0() && !o->quiet)
+		fprintf(stderr, "resumed: %" PRIu64 " source(s) from the journal %s, %" PRIu64 " computed now\n", resumed,
+			o->journal, r->k - resumed);
 }
 
 /* ------------------------------------------------------------------ outputs */
@@ -788,6 +914,10 @@ int main(int argc, char **argv)
 	check_run_memory(&o, &r);
 	run_taskset(&o, &r);
 	int code = write_outputs(&o, &r);
+	/* the outputs are in place: the journal has served */
+	tuccompi_barrier();
+	if (o.journal && rank0() && code != 1 && tuccompi_journal_remove(o.journal) < 0)
+		fprintf(stderr, PROG ": warning: %s\n", tuccompi_last_error());
 	finish(&r);
 	return code;
 }

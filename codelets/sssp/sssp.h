@@ -44,6 +44,9 @@ enum sssp_engine
 	SSSP_ENGINE_PHAST,    /**< contraction hierarchy once, then PHAST sweeps (road networks) */
 };
 
+/** A 64-bit hash of a graph's CSR arrays (ties caches and journals to one graph). */
+uint64_t sssp_graph_hash(const struct sssp_graph *g);
+
 /** "auto", "crauser", "batched", "phast" -> engine; -EINVAL (with a message in @p why) otherwise. */
 int sssp_engine_parse(const char *name, enum sssp_engine *out, char *why, size_t whylen);
 const char *sssp_engine_name(enum sssp_engine e);
