@@ -142,6 +142,12 @@ enum tuccompi_unit_kind
 /** Number of units of @p kind on this node. */
 TUCCOMPI_API int tuccompi_unit_count(enum tuccompi_unit_kind kind);
 
+/** Memory of the smallest unit of @p kind on this node (for a GPU its device memory, as StarPU
+ *  manages it: STARPU_LIMIT_CUDA_MEM lowers it), in bytes: @p total, and what StarPU has not
+ *  allocated yet in @p available (either may be NULL). -ENODEV when there is no such unit,
+ *  -ENOSYS when StarPU does not know. */
+TUCCOMPI_API int tuccompi_unit_memory(enum tuccompi_unit_kind kind, uint64_t *total, uint64_t *available);
+
 /** Describe the units of this node on @p f (one line each). */
 TUCCOMPI_API void tuccompi_print_units(FILE *f);
 

@@ -70,3 +70,34 @@ int tuccompi_unit_count(enum tuccompi_unit_kind kind)
 {
 	return _tuccompi_units_healthy(kind);
 }
+
+int tuccompi_unit_memory(enum tuccompi_unit_kind kind, uint64_t *total, uint64_t *available)
+{
+	TUCCOMPI_REQUIRE_INIT();
+	int found = 0;
+	uint64_t t = 0, a = 0;
+	for (int k = 0; k < _tuccompi.nunits; k++)
+	{
+		const struct tuccompi_unit *u = &_tuccompi.units[k];
+		if (u->kind != kind || _tuccompi.unit_failed[k])
+			continue;
+		unsigned node = starpu_worker_get_memory_node(u->workers[0]);
+		starpu_ssize_t tt = starpu_memory_get_total(node), aa = starpu_memory_get_available(node);
+		if (tt < 0)
+			return _tuccompi_error(-ENOSYS, "StarPU does not know the memory of %s unit %d",
+					       kind == TUCCOMPI_UNIT_CUDA ? "GPU" : "CPU", u->index);
+		if (!found || (uint64_t)tt < t)
+		{
+			t = (uint64_t)tt;
+			a = aa < 0 ? (uint64_t)tt : (uint64_t)aa;
+		}
+		found = 1;
+	}
+	if (!found)
+		return _tuccompi_error(-ENODEV, "no %s unit on this node", kind == TUCCOMPI_UNIT_CUDA ? "GPU" : "CPU");
+	if (total)
+		*total = t;
+	if (available)
+		*available = a;
+	return 0;
+}

@@ -183,3 +183,14 @@ void sssp_batched_free(struct sssp_plan *p)
 	free(p->in_col);
 	free(p->in_w);
 }
+
+uint64_t sssp_batched_gpu_workspace(const struct sssp_plan *p, int with_rows)
+{
+#ifdef SSSP_WITH_CUDA
+	return sssp_batch_gpu_workspace_size(p->g->n, with_rows);
+#else
+	(void)p;
+	(void)with_rows;
+	return 0;
+#endif
+}

@@ -282,3 +282,24 @@ void sssp_phast_free(struct sssp_plan *p)
 	p->ch = NULL;
 	p->phast = NULL;
 }
+
+uint64_t sssp_phast_shared_bytes(const struct sssp_plan *p)
+{
+	const void *ptr[SSSP_CH_NBUF];
+	size_t size[SSSP_CH_NBUF];
+	uint64_t t = 0;
+	unsigned nb = p->ch ? sssp_ch_buffers(p->ch, ptr, size, SSSP_CH_NBUF) : 0;
+	for (unsigned k = 0; k < nb; k++)
+		t += size[k];
+	return t;
+}
+
+uint64_t sssp_phast_gpu_workspace(const struct sssp_plan *p)
+{
+#ifdef SSSP_WITH_CUDA
+	return sssp_phast_gpu_workspace_size(p->g->n, SSSP_PHAST_GPU_LANES);
+#else
+	(void)p;
+	return 0;
+#endif
+}

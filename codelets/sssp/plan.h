@@ -58,6 +58,8 @@ static inline void sssp_emit_row(struct sssp_args *a, struct tuccompi_task *t, u
 int sssp_batched_prepare(struct sssp_plan *p, char *why, size_t whylen);
 int sssp_batched_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc);
 void sssp_batched_free(struct sssp_plan *p);
+/* GPU workspace of one batch (0 without CUDA). */
+uint64_t sssp_batched_gpu_workspace(const struct sssp_plan *p, int with_rows);
 
 /* engine_phast.c */
 /* auto: would PHAST pay here (its hierarchy cached, or enough sources to earn its building)? */
@@ -65,5 +67,8 @@ int sssp_phast_pays(struct sssp_plan *p, char *reason, size_t len);
 int sssp_phast_prepare(struct sssp_plan *p, char *why, size_t whylen);
 int sssp_phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc);
 void sssp_phast_free(struct sssp_plan *p);
+/* The hierarchy's buffers, and the GPU workspace of one batch (0 without CUDA). */
+uint64_t sssp_phast_shared_bytes(const struct sssp_plan *p);
+uint64_t sssp_phast_gpu_workspace(const struct sssp_plan *p);
 
 #endif

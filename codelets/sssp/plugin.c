@@ -170,6 +170,28 @@ const char *sssp_plan_reason(const struct sssp_plan *p)
 	return p->reason;
 }
 
+uint64_t sssp_plan_gpu_bytes(const struct sssp_plan *p, int mk, int with_rows)
+{
+	if (!p->o.cuda)
+		return 0;
+	uint64_t n = p->g->n, m = p->g->m, shared = 0, ws = 0;
+	switch (p->engine)
+	{
+	case SSSP_ENGINE_BATCHED:
+		shared = p->packed_size + 2 * (8 * (n + 1) + 8 * m);
+		ws = sssp_batched_gpu_workspace(p, with_rows);
+		break;
+	case SSSP_ENGINE_PHAST:
+		shared = sssp_phast_shared_bytes(p);
+		ws = sssp_phast_gpu_workspace(p);
+		break;
+	default:
+		shared = 8 * (n + 1) + 12 * m + 4 * n;
+		ws = 12 * n + 320;
+	}
+	return shared + (uint64_t)(mk > 0 ? mk : 1) * ws;
+}
+
 int sssp_plan_mk(const struct sssp_plan *p)
 {
 	return p->engine == SSSP_ENGINE_CRAUSER ? 4 : 1;

@@ -79,6 +79,11 @@ const char *sssp_plan_reason(const struct sssp_plan *p);
  *  made every one slower on the H200), 4 for the paper's one-source Crauser kernels. */
 int sssp_plan_mk(const struct sssp_plan *p);
 
+/** Bytes of GPU memory a task set of the plan needs with @p mk batches at once per GPU: its
+ *  shared buffers (copied to each GPU once) plus mk workspaces (@p with_rows: the engines'
+ *  larger workspaces for distance rows). 0 for plans without CUDA. */
+uint64_t sssp_plan_gpu_bytes(const struct sssp_plan *p, int mk, int with_rows);
+
 /** Seconds sssp_plan_create() spent preparing (building a contraction hierarchy, transposing). */
 double sssp_plan_prepare_seconds(const struct sssp_plan *p);
 
