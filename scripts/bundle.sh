@@ -92,7 +92,7 @@ cp "$top"/include/*.h "$out/include/"
 cp "$top"/scripts/paje_check.py "$top"/scripts/tuccompi-summary "$top"/scripts/tuccompi-plot "$out/scripts/"
 for s in "$top"/bench/*.sh "$top"/bench/*.py; do [ -f "$s" ] && cp "$s" "$out/bench/"; done
 [ -d "$top/tests/data" ] && cp -r "$top/tests/data" "$out/tests/"
-echo "$tests" | tr ' ' '\n' | sed '/^$/d; s#^tests/##' >"$out/tests/TESTS"
+echo "$tests" | tr ' ' '\n' | sed '/^$/d; s#^tests/##; s#^examples/#../examples/#' >"$out/tests/TESTS"
 
 # ------------------------------------------------------------------ Open MPI (Debian layout, relocated)
 ompi=$out/ompi

@@ -34,6 +34,32 @@ static void batched_cpu(struct tuccompi_task *t, void *arg)
 static __thread uint32_t *host_rows;
 static __thread size_t host_rows_len;
 
+/* The GPU workspace of this stream worker (one batch at a time per worker, so never shared by
+ * concurrent batches: PARLLMK's rule). Allocated by the engine rather than as a StarPU scratch
+ * buffer: a StarPU workspace is allocated on every unit that runs a task, CPU cores included,
+ * where StarPU pins main memory for CUDA; 200 MB pinned per CPU worker cost seconds at start-up
+ * (measured on the two-GPU node). */
+static __thread void *dev_work;
+static __thread size_t dev_work_len;
+
+void *sssp_gpu_thread_workspace(size_t bytes)
+{
+	if (dev_work_len >= bytes)
+		return dev_work;
+	if (dev_work)
+		cudaFree(dev_work);
+	dev_work = NULL;
+	dev_work_len = 0;
+	if (cudaMalloc(&dev_work, bytes) != cudaSuccess)
+	{
+		cudaGetLastError();
+		dev_work = NULL;
+		return NULL;
+	}
+	dev_work_len = bytes;
+	return dev_work;
+}
+
 static void batched_cuda(struct tuccompi_batch *b, void *arg)
 {
 	struct sssp_args *a = arg;
@@ -76,8 +102,14 @@ static void batched_cuda(struct tuccompi_batch *b, void *arg)
 	int mk = tuccompi_get_mk();
 	struct sssp_batch_params prm = { .delta = p->delta, .share = mk > 0 ? (unsigned)mk : 1 };
 	char err[256] = "";
-	int ret = sssp_batch_gpu_run(&dg, src, nsrc, tuccompi_task_workspace(t0, 0), &prm, tuccompi_gpu_stream(), out,
-				     rows, err, sizeof(err));
+	size_t wsb = sssp_batch_gpu_workspace_size(a->n, rows != NULL);
+	void *ws = sssp_gpu_thread_workspace(wsb);
+	if (!ws)
+	{
+		tuccompi_batch_fail(b, -ENOMEM, "sssp batched engine: cannot allocate %zu bytes of GPU workspace", wsb);
+		return;
+	}
+	int ret = sssp_batch_gpu_run(&dg, src, nsrc, ws, &prm, tuccompi_gpu_stream(), out, rows, err, sizeof(err));
 	if (ret < 0)
 	{
 		tuccompi_batch_fail(b, ret, "sssp batched engine: %s", err);
@@ -149,11 +181,9 @@ int sssp_batched_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc
 #ifdef SSSP_WITH_CUDA
 	if (p->o.cuda)
 	{
+		/* its workspace is the stream worker's own (sssp_gpu_thread_workspace) */
 		pl->cuda_batch = batched_cuda;
 		pl->batch_max[TUCCOMPI_UNIT_CUDA] = SSSP_BATCH_LANES;
-		size_t gws = sssp_batch_gpu_workspace_size(g->n, ((struct sssp_args *)desc->arg)->row != NULL);
-		if (gws > ws)
-			ws = gws;
 	}
 #endif
 	pl->workspace_size[0] = ws;

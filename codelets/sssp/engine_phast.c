@@ -191,9 +191,15 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 		ret = sssp_phast_cpu(&v, src, nsrc, tuccompi_task_workspace(t0, 0), out, rows);
 #ifdef SSSP_WITH_CUDA
 	else
-		ret = sssp_phast_gpu(&v, src, nsrc, SSSP_PHAST_GPU_LANES, tuccompi_task_workspace(t0, 0),
-				     sssp_phast_gpu_workspace_size(a->n, SSSP_PHAST_GPU_LANES), out, rows,
-				     tuccompi_gpu_stream(), err, sizeof(err));
+	{
+		size_t wsb = sssp_phast_gpu_workspace_size(a->n, SSSP_PHAST_GPU_LANES);
+		void *ws = sssp_gpu_thread_workspace(wsb);
+		ret = ws ? sssp_phast_gpu(&v, src, nsrc, SSSP_PHAST_GPU_LANES, ws, wsb, out, rows, tuccompi_gpu_stream(),
+					  err, sizeof(err))
+			 : -ENOMEM;
+		if (!ws)
+			snprintf(err, sizeof(err), "cannot allocate %zu bytes of GPU workspace", wsb);
+	}
 #else
 	else
 		ret = -ENODEV;
@@ -244,11 +250,9 @@ int sssp_phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
 #ifdef SSSP_WITH_CUDA
 	if (p->o.cuda)
 	{
+		/* its workspace is the stream worker's own (sssp_gpu_thread_workspace) */
 		pl->cuda_batch = phast_cuda_batch;
 		pl->batch_max[TUCCOMPI_UNIT_CUDA] = SSSP_PHAST_GPU_LANES;
-		size_t g = sssp_phast_gpu_workspace_size(p->g->n, SSSP_PHAST_GPU_LANES);
-		if (g > ws)
-			ws = g;
 	}
 #endif
 	pl->workspace_size[0] = ws;

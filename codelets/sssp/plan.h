@@ -54,6 +54,10 @@ static inline void sssp_emit_row(struct sssp_args *a, struct tuccompi_task *t, u
 		__atomic_store_n(&a->row_error, 1, __ATOMIC_RELAXED);
 }
 
+/* A GPU workspace of at least @bytes owned by the calling stream worker (engine_batched.c; NULL
+ * when the device has no room). */
+void *sssp_gpu_thread_workspace(size_t bytes);
+
 /* engine_batched.c */
 int sssp_batched_prepare(struct sssp_plan *p, char *why, size_t whylen);
 int sssp_batched_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc);

@@ -244,10 +244,10 @@ kill_during_rows() { # SIGNAL STATUS COMMAND...
 	echo "ok: SIG$sig during a --rows run ($(basename "$1")): no temporary file left"
 }
 if command -v python3 >/dev/null 2>&1; then
-	kill_during_rows TERM 143 "$app" --gen random:10000 --sources 0-2999 --units cpu --ncpu 1
-	kill_during_rows INT 130 "$app" --gen random:10000 --sources 0-2999 --units cpu --ncpu 1
+	kill_during_rows TERM 143 "$app" --gen random:10000 --sources 0-2999 --units cpu --ncpu 1 --engine crauser
+	kill_during_rows INT 130 "$app" --gen random:10000 --sources 0-2999 --units cpu --ncpu 1 --engine crauser
 	if have_mpi; then
-		kill_during_rows TERM any "$s/tests/mpirun.sh" 2 "$app" --gen random:10000 --sources 0-2999 --units cpu --ncpu 1
+		kill_during_rows TERM any "$s/tests/mpirun.sh" 2 "$app" --gen random:10000 --sources 0-2999 --units cpu --ncpu 1 --engine crauser
 	fi
 fi
 

@@ -14,6 +14,7 @@
 set -u
 s=${top_srcdir:-.}
 b=${top_builddir:-.}
+[ -f "$b/Makefile" ] || { echo "needs the build tree (not in a bundle): skipped"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 for t in cc pkg-config readelf; do
 	command -v $t >/dev/null 2>&1 || { echo "no $t: skipped"; exit 77; }

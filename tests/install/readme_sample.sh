@@ -2,6 +2,7 @@
 # The README shows examples/hello.c verbatim: the C block after the marker comment equals the file,
 # and the README's build line names that file (so that what users copy is what make check builds).
 s=${top_srcdir:-.}
+[ -f "$s/setup.sh" ] && [ -f "$s/README.md" ] || { echo "needs the source tree (not in a bundle): skipped"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 awk '/^<!-- tests\/install\/readme_sample.sh / { m = 1; next }

@@ -5,6 +5,7 @@
 # right deb822 file. Runs on fake apt folders through TUCCOMPI_APT_ETC (no root, no network).
 set -u
 s=${top_srcdir:-.}
+[ -f "$s/setup.sh" ] && [ -f "$s/README.md" ] || { echo "needs the source tree (not in a bundle): skipped"; exit 77; }
 setup="$s/setup.sh"
 command -v bash >/dev/null || { echo "no bash: skipped"; exit 77; }
 tmp=$(mktemp -d)
