@@ -101,3 +101,10 @@ int tuccompi_unit_memory(enum tuccompi_unit_kind kind, uint64_t *total, uint64_t
 		*available = a;
 	return 0;
 }
+
+#ifndef TUCCOMPI_HAVE_CUDA
+int _tuccompi_cuda_device_count(void)
+{
+	return 0; /* built without CUDA: no GPU is driven */
+}
+#endif
