@@ -32,7 +32,7 @@
 //   PUSHB  the records, one warp each (dense vertices of random graphs; R-MAT hubs' 1e5 arcs
 //          spread over the whole grid).
 //   PULL   when the frontier is large (more than n/PULL vertices) and dense (PULL_DENSITY new
-//          lanes per vertex): warps take 8 consecutive vertices, whose in-arcs are contiguous,
+//          lanes per vertex): warps take 4 consecutive vertices, whose in-arcs are contiguous,
 //          gather their tails' masks 32 at a time, read the rows of the tails in the frontier and
 //          lower their own rows (atomicMin: the in-chunks of a high in-degree vertex, separate
 //          items, run concurrently).
@@ -507,15 +507,33 @@ __device__ void step_pushb(const struct kparams &P, const struct sssp_batch_ctl 
 	}
 }
 
-// Lower v's row to the candidates cand (per lane) gathered by a pull.
-__device__ __forceinline__ void pull_flush(const struct kparams &P, uint32_t *Fn, uint32_t T, struct wout &o, uint32_t v,
-					   uint32_t cand)
+// The next (up to) four in-neighbours of the set `has` (warp-uniform): their rows' lanes that are
+// in the frontier, read together (four requests in flight), as candidates d + w; kq: the vertex of
+// the group each belongs to (vk of its lane).
+__device__ __forceinline__ void pull_gather4(const struct kparams &P, uint32_t &has, uint32_t u, uint32_t mk,
+					     uint32_t wt, uint32_t vk, uint32_t c[4], uint32_t kq[4], bool ok[4])
 {
-	bool pre = cand != INF && cand < ldcg(&P.dist[(size_t)v * LANES + lane_id()]);
-	update_warp(P, Fn, T, o, v, cand, pre);
+	const unsigned lane = lane_id();
+	uint32_t d[4], w4[4];
+#pragma unroll
+	for (int q = 0; q < 4; q++)
+	{
+		ok[q] = has != 0;
+		int j = ok[q] ? __ffs(has) - 1 : 0;
+		if (ok[q])
+			has &= has - 1;
+		uint32_t uq = __shfl_sync(FULL, u, j), mq = __shfl_sync(FULL, mk, j);
+		w4[q] = __shfl_sync(FULL, wt, j);
+		kq[q] = __shfl_sync(FULL, vk, j);
+		d[q] = ok[q] && (mq >> lane) & 1 ? ldcg(&P.dist[(size_t)uq * LANES + lane]) : INF;
+	}
+#pragma unroll
+	for (int q = 0; q < 4; q++)
+		c[q] = sssp_batch_sat(d[q], w4[q]);
 }
 
-// Gather over in-arcs [ib, ie) of v (a whole light vertex, or an in-chunk of a heavy one).
+// Gather over in-arcs [ib, ie) of v (a light vertex of a group with a heavy one, or an in-chunk
+// of a heavy vertex) and lower v's row.
 __device__ void pull_one(const struct kparams &P, const uint32_t *Fc, uint32_t *Fn, uint32_t T, struct wout &o,
 			 uint32_t v, uint64_t ib, uint64_t ie)
 {
@@ -534,30 +552,25 @@ __device__ void pull_one(const struct kparams &P, const uint32_t *Fc, uint32_t *
 		uint32_t has = __ballot_sync(FULL, mk != 0);
 		while (has)
 		{
-			// two in-neighbours per round: two row reads in flight
-			int j1 = __ffs(has) - 1;
-			has &= has - 1;
-			int j2 = has ? __ffs(has) - 1 : j1;
-			if (has)
-				has &= has - 1;
-			uint32_t u1 = __shfl_sync(FULL, u, j1), m1 = __shfl_sync(FULL, mk, j1), w1 = __shfl_sync(FULL, wt, j1);
-			uint32_t u2 = __shfl_sync(FULL, u, j2), m2 = __shfl_sync(FULL, mk, j2), w2 = __shfl_sync(FULL, wt, j2);
-			uint32_t d1 = (m1 >> lane) & 1 ? ldcg(&P.dist[(size_t)u1 * LANES + lane]) : INF;
-			uint32_t d2 = (m2 >> lane) & 1 ? ldcg(&P.dist[(size_t)u2 * LANES + lane]) : INF;
-			cand = min(cand, min(sssp_batch_sat(d1, w1), sssp_batch_sat(d2, w2)));
+			uint32_t c[4], kq[4];
+			bool ok[4];
+			pull_gather4(P, has, u, mk, wt, 0, c, kq, ok);
+			cand = min(cand, min(min(c[0], c[1]), min(c[2], c[3])));
 		}
 	}
-	pull_flush(P, Fn, T, o, v, cand);
+	bool pre = cand != INF && cand < ldcg(&P.dist[(size_t)v * LANES + lane]);
+	update_warp(P, Fn, T, o, v, cand, pre);
 }
 
-#define PULL_GROUP 8 // consecutive vertices per warp item of a PULL step
+#define PULL_GROUP 4 // consecutive vertices per warp item of a PULL step (update4_warp lowers them)
+static_assert(PULL_GROUP == 4, "step_pull flushes a group with update4_warp");
 
 // PULL: a warp item is PULL_GROUP consecutive vertices, whose in-arcs are one contiguous range:
 // the lanes load up to 32 of them and their tails' masks at once, whichever vertex they belong
-// to, and the warp folds the rows of the tails in the frontier into a running minimum that is
-// flushed whenever the vertex changes (in-arcs come in vertex order). A group with a heavy
-// vertex (in-degree > C: done by its in-chunks, the items after the groups) takes its light
-// vertices one at a time.
+// to; the warp reads the rows of the tails in the frontier four at a time and keeps a running
+// minimum per vertex of the group; at the end it lowers the group's rows together (update4_warp).
+// A group with a heavy vertex (in-degree > C: done by its in-chunks, the items after the groups)
+// takes its light vertices one at a time.
 __device__ void step_pull(const struct kparams &P, const struct sssp_batch_ctl &S, struct wout &o, uint32_t gw,
 			  uint32_t W)
 {
@@ -596,8 +609,10 @@ __device__ void step_pull(const struct kparams &P, const struct sssp_batch_ctl &
 			continue;
 		}
 		uint64_t A = __shfl_sync(FULL, rk, 0), B = __shfl_sync(FULL, rk, cnt);
-		int cur = -1; // vertex (index in the group) the running minimum belongs to
-		uint32_t cand = INF;
+		uint32_t cand[PULL_GROUP];
+#pragma unroll
+		for (int i = 0; i < PULL_GROUP; i++)
+			cand[i] = INF;
 		for (uint64_t base = A; base < B; base += 32)
 		{
 			uint64_t e = base + lane;
@@ -613,39 +628,26 @@ __device__ void step_pull(const struct kparams &P, const struct sssp_batch_ctl &
 			uint32_t has = __ballot_sync(FULL, mk != 0);
 			while (has)
 			{
-				int j1 = __ffs(has) - 1;
-				has &= has - 1;
-				int j2 = has ? __ffs(has) - 1 : -1;
-				if (has)
-					has &= has - 1;
-				int jj = j2 < 0 ? j1 : j2;
-				uint32_t u1 = __shfl_sync(FULL, u, j1), m1 = __shfl_sync(FULL, mk, j1), w1 = __shfl_sync(FULL, wt, j1);
-				uint32_t u2 = __shfl_sync(FULL, u, jj), m2 = __shfl_sync(FULL, mk, jj), w2 = __shfl_sync(FULL, wt, jj);
-				int k1 = (int)__shfl_sync(FULL, vk, j1), k2 = (int)__shfl_sync(FULL, vk, jj);
-				uint32_t d1 = (m1 >> lane) & 1 ? ldcg(&P.dist[(size_t)u1 * LANES + lane]) : INF;
-				uint32_t d2 = j2 >= 0 && (m2 >> lane) & 1 ? ldcg(&P.dist[(size_t)u2 * LANES + lane]) : INF;
-				if (k1 != cur)
-				{
-					if (cur >= 0)
-						pull_flush(P, Fn, S.T, o, v0 + cur, cand);
-					cur = k1;
-					cand = INF;
-				}
-				cand = min(cand, sssp_batch_sat(d1, w1));
-				if (j2 >= 0)
-				{
-					if (k2 != cur)
-					{
-						pull_flush(P, Fn, S.T, o, v0 + cur, cand);
-						cur = k2;
-						cand = INF;
-					}
-					cand = min(cand, sssp_batch_sat(d2, w2));
-				}
+				uint32_t c[4], kq[4];
+				bool ok[4];
+				pull_gather4(P, has, u, mk, wt, vk, c, kq, ok);
+#pragma unroll
+				for (int q = 0; q < 4; q++)
+#pragma unroll
+					for (int i = 0; i < PULL_GROUP; i++)
+						if (ok[q] && kq[q] == (uint32_t)i)
+							cand[i] = min(cand[i], c[q]);
 			}
 		}
-		if (cur >= 0)
-			pull_flush(P, Fn, S.T, o, v0 + cur, cand);
+		uint32_t t[PULL_GROUP];
+		bool pre[PULL_GROUP];
+#pragma unroll
+		for (int i = 0; i < PULL_GROUP; i++)
+		{
+			t[i] = v0 + i;
+			pre[i] = cand[i] != INF && cand[i] < ldcg(&P.dist[(size_t)t[i] * LANES + lane]);
+		}
+		update4_warp(P, Fn, S.T, o, t, cand, pre);
 	}
 }
 
