@@ -381,46 +381,45 @@ __device__ void relax_warp(const struct kparams &P, uint32_t *Fn, uint32_t T, st
 }
 
 // Thread mode: every lane with act relaxes all out-arcs of its own vertex v for its lanes m
-// (its arcs [b, b + deg)), four arcs per round.
+// (its arcs [b, b + deg)), four arcs per round. The pair's distance and the arcs are loaded
+// together, and the targets are atomicMin()ed without reading them first: on grid-like graphs a
+// step is a chain of round trips (list, mask, distance and arcs, atomicMin, atomicOr, append) and
+// a third of these relaxations improve anyway.
 __device__ void relax_thread(const struct kparams &P, uint32_t *Fn, uint32_t T, struct wout &o, uint32_t v, uint32_t m,
 			     uint64_t b, uint32_t deg, bool act)
 {
-	uint32_t rest = act ? m : 0, l = 0, d = INF, j = 0;
+	uint32_t rest = act && deg ? m : 0, l = 0, d = INF, j = 0;
 	bool have = false;
 	while (__any_sync(FULL, have || rest))
 	{
-		if (!have && rest)
+		bool fresh = !have && rest;
+		if (fresh)
 		{
 			l = __ffs(rest) - 1;
 			rest &= rest - 1;
-			d = ldcg(&P.dist[(size_t)v * LANES + l]);
 			j = 0;
-			have = d != INF && deg > 0;
+			have = true;
 		}
-		uint32_t t[4], nd[4], cur[4];
-		bool ok[4];
+		uint32_t t[4], w4[4], nd[4];
+		bool pre[4];
 #pragma unroll
 		for (int q = 0; q < 4; q++)
 		{
-			ok[q] = have && j + q < deg;
-			t[q] = 0;
-			nd[q] = INF;
-			cur[q] = 0;
-			if (ok[q])
-			{
-				uint64_t e = b + j + q;
-				t[q] = __ldg(&P.col[e]);
-				nd[q] = sssp_batch_sat(d, __ldg(&P.w[e]));
-				cur[q] = ldcg(&P.dist[(size_t)t[q] * LANES + l]);
-			}
+			pre[q] = have && j + q < deg;
+			t[q] = pre[q] ? __ldg(&P.col[b + j + q]) : 0;
+			w4[q] = pre[q] ? __ldg(&P.w[b + j + q]) : 0;
+		}
+		if (fresh)
+			d = ldcg(&P.dist[(size_t)v * LANES + l]);
+#pragma unroll
+		for (int q = 0; q < 4; q++)
+		{
+			nd[q] = pre[q] ? sssp_batch_sat(d, w4[q]) : INF;
+			pre[q] = pre[q] && nd[q] != INF;
 		}
 		j += 4;
 		if (have && j >= deg)
 			have = false;
-		bool pre[4];
-#pragma unroll
-		for (int q = 0; q < 4; q++)
-			pre[q] = ok[q] && nd[q] < cur[q];
 		update4_thread(P, Fn, T, o, t, l, nd, pre);
 	}
 }
@@ -728,25 +727,90 @@ __device__ void step_prologue(const struct kparams &P)
 	}
 }
 
-// Grid barrier with the control step in the last block to arrive. Blocks are co-resident (a
-// cooperative launch); a wait longer than the timeout sets ctl.abort instead of hanging.
-// Returns the next step's control block in S (shared memory).
+// The control step, in the last block to reach a barrier while every other block waits: the
+// control block and the control counters are loaded at once (independent loads), decided on
+// (batch_gpu_logic.h), and stored back. The abort word is not written back (a block whose wait
+// timed out owns it).
+__device__ void control_step(const struct kparams &P)
+{
+	volatile struct sssp_batch_ctl *vc = &P.dev->ctl;
+	volatile uint32_t *vcnt = P.cnt;
+	struct sssp_batch_ctl c;
+	uint32_t k[SSSP_BATCH_NCTL];
+	c.mode = vc->mode;
+	c.p = vc->p;
+	c.fr = vc->fr;
+	c.T = vc->T;
+	c.T_old = vc->T_old;
+	c.n_cur = vc->n_cur;
+	c.n_q = vc->n_q;
+	c.n_far = vc->n_far;
+	c.n_hp = vc->n_hp;
+	c.abort = 0;
+	c.defer = vc->defer;
+	c.steps = vc->steps;
+	c.push = vc->push;
+	c.pushb = vc->pushb;
+	c.pull = vc->pull;
+	c.clear = vc->clear;
+	c.raise = vc->raise;
+#pragma unroll
+	for (int i = 0; i < SSSP_BATCH_NCTL; i++)
+		k[i] = vcnt[SSSP_BATCH_CNT(i)];
+	sssp_batch_control(&c, k, &P.cfg);
+	vc->mode = c.mode;
+	vc->p = c.p;
+	vc->fr = c.fr;
+	vc->T = c.T;
+	vc->T_old = c.T_old;
+	vc->n_cur = c.n_cur;
+	vc->n_q = c.n_q;
+	vc->n_far = c.n_far;
+	vc->n_hp = c.n_hp;
+	vc->defer = c.defer;
+	vc->steps = c.steps;
+	vc->push = c.push;
+	vc->pushb = c.pushb;
+	vc->pull = c.pull;
+	vc->clear = c.clear;
+	vc->raise = c.raise;
+#pragma unroll
+	for (int i = 0; i < SSSP_BATCH_NCTL; i++)
+		vcnt[SSSP_BATCH_CNT(i)] = k[i];
+}
+
+// Grid barrier with the control step in the last block to arrive. Blocks arrive in groups
+// (block % SSSP_BATCH_BAR_GROUPS: a few dozen atomics on each counter instead of hundreds on one),
+// and wait on their group's copy of the generation word. Blocks are co-resident (a cooperative
+// launch); a wait longer than the timeout sets ctl.abort instead of hanging. Returns the next
+// step's control block in S (shared memory).
 __device__ void grid_barrier(const struct kparams &P, uint32_t step, struct sssp_batch_ctl *S)
 {
 	__syncthreads();
 	if (threadIdx.x == 0)
 	{
 		volatile struct sssp_batch_ctl *c = &P.dev->ctl;
-		uint32_t *bar = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_BAR)], *gen = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_GEN)];
+		const uint32_t G = SSSP_BATCH_BAR_GROUPS, grp = blockIdx.x % G;
+		const uint32_t ngroups = gridDim.x < G ? gridDim.x : G, gsize = (gridDim.x - grp + G - 1) / G;
+		uint32_t *sub = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_BARSUB + grp)];
+		uint32_t *top = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_BARTOP)];
+		uint32_t *gen = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_GEN + grp)];
 		__threadfence();
-		uint32_t arrived = atomicAdd(bar, 1u);
-		if (arrived == gridDim.x - 1)
+		bool last = false;
+		if (atomicAdd(sub, 1u) == gsize - 1)
 		{
-			*(volatile uint32_t *)bar = 0;
+			*(volatile uint32_t *)sub = 0; // the whole group is here
 			__threadfence();
-			sssp_batch_control(c, (volatile uint32_t *)P.cnt, &P.cfg);
+			last = atomicAdd(top, 1u) == ngroups - 1;
+		}
+		if (last)
+		{
+			*(volatile uint32_t *)top = 0;
 			__threadfence();
-			atomicExch(gen, step + 1);
+			control_step(P);
+			__threadfence();
+			for (uint32_t g = 0; g < ngroups; g++)
+				*(volatile uint32_t *)&P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_GEN + g)] = step + 1;
 		}
 		else
 		{
@@ -780,9 +844,12 @@ __device__ void grid_barrier(const struct kparams &P, uint32_t step, struct sssp
 	__syncthreads();
 }
 
+// Dynamic shared memory: 2 x 32 words per warp (the append buffers), BATCH_LOOP_SHMEM(block).
+#define BATCH_LOOP_SHMEM(threads) ((size_t)(threads) / 32 * 2 * 32 * sizeof(uint32_t))
+
 __global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
 {
-	__shared__ uint32_t sbuf[MAX_WARPS][2][32];
+	extern __shared__ uint32_t sbuf[];
 	__shared__ struct sssp_batch_ctl S;
 	const uint32_t wib = threadIdx.x >> 5;
 	const uint32_t gw = blockIdx.x * (blockDim.x >> 5) + wib, W = gridDim.x * (blockDim.x >> 5);
@@ -799,8 +866,8 @@ __global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
 		o.far_list = P.FL[fr];
 		o.far_cnt = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_FL0 + fr)];
 		o.far_min = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_FMIN0 + fr)];
-		o.sb_near = sbuf[wib][0];
-		o.sb_far = sbuf[wib][1];
+		o.sb_near = &sbuf[wib * 64];
+		o.sb_far = &sbuf[wib * 64 + 32];
 		o.nb = o.fb = 0;
 		o.fmin = INF;
 		o.np = 0;
@@ -1053,14 +1120,15 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 	int r;
 	if ((r = geometry(TUCCOMPI_KERNEL(batch_init), (const void *)batch_init, (uint64_t)g->n * 8, 0, &bx_init, err,
 			  errlen)) < 0 ||
-	    (r = geometry(TUCCOMPI_KERNEL(batch_loop), (const void *)batch_loop, g->n, 0, &bx_loop, err, errlen)) < 0 ||
+	    (r = geometry(TUCCOMPI_KERNEL(batch_loop), (const void *)batch_loop, g->n, BATCH_LOOP_SHMEM(256), &bx_loop,
+			  err, errlen)) < 0 ||
 	    (r = geometry(TUCCOMPI_KERNEL(batch_summary), (const void *)batch_summary, (uint64_t)g->n * 32, 0, &bx_sum,
 			  err, errlen)) < 0 ||
 	    (rows && (r = geometry(TUCCOMPI_KERNEL(batch_rows), (const void *)batch_rows, g->n, 0, &bx_rows, err,
 				   errlen)) < 0))
 		return r;
 	int bps = 0;
-	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, batch_loop, (int)bx_loop, 0));
+	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, batch_loop, (int)bx_loop, BATCH_LOOP_SHMEM(bx_loop)));
 	if (bps < 1)
 		FAIL(-EIO, "sssp_batch_gpu_run: batch_loop cannot run %u threads per block on device %d", bx_loop, dev);
 	unsigned share = p && p->share > 1 ? p->share : 1;
@@ -1079,7 +1147,8 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		(uint4 *)P.dist, (uint64_t)g->n * 8, P.F[0], P.F[1], P.FM, g->n, P.dev, P.cnt, T0);
 	CK(cudaGetLastError());
 	void *args[] = { &P };
-	CK(cudaLaunchCooperativeKernel((const void *)batch_loop, dim3((unsigned)grid), dim3(bx_loop), args, 0, s));
+	CK(cudaLaunchCooperativeKernel((const void *)batch_loop, dim3((unsigned)grid), dim3(bx_loop), args,
+				       BATCH_LOOP_SHMEM(bx_loop), s));
 	batch_summary<<<grid_for((uint64_t)g->n * 32, bx_sum, cap), bx_sum, 0, s>>>(P.dist, g->n, nsrc, P.dev);
 	CK(cudaGetLastError());
 	if (rows)
