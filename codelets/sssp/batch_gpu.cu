@@ -66,6 +66,7 @@ TUCCOMPI_KERNELCHAR(batch_init, 1, coalesced, none, low, low);
 // The device loop: data-dependent rows of a 128 MB array (scatter), few instructions per access,
 // lines evicted long before reuse (C high), no reuse (D low).
 TUCCOMPI_KERNELCHAR(batch_loop, 1, scatter, low, high, low);
+TUCCOMPI_KERNELCHAR(batch_loop_occ, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(batch_summary, 1, coalesced, low, low, low);
 // Transpose through a shared-memory tile: coalesced both ways, each word reused once (D medium).
 TUCCOMPI_KERNELCHAR(batch_rows, 1, coalesced, none, low, medium);
@@ -847,7 +848,7 @@ __device__ void grid_barrier(const struct kparams &P, uint32_t step, struct sssp
 // Dynamic shared memory: 2 x 32 words per warp (the append buffers), BATCH_LOOP_SHMEM(block).
 #define BATCH_LOOP_SHMEM(threads) ((size_t)(threads) / 32 * 2 * 32 * sizeof(uint32_t))
 
-__global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
+__device__ __forceinline__ void batch_loop_body(const struct kparams &P)
 {
 	extern __shared__ uint32_t sbuf[];
 	__shared__ struct sssp_batch_ctl S;
@@ -894,6 +895,25 @@ __global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
 		}
 		wout_flush(o);
 	}
+}
+
+// The device loop as built: up to 1024 threads per block at 64 registers (the register file
+// limits a 256-thread block to 4 per SM). batch_loop_occ (TUCCOMPI_SSSP_BATCH_OCC=5): at most
+// 256 threads and 48 registers, so 5 blocks per SM (40 warps instead of 32) at the price of
+// spilling a few registers to L1: more warps hide more memory latency, if the spills cost less.
+__global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
+{
+	batch_loop_body(P);
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define OCC_MIN_BLOCKS 4 // Turing: 1024 threads per SM
+#else
+#define OCC_MIN_BLOCKS 5
+#endif
+__global__ void __launch_bounds__(256, OCC_MIN_BLOCKS) batch_loop_occ(const struct kparams P)
+{
+	batch_loop_body(P);
 }
 
 // ------------------------------------------------------------------ plain kernels
@@ -1116,19 +1136,21 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		FAIL(-ENODEV, "sssp_batch_gpu_run: device %d cannot launch cooperative kernels", dev);
 
 	// Block sizes from the tuner; the device loop's grid from the occupancy of that block size.
+	int occ = env_ulong("TUCCOMPI_SSSP_BATCH_OCC", 0) == 5;
+	const void *loop_fn = occ ? (const void *)batch_loop_occ : (const void *)batch_loop;
 	unsigned bx_init, bx_loop, bx_sum, bx_rows = 0;
 	int r;
 	if ((r = geometry(TUCCOMPI_KERNEL(batch_init), (const void *)batch_init, (uint64_t)g->n * 8, 0, &bx_init, err,
 			  errlen)) < 0 ||
-	    (r = geometry(TUCCOMPI_KERNEL(batch_loop), (const void *)batch_loop, g->n, BATCH_LOOP_SHMEM(256), &bx_loop,
-			  err, errlen)) < 0 ||
+	    (r = geometry(occ ? TUCCOMPI_KERNEL(batch_loop_occ) : TUCCOMPI_KERNEL(batch_loop), loop_fn, g->n,
+			  BATCH_LOOP_SHMEM(256), &bx_loop, err, errlen)) < 0 ||
 	    (r = geometry(TUCCOMPI_KERNEL(batch_summary), (const void *)batch_summary, (uint64_t)g->n * 32, 0, &bx_sum,
 			  err, errlen)) < 0 ||
 	    (rows && (r = geometry(TUCCOMPI_KERNEL(batch_rows), (const void *)batch_rows, g->n, 0, &bx_rows, err,
 				   errlen)) < 0))
 		return r;
 	int bps = 0;
-	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, batch_loop, (int)bx_loop, BATCH_LOOP_SHMEM(bx_loop)));
+	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, loop_fn, (int)bx_loop, BATCH_LOOP_SHMEM(bx_loop)));
 	if (bps < 1)
 		FAIL(-EIO, "sssp_batch_gpu_run: batch_loop cannot run %u threads per block on device %d", bx_loop, dev);
 	unsigned share = p && p->share > 1 ? p->share : 1;
@@ -1147,8 +1169,7 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		(uint4 *)P.dist, (uint64_t)g->n * 8, P.F[0], P.F[1], P.FM, g->n, P.dev, P.cnt, T0);
 	CK(cudaGetLastError());
 	void *args[] = { &P };
-	CK(cudaLaunchCooperativeKernel((const void *)batch_loop, dim3((unsigned)grid), dim3(bx_loop), args,
-				       BATCH_LOOP_SHMEM(bx_loop), s));
+	CK(cudaLaunchCooperativeKernel(loop_fn, dim3((unsigned)grid), dim3(bx_loop), args, BATCH_LOOP_SHMEM(bx_loop), s));
 	batch_summary<<<grid_for((uint64_t)g->n * 32, bx_sum, cap), bx_sum, 0, s>>>(P.dist, g->n, nsrc, P.dev);
 	CK(cudaGetLastError());
 	if (rows)
@@ -1176,6 +1197,7 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 	last_stats.pull_div = P.cfg.pull_div;
 	last_stats.pull_density = P.cfg.pull_density;
 	last_stats.sparse_popc = P.sparse_popc;
+	last_stats.occ = occ ? 5 : 0;
 	have_last_stats = 1;
 	if (res.ctl.abort || res.ctl.mode != SSSP_BATCH_DONE)
 		FAIL(-ETIMEDOUT,

@@ -108,7 +108,7 @@ struct sssp_batch_stats
 {
 	uint32_t steps, push, pushb, pull, clear, raise;
 	uint32_t grid, block, chunk; /* the device loop's launch and the arc-chunk size */
-	uint32_t delta, pull_div, pull_density, sparse_popc;
+	uint32_t delta, pull_div, pull_density, sparse_popc, occ;
 };
 /** 0, or -ENOENT before the first run on this thread. Only in CUDA builds (batch_gpu.cu). */
 int sssp_batch_gpu_last_stats(struct sssp_batch_stats *out);
