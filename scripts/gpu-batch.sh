@@ -48,7 +48,7 @@ for s in ${@:-test bench knobs ncu}; do
 		step "bench: R-MAT scale 20 (target >= 1,000 SSSP/s)"
 		bench bench-rmat20 150 --gen rmat:20 --batches 32 --delta rule --streams 1,4
 		step "bench: grid 1024x1024 (goal >= 10x 16 cores = 1,000-4,000 SSSP/s)"
-		bench bench-grid 150 --gen grid:1024x1024 --batches 16 --delta rule,0,90 --streams 1,4,8 --baseline 4
+		bench bench-grid 150 --gen grid:1024x1024 --batches 16 --delta rule,90 --streams 1,4,8 --baseline 4
 		;;
 	knobs)
 		step "knobs: pull switch on random 1M (n/10 is the default)"
