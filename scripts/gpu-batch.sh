@@ -5,7 +5,8 @@
 #   test   correctness: tests/apsp/sssp_batch_gpu (every lane against Dijkstra) and the model
 #   bench  SSSP/s on random:1049088, random:4194304, rmat:20, grid:1024x1024 (bench/batch_gpu),
 #          deltas (rule, 0, a few), 1 and 4 streams at share = streams, against the Crauser engine
-#   knobs  the engine's knobs on random 1M and the grid: pull switch, sparse split, share < streams, rows
+#   knobs  the engine's knobs on random 1M and the grid: pull switch, sparse split, 48-register loop,
+#          share < streams, rows
 #   ncu    one batch of random 1M and of the grid under Nsight Compute (the device loop only)
 # Default: test bench knobs ncu. Every line of bench output starting with CSV, is also appended
 # to $OUT/batch_gpu.csv.
@@ -47,7 +48,7 @@ for s in ${@:-test bench knobs ncu}; do
 		step "bench: R-MAT scale 20 (target >= 1,000 SSSP/s)"
 		bench bench-rmat20 150 --gen rmat:20 --batches 32 --delta rule --streams 1,4
 		step "bench: grid 1024x1024 (goal >= 10x 16 cores = 1,000-4,000 SSSP/s)"
-		bench bench-grid 150 --gen grid:1024x1024 --batches 16 --delta rule,0,20,90 --streams 1,4 --baseline 4
+		bench bench-grid 150 --gen grid:1024x1024 --batches 16 --delta rule,90 --streams 1,4,8 --baseline 4
 		;;
 	knobs)
 		step "knobs: pull switch on random 1M (n/10 is the default)"
@@ -64,6 +65,11 @@ for s in ${@:-test bench knobs ncu}; do
 			bench knobs 60 --gen grid:1024x1024 --batches 8 --delta rule --streams 4 --check 1 --baseline 0
 		done
 		unset TUCCOMPI_SSSP_BATCH_SPARSE
+		step "knobs: the 48-register device loop (5 blocks per SM instead of 4) on random 1M and the grid"
+		export TUCCOMPI_SSSP_BATCH_OCC=5
+		bench knobs 60 --gen random:1049088 --batches 32 --delta 0 --streams 1,4 --check 1 --baseline 0
+		bench knobs 60 --gen grid:1024x1024 --batches 8 --delta rule --streams 1,4 --check 1 --baseline 0
+		unset TUCCOMPI_SSSP_BATCH_OCC
 		step "knobs: 8 streams at share 4 and 8, and rows to the host (random 1M)"
 		bench knobs 60 --gen random:1049088 --batches 64 --delta 0 --streams 8 --share 4,8 --check 0 --baseline 0
 		bench knobs 60 --gen random:1049088 --batches 32 --delta 0 --streams 4 --rows --check 1 --baseline 0

@@ -32,7 +32,7 @@
 //   PUSHB  the records, one warp each (dense vertices of random graphs; R-MAT hubs' 1e5 arcs
 //          spread over the whole grid).
 //   PULL   when the frontier is large (more than n/PULL vertices) and dense (PULL_DENSITY new
-//          lanes per vertex): warps take 8 consecutive vertices, whose in-arcs are contiguous,
+//          lanes per vertex): warps take 4 consecutive vertices, whose in-arcs are contiguous,
 //          gather their tails' masks 32 at a time, read the rows of the tails in the frontier and
 //          lower their own rows (atomicMin: the in-chunks of a high in-degree vertex, separate
 //          items, run concurrently).
@@ -66,6 +66,7 @@ TUCCOMPI_KERNELCHAR(batch_init, 1, coalesced, none, low, low);
 // The device loop: data-dependent rows of a 128 MB array (scatter), few instructions per access,
 // lines evicted long before reuse (C high), no reuse (D low).
 TUCCOMPI_KERNELCHAR(batch_loop, 1, scatter, low, high, low);
+TUCCOMPI_KERNELCHAR(batch_loop_occ, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(batch_summary, 1, coalesced, low, low, low);
 // Transpose through a shared-memory tile: coalesced both ways, each word reused once (D medium).
 TUCCOMPI_KERNELCHAR(batch_rows, 1, coalesced, none, low, medium);
@@ -381,46 +382,45 @@ __device__ void relax_warp(const struct kparams &P, uint32_t *Fn, uint32_t T, st
 }
 
 // Thread mode: every lane with act relaxes all out-arcs of its own vertex v for its lanes m
-// (its arcs [b, b + deg)), four arcs per round.
+// (its arcs [b, b + deg)), four arcs per round. The pair's distance and the arcs are loaded
+// together, and the targets are atomicMin()ed without reading them first: on grid-like graphs a
+// step is a chain of round trips (list, mask, distance and arcs, atomicMin, atomicOr, append) and
+// a third of these relaxations improve anyway.
 __device__ void relax_thread(const struct kparams &P, uint32_t *Fn, uint32_t T, struct wout &o, uint32_t v, uint32_t m,
 			     uint64_t b, uint32_t deg, bool act)
 {
-	uint32_t rest = act ? m : 0, l = 0, d = INF, j = 0;
+	uint32_t rest = act && deg ? m : 0, l = 0, d = INF, j = 0;
 	bool have = false;
 	while (__any_sync(FULL, have || rest))
 	{
-		if (!have && rest)
+		bool fresh = !have && rest;
+		if (fresh)
 		{
 			l = __ffs(rest) - 1;
 			rest &= rest - 1;
-			d = ldcg(&P.dist[(size_t)v * LANES + l]);
 			j = 0;
-			have = d != INF && deg > 0;
+			have = true;
 		}
-		uint32_t t[4], nd[4], cur[4];
-		bool ok[4];
+		uint32_t t[4], w4[4], nd[4];
+		bool pre[4];
 #pragma unroll
 		for (int q = 0; q < 4; q++)
 		{
-			ok[q] = have && j + q < deg;
-			t[q] = 0;
-			nd[q] = INF;
-			cur[q] = 0;
-			if (ok[q])
-			{
-				uint64_t e = b + j + q;
-				t[q] = __ldg(&P.col[e]);
-				nd[q] = sssp_batch_sat(d, __ldg(&P.w[e]));
-				cur[q] = ldcg(&P.dist[(size_t)t[q] * LANES + l]);
-			}
+			pre[q] = have && j + q < deg;
+			t[q] = pre[q] ? __ldg(&P.col[b + j + q]) : 0;
+			w4[q] = pre[q] ? __ldg(&P.w[b + j + q]) : 0;
+		}
+		if (fresh)
+			d = ldcg(&P.dist[(size_t)v * LANES + l]);
+#pragma unroll
+		for (int q = 0; q < 4; q++)
+		{
+			nd[q] = pre[q] ? sssp_batch_sat(d, w4[q]) : INF;
+			pre[q] = pre[q] && nd[q] != INF;
 		}
 		j += 4;
 		if (have && j >= deg)
 			have = false;
-		bool pre[4];
-#pragma unroll
-		for (int q = 0; q < 4; q++)
-			pre[q] = ok[q] && nd[q] < cur[q];
 		update4_thread(P, Fn, T, o, t, l, nd, pre);
 	}
 }
@@ -507,15 +507,33 @@ __device__ void step_pushb(const struct kparams &P, const struct sssp_batch_ctl 
 	}
 }
 
-// Lower v's row to the candidates cand (per lane) gathered by a pull.
-__device__ __forceinline__ void pull_flush(const struct kparams &P, uint32_t *Fn, uint32_t T, struct wout &o, uint32_t v,
-					   uint32_t cand)
+// The next (up to) four in-neighbours of the set `has` (warp-uniform): their rows' lanes that are
+// in the frontier, read together (four requests in flight), as candidates d + w; kq: the vertex of
+// the group each belongs to (vk of its lane).
+__device__ __forceinline__ void pull_gather4(const struct kparams &P, uint32_t &has, uint32_t u, uint32_t mk,
+					     uint32_t wt, uint32_t vk, uint32_t c[4], uint32_t kq[4], bool ok[4])
 {
-	bool pre = cand != INF && cand < ldcg(&P.dist[(size_t)v * LANES + lane_id()]);
-	update_warp(P, Fn, T, o, v, cand, pre);
+	const unsigned lane = lane_id();
+	uint32_t d[4], w4[4];
+#pragma unroll
+	for (int q = 0; q < 4; q++)
+	{
+		ok[q] = has != 0;
+		int j = ok[q] ? __ffs(has) - 1 : 0;
+		if (ok[q])
+			has &= has - 1;
+		uint32_t uq = __shfl_sync(FULL, u, j), mq = __shfl_sync(FULL, mk, j);
+		w4[q] = __shfl_sync(FULL, wt, j);
+		kq[q] = __shfl_sync(FULL, vk, j);
+		d[q] = ok[q] && (mq >> lane) & 1 ? ldcg(&P.dist[(size_t)uq * LANES + lane]) : INF;
+	}
+#pragma unroll
+	for (int q = 0; q < 4; q++)
+		c[q] = sssp_batch_sat(d[q], w4[q]);
 }
 
-// Gather over in-arcs [ib, ie) of v (a whole light vertex, or an in-chunk of a heavy one).
+// Gather over in-arcs [ib, ie) of v (a light vertex of a group with a heavy one, or an in-chunk
+// of a heavy vertex) and lower v's row.
 __device__ void pull_one(const struct kparams &P, const uint32_t *Fc, uint32_t *Fn, uint32_t T, struct wout &o,
 			 uint32_t v, uint64_t ib, uint64_t ie)
 {
@@ -534,30 +552,25 @@ __device__ void pull_one(const struct kparams &P, const uint32_t *Fc, uint32_t *
 		uint32_t has = __ballot_sync(FULL, mk != 0);
 		while (has)
 		{
-			// two in-neighbours per round: two row reads in flight
-			int j1 = __ffs(has) - 1;
-			has &= has - 1;
-			int j2 = has ? __ffs(has) - 1 : j1;
-			if (has)
-				has &= has - 1;
-			uint32_t u1 = __shfl_sync(FULL, u, j1), m1 = __shfl_sync(FULL, mk, j1), w1 = __shfl_sync(FULL, wt, j1);
-			uint32_t u2 = __shfl_sync(FULL, u, j2), m2 = __shfl_sync(FULL, mk, j2), w2 = __shfl_sync(FULL, wt, j2);
-			uint32_t d1 = (m1 >> lane) & 1 ? ldcg(&P.dist[(size_t)u1 * LANES + lane]) : INF;
-			uint32_t d2 = (m2 >> lane) & 1 ? ldcg(&P.dist[(size_t)u2 * LANES + lane]) : INF;
-			cand = min(cand, min(sssp_batch_sat(d1, w1), sssp_batch_sat(d2, w2)));
+			uint32_t c[4], kq[4];
+			bool ok[4];
+			pull_gather4(P, has, u, mk, wt, 0, c, kq, ok);
+			cand = min(cand, min(min(c[0], c[1]), min(c[2], c[3])));
 		}
 	}
-	pull_flush(P, Fn, T, o, v, cand);
+	bool pre = cand != INF && cand < ldcg(&P.dist[(size_t)v * LANES + lane]);
+	update_warp(P, Fn, T, o, v, cand, pre);
 }
 
-#define PULL_GROUP 8 // consecutive vertices per warp item of a PULL step
+#define PULL_GROUP 4 // consecutive vertices per warp item of a PULL step (update4_warp lowers them)
+static_assert(PULL_GROUP == 4, "step_pull flushes a group with update4_warp");
 
 // PULL: a warp item is PULL_GROUP consecutive vertices, whose in-arcs are one contiguous range:
 // the lanes load up to 32 of them and their tails' masks at once, whichever vertex they belong
-// to, and the warp folds the rows of the tails in the frontier into a running minimum that is
-// flushed whenever the vertex changes (in-arcs come in vertex order). A group with a heavy
-// vertex (in-degree > C: done by its in-chunks, the items after the groups) takes its light
-// vertices one at a time.
+// to; the warp reads the rows of the tails in the frontier four at a time and keeps a running
+// minimum per vertex of the group; at the end it lowers the group's rows together (update4_warp).
+// A group with a heavy vertex (in-degree > C: done by its in-chunks, the items after the groups)
+// takes its light vertices one at a time.
 __device__ void step_pull(const struct kparams &P, const struct sssp_batch_ctl &S, struct wout &o, uint32_t gw,
 			  uint32_t W)
 {
@@ -596,8 +609,10 @@ __device__ void step_pull(const struct kparams &P, const struct sssp_batch_ctl &
 			continue;
 		}
 		uint64_t A = __shfl_sync(FULL, rk, 0), B = __shfl_sync(FULL, rk, cnt);
-		int cur = -1; // vertex (index in the group) the running minimum belongs to
-		uint32_t cand = INF;
+		uint32_t cand[PULL_GROUP];
+#pragma unroll
+		for (int i = 0; i < PULL_GROUP; i++)
+			cand[i] = INF;
 		for (uint64_t base = A; base < B; base += 32)
 		{
 			uint64_t e = base + lane;
@@ -613,39 +628,26 @@ __device__ void step_pull(const struct kparams &P, const struct sssp_batch_ctl &
 			uint32_t has = __ballot_sync(FULL, mk != 0);
 			while (has)
 			{
-				int j1 = __ffs(has) - 1;
-				has &= has - 1;
-				int j2 = has ? __ffs(has) - 1 : -1;
-				if (has)
-					has &= has - 1;
-				int jj = j2 < 0 ? j1 : j2;
-				uint32_t u1 = __shfl_sync(FULL, u, j1), m1 = __shfl_sync(FULL, mk, j1), w1 = __shfl_sync(FULL, wt, j1);
-				uint32_t u2 = __shfl_sync(FULL, u, jj), m2 = __shfl_sync(FULL, mk, jj), w2 = __shfl_sync(FULL, wt, jj);
-				int k1 = (int)__shfl_sync(FULL, vk, j1), k2 = (int)__shfl_sync(FULL, vk, jj);
-				uint32_t d1 = (m1 >> lane) & 1 ? ldcg(&P.dist[(size_t)u1 * LANES + lane]) : INF;
-				uint32_t d2 = j2 >= 0 && (m2 >> lane) & 1 ? ldcg(&P.dist[(size_t)u2 * LANES + lane]) : INF;
-				if (k1 != cur)
-				{
-					if (cur >= 0)
-						pull_flush(P, Fn, S.T, o, v0 + cur, cand);
-					cur = k1;
-					cand = INF;
-				}
-				cand = min(cand, sssp_batch_sat(d1, w1));
-				if (j2 >= 0)
-				{
-					if (k2 != cur)
-					{
-						pull_flush(P, Fn, S.T, o, v0 + cur, cand);
-						cur = k2;
-						cand = INF;
-					}
-					cand = min(cand, sssp_batch_sat(d2, w2));
-				}
+				uint32_t c[4], kq[4];
+				bool ok[4];
+				pull_gather4(P, has, u, mk, wt, vk, c, kq, ok);
+#pragma unroll
+				for (int q = 0; q < 4; q++)
+#pragma unroll
+					for (int i = 0; i < PULL_GROUP; i++)
+						if (ok[q] && kq[q] == (uint32_t)i)
+							cand[i] = min(cand[i], c[q]);
 			}
 		}
-		if (cur >= 0)
-			pull_flush(P, Fn, S.T, o, v0 + cur, cand);
+		uint32_t t[PULL_GROUP];
+		bool pre[PULL_GROUP];
+#pragma unroll
+		for (int i = 0; i < PULL_GROUP; i++)
+		{
+			t[i] = v0 + i;
+			pre[i] = cand[i] != INF && cand[i] < ldcg(&P.dist[(size_t)t[i] * LANES + lane]);
+		}
+		update4_warp(P, Fn, S.T, o, t, cand, pre);
 	}
 }
 
@@ -726,25 +728,90 @@ __device__ void step_prologue(const struct kparams &P)
 	}
 }
 
-// Grid barrier with the control step in the last block to arrive. Blocks are co-resident (a
-// cooperative launch); a wait longer than the timeout sets ctl.abort instead of hanging.
-// Returns the next step's control block in S (shared memory).
+// The control step, in the last block to reach a barrier while every other block waits: the
+// control block and the control counters are loaded at once (independent loads), decided on
+// (batch_gpu_logic.h), and stored back. The abort word is not written back (a block whose wait
+// timed out owns it).
+__device__ void control_step(const struct kparams &P)
+{
+	volatile struct sssp_batch_ctl *vc = &P.dev->ctl;
+	volatile uint32_t *vcnt = P.cnt;
+	struct sssp_batch_ctl c;
+	uint32_t k[SSSP_BATCH_NCTL];
+	c.mode = vc->mode;
+	c.p = vc->p;
+	c.fr = vc->fr;
+	c.T = vc->T;
+	c.T_old = vc->T_old;
+	c.n_cur = vc->n_cur;
+	c.n_q = vc->n_q;
+	c.n_far = vc->n_far;
+	c.n_hp = vc->n_hp;
+	c.abort = 0;
+	c.defer = vc->defer;
+	c.steps = vc->steps;
+	c.push = vc->push;
+	c.pushb = vc->pushb;
+	c.pull = vc->pull;
+	c.clear = vc->clear;
+	c.raise = vc->raise;
+#pragma unroll
+	for (int i = 0; i < SSSP_BATCH_NCTL; i++)
+		k[i] = vcnt[SSSP_BATCH_CNT(i)];
+	sssp_batch_control(&c, k, &P.cfg);
+	vc->mode = c.mode;
+	vc->p = c.p;
+	vc->fr = c.fr;
+	vc->T = c.T;
+	vc->T_old = c.T_old;
+	vc->n_cur = c.n_cur;
+	vc->n_q = c.n_q;
+	vc->n_far = c.n_far;
+	vc->n_hp = c.n_hp;
+	vc->defer = c.defer;
+	vc->steps = c.steps;
+	vc->push = c.push;
+	vc->pushb = c.pushb;
+	vc->pull = c.pull;
+	vc->clear = c.clear;
+	vc->raise = c.raise;
+#pragma unroll
+	for (int i = 0; i < SSSP_BATCH_NCTL; i++)
+		vcnt[SSSP_BATCH_CNT(i)] = k[i];
+}
+
+// Grid barrier with the control step in the last block to arrive. Blocks arrive in groups
+// (block % SSSP_BATCH_BAR_GROUPS: a few dozen atomics on each counter instead of hundreds on one),
+// and wait on their group's copy of the generation word. Blocks are co-resident (a cooperative
+// launch); a wait longer than the timeout sets ctl.abort instead of hanging. Returns the next
+// step's control block in S (shared memory).
 __device__ void grid_barrier(const struct kparams &P, uint32_t step, struct sssp_batch_ctl *S)
 {
 	__syncthreads();
 	if (threadIdx.x == 0)
 	{
 		volatile struct sssp_batch_ctl *c = &P.dev->ctl;
-		uint32_t *bar = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_BAR)], *gen = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_GEN)];
+		const uint32_t G = SSSP_BATCH_BAR_GROUPS, grp = blockIdx.x % G;
+		const uint32_t ngroups = gridDim.x < G ? gridDim.x : G, gsize = (gridDim.x - grp + G - 1) / G;
+		uint32_t *sub = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_BARSUB + grp)];
+		uint32_t *top = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_BARTOP)];
+		uint32_t *gen = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_GEN + grp)];
 		__threadfence();
-		uint32_t arrived = atomicAdd(bar, 1u);
-		if (arrived == gridDim.x - 1)
+		bool last = false;
+		if (atomicAdd(sub, 1u) == gsize - 1)
 		{
-			*(volatile uint32_t *)bar = 0;
+			*(volatile uint32_t *)sub = 0; // the whole group is here
 			__threadfence();
-			sssp_batch_control(c, (volatile uint32_t *)P.cnt, &P.cfg);
+			last = atomicAdd(top, 1u) == ngroups - 1;
+		}
+		if (last)
+		{
+			*(volatile uint32_t *)top = 0;
 			__threadfence();
-			atomicExch(gen, step + 1);
+			control_step(P);
+			__threadfence();
+			for (uint32_t g = 0; g < ngroups; g++)
+				*(volatile uint32_t *)&P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_GEN + g)] = step + 1;
 		}
 		else
 		{
@@ -778,9 +845,12 @@ __device__ void grid_barrier(const struct kparams &P, uint32_t step, struct sssp
 	__syncthreads();
 }
 
-__global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
+// Dynamic shared memory: 2 x 32 words per warp (the append buffers), BATCH_LOOP_SHMEM(block).
+#define BATCH_LOOP_SHMEM(threads) ((size_t)(threads) / 32 * 2 * 32 * sizeof(uint32_t))
+
+__device__ __forceinline__ void batch_loop_body(const struct kparams &P)
 {
-	__shared__ uint32_t sbuf[MAX_WARPS][2][32];
+	extern __shared__ uint32_t sbuf[];
 	__shared__ struct sssp_batch_ctl S;
 	const uint32_t wib = threadIdx.x >> 5;
 	const uint32_t gw = blockIdx.x * (blockDim.x >> 5) + wib, W = gridDim.x * (blockDim.x >> 5);
@@ -797,8 +867,8 @@ __global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
 		o.far_list = P.FL[fr];
 		o.far_cnt = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_FL0 + fr)];
 		o.far_min = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_FMIN0 + fr)];
-		o.sb_near = sbuf[wib][0];
-		o.sb_far = sbuf[wib][1];
+		o.sb_near = &sbuf[wib * 64];
+		o.sb_far = &sbuf[wib * 64 + 32];
 		o.nb = o.fb = 0;
 		o.fmin = INF;
 		o.np = 0;
@@ -825,6 +895,25 @@ __global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
 		}
 		wout_flush(o);
 	}
+}
+
+// The device loop as built: up to 1024 threads per block at 64 registers (the register file
+// limits a 256-thread block to 4 per SM). batch_loop_occ (TUCCOMPI_SSSP_BATCH_OCC=5): at most
+// 256 threads and 48 registers, so 5 blocks per SM (40 warps instead of 32) at the price of
+// spilling a few registers to L1: more warps hide more memory latency, if the spills cost less.
+__global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
+{
+	batch_loop_body(P);
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define OCC_MIN_BLOCKS 4 // Turing: 1024 threads per SM
+#else
+#define OCC_MIN_BLOCKS 5
+#endif
+__global__ void __launch_bounds__(256, OCC_MIN_BLOCKS) batch_loop_occ(const struct kparams P)
+{
+	batch_loop_body(P);
 }
 
 // ------------------------------------------------------------------ plain kernels
@@ -1047,18 +1136,21 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		FAIL(-ENODEV, "sssp_batch_gpu_run: device %d cannot launch cooperative kernels", dev);
 
 	// Block sizes from the tuner; the device loop's grid from the occupancy of that block size.
+	int occ = env_ulong("TUCCOMPI_SSSP_BATCH_OCC", 0) == 5;
+	const void *loop_fn = occ ? (const void *)batch_loop_occ : (const void *)batch_loop;
 	unsigned bx_init, bx_loop, bx_sum, bx_rows = 0;
 	int r;
 	if ((r = geometry(TUCCOMPI_KERNEL(batch_init), (const void *)batch_init, (uint64_t)g->n * 8, 0, &bx_init, err,
 			  errlen)) < 0 ||
-	    (r = geometry(TUCCOMPI_KERNEL(batch_loop), (const void *)batch_loop, g->n, 0, &bx_loop, err, errlen)) < 0 ||
+	    (r = geometry(occ ? TUCCOMPI_KERNEL(batch_loop_occ) : TUCCOMPI_KERNEL(batch_loop), loop_fn, g->n,
+			  BATCH_LOOP_SHMEM(256), &bx_loop, err, errlen)) < 0 ||
 	    (r = geometry(TUCCOMPI_KERNEL(batch_summary), (const void *)batch_summary, (uint64_t)g->n * 32, 0, &bx_sum,
 			  err, errlen)) < 0 ||
 	    (rows && (r = geometry(TUCCOMPI_KERNEL(batch_rows), (const void *)batch_rows, g->n, 0, &bx_rows, err,
 				   errlen)) < 0))
 		return r;
 	int bps = 0;
-	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, batch_loop, (int)bx_loop, 0));
+	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, loop_fn, (int)bx_loop, BATCH_LOOP_SHMEM(bx_loop)));
 	if (bps < 1)
 		FAIL(-EIO, "sssp_batch_gpu_run: batch_loop cannot run %u threads per block on device %d", bx_loop, dev);
 	unsigned share = p && p->share > 1 ? p->share : 1;
@@ -1077,7 +1169,7 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		(uint4 *)P.dist, (uint64_t)g->n * 8, P.F[0], P.F[1], P.FM, g->n, P.dev, P.cnt, T0);
 	CK(cudaGetLastError());
 	void *args[] = { &P };
-	CK(cudaLaunchCooperativeKernel((const void *)batch_loop, dim3((unsigned)grid), dim3(bx_loop), args, 0, s));
+	CK(cudaLaunchCooperativeKernel(loop_fn, dim3((unsigned)grid), dim3(bx_loop), args, BATCH_LOOP_SHMEM(bx_loop), s));
 	batch_summary<<<grid_for((uint64_t)g->n * 32, bx_sum, cap), bx_sum, 0, s>>>(P.dist, g->n, nsrc, P.dev);
 	CK(cudaGetLastError());
 	if (rows)
@@ -1105,6 +1197,7 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 	last_stats.pull_div = P.cfg.pull_div;
 	last_stats.pull_density = P.cfg.pull_density;
 	last_stats.sparse_popc = P.sparse_popc;
+	last_stats.occ = occ ? 5 : 0;
 	have_last_stats = 1;
 	if (res.ctl.abort || res.ctl.mode != SSSP_BATCH_DONE)
 		FAIL(-ETIMEDOUT,

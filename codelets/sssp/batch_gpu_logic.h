@@ -50,7 +50,8 @@ enum sssp_batch_mode
 	SSSP_BATCH_DONE,
 };
 
-/** Counters, each on its own 128-byte line (index with SSSP_BATCH_CNT()). */
+/** Counters, each on its own 128-byte line (index with SSSP_BATCH_CNT()). The first
+ *  SSSP_BATCH_NCTL are the control step's; the grid barrier's follow. */
 enum sssp_batch_counter
 {
 	SSSP_BATCH_C_L0 = 0,  /* entries in frontier list 0 / 1 */
@@ -62,10 +63,16 @@ enum sssp_batch_counter
 	SSSP_BATCH_C_FMIN1,
 	SSSP_BATCH_C_HP,      /* in-chunk records of high in-degree vertices (built by the prologue) */
 	SSSP_BATCH_C_NP,      /* (vertex, lane) pairs put into the frontier being built (improvements: an upper bound) */
-	SSSP_BATCH_C_BAR,     /* grid barrier: blocks arrived */
-	SSSP_BATCH_C_GEN,     /* grid barrier: barriers completed */
-	SSSP_BATCH_NCOUNTERS,
+	SSSP_BATCH_NCTL,
+	/* grid barrier: blocks arrive at one of SSSP_BATCH_BAR_GROUPS counters (block % groups), the
+	 * last of a group at the top counter; the release is written to one copy of the generation
+	 * per group, where that group's blocks poll (no single hot line) */
+	SSSP_BATCH_C_BARSUB = SSSP_BATCH_NCTL,
+	SSSP_BATCH_C_BARTOP = SSSP_BATCH_C_BARSUB + 16,
+	SSSP_BATCH_C_GEN,
+	SSSP_BATCH_NCOUNTERS = SSSP_BATCH_C_GEN + 16,
 };
+#define SSSP_BATCH_BAR_GROUPS 16u
 #define SSSP_BATCH_CNT(i) ((i) * 32)
 
 /** What the control step decided for the next step, and statistics. Written only by the
@@ -101,7 +108,7 @@ struct sssp_batch_stats
 {
 	uint32_t steps, push, pushb, pull, clear, raise;
 	uint32_t grid, block, chunk; /* the device loop's launch and the arc-chunk size */
-	uint32_t delta, pull_div, pull_density, sparse_popc;
+	uint32_t delta, pull_div, pull_density, sparse_popc, occ;
 };
 /** 0, or -ENOENT before the first run on this thread. Only in CUDA builds (batch_gpu.cu). */
 int sssp_batch_gpu_last_stats(struct sssp_batch_stats *out);
@@ -161,13 +168,16 @@ SSSP_BATCH_HD int sssp_batch_use_pull(uint32_t nl, uint32_t np, const struct sss
 	return cfg->pull_div && (uint64_t)nl * cfg->pull_div > cfg->n && np >= (uint64_t)nl * cfg->pull_density;
 }
 
+/* The control step works on copies of the control block and of the SSSP_BATCH_NCTL control
+ * counters (cnt[i] = counter i), which the caller loads before and stores after: on the device
+ * all loads go out together, one round trip instead of a chain of them. */
+
 /** Choose the next step from the counters (after a step that produced a frontier). */
-SSSP_BATCH_HD void sssp_batch_decide(volatile struct sssp_batch_ctl *c, volatile uint32_t *cnt,
-				     const struct sssp_batch_cfg *cfg)
+SSSP_BATCH_HD void sssp_batch_decide(struct sssp_batch_ctl *c, uint32_t *cnt, const struct sssp_batch_cfg *cfg)
 {
-	uint32_t nl = cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_L0 + c->p)];
-	uint32_t np = cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_NP)];
-	cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_NP)] = 0; /* for the frontier the next steps build */
+	uint32_t nl = cnt[SSSP_BATCH_C_L0 + c->p];
+	uint32_t np = cnt[SSSP_BATCH_C_NP];
+	cnt[SSSP_BATCH_C_NP] = 0; /* for the frontier the next steps build */
 	if (nl)
 	{
 		c->n_cur = nl;
@@ -175,13 +185,13 @@ SSSP_BATCH_HD void sssp_batch_decide(volatile struct sssp_batch_ctl *c, volatile
 		c->defer = np >= (uint64_t)nl * SSSP_BATCH_DEFER_DENSITY;
 		return;
 	}
-	uint32_t nf = cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_FL0 + c->fr)];
+	uint32_t nf = cnt[SSSP_BATCH_C_FL0 + c->fr];
 	if (nf)
 	{
 		/* The far pile's smallest distance is >= T (pairs go there only at or above it), so the
 		 * threshold grows; a stale minimum (its pair since improved below T) only makes this
 		 * RAISE move less, and the RAISE records the exact minimum of what it keeps. */
-		uint32_t fmin = cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_FMIN0 + c->fr)];
+		uint32_t fmin = cnt[SSSP_BATCH_C_FMIN0 + c->fr];
 		uint64_t t = (uint64_t)fmin + cfg->delta;
 		c->T_old = c->T;
 		c->T = t < SSSP_BATCH_INF ? (uint32_t)t : SSSP_BATCH_INF;
@@ -193,29 +203,27 @@ SSSP_BATCH_HD void sssp_batch_decide(volatile struct sssp_batch_ctl *c, volatile
 }
 
 /** The old frontier is spent: reset its counter (its masks are zero by now), swap. */
-SSSP_BATCH_HD void sssp_batch_produced(volatile struct sssp_batch_ctl *c, volatile uint32_t *cnt,
-				       const struct sssp_batch_cfg *cfg)
+SSSP_BATCH_HD void sssp_batch_produced(struct sssp_batch_ctl *c, uint32_t *cnt, const struct sssp_batch_cfg *cfg)
 {
-	cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_L0 + c->p)] = 0;
+	cnt[SSSP_BATCH_C_L0 + c->p] = 0;
 	c->p ^= 1;
 	sssp_batch_decide(c, cnt, cfg);
 }
 
 /** The control step: after the step c->mode finished on every block, set up the next one.
  *  Runs alone (on the device: the last block to reach the barrier, before it releases). */
-SSSP_BATCH_HD void sssp_batch_control(volatile struct sssp_batch_ctl *c, volatile uint32_t *cnt,
-				      const struct sssp_batch_cfg *cfg)
+SSSP_BATCH_HD void sssp_batch_control(struct sssp_batch_ctl *c, uint32_t *cnt, const struct sssp_batch_cfg *cfg)
 {
 	switch (c->mode)
 	{
 	case SSSP_BATCH_PROLOGUE:
-		c->n_hp = cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_HP)];
+		c->n_hp = cnt[SSSP_BATCH_C_HP];
 		sssp_batch_decide(c, cnt, cfg);
 		return;
 	case SSSP_BATCH_PUSH:
 		c->push++;
 		c->steps++;
-		c->n_q = cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_Q)];
+		c->n_q = cnt[SSSP_BATCH_C_Q];
 		if (c->n_q)
 			c->mode = SSSP_BATCH_PUSHB; /* same frontier buffers: the chunks add to L[p^1] */
 		else
@@ -224,7 +232,7 @@ SSSP_BATCH_HD void sssp_batch_control(volatile struct sssp_batch_ctl *c, volatil
 	case SSSP_BATCH_PUSHB:
 		c->pushb++;
 		c->steps++;
-		cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_Q)] = 0;
+		cnt[SSSP_BATCH_C_Q] = 0;
 		sssp_batch_produced(c, cnt, cfg);
 		return;
 	case SSSP_BATCH_PULL:
@@ -241,8 +249,8 @@ SSSP_BATCH_HD void sssp_batch_control(volatile struct sssp_batch_ctl *c, volatil
 		c->raise++;
 		c->steps++;
 		/* the far list it consumed is free for the next RAISE's output */
-		cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_FL0 + c->fr)] = 0;
-		cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_FMIN0 + c->fr)] = SSSP_BATCH_INF;
+		cnt[SSSP_BATCH_C_FL0 + c->fr] = 0;
+		cnt[SSSP_BATCH_C_FMIN0 + c->fr] = SSSP_BATCH_INF;
 		c->fr ^= 1;
 		sssp_batch_produced(c, cnt, cfg);
 		return;

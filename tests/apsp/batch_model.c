@@ -407,7 +407,13 @@ static void model_run(const struct graph *g, const uint64_t *irp, const uint32_t
 	prologue(&m, src, nsrc);
 	for (;;)
 	{
-		sssp_batch_control((volatile struct sssp_batch_ctl *)&m.ctl, (volatile uint32_t *)m.cnt, &m.cfg);
+		/* the kernel's last block to reach the barrier: load, decide, store */
+		uint32_t c[SSSP_BATCH_NCTL];
+		for (int i = 0; i < SSSP_BATCH_NCTL; i++)
+			c[i] = CNT(&m, i);
+		sssp_batch_control(&m.ctl, c, &m.cfg);
+		for (int i = 0; i < SSSP_BATCH_NCTL; i++)
+			CNT(&m, i) = c[i];
 		check_state(&m);
 		if (m.ctl.mode == SSSP_BATCH_DONE)
 			break;

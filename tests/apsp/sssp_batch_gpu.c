@@ -4,7 +4,8 @@
  * (zero-weight cycles, unreachable and isolated vertices, distances past SSSP_DIST_LIMIT, n < 32,
  * n = 1); with 32 sources (repeated ones among them), 7 and 1; delta 0, 1 and the rule's; share 1
  * and 4; with and without rows; with the engine's knobs at their defaults and forced to every
- * path (never pull, always pull, chunks of 2 arcs, all-thread and all-warp expansion); and four
+ * path (never pull, always pull, chunks of 2 arcs, all-thread and all-warp expansion, the 48-register
+ * device loop); and four
  * threads running batches at once on their own streams at share 4. Bad arguments give -EINVAL
  * and a message. Exit 77 without a GPU. */
 #include <cuda_runtime_api.h>
@@ -165,22 +166,22 @@ static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uin
 
 struct knobs
 {
-	const char *name, *pull, *density, *chunk, *sparse;
+	const char *name, *pull, *density, *chunk, *sparse, *occ;
 };
 
 static const struct knobs knob_sets[] = {
-	{ "defaults", NULL, NULL, NULL, NULL },
-	{ "never pull, all warps", "0", NULL, NULL, "0" },
-	{ "always pull, chunks of 2", "4294967295", "0", "2", NULL },
-	{ "never pull, chunks of 2, all threads", "0", NULL, "2", "32" },
+	{ "defaults", NULL, NULL, NULL, NULL, NULL },
+	{ "never pull, all warps", "0", NULL, NULL, "0", NULL },
+	{ "always pull, chunks of 2, 48-register loop", "4294967295", "0", "2", NULL, "5" },
+	{ "never pull, chunks of 2, all threads", "0", NULL, "2", "32", NULL },
 };
 
 static void set_knobs(const struct knobs *k)
 {
 	const char *names[] = { "TUCCOMPI_SSSP_BATCH_PULL", "TUCCOMPI_SSSP_BATCH_PULL_DENSITY", "TUCCOMPI_SSSP_BATCH_CHUNK",
-				"TUCCOMPI_SSSP_BATCH_SPARSE" };
-	const char *vals[] = { k->pull, k->density, k->chunk, k->sparse };
-	for (int i = 0; i < 4; i++)
+				"TUCCOMPI_SSSP_BATCH_SPARSE", "TUCCOMPI_SSSP_BATCH_OCC" };
+	const char *vals[] = { k->pull, k->density, k->chunk, k->sparse, k->occ };
+	for (int i = 0; i < 5; i++)
 		if (vals[i])
 			setenv(names[i], vals[i], 1);
 		else
