@@ -754,7 +754,8 @@ static struct sssp_ch *assemble(struct build *b)
 			struct dlist *l = dir ? &b->in[v] : &b->out[v];
 			for (uint32_t k = 0; k < l->len; k++)
 				l->a[k].v = ch->pos[l->a[k].v];
-			qsort(l->a, l->len, sizeof *l->a, cmp_darc);
+			if (l->len) /* an empty list may have no array at all */
+				qsort(l->a, l->len, sizeof *l->a, cmp_darc);
 			for (uint32_t k = 0; k < l->len; k++)
 			{
 				struct sssp_ch_arc a = { l->a[k].v, l->a[k].w };

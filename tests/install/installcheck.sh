@@ -15,6 +15,8 @@ set -u
 s=${top_srcdir:-.}
 b=${top_builddir:-.}
 [ -f "$b/Makefile" ] || { echo "needs the build tree (not in a bundle): skipped"; exit 77; }
+# a sanitizer build's library needs the sanitizer runtime loaded first, which a user's program is not
+[ -n "${TUCCOMPI_SANITIZE:-}" ] && { echo "sanitizer build (make check-sanitize): skipped"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 for t in cc pkg-config readelf; do
 	command -v $t >/dev/null 2>&1 || { echo "no $t: skipped"; exit 77; }
