@@ -66,7 +66,7 @@ for spec in $GRAPHS; do
 	else
 		run "$spec" "$file" gpu-crauser gpu crauser ms 4 1024
 		run "$spec" "$file" gpu-batched-mk1 gpu batched ms 1 8192
-		run "$spec" "$file" gpu-batched-mk2 gpu batched ms 2 8192
+		run "$spec" "$file" gpu-batched-mk2 gpu batched ms 2 4096
 	fi
 	# all CPU cores with each engine
 	run "$spec" "$file" cpu-crauser cpu crauser ms 1 64
@@ -84,7 +84,7 @@ fi
 
 echo "== every unit, the paper's largest set (32,408 sources of the random graph)"
 if [ -s "$rfile" ]; then
-	run random:1049088 "$rfile" all-ms all auto ms 2 32408
-	run random:1049088 "$rfile" all-ms-tail all auto ms-tail 2 32408
+	run random:1049088 "$rfile" all-ms all auto ms 1 32408
+	run random:1049088 "$rfile" all-ms-tail all auto ms-tail 1 32408
 fi
 echo "results: $csv"
