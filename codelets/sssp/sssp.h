@@ -75,8 +75,9 @@ int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, s
 enum sssp_engine sssp_plan_engine(const struct sssp_plan *p);
 const char *sssp_plan_reason(const struct sssp_plan *p);
 /** The MK (batches at once per GPU) that suits the plan's engine, for when the user did not choose
- *  one: 1 for the batched and phast engines (a traversal fills the GPU: sharing it among several
- *  made every one slower on the H200), 4 for the paper's one-source Crauser kernels. */
+ *  one: 1 for phast and for batched on shallow graphs (a traversal fills the GPU: sharing it made
+ *  every one slower on the H200), 4 for batched on deep graphs (small frontiers) and for the
+ *  paper's one-source Crauser kernels. */
 int sssp_plan_mk(const struct sssp_plan *p);
 
 /** Bytes of GPU memory a task set of the plan needs with @p mk batches at once per GPU: its
