@@ -156,15 +156,6 @@ int sssp_batched_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	return 0;
 }
 
-static int share(struct tuccompi_taskset_desc *desc, const void *ptr, size_t size)
-{
-	static const uint64_t dummy;
-	int ret = tuccompi_shared_register(&desc->shared[desc->nshared], size ? ptr : &dummy, size ? size : sizeof(dummy));
-	if (ret == 0)
-		desc->nshared++;
-	return ret;
-}
-
 int sssp_batched_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
 {
 	const struct sssp_graph *g = p->g;
@@ -190,20 +181,10 @@ int sssp_batched_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc
 	pl->nworkspaces = 1;
 	desc->nshared = 0;
 	size_t n1 = ((size_t)g->n + 1) * sizeof(uint64_t), m4 = (size_t)g->m * sizeof(uint32_t);
-	int ret = share(desc, p->packed ? p->packed : (const void *)&p->delta, p->packed ? p->packed_size : 0);
-	if (ret == 0 && p->o.cuda)
-	{
-		const void *ptr[6] = { g->rowptr, g->col, g->w, p->in_rowptr, p->in_col, p->in_w };
-		size_t size[6] = { n1, m4, m4, n1, m4, m4 };
-		for (int k = 0; k < 6 && ret == 0; k++)
-			ret = share(desc, ptr[k], size[k]);
-	}
-	if (ret < 0)
-	{
-		while (desc->nshared)
-			tuccompi_shared_unregister(desc->shared[--desc->nshared]);
-	}
-	return ret;
+	/* the CPU engine's packed graph first (a placeholder without CPU units), then the GPU's arcs */
+	const void *ptr[7] = { p->packed, g->rowptr, g->col, g->w, p->in_rowptr, p->in_col, p->in_w };
+	size_t size[7] = { p->packed ? p->packed_size : 0, n1, m4, m4, n1, m4, m4 };
+	return sssp_share_buffers(desc, ptr, size, p->o.cuda ? 7 : 1);
 }
 
 void sssp_batched_free(struct sssp_plan *p)

@@ -259,23 +259,9 @@ int sssp_phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
 	pl->nworkspaces = 1;
 	const void *ptr[SSSP_CH_NBUF];
 	size_t size[SSSP_CH_NBUF];
-	static const uint64_t dummy;
 	unsigned nb = sssp_ch_buffers(p->ch, ptr, size, SSSP_CH_NBUF);
-	if (nb > TUCCOMPI_MAX_SHARED)
-		return -ENOSPC;
 	desc->nshared = 0;
-	for (unsigned k = 0; k < nb; k++)
-	{
-		int ret = tuccompi_shared_register(&desc->shared[k], size[k] ? ptr[k] : &dummy, size[k] ? size[k] : 8);
-		if (ret < 0)
-		{
-			while (desc->nshared)
-				tuccompi_shared_unregister(desc->shared[--desc->nshared]);
-			return ret;
-		}
-		desc->nshared++;
-	}
-	return 0;
+	return sssp_share_buffers(desc, ptr, size, nb);
 }
 
 void sssp_phast_free(struct sssp_plan *p)

@@ -47,6 +47,10 @@ struct sssp_plan
 	double prep_s;
 };
 
+/* Register @n host buffers as the task set's next shared buffers (empty ones get a placeholder);
+ * on failure none of the set's shared buffers stay registered. */
+int sssp_share_buffers(struct tuccompi_taskset_desc *desc, const void *const *ptr, const size_t *size, unsigned n);
+
 /* Row callback of a finished source (any engine). */
 static inline void sssp_emit_row(struct sssp_args *a, struct tuccompi_task *t, uint32_t src, const uint32_t *row)
 {

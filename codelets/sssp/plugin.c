@@ -1,4 +1,5 @@
 /* The SSSP plug-in's description: implementations, workspaces (PARLLMK), shared graph. */
+#include <errno.h>
 #include <string.h>
 
 #include "sssp.h"
@@ -33,25 +34,33 @@ void sssp_plugin_init(struct tuccompi_plugin *p, uint32_t n, int cpu, int cuda)
 	p->nworkspaces = 3;
 }
 
+int sssp_share_buffers(struct tuccompi_taskset_desc *desc, const void *const *ptr, const size_t *size, unsigned n)
+{
+	static const uint64_t dummy = 0; /* an empty array still needs a buffer */
+	if (desc->nshared + n > TUCCOMPI_MAX_SHARED)
+		return -ENOSPC;
+	for (unsigned k = 0; k < n; k++)
+	{
+		int ret = tuccompi_shared_register(&desc->shared[desc->nshared], size[k] ? ptr[k] : &dummy,
+						   size[k] ? size[k] : sizeof(dummy));
+		if (ret < 0)
+		{
+			while (desc->nshared)
+				tuccompi_shared_unregister(desc->shared[--desc->nshared]);
+			return ret;
+		}
+		desc->nshared++;
+	}
+	return 0;
+}
+
 int sssp_shared_register(const struct sssp_graph *g, struct tuccompi_taskset_desc *desc)
 {
 	const void *ptr[4] = { g->rowptr, g->col, g->w, g->min_out };
 	size_t size[4] = { ((size_t)g->n + 1) * sizeof(uint64_t), (size_t)g->m * sizeof(uint32_t),
 			   (size_t)g->m * sizeof(uint32_t), (size_t)g->n * sizeof(uint32_t) };
-	static const uint32_t dummy = 0; /* a graph without arcs still needs buffers */
-	for (int k = 0; k < 4; k++)
-	{
-		int ret = tuccompi_shared_register(&desc->shared[k], size[k] ? ptr[k] : &dummy,
-						   size[k] ? size[k] : sizeof(dummy));
-		if (ret < 0)
-		{
-			while (k--)
-				tuccompi_shared_unregister(desc->shared[k]);
-			return ret;
-		}
-	}
-	desc->nshared = 4;
-	return 0;
+	desc->nshared = 0;
+	return sssp_share_buffers(desc, ptr, size, 4);
 }
 
 void sssp_shared_unregister(struct tuccompi_taskset_desc *desc)
