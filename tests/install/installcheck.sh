@@ -95,6 +95,20 @@ echo "ok: no warnings from hello.c (-Wall -Wextra) nor from <starpu.h> with the 
 (cd "$tmp" && ./sp) || fail "a program linking StarPU through the installed flags does not start"
 echo "ok: a program calling StarPU links and runs with the installed flags alone"
 
+# ---- the APSP application builds from the installed headers alone: its own folders (graph
+# library, CLI helpers, the SSSP plug-in) and pkg-config, nothing of lib/ or the build tree (CPU
+# engines: nvcc would add the CUDA ones)
+mkdir -p "$tmp/apsp"
+srcs="$abs_s/apps/apsp/tuccompi-apsp.c $abs_s/apps/apsp/cli.c $(ls "$abs_s"/apps/apsp/graph/*.c) \
+	$(ls "$abs_s"/codelets/sssp/*.c)"
+cc -std=gnu11 -O1 -I"$abs_s/apps" -I"$abs_s/apps/apsp" -I"$abs_s/apps/apsp/graph" -I"$abs_s/codelets/sssp" \
+	$(pkg-config --cflags tuccompi-starpu) $srcs $(pkg-config --libs tuccompi-starpu) -lm -lpthread \
+	-o "$tmp/apsp/tuccompi-apsp" >"$tmp/apsp.cc.log" 2>&1 || { tail -n 20 "$tmp/apsp.cc.log"; fail "the APSP application from the installed prefix"; }
+STARPU_NCUDA=0 "$tmp/apsp/tuccompi-apsp" --gen random:300 --sources 0-19 --units cpu --ncpu 1 -q -o "$tmp/apsp/t.csv" \
+	>"$tmp/apsp.run.log" 2>&1 || { cat "$tmp/apsp.run.log"; fail "the APSP application built from the installed prefix does not run"; }
+[ "$(wc -l <"$tmp/apsp/t.csv")" = 21 ] || fail "the APSP application built from the installed prefix wrote no table"
+echo "ok: the APSP application builds from the installed prefix alone and runs"
+
 # ---- run-time paths: nothing installed points into the build tree
 rp() { readelf -d "$1" 2>/dev/null | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]/\1/p' | tr ':' '\n'; }
 checked=0
