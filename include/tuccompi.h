@@ -47,8 +47,9 @@ extern "C" {
 
 /* ================================================================ errors */
 
-/** One line describing the last failure of a tuccompi_ call in this thread
- *  (what, where, how to fix), or "" when none. */
+/** One line describing the last failure of a tuccompi_ call in this thread (what, where, how
+ *  to fix), or "". tuccompi_parallel() and tuccompi_wait() clear it when they start, so it never
+ *  tells of an earlier failure after they succeed. */
 TUCCOMPI_API const char *tuccompi_last_error(void);
 
 /** Short text for a (negative) error code returned by this library. */
@@ -99,7 +100,7 @@ TUCCOMPI_API int tuccompi_init(int *argc, char ***argv, const struct tuccompi_co
  *  write the trace if one was requested. Collective over ranks. */
 TUCCOMPI_API int tuccompi_finalize(void);
 
-/** This process's rank (0 without MPI). */
+/** This process's rank (0 without MPI); after tuccompi_finalize() still the rank it had. */
 TUCCOMPI_API int tuccompi_rank(void);
 /** Number of ranks (1 without MPI). */
 TUCCOMPI_API int tuccompi_nranks(void);

@@ -366,6 +366,7 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 		      tuccompi_taskset_t *out)
 {
 	TUCCOMPI_REQUIRE_INIT();
+	_tuccompi_clear_error(); /* tuccompi_last_error() tells of this call's failure only */
 	if (!policy || !desc || !out)
 		return _tuccompi_error(-EINVAL, "tuccompi_parallel: NULL %s", !policy ? "policy" : !desc ? "desc" : "out");
 	int ret;

@@ -149,6 +149,8 @@ int tuccompi_mpi_active(void)
 
 static int start_mpi(int *argc, char ***argv, int use_mpi)
 {
+	_tuccompi.rank = 0; /* until MPI says otherwise */
+	_tuccompi.nranks = 1;
 	int world = 1;
 	int launched = launched_by_mpirun(&world);
 	if (use_mpi < 0)
@@ -206,8 +208,7 @@ static void stop_mpi(void)
 		_tuccompi.we_init_mpi = 0;
 	}
 #endif
-	_tuccompi.rank = 0;
-	_tuccompi.nranks = 1;
+	/* the process keeps its rank and the job's size after ENDCOMM (tuccompi_rank()) */
 }
 
 /* ------------------------------------------------------------------ node-aware ranks

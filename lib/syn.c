@@ -234,6 +234,7 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 	TUCCOMPI_REQUIRE_INIT();
 	if (!ts)
 		return _tuccompi_error(-EINVAL, "tuccompi_wait: NULL task set");
+	_tuccompi_clear_error();
 	if (ts->waited)
 		return ts->error ? _tuccompi_error_set(ts->error, ts->errmsg) : 0;
 	/* 1. every job given to this rank has run */

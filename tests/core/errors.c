@@ -2,6 +2,7 @@
  * to fix it), never a crash: calls before init, bad MK, bad plug-ins and task sets,
  * bad environment values. */
 #include <stdlib.h>
+#include <string.h>
 #include <tuccompi.h>
 
 #include "testutil.h"
@@ -94,12 +95,24 @@ int main(int argc, char **argv)
 		printf("CUDA-only plug-in without GPU: %s\n", tuccompi_last_error());
 	}
 
-	/* and the library still works after all that */
+	/* and the library still works after all that; a success leaves no stale message */
 	desc.plugin = &ok;
 	ASSERT_OK(tuccompi_parallel(&tuccompi_policy_ms, &desc, &ts));
+	ASSERT_EQ(strlen(tuccompi_last_error()), 0);
 	ASSERT_OK(tuccompi_wait(ts));
 	tuccompi_taskset_destroy(ts);
+
+	/* the policies' names as the header gives them */
+	ASSERT(tuccompi_policy_by_name("ms-tail") == &tuccompi_policy_ms_tail);
+	ASSERT(tuccompi_policy_by_name("ms_tail") == &tuccompi_policy_ms_tail);
+	struct tuccompi_policy by_name = { .name = "mine", .partition = tuccompi_partition_eq1, .sched_name = "tuccompi-ms" };
+	ASSERT_OK(tuccompi_parallel(&by_name, &desc, &ts));
+	ASSERT_OK(tuccompi_wait(ts));
+	tuccompi_taskset_destroy(ts);
+
+	int rank = tuccompi_rank();
 	ASSERT_OK(tuccompi_finalize());
+	ASSERT_EQ(tuccompi_rank(), rank); /* the process keeps its rank after ENDCOMM */
 	printf("errors ok\n");
 	return 0;
 }
