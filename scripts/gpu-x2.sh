@@ -54,6 +54,14 @@ awk '{r[$1] = $2} END {
 	if (g1 > 0) printf "second GPU: one rank %.2fx, two ranks %.2fx\n", g2 / g1, g22 / g1
 	for (k in r) if (k ~ /^all-/ && g2 + c > 0) printf "%s: heterogeneous efficiency %.3f (%s / (%s + %s))\n", k, r[k] / (g2 + c), r[k], g2, c
 }' "$o/rates.txt" | tee "$o/efficiency.txt"
+step "the resume journal's cost (GPU 0 alone, 8192 sources, three runs each, alternating)"
+for i in 1 2 3; do
+	run "nojournal-$i" env STARPU_NCUDA=1 "$APP" "$G" --units gpu --engine batched --sources random:8192 --summary
+	run "journal-$i" env STARPU_NCUDA=1 "$APP" "$G" --units gpu --engine batched --sources random:8192 --summary \
+		--journal "$o/j" -o "$o/j.csv"
+done
+step "a graph too big for the GPU (STARPU_LIMIT_CUDA_MEM): CPU cores with a warning"
+(cd "$B/tests" && top_builddir=.. top_srcdir=.. ./apsp/gpu_memory.sh) 2>&1 | tail -2
 step "a traced two-rank run"
 rm -rf "$o/trace"
 "$B/tests/mpirun.sh" 2 "$APP" "$G" --units all --engine batched --sources random:2048 --trace "$o/trace" \
