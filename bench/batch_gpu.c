@@ -1,20 +1,27 @@
 /* bench/batch_gpu: throughput of the batched GPU SSSP engine (codelets/sssp/batch_gpu.cu).
  *
  * Loads or generates a graph, copies it and its transpose to the GPU once, then for every
- * (delta, streams, share) asked for runs K batches of 32 sources on S host threads, each with
+ * (lanes, delta, streams, share) asked for runs K batches of N sources on S host threads, each with
  * its own non-blocking stream and workspace (as S StarPU stream workers would), timed with
  * CUDA events (first start to last end over all streams) after one warm-up batch per stream.
- * Prints SSSP/s, milliseconds per batch as one thread sees it, steps per batch (push, chunk,
- * pull, clear, raise), microseconds per step, and the ratio to a baseline measured in the same
- * run: the paper's one-source Crauser engine (sssp_gpu_run) on one stream. Batch 0's first
- * --check sources are compared with the CPU Dijkstra (summaries), for every configuration.
+ * Prints SSSP/s (sources per second: K x N over the span), milliseconds per batch as one thread
+ * sees it, the traversals of a batch (lanes x traversals: 64, 32, or 32x2 for 64 sources at 32
+ * lanes), steps per batch (push, chunk, pull, clear, raise; summed over its traversals),
+ * microseconds per step, and the ratio to a baseline measured in the same run: the paper's
+ * one-source Crauser engine (sssp_gpu_run) on one stream. Batch 0's first --check sources and its
+ * last one (the upper half of a 64-lane row) are compared with the CPU Dijkstra (summaries), for
+ * every configuration.
  *
  *   batch_gpu --gen random:1049088 --batches 64 --delta rule,0 --streams 1,4 [--share LIST]
+ *   batch_gpu --gen rmat:20 --lanes 32,64       (32-lane traversals of 32 sources, then 64 of 64)
  *   batch_gpu --gen grid:1024x1024 --delta rule,0,50 --streams 4 --csv out.csv
  *   batch_gpu graph.gr --batches 16
  *
  * Options: --gen random:N[:D1-D2[:W1-W2]] | rmat:SCALE[:EF] | grid:RxC (weights 1..10, as
- * tuccompi-apsp), or a graph file; --seed S (1); --batches K (32, per configuration); --nsrc N (32);
+ * tuccompi-apsp), or a graph file; --seed S (1); --batches K (32, per configuration); --nsrc N (1 to
+ * SSSP_BATCH_LANES = 64; default: the lanes of the configuration, 64 without --lanes);
+ * --lanes LIST of 32, 64 or default (sets TUCCOMPI_SSSP_BATCH_LANES for each configuration; without
+ * it the environment's setting stays);
  * --delta LIST of numbers or "rule" (rule); --streams LIST (1); --share LIST (default: = streams);
  * --rows (also copy the distance rows to pinned host memory); --any-sources (sources may be
  * vertices without out-arcs; by default they are drawn among vertices with some); --check N (1;
@@ -162,11 +169,11 @@ struct run
 	cudaStream_t *stream;
 	pthread_mutex_t lock;
 	unsigned next;          /* next batch index */
-	struct sssp_summary first[32]; /* batch 0's results */
+	struct sssp_summary first[SSSP_BATCH_LANES]; /* batch 0's results */
 	/* sums over the timed batches */
 	uint64_t steps, push, pushb, pull, clear, raise;
 	double host_s;          /* sum of per-batch host times */
-	uint32_t grid, block, chunk;
+	uint32_t grid, block, chunk, lanes, traversals;
 };
 
 struct thread_arg
@@ -192,7 +199,7 @@ static void batch_sources(const struct run *r, unsigned b, uint32_t *src)
 
 static void one_batch(struct run *r, unsigned k, unsigned b, struct sssp_summary *out)
 {
-	uint32_t src[32];
+	uint32_t src[SSSP_BATCH_LANES];
 	char err[256];
 	batch_sources(r, b, src);
 	struct sssp_batch_params p = { r->cfg.delta, r->cfg.share };
@@ -209,7 +216,7 @@ static void *bench_thread(void *arg)
 {
 	struct thread_arg *ta = arg;
 	struct run *r = ta->r;
-	struct sssp_summary out[32];
+	struct sssp_summary out[SSSP_BATCH_LANES];
 	struct sssp_batch_stats st;
 	one_batch(r, ta->k, 0, out); /* warm-up (tuner decisions, first-touch) */
 	if (ta->k == 0)
@@ -237,6 +244,8 @@ static void *bench_thread(void *arg)
 		r->grid = st.grid;
 		r->block = st.block;
 		r->chunk = st.chunk;
+		r->lanes = st.lanes;
+		r->traversals = st.traversals;
 		pthread_mutex_unlock(&r->lock);
 	}
 	CK(cudaEventRecord(ta->stop, r->stream[ta->k]));
@@ -347,7 +356,8 @@ static unsigned parse_uint(const char *s, const char *what)
 int main(int argc, char **argv)
 {
 	const char *gen = NULL, *file = NULL, *deltas = "rule", *streams = "1", *shares = NULL, *csv = NULL;
-	unsigned batches = 32, nsrc = 32, check = 1, baseline = 8;
+	const char *lanes = NULL;
+	unsigned batches = 32, nsrc_opt = 0, check = 1, baseline = 8;
 	int rows = 0, any_sources = 0, dry = 0;
 	uint64_t seed = 1;
 	for (int i = 1; i < argc; i++)
@@ -369,7 +379,13 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--batches"))
 			batches = parse_uint(argv[++i], "--batches %s: not a number");
 		else if (!strcmp(a, "--nsrc"))
-			nsrc = parse_uint(argv[++i], "--nsrc %s: not a number");
+		{
+			nsrc_opt = parse_uint(argv[++i], "--nsrc %s: not a number");
+			if (!nsrc_opt)
+				die("--nsrc %s: 1 to 64", argv[i]);
+		}
+		else if (!strcmp(a, "--lanes"))
+			lanes = argv[++i];
 		else if (!strcmp(a, "--delta"))
 			deltas = argv[++i];
 		else if (!strcmp(a, "--streams"))
@@ -389,10 +405,26 @@ int main(int argc, char **argv)
 	}
 	if (!gen && !file)
 		gen = "random:1049088";
-	if (nsrc < 1 || nsrc > 32)
-		die("--nsrc %s: 1 to 32", "");
-	if (check > nsrc)
-		check = nsrc;
+	if (nsrc_opt > SSSP_BATCH_LANES)
+		die("--nsrc %s: 1 to 64", "");
+	/* lane configurations: TUCCOMPI_SSSP_BATCH_LANES values ("" = leave the environment alone) and
+	 * the sources per batch of each */
+	char ll[4][32];
+	unsigned nl = lanes ? split_list(lanes, ll, 4) : 1, lnsrc[4], nsrc_min = SSSP_BATCH_LANES, nsrc_max = 1;
+	if (!lanes)
+		ll[0][0] = '\0';
+	for (unsigned i = 0; i < nl; i++)
+	{
+		if (lanes && strcmp(ll[i], "32") && strcmp(ll[i], "64") && strcmp(ll[i], "default"))
+			die("--lanes: %s is not 32, 64 or default", ll[i]);
+		lnsrc[i] = nsrc_opt ? nsrc_opt : !strcmp(ll[i], "32") ? 32 : SSSP_BATCH_LANES;
+		if (lnsrc[i] < nsrc_min)
+			nsrc_min = lnsrc[i];
+		if (lnsrc[i] > nsrc_max)
+			nsrc_max = lnsrc[i];
+	}
+	if (check > nsrc_min)
+		check = nsrc_min;
 	int ndev = 0;
 	if (!dry && (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0))
 	{
@@ -419,21 +451,33 @@ int main(int argc, char **argv)
 	printf("graph %s: n %u, m %" PRIu64 " (load %.2f s, transpose %.2f s, delta rule %.3f s -> %u)\n", gname, g.n,
 	       g.m, t_load, t_tr, t_rule, rule);
 
-	/* CPU reference for batch 0's first `check` sources */
-	struct sssp_summary ref[32];
+	/* CPU reference for batch 0's first `check` sources and the last of each lane configuration (batch
+	 * 0's first k sources are the same for any nsrc >= k) */
+	struct sssp_summary ref[SSSP_BATCH_LANES];
+	char want[SSSP_BATCH_LANES] = { 0 };
 	if (check)
 	{
-		struct run tmp = { .g = &g, .nsrc = nsrc, .seed = seed, .any_sources = any_sources };
-		uint32_t src[32];
+		struct run tmp = { .g = &g, .nsrc = nsrc_max, .seed = seed, .any_sources = any_sources };
+		uint32_t src[SSSP_BATCH_LANES];
 		batch_sources(&tmp, 0, src);
 		uint32_t *dist = malloc((size_t)g.n * 4), *heap = malloc((size_t)g.n * 4), *pos = malloc((size_t)g.n * 4);
 		if (!dist || !heap || !pos)
 			die("%s", "out of memory for the check");
-		t0 = now();
+		unsigned nref = 0;
 		for (unsigned i = 0; i < check; i++)
-			sssp_dijkstra(&view, src[i], dist, heap, pos, &ref[i]);
-		printf("CPU Dijkstra for the check: %.2f s per source (first: source %" PRIu64 ", reached %u, ecc %u)\n",
-		       (now() - t0) / check, ref[0].source, ref[0].reached, ref[0].ecc);
+			want[i] = 1;
+		for (unsigned i = 0; i < nl; i++)
+			want[lnsrc[i] - 1] = 1;
+		t0 = now();
+		for (unsigned i = 0; i < SSSP_BATCH_LANES; i++)
+			if (want[i])
+			{
+				sssp_dijkstra(&view, src[i], dist, heap, pos, &ref[i]);
+				nref++;
+			}
+		printf("CPU Dijkstra for the check: %.2f s per source, %u sources (first: source %" PRIu64
+		       ", reached %u, ecc %u)\n",
+		       (now() - t0) / nref, nref, ref[0].source, ref[0].reached, ref[0].ecc);
 		free(dist);
 		free(heap);
 		free(pos);
@@ -455,9 +499,9 @@ int main(int argc, char **argv)
 	free(irp);
 	free(icol);
 	free(iw);
-	printf("GPU %s, %d SMs; workspace %.1f MB per batch%s; sources: %u per batch, %s\n", prop.name,
-	       prop.multiProcessorCount, sssp_batch_gpu_workspace_size(g.n, rows) / 1e6, rows ? " (with rows)" : "", nsrc,
-	       any_sources ? "any vertex" : "vertices with out-arcs");
+	printf("GPU %s, %d SMs; workspace %.1f MB per batch%s; sources: %u to %u per batch, %s\n", prop.name,
+	       prop.multiProcessorCount, sssp_batch_gpu_workspace_size(g.n, rows) / 1e6, rows ? " (with rows)" : "",
+	       nsrc_min, nsrc_max, any_sources ? "any vertex" : "vertices with out-arcs");
 
 	double base = 0;
 	if (baseline)
@@ -481,7 +525,6 @@ int main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.dg = &dg;
 	r.g = &g;
-	r.nsrc = nsrc;
 	r.batches = batches;
 	r.rows = rows;
 	r.any_sources = any_sources;
@@ -495,7 +538,7 @@ int main(int argc, char **argv)
 		CK(cudaMalloc(&r.work[k], sssp_batch_gpu_workspace_size(g.n, rows)));
 		CK(cudaStreamCreateWithFlags(&r.stream[k], cudaStreamNonBlocking));
 		if (rows)
-			CK(cudaMallocHost((void **)&r.rowbuf[k], (size_t)nsrc * g.n * sizeof(uint32_t)));
+			CK(cudaMallocHost((void **)&r.rowbuf[k], (size_t)nsrc_max * g.n * sizeof(uint32_t)));
 	}
 	FILE *cf = NULL;
 	if (csv)
@@ -505,51 +548,65 @@ int main(int argc, char **argv)
 			die("cannot open --csv %s", csv);
 		if (ftell(cf) == 0)
 			fprintf(cf, "bench,graph,n,m,gpu,delta,share,streams,batches,nsrc,rows,sssp_per_s,ms_per_batch,steps,push,"
-				    "pushb,pull,clear,raise,us_per_step,grid,block,chunk,baseline_sssp_per_s,ratio\n");
+				    "pushb,pull,clear,raise,us_per_step,grid,block,chunk,baseline_sssp_per_s,ratio,lanes,traversals\n");
 	}
-	printf("\n%8s %5s %7s %7s %10s %9s %7s %6s %6s %6s %6s %8s %10s %7s %s\n", "delta", "share", "streams", "batches",
-	       "SSSP/s", "ms/batch", "steps", "push", "chunk", "pull", "raise", "us/step", "grid x blk", "x base", "check");
-	for (unsigned di = 0; di < nd; di++)
-		for (unsigned si = 0; si < ns; si++)
-			for (unsigned hi = 0; hi < (nh ? nh : 1); hi++)
-			{
-				r.cfg.delta = !strcmp(dl[di], "rule") ? rule : parse_uint(dl[di], "--delta: bad value %s");
-				r.cfg.streams = parse_uint(sl[si], "--streams: bad value %s");
-				r.cfg.share = nh ? parse_uint(hl[hi], "--share: bad value %s") : r.cfg.streams;
-				double span = run_config(&r);
-				const char *ok = "-";
-				for (unsigned i = 0; i < check; i++)
-					if (r.first[i].sum != ref[i].sum || r.first[i].ecc != ref[i].ecc ||
-					    r.first[i].reached != ref[i].reached)
-					{
-						fprintf(stderr,
-							"batch_gpu: MISMATCH delta %u: lane %u source %" PRIu64 ": sum %" PRIu64
-							" ecc %u reached %u, CPU sum %" PRIu64 " ecc %u reached %u\n",
-							r.cfg.delta, i, r.first[i].source, r.first[i].sum, r.first[i].ecc,
-							r.first[i].reached, ref[i].sum, ref[i].ecc, ref[i].reached);
-						ok = "MISMATCH";
-					}
-				if (check && !strcmp(ok, "-"))
-					ok = "ok";
-				double b = batches ? batches : 1;
-				double sps = batches * nsrc / span, ms = r.host_s / b * 1e3, steps = r.steps / b;
-				double us_step = steps > 0 ? ms * 1e3 / steps : 0;
-				char gb[32];
-				snprintf(gb, sizeof(gb), "%ux%u", r.grid, r.block);
-				printf("%8u %5u %7u %7u %10.1f %9.3f %7.1f %6.1f %6.1f %6.1f %6.1f %8.2f %10s %7.2f %s\n", r.cfg.delta,
-				       r.cfg.share, r.cfg.streams, batches, sps, ms, steps, r.push / b, r.pushb / b, r.pull / b,
-				       r.raise / b, us_step, gb, base > 0 ? sps / base : 0, ok);
-				char line[512];
-				snprintf(line, sizeof(line),
-					 "batch_gpu,%s,%u,%" PRIu64 ",%s,%u,%u,%u,%u,%u,%d,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%u,%u,"
-					 "%u,%.1f,%.2f",
-					 gname, g.n, g.m, prop.name, r.cfg.delta, r.cfg.share, r.cfg.streams, batches, nsrc, rows, sps,
-					 ms, steps, r.push / b, r.pushb / b, r.pull / b, r.clear / b, r.raise / b, us_step, r.grid,
-					 r.block, r.chunk, base, base > 0 ? sps / base : 0);
-				printf("CSV,%s\n", line);
-				if (cf)
-					fprintf(cf, "%s\n", line);
-			}
+	printf("\n%5s %8s %5s %7s %7s %10s %9s %7s %7s %6s %6s %6s %6s %8s %10s %7s %s\n", "nsrc", "delta", "share",
+	       "streams", "batches", "SSSP/s", "ms/batch", "lanes", "steps", "push", "chunk", "pull", "raise", "us/step",
+	       "grid x blk", "x base", "check");
+	for (unsigned li = 0; li < nl; li++)
+		for (unsigned di = 0; di < nd; di++)
+			for (unsigned si = 0; si < ns; si++)
+				for (unsigned hi = 0; hi < (nh ? nh : 1); hi++)
+				{
+					const unsigned nsrc = lnsrc[li];
+					r.nsrc = nsrc;
+					if (lanes && !strcmp(ll[li], "default"))
+						unsetenv("TUCCOMPI_SSSP_BATCH_LANES");
+					else if (lanes)
+						setenv("TUCCOMPI_SSSP_BATCH_LANES", ll[li], 1); /* before the threads start */
+					r.cfg.delta = !strcmp(dl[di], "rule") ? rule : parse_uint(dl[di], "--delta: bad value %s");
+					r.cfg.streams = parse_uint(sl[si], "--streams: bad value %s");
+					r.cfg.share = nh ? parse_uint(hl[hi], "--share: bad value %s") : r.cfg.streams;
+					double span = run_config(&r);
+					const char *ok = "-";
+					for (unsigned i = 0; i < nsrc; i++)
+						if (want[i] && (i < check || i == nsrc - 1) &&
+						    (r.first[i].sum != ref[i].sum || r.first[i].ecc != ref[i].ecc ||
+						     r.first[i].reached != ref[i].reached))
+						{
+							fprintf(stderr,
+								"batch_gpu: MISMATCH %u sources, delta %u: lane %u source %" PRIu64
+								": sum %" PRIu64 " ecc %u reached %u, CPU sum %" PRIu64
+								" ecc %u reached %u\n",
+								nsrc, r.cfg.delta, i, r.first[i].source, r.first[i].sum, r.first[i].ecc,
+								r.first[i].reached, ref[i].sum, ref[i].ecc, ref[i].reached);
+							ok = "MISMATCH";
+						}
+					if (check && !strcmp(ok, "-"))
+						ok = "ok";
+					double b = batches ? batches : 1;
+					double sps = batches * nsrc / span, ms = r.host_s / b * 1e3, steps = r.steps / b;
+					double us_step = steps > 0 ? ms * 1e3 / steps : 0;
+					char gb[32], lt[32];
+					snprintf(gb, sizeof(gb), "%ux%u", r.grid, r.block);
+					if (r.traversals > 1)
+						snprintf(lt, sizeof(lt), "%ux%u", r.lanes, r.traversals);
+					else
+						snprintf(lt, sizeof(lt), "%u", r.lanes);
+					printf("%5u %8u %5u %7u %7u %10.1f %9.3f %7s %7.1f %6.1f %6.1f %6.1f %6.1f %8.2f %10s %7.2f %s\n", nsrc,
+					       r.cfg.delta, r.cfg.share, r.cfg.streams, batches, sps, ms, lt, steps, r.push / b, r.pushb / b,
+					       r.pull / b, r.raise / b, us_step, gb, base > 0 ? sps / base : 0, ok);
+					char line[512];
+					snprintf(line, sizeof(line),
+						 "batch_gpu,%s,%u,%" PRIu64 ",%s,%u,%u,%u,%u,%u,%d,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%u,%u,"
+						 "%u,%.1f,%.2f,%u,%u",
+						 gname, g.n, g.m, prop.name, r.cfg.delta, r.cfg.share, r.cfg.streams, batches, nsrc, rows, sps,
+						 ms, steps, r.push / b, r.pushb / b, r.pull / b, r.clear / b, r.raise / b, us_step, r.grid,
+						 r.block, r.chunk, base, base > 0 ? sps / base : 0, r.lanes, r.traversals);
+					printf("CSV,%s\n", line);
+					if (cf)
+						fprintf(cf, "%s\n", line);
+				}
 	if (cf)
 		fclose(cf);
 	for (unsigned k = 0; k < maxs; k++)

@@ -1,8 +1,8 @@
-// Batched SSSP on a GPU: 32 shortest-path trees per traversal, one warp lane per source.
+// Batched SSSP on a GPU: 32 or 64 shortest-path trees per traversal, one or two sources per warp lane.
 //
 // Algorithm: label-correcting frontier relaxation (Bellman-Ford with a work list), optionally
-// with one near/far threshold for all 32 sources (near-far / delta-stepping: Davidson, Baxter,
-// Garland, Owens, "Work-efficient parallel GPU methods for single-source shortest paths",
+// with one near/far threshold for all sources of a traversal (near-far / delta-stepping: Davidson,
+// Baxter, Garland, Owens, "Work-efficient parallel GPU methods for single-source shortest paths",
 // IPDPS 2014; Meyer, Sanders, "Delta-stepping: a parallelizable shortest path algorithm",
 // J. Algorithms 49(1), 2003), direction-optimising push/pull (Beamer, Asanovic, Patterson,
 // "Direction-optimizing breadth-first search", SC 2012) and many sources per pass (the
@@ -10,32 +10,45 @@
 // traversal", VLDB 2014). Distances are exact: every improvement of a (vertex, source) pair is
 // expanded later at a distance no larger, until no pair improves.
 //
-// Data (the workspace, batch_gpu.h): dist[v][lane] (128 bytes per vertex: one cache line holds
-// the 32 sources of a vertex); frontier lane masks F[2][v] (pairs improved and not yet expanded,
-// double-buffered: a step reads F[p] and writes F[p^1]) with their vertex lists L[2] (a vertex is
-// appended when its mask goes from 0 to non-zero); the far pile FM[v] (pairs at or above the
-// threshold T) with lists FL[2]; a chunk queue Q (high-degree vertices of a PUSH step, in chunks of
-// C arcs) and the in-chunks HP of high in-degree vertices for PULL steps.
+// Lanes: a traversal serves 32 K sources, K = 1 or 2 (the template parameter of the device code;
+// TUCCOMPI_SSSP_BATCH_LANES picks, batch_gpu.h). Source i is slot i of a vertex's distance row
+// dist[v][32 K] and bit i of its masks (32- or 64-bit words); lane l of a warp holds slots l and
+// l + 32, so a warp reads or lowers a row with K coalesced 128-byte requests, and the ballot of the
+// slots l + 32h is bits 32h..32h+31 of a mask. Each step of the device loop is a few chains of
+// dependent round trips to memory per warp item (list entry -> mask -> arcs -> rows -> atomics), and
+// the device is mostly idle waiting on them (H200, 32 lanes: 12% of DRAM bandwidth); with K = 2 the
+// same chains, arc reads, mask words and grid barriers serve twice the sources.
+//
+// Data (the workspace, batch_gpu.h; laid out for 64 lanes whatever K): dist[v][32 K]; frontier masks
+// F[2][v] (pairs improved and not yet expanded, double-buffered: a step reads F[p] and writes F[p^1])
+// with their vertex lists L[2] (a vertex is appended when its mask goes from 0 to non-zero); the far
+// pile FM[v] (pairs at or above the threshold T) with lists FL[2]; a chunk queue Q (high-degree
+// vertices of a PUSH step, in chunks of C arcs) and the in-chunks HP of high in-degree vertices for
+// PULL steps.
 //
 // One cooperative kernel runs the whole traversal; steps are separated by a grid barrier whose
 // last arriving block runs the control step (batch_gpu_logic.h: which step comes next, counter
 // resets) before it releases the others, so the host never round-trips per iteration. Steps:
 //   PUSH   warps take 32 frontier vertices at a time: vertices with <= SPARSE active lanes are
-//          expanded one thread per vertex (grid-like graphs, where the 32 sources' waves rarely
-//          meet), the others one warp per vertex (lanes = sources, one coalesced row per arc): by
+//          expanded one thread per vertex (grid-like graphs, where the sources' waves rarely
+//          meet), the others one warp per vertex (lanes = sources, coalesced rows per arc): by
 //          the same warp when its group holds few of them or the frontier is sparse on average,
 //          else as records of the chunk queue for PUSHB; vertices of degree > C go to the queue
 //          in chunks of C arcs. A relaxation reads the target's distance, atomicMin()s it only
 //          when smaller, and marks the improved lanes in F[p^1] (below T) or FM (at or above T)
 //          with one atomicOr per warp or thread; four arcs at a time, each kind of request issued
-//          for all four before any answer is needed.
+//          for all four before any answer is needed; a vertex's row and its first 32 arcs are
+//          requested together, and the next 32 arcs before the current ones are used.
 //   PUSHB  the records, one warp each (dense vertices of random graphs; R-MAT hubs' 1e5 arcs
 //          spread over the whole grid).
 //   PULL   when the frontier is large (more than n/PULL vertices) and dense (PULL_DENSITY new
-//          lanes per vertex): warps take 4 consecutive vertices, whose in-arcs are contiguous,
-//          gather their tails' masks 32 at a time, read the rows of the tails in the frontier and
-//          lower their own rows (atomicMin: the in-chunks of a high in-degree vertex, separate
-//          items, run concurrently).
+//          lanes per vertex): warps take 4 consecutive vertices, whose in-arcs are contiguous (the
+//          warp's next group's in_rowptr is requested before this one is worked on); their own rows
+//          are requested with their in-arcs, the tails' masks 32 at a time, then the rows of the
+//          tails in the frontier PULL_GATHER at a time (all requests out before the first answer is
+//          used). A warp is the only writer of its group's rows and next-frontier masks in a pull
+//          (F[p^1] starts clear), so it stores them without atomics or read-back; the in-chunks of a
+//          high in-degree vertex, separate items that run concurrently, use atomicMin/atomicOr.
 //   CLEAR  zeroes the masks a PULL read (a PUSH zeroes them as it goes).
 //   RAISE  no near pair left: T = (smallest far distance) + delta; far pairs below the new T go to
 //          the frontier, those at or above it stay, those below the old T are spent.
@@ -59,17 +72,38 @@
 
 #define INF SSSP_BATCH_INF
 #define FULL 0xffffffffu
-#define LANES SSSP_BATCH_LANES
-#define MAX_WARPS 32 // blocks of at most 1024 threads
+#define LANES SSSP_BATCH_LANES // the widest traversal: 64 sources, the workspace's layout
+#define MAX_WARPS 32           // blocks of at most 1024 threads
+static_assert(LANES == 64, "the engine's widest traversal is K = 2 (two slots per lane)");
 
 TUCCOMPI_KERNELCHAR(batch_init, 1, coalesced, none, low, low);
-// The device loop: data-dependent rows of a 128 MB array (scatter), few instructions per access,
-// lines evicted long before reuse (C high), no reuse (D low).
+// The device loop: data-dependent rows of a 128-256 MB array (scatter), few instructions per access,
+// lines evicted long before reuse (C high), no reuse (D low). One object per build of the loop (lanes,
+// registers): the tuner keeps its decisions per object.
 TUCCOMPI_KERNELCHAR(batch_loop, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(batch_loop_occ, 1, scatter, low, high, low);
+TUCCOMPI_KERNELCHAR(batch_loop64, 1, scatter, low, high, low);
+TUCCOMPI_KERNELCHAR(batch_loop64_occ, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(batch_summary, 1, coalesced, low, low, low);
+TUCCOMPI_KERNELCHAR(batch_summary64, 1, coalesced, low, low, low);
 // Transpose through a shared-memory tile: coalesced both ways, each word reused once (D medium).
 TUCCOMPI_KERNELCHAR(batch_rows, 1, coalesced, none, low, medium);
+TUCCOMPI_KERNELCHAR(batch_rows64, 1, coalesced, none, low, medium);
+
+// A vertex's mask: bit i = source i of the traversal.
+template <int K>
+struct lanes;
+template <>
+struct lanes<1>
+{
+	typedef uint32_t mask;
+};
+template <>
+struct lanes<2>
+{
+	typedef unsigned long long mask;
+};
+#define MASK(K) typename lanes<K>::mask
 
 // Per-lane results of the summary kernel, and the control block the host reads back.
 struct batch_dev
@@ -80,6 +114,7 @@ struct batch_dev
 	uint32_t reached[LANES];
 };
 
+// Masks (F, FM, Qm) are K x 32-bit words per entry: typed by the device code of each K.
 struct kparams
 {
 	uint32_t n, nsrc, chunk, sparse_popc;
@@ -90,9 +125,9 @@ struct kparams
 	const uint64_t *in_rowptr;
 	const uint32_t *in_col, *in_w;
 	uint32_t *dist;
-	uint32_t *F[2], *L[2], *FL[2];
-	uint32_t *FM;
-	uint32_t *Qv, *Qm, *Qc;
+	void *F[2], *FM, *Qm;
+	uint32_t *L[2], *FL[2];
+	uint32_t *Qv, *Qc;
 	uint32_t *HPv, *HPc;
 	struct batch_dev *dev;
 	uint32_t *cnt;
@@ -113,19 +148,20 @@ static size_t place(size_t *off, size_t bytes)
 	return at;
 }
 
+// The layout for LANES sources per traversal; narrower traversals use its first part of each array.
 static void layout_of(uint32_t n, int with_rows, struct layout *l)
 {
-	size_t off = 0, nn = n ? n : 1, w4 = nn * sizeof(uint32_t);
+	size_t off = 0, nn = n ? n : 1, w4 = nn * sizeof(uint32_t), m8 = nn * (LANES / 8);
 	l->dist = place(&off, nn * LANES * sizeof(uint32_t));
-	l->F0 = place(&off, w4);
-	l->F1 = place(&off, w4);
-	l->FM = place(&off, w4);
+	l->F0 = place(&off, m8);
+	l->F1 = place(&off, m8);
+	l->FM = place(&off, m8);
 	l->L0 = place(&off, w4);
 	l->L1 = place(&off, w4);
 	l->FL0 = place(&off, w4);
 	l->FL1 = place(&off, w4);
 	l->Qv = place(&off, 2 * w4);
-	l->Qm = place(&off, 2 * w4);
+	l->Qm = place(&off, 2 * m8);
 	l->Qc = place(&off, 2 * w4);
 	l->HPv = place(&off, 2 * w4);
 	l->HPc = place(&off, 2 * w4);
@@ -149,9 +185,59 @@ __device__ __forceinline__ uint32_t ldcg(const uint32_t *p)
 	return __ldcg(p);
 }
 
+__device__ __forceinline__ unsigned long long ldcg(const unsigned long long *p)
+{
+	return __ldcg(p);
+}
+
 __device__ __forceinline__ unsigned lane_id(void)
 {
 	return threadIdx.x & 31;
+}
+
+__device__ __forceinline__ uint32_t popc_m(uint32_t m)
+{
+	return __popc(m);
+}
+
+__device__ __forceinline__ uint32_t popc_m(unsigned long long m)
+{
+	return __popcll(m);
+}
+
+__device__ __forceinline__ uint32_t ffs_m(uint32_t m)
+{
+	return __ffs(m);
+}
+
+__device__ __forceinline__ uint32_t ffs_m(unsigned long long m)
+{
+	return __ffsll((long long)m);
+}
+
+// Whether this lane's slot h is in mask m.
+template <int K>
+__device__ __forceinline__ bool has_slot(MASK(K) m, int h)
+{
+	return (m >> (32 * h + lane_id())) & 1;
+}
+
+// The mask of the slots (lane, h) where p[h] holds.
+template <int K>
+__device__ __forceinline__ MASK(K) ballot_k(const bool p[K])
+{
+	MASK(K) m = 0;
+#pragma unroll
+	for (int h = 0; h < K; h++)
+		m |= (MASK(K))__ballot_sync(FULL, p[h]) << (32 * h);
+	return m;
+}
+
+// This lane's slot h of v's row.
+template <int K>
+__device__ __forceinline__ uint32_t *slot(const struct kparams &P, uint32_t v, int h)
+{
+	return &P.dist[(size_t)v * (32 * K) + 32 * h + lane_id()];
 }
 
 __device__ __forceinline__ unsigned long long global_ns(void)
@@ -239,97 +325,91 @@ __device__ __forceinline__ void wout_flush(struct wout &o)
 	o.np = 0;
 }
 
-// Warp mode: target t, candidate nd per lane, `pre` = the lane's candidate beat the distance it read.
-__device__ __forceinline__ void update_warp(const struct kparams &P, uint32_t *Fn, uint32_t T, struct wout &o,
-					    uint32_t t, uint32_t nd, bool pre)
+// Warp mode, NQ relaxations at once in three rounds of independent requests (the atomicMin()s,
+// then the atomicOr()s of the masks, then the appends): a round trip to L2 or memory each, not one
+// per relaxation and kind. Targets t[q] (the same on every lane), this lane's candidates nd[q][h]
+// for its slots; pre[q][h]: the candidate beat the distance read before.
+template <int K, int NQ>
+__device__ __forceinline__ void update_warp(const struct kparams &P, MASK(K) * Fn, uint32_t T, struct wout &o,
+					    const uint32_t t[NQ], const uint32_t nd[NQ][K], const bool pre[NQ][K])
 {
-	bool better = false;
-	if (pre)
-		better = nd < atomicMin(&P.dist[(size_t)t * LANES + lane_id()], nd);
-	o.np += better && nd < T;
-	uint32_t nbits = __ballot_sync(FULL, better && nd < T);
-	uint32_t fbits = __ballot_sync(FULL, better && nd >= T);
-	if (nbits)
-	{
-		uint32_t old = 0;
-		if (lane_id() == 0)
-			old = atomicOr(&Fn[t], nbits);
-		old = __shfl_sync(FULL, old, 0);
-		if (!old)
-			buf_put1(o.sb_near, o.nb, o.near_list, o.near_cnt, t);
-	}
-	if (fbits)
-	{
-		if (better && nd >= T)
-			o.fmin = min(o.fmin, nd);
-		uint32_t old = 0;
-		if (lane_id() == 0)
-			old = atomicOr(&P.FM[t], fbits);
-		old = __shfl_sync(FULL, old, 0);
-		if (!old)
-			buf_put1(o.sb_far, o.fb, o.far_list, o.far_cnt, t);
-	}
-}
-
-// Four relaxations at once, in three rounds of independent requests (the atomicMin()s, then the
-// atomicOr()s of the masks, then the appends): a round trip to L2 or memory each, not one per
-// relaxation and kind. Warp mode: targets t[q] (the same on every lane), this lane's candidates.
-__device__ __forceinline__ void update4_warp(const struct kparams &P, uint32_t *Fn, uint32_t T, struct wout &o,
-					     const uint32_t t[4], const uint32_t nd[4], const bool pre[4])
-{
-	const unsigned lane = lane_id();
-	bool better[4];
-	uint32_t nb[4], fb[4], on[4], of[4];
+	typedef MASK(K) mask_t;
+	mask_t *FM = (mask_t *)P.FM;
+	uint32_t old[NQ][K];
 #pragma unroll
-	for (int q = 0; q < 4; q++)
-		better[q] = pre[q] && nd[q] < atomicMin(&P.dist[(size_t)t[q] * LANES + lane], nd[q]);
+	for (int q = 0; q < NQ; q++)
 #pragma unroll
-	for (int q = 0; q < 4; q++)
-	{
-		bool near = better[q] && nd[q] < T, far = better[q] && nd[q] >= T;
-		o.np += near;
-		if (far)
-			o.fmin = min(o.fmin, nd[q]);
-		nb[q] = __ballot_sync(FULL, near);
-		fb[q] = __ballot_sync(FULL, far);
-		on[q] = of[q] = 1;
-	}
-	if (lane == 0)
-	{
+		for (int h = 0; h < K; h++)
+			old[q][h] = pre[q][h] ? atomicMin(slot<K>(P, t[q], h), nd[q][h]) : 0;
+	mask_t nb[NQ], fb[NQ];
 #pragma unroll
-		for (int q = 0; q < 4; q++)
+	for (int q = 0; q < NQ; q++)
+	{
+		bool near[K], far[K];
+#pragma unroll
+		for (int h = 0; h < K; h++)
 		{
+			bool better = pre[q][h] && nd[q][h] < old[q][h];
+			near[h] = better && nd[q][h] < T;
+			far[h] = better && nd[q][h] >= T;
+			o.np += near[h];
+			if (far[h])
+				o.fmin = min(o.fmin, nd[q][h]);
+		}
+		nb[q] = ballot_k<K>(near);
+		fb[q] = ballot_k<K>(far);
+	}
+	uint32_t newn = 0, newf = 0; // bit q: t[q] entered the near / far list (lane 0's atomics tell)
+	if (lane_id() == 0)
+	{
+		mask_t on[NQ], of[NQ];
+#pragma unroll
+		for (int q = 0; q < NQ; q++)
+		{
+			on[q] = of[q] = 1;
 			if (nb[q])
 				on[q] = atomicOr(&Fn[t[q]], nb[q]);
 			if (fb[q])
-				of[q] = atomicOr(&P.FM[t[q]], fb[q]);
+				of[q] = atomicOr(&FM[t[q]], fb[q]);
+		}
+#pragma unroll
+		for (int q = 0; q < NQ; q++)
+		{
+			newn |= (uint32_t)(on[q] == 0) << q;
+			newf |= (uint32_t)(of[q] == 0) << q;
 		}
 	}
+	newn = __shfl_sync(FULL, newn, 0);
+	newf = __shfl_sync(FULL, newf, 0);
 #pragma unroll
-	for (int q = 0; q < 4; q++)
+	for (int q = 0; q < NQ; q++)
 	{
-		if (!__shfl_sync(FULL, on[q], 0))
+		if ((newn >> q) & 1)
 			buf_put1(o.sb_near, o.nb, o.near_list, o.near_cnt, t[q]);
-		if (!__shfl_sync(FULL, of[q], 0))
+		if ((newf >> q) & 1)
 			buf_put1(o.sb_far, o.fb, o.far_list, o.far_cnt, t[q]);
 	}
 }
 
-// Thread mode: each lane relaxes its own pairs (t[q], lane l).
-__device__ __forceinline__ void update4_thread(const struct kparams &P, uint32_t *Fn, uint32_t T, struct wout &o,
+// Thread mode: each lane relaxes its own pairs (t[q], slot l).
+template <int K>
+__device__ __forceinline__ void update4_thread(const struct kparams &P, MASK(K) * Fn, uint32_t T, struct wout &o,
 					       const uint32_t t[4], uint32_t l, const uint32_t nd[4], const bool pre[4])
 {
+	typedef MASK(K) mask_t;
+	mask_t *FM = (mask_t *)P.FM;
+	const mask_t bit = (mask_t)1 << l;
 	bool better[4], an[4], af[4];
 #pragma unroll
 	for (int q = 0; q < 4; q++)
-		better[q] = pre[q] && nd[q] < atomicMin(&P.dist[(size_t)t[q] * LANES + l], nd[q]);
+		better[q] = pre[q] && nd[q] < atomicMin(&P.dist[(size_t)t[q] * (32 * K) + l], nd[q]);
 #pragma unroll
 	for (int q = 0; q < 4; q++)
 	{
 		bool near = better[q] && nd[q] < T, far = better[q] && nd[q] >= T;
 		o.np += near;
-		an[q] = near && atomicOr(&Fn[t[q]], 1u << l) == 0;
-		af[q] = far && atomicOr(&P.FM[t[q]], 1u << l) == 0;
+		an[q] = near && atomicOr(&Fn[t[q]], bit) == 0;
+		af[q] = far && atomicOr(&FM[t[q]], bit) == 0;
 		if (far)
 			o.fmin = min(o.fmin, nd[q]);
 	}
@@ -341,62 +421,82 @@ __device__ __forceinline__ void update4_thread(const struct kparams &P, uint32_t
 	}
 }
 
-// Warp mode: relax arcs [b, e) of v for the lanes of mask m.
-__device__ void relax_warp(const struct kparams &P, uint32_t *Fn, uint32_t T, struct wout &o, uint32_t v, uint32_t m,
+// Warp mode: relax arcs [b, e) of v for the slots of mask m.
+template <int K>
+__device__ void relax_warp(const struct kparams &P, MASK(K) * Fn, uint32_t T, struct wout &o, uint32_t v, MASK(K) m,
 			   uint64_t b, uint64_t e)
 {
 	const unsigned lane = lane_id();
-	bool act = (m >> lane) & 1;
-	uint32_t d = act ? ldcg(&P.dist[(size_t)v * LANES + lane]) : INF;
-	act = act && d != INF;
+	// v's row and its first 32 arcs go out together
+	uint32_t c = 0, wt = 0;
+	if (b + lane < e)
+	{
+		c = __ldg(&P.col[b + lane]);
+		wt = __ldg(&P.w[b + lane]);
+	}
+	uint32_t d[K];
+#pragma unroll
+	for (int h = 0; h < K; h++)
+		d[h] = has_slot<K>(m, h) ? ldcg(slot<K>(P, v, h)) : INF;
 	for (uint64_t base = b; base < e; base += 32)
 	{
-		uint64_t j = base + lane;
-		uint32_t c = 0, wt = 0;
-		if (j < e)
+		// the next 32 arcs are requested before these are used
+		uint64_t jn = base + 32 + lane;
+		uint32_t cn = 0, wn = 0;
+		if (jn < e)
 		{
-			c = __ldg(&P.col[j]);
-			wt = __ldg(&P.w[j]);
+			cn = __ldg(&P.col[jn]);
+			wn = __ldg(&P.w[jn]);
 		}
 		uint32_t cnt = e - base < 32 ? (uint32_t)(e - base) : 32;
 		for (uint32_t k = 0; k < cnt; k += 4)
 		{
-			uint32_t t[4], nd[4], cur[4];
-			// the four targets' rows are read before any atomic: four requests in flight
+			uint32_t t[4], nd[4][K], cur[4][K];
+			bool pre[4][K];
+			// the four targets' rows are read before any atomic: 4 K requests in flight
 #pragma unroll
 			for (int q = 0; q < 4; q++)
 			{
 				uint32_t kk = (k + q) & 31;
 				t[q] = __shfl_sync(FULL, c, kk);
 				uint32_t wq = __shfl_sync(FULL, wt, kk);
-				nd[q] = act && k + q < cnt ? sssp_batch_sat(d, wq) : INF;
-				cur[q] = nd[q] != INF ? ldcg(&P.dist[(size_t)t[q] * LANES + lane]) : 0;
+#pragma unroll
+				for (int h = 0; h < K; h++)
+				{
+					nd[q][h] = k + q < cnt ? sssp_batch_sat(d[h], wq) : INF;
+					cur[q][h] = nd[q][h] != INF ? ldcg(slot<K>(P, t[q], h)) : 0;
+				}
 			}
-			bool pre[4];
 #pragma unroll
 			for (int q = 0; q < 4; q++)
-				pre[q] = nd[q] < cur[q];
-			update4_warp(P, Fn, T, o, t, nd, pre);
+#pragma unroll
+				for (int h = 0; h < K; h++)
+					pre[q][h] = nd[q][h] < cur[q][h];
+			update_warp<K, 4>(P, Fn, T, o, t, nd, pre);
 		}
+		c = cn;
+		wt = wn;
 	}
 }
 
-// Thread mode: every lane with act relaxes all out-arcs of its own vertex v for its lanes m
+// Thread mode: every lane with act relaxes all out-arcs of its own vertex v for its slots m
 // (its arcs [b, b + deg)), four arcs per round. The pair's distance and the arcs are loaded
 // together, and the targets are atomicMin()ed without reading them first: on grid-like graphs a
 // step is a chain of round trips (list, mask, distance and arcs, atomicMin, atomicOr, append) and
 // a third of these relaxations improve anyway.
-__device__ void relax_thread(const struct kparams &P, uint32_t *Fn, uint32_t T, struct wout &o, uint32_t v, uint32_t m,
+template <int K>
+__device__ void relax_thread(const struct kparams &P, MASK(K) * Fn, uint32_t T, struct wout &o, uint32_t v, MASK(K) m,
 			     uint64_t b, uint32_t deg, bool act)
 {
-	uint32_t rest = act && deg ? m : 0, l = 0, d = INF, j = 0;
+	MASK(K) rest = act && deg ? m : 0;
+	uint32_t l = 0, d = INF, j = 0;
 	bool have = false;
 	while (__any_sync(FULL, have || rest))
 	{
 		bool fresh = !have && rest;
 		if (fresh)
 		{
-			l = __ffs(rest) - 1;
+			l = ffs_m(rest) - 1;
 			rest &= rest - 1;
 			j = 0;
 			have = true;
@@ -411,7 +511,7 @@ __device__ void relax_thread(const struct kparams &P, uint32_t *Fn, uint32_t T, 
 			w4[q] = pre[q] ? __ldg(&P.w[b + j + q]) : 0;
 		}
 		if (fresh)
-			d = ldcg(&P.dist[(size_t)v * LANES + l]);
+			d = ldcg(&P.dist[(size_t)v * (32 * K) + l]);
 #pragma unroll
 		for (int q = 0; q < 4; q++)
 		{
@@ -421,7 +521,7 @@ __device__ void relax_thread(const struct kparams &P, uint32_t *Fn, uint32_t T, 
 		j += 4;
 		if (have && j >= deg)
 			have = false;
-		update4_thread(P, Fn, T, o, t, l, nd, pre);
+		update4_thread<K>(P, Fn, T, o, t, l, nd, pre);
 	}
 }
 
@@ -431,17 +531,21 @@ __device__ void relax_thread(const struct kparams &P, uint32_t *Fn, uint32_t T, 
 // at once, one thread each; dense ones one warp each, by this warp when they are few
 // (SSSP_BATCH_INLINE_DENSE), else as records of the chunk queue for PUSHB, like the chunks of C arcs
 // of heavy vertices (a warp-aggregated append).
+template <int K>
 __device__ void step_push(const struct kparams &P, const struct sssp_batch_ctl &S, struct wout &o, uint32_t gw,
 			  uint32_t W)
 {
+	typedef MASK(K) mask_t;
 	const unsigned lane = lane_id();
-	uint32_t *Fc = P.F[S.p], *Fn = P.F[S.p ^ 1], *Lc = P.L[S.p];
+	mask_t *Fc = (mask_t *)P.F[S.p], *Fn = (mask_t *)P.F[S.p ^ 1], *Qm = (mask_t *)P.Qm;
+	const uint32_t *Lc = P.L[S.p];
 	const uint32_t C = P.chunk;
 	for (uint64_t g = gw; g * 32 < S.n_cur; g += W)
 	{
 		uint64_t i = g * 32 + lane;
 		bool valid = i < S.n_cur;
-		uint32_t v = 0, m = 0;
+		uint32_t v = 0;
+		mask_t m = 0;
 		uint64_t b = 0, dg = 0;
 		if (valid)
 		{
@@ -453,7 +557,7 @@ __device__ void step_push(const struct kparams &P, const struct sssp_batch_ctl &
 		}
 		bool work = valid && dg > 0 && m != 0;
 		bool heavy = work && dg > C;
-		bool dense = work && !heavy && (uint32_t)__popc(m) > P.sparse_popc;
+		bool dense = work && !heavy && popc_m(m) > P.sparse_popc;
 		uint32_t dm = __ballot_sync(FULL, dense);
 		bool defer = S.defer && (uint32_t)__popc(dm) > SSSP_BATCH_INLINE_DENSE;
 		uint32_t need = heavy ? sssp_batch_nchunks(dg, C) : dense && defer ? 1 : 0;
@@ -474,7 +578,7 @@ __device__ void step_push(const struct kparams &P, const struct sssp_batch_ctl &
 			for (uint32_t c = 0; c < need; c++)
 			{
 				P.Qv[at + c] = v;
-				P.Qm[at + c] = m;
+				Qm[at + c] = m;
 				P.Qc[at + c] = c;
 			}
 		}
@@ -482,67 +586,97 @@ __device__ void step_push(const struct kparams &P, const struct sssp_batch_ctl &
 		{
 			int jl = __ffs(dm) - 1;
 			dm &= dm - 1;
-			uint32_t vv = __shfl_sync(FULL, v, jl), mm = __shfl_sync(FULL, m, jl);
+			uint32_t vv = __shfl_sync(FULL, v, jl);
+			mask_t mm = __shfl_sync(FULL, m, jl);
 			uint64_t bb = __shfl_sync(FULL, b, jl), ee = bb + __shfl_sync(FULL, dg, jl);
-			relax_warp(P, Fn, S.T, o, vv, mm, bb, ee);
+			relax_warp<K>(P, Fn, S.T, o, vv, mm, bb, ee);
 		}
 		bool sparse = work && !heavy && !dense;
 		if (__any_sync(FULL, sparse))
-			relax_thread(P, Fn, S.T, o, v, m, b, (uint32_t)dg, sparse);
+			relax_thread<K>(P, Fn, S.T, o, v, m, b, (uint32_t)dg, sparse);
 	}
 }
 
-// PUSHB: one warp per chunk record: arcs [c*C, (c+1)*C) of v for the lanes of mask m.
+// PUSHB: one warp per chunk record: arcs [c*C, (c+1)*C) of v for the slots of mask m.
+template <int K>
 __device__ void step_pushb(const struct kparams &P, const struct sssp_batch_ctl &S, struct wout &o, uint32_t gw,
 			   uint32_t W)
 {
-	uint32_t *Fn = P.F[S.p ^ 1];
+	typedef MASK(K) mask_t;
+	mask_t *Fn = (mask_t *)P.F[S.p ^ 1];
+	const mask_t *Qm = (const mask_t *)P.Qm;
 	for (uint32_t r = gw; r < S.n_q; r += W)
 	{
-		uint32_t v = ldcg(&P.Qv[r]), m = ldcg(&P.Qm[r]), c = ldcg(&P.Qc[r]);
+		uint32_t v = ldcg(&P.Qv[r]), c = ldcg(&P.Qc[r]);
+		mask_t m = ldcg(&Qm[r]);
 		uint64_t b = __ldg(&P.rowptr[v]) + (uint64_t)c * P.chunk, e = __ldg(&P.rowptr[v + 1]);
 		if (b + P.chunk < e)
 			e = b + P.chunk;
-		relax_warp(P, Fn, S.T, o, v, m, b, e);
+		relax_warp<K>(P, Fn, S.T, o, v, m, b, e);
 	}
 }
 
-// The next (up to) four in-neighbours of the set `has` (warp-uniform): their rows' lanes that are
-// in the frontier, read together (four requests in flight), as candidates d + w; kq: the vertex of
-// the group each belongs to (vk of its lane).
-__device__ __forceinline__ void pull_gather4(const struct kparams &P, uint32_t &has, uint32_t u, uint32_t mk,
-					     uint32_t wt, uint32_t vk, uint32_t c[4], uint32_t kq[4], bool ok[4])
+#define PULL_GROUP SSSP_BATCH_PULL_GROUP // consecutive vertices per warp item of a PULL step
+// In-neighbours' rows a pull requests at once: 8 K-slot rows for K = 1, 4 for K = 2 (8 requests of
+// 128 bytes in flight per warp either way, 16 registers for the answers).
+#define PULL_GATHER(K) (8 / (K))
+
+// The next (up to) G in-neighbours of the set `has` (warp-uniform; the arcs this warp's lanes hold:
+// tail u, its mask mk, weight wt, vk = the vertex of the group the arc belongs to): the slots of their
+// rows that are in the frontier are requested together, then folded as candidates d + w into
+// cand[vk]. The weights and vertices are fetched (shuffled) after the loads went out, from a copy
+// of `has`, so the gather holds G K load registers and little else.
+template <int K, int NV, int G>
+__device__ __forceinline__ void pull_gather(const struct kparams &P, uint32_t &has, uint32_t u, MASK(K) mk,
+					    uint32_t wt, uint32_t vk, uint32_t cand[NV][K])
 {
-	const unsigned lane = lane_id();
-	uint32_t d[4], w4[4];
+	uint32_t d[G][K], rest = has;
 #pragma unroll
-	for (int q = 0; q < 4; q++)
+	for (int q = 0; q < G; q++)
 	{
-		ok[q] = has != 0;
-		int j = ok[q] ? __ffs(has) - 1 : 0;
-		if (ok[q])
-			has &= has - 1;
-		uint32_t uq = __shfl_sync(FULL, u, j), mq = __shfl_sync(FULL, mk, j);
-		w4[q] = __shfl_sync(FULL, wt, j);
-		kq[q] = __shfl_sync(FULL, vk, j);
-		d[q] = ok[q] && (mq >> lane) & 1 ? ldcg(&P.dist[(size_t)uq * LANES + lane]) : INF;
+		bool ok = has != 0;
+		int j = ok ? __ffs(has) - 1 : 0;
+		has &= has - 1;
+		uint32_t uq = __shfl_sync(FULL, u, j);
+		MASK(K) mq = __shfl_sync(FULL, mk, j);
+#pragma unroll
+		for (int h = 0; h < K; h++)
+			d[q][h] = ok && has_slot<K>(mq, h) ? ldcg(slot<K>(P, uq, h)) : INF;
 	}
 #pragma unroll
-	for (int q = 0; q < 4; q++)
-		c[q] = sssp_batch_sat(d[q], w4[q]);
+	for (int q = 0; q < G; q++)
+	{
+		int j = rest ? __ffs(rest) - 1 : 0; // past the set's end d is INF: the arc does not matter
+		rest &= rest - 1;
+		uint32_t wq = __shfl_sync(FULL, wt, j), kq = NV > 1 ? __shfl_sync(FULL, vk, j) : 0;
+#pragma unroll
+		for (int h = 0; h < K; h++)
+		{
+			uint32_t c = sssp_batch_sat(d[q][h], wq);
+#pragma unroll
+			for (int i = 0; i < NV; i++)
+				if (kq == (uint32_t)i)
+					cand[i][h] = min(cand[i][h], c);
+		}
+	}
 }
 
 // Gather over in-arcs [ib, ie) of v (a light vertex of a group with a heavy one, or an in-chunk
-// of a heavy vertex) and lower v's row.
-__device__ void pull_one(const struct kparams &P, const uint32_t *Fc, uint32_t *Fn, uint32_t T, struct wout &o,
+// of a heavy vertex) and lower v's row with atomics (an in-chunk shares v with other items).
+template <int K>
+__device__ void pull_one(const struct kparams &P, const MASK(K) * Fc, MASK(K) * Fn, uint32_t T, struct wout &o,
 			 uint32_t v, uint64_t ib, uint64_t ie)
 {
 	const unsigned lane = lane_id();
-	uint32_t cand = INF;
+	uint32_t cand[1][K];
+#pragma unroll
+	for (int h = 0; h < K; h++)
+		cand[0][h] = INF;
 	for (uint64_t base = ib; base < ie; base += 32)
 	{
 		uint64_t e = base + lane;
-		uint32_t u = 0, wt = 0, mk = 0;
+		uint32_t u = 0, wt = 0;
+		MASK(K) mk = 0;
 		if (e < ie)
 		{
 			u = __ldg(&P.in_col[e]);
@@ -551,34 +685,129 @@ __device__ void pull_one(const struct kparams &P, const uint32_t *Fc, uint32_t *
 		}
 		uint32_t has = __ballot_sync(FULL, mk != 0);
 		while (has)
-		{
-			uint32_t c[4], kq[4];
-			bool ok[4];
-			pull_gather4(P, has, u, mk, wt, 0, c, kq, ok);
-			cand = min(cand, min(min(c[0], c[1]), min(c[2], c[3])));
-		}
+			pull_gather<K, 1, PULL_GATHER(K)>(P, has, u, mk, wt, 0, cand);
 	}
-	bool pre = cand != INF && cand < ldcg(&P.dist[(size_t)v * LANES + lane]);
-	update_warp(P, Fn, T, o, v, cand, pre);
+	uint32_t t[1] = { v };
+	bool pre[1][K];
+#pragma unroll
+	for (int h = 0; h < K; h++)
+		pre[0][h] = cand[0][h] != INF && cand[0][h] < ldcg(slot<K>(P, v, h));
+	update_warp<K, 1>(P, Fn, T, o, t, cand, pre);
 }
 
-#define PULL_GROUP 4 // consecutive vertices per warp item of a PULL step (update4_warp lowers them)
-static_assert(PULL_GROUP == 4, "step_pull flushes a group with update4_warp");
+// in_rowptr[v0 + lane] of group g's vertices v0.. on lanes 0..cnt (the lanes after hold 0).
+__device__ __forceinline__ uint64_t pull_rk(const struct kparams &P, uint64_t g)
+{
+	uint32_t v0 = (uint32_t)(g * PULL_GROUP), cnt = P.n - v0 < PULL_GROUP ? P.n - v0 : PULL_GROUP;
+	return lane_id() <= cnt ? __ldg(&P.in_rowptr[v0 + lane_id()]) : 0;
+}
 
-// PULL: a warp item is PULL_GROUP consecutive vertices, whose in-arcs are one contiguous range:
-// the lanes load up to 32 of them and their tails' masks at once, whichever vertex they belong
-// to; the warp reads the rows of the tails in the frontier four at a time and keeps a running
-// minimum per vertex of the group; at the end it lowers the group's rows together (update4_warp).
+// A PULL item: the PULL_GROUP consecutive vertices of group g (rk: pull_rk(g)), whose in-arcs are
+// one contiguous range: the lanes load up to 32 of them and their tails' masks at once, whichever
+// vertex they belong to, with the group's own rows; the warp gathers the rows of the tails in the
+// frontier and keeps a running minimum per vertex and slot; at the end it stores what improved.
 // A group with a heavy vertex (in-degree > C: done by its in-chunks, the items after the groups)
-// takes its light vertices one at a time.
+// takes its light vertices one at a time (pull_one).
+template <int K>
+__device__ void pull_group(const struct kparams &P, const MASK(K) * Fc, MASK(K) * Fn, uint32_t T, struct wout &o,
+			   uint64_t g, uint64_t rk)
+{
+	typedef MASK(K) mask_t;
+	const unsigned lane = lane_id();
+	const uint32_t v0 = (uint32_t)(g * PULL_GROUP), cnt = P.n - v0 < PULL_GROUP ? P.n - v0 : PULL_GROUP;
+	uint64_t rk1 = __shfl_down_sync(FULL, rk, 1);
+	bool heavy = lane < cnt && rk1 - rk > P.chunk;
+	if (__ballot_sync(FULL, heavy))
+	{
+		for (uint32_t k = 0; k < cnt; k++)
+		{
+			uint64_t a = __shfl_sync(FULL, rk, k), b = __shfl_sync(FULL, rk, k + 1);
+			if (b > a && b - a <= P.chunk)
+				pull_one<K>(P, Fc, Fn, T, o, v0 + k, a, b);
+		}
+		return;
+	}
+	uint64_t A = __shfl_sync(FULL, rk, 0), B = __shfl_sync(FULL, rk, cnt);
+	if (A == B)
+		return; // no in-arcs: nothing can lower these rows
+	// the group's rows go out now and are compared at the end (no other writer in this step)
+	uint32_t cur[PULL_GROUP][K], cand[PULL_GROUP][K];
+#pragma unroll
+	for (int i = 0; i < PULL_GROUP; i++)
+#pragma unroll
+		for (int h = 0; h < K; h++)
+		{
+			cur[i][h] = (uint32_t)i < cnt ? ldcg(slot<K>(P, v0 + i, h)) : 0;
+			cand[i][h] = INF;
+		}
+	for (uint64_t base = A; base < B; base += 32)
+	{
+		uint64_t e = base + lane;
+		uint32_t u = 0, wt = 0, vk = 0;
+		mask_t mk = 0;
+		if (e < B)
+		{
+			u = __ldg(&P.in_col[e]);
+			wt = __ldg(&P.in_w[e]);
+			mk = ldcg(&Fc[u]);
+		}
+		for (uint32_t k = 1; k < cnt; k++) // the vertex of arc e: boundaries r_1..r_{cnt-1} at or below e
+			vk += __shfl_sync(FULL, rk, k) <= e;
+		uint32_t has = __ballot_sync(FULL, mk != 0);
+		while (has)
+			pull_gather<K, PULL_GROUP, PULL_GATHER(K)>(P, has, u, mk, wt, vk, cand);
+	}
+	// Store: F[p^1] was clear when the step began and this warp is the only writer of these rows
+	// and masks in the step, so plain stores do what atomicMin / atomicOr would (the model checks
+	// the clear mask). The far pile may hold earlier lanes of the vertex: atomicOr tells whether
+	// it is listed.
+	mask_t *FM = (mask_t *)P.FM;
+#pragma unroll
+	for (int i = 0; i < PULL_GROUP; i++)
+	{
+		bool near[K], far[K];
+#pragma unroll
+		for (int h = 0; h < K; h++)
+		{
+			bool better = cand[i][h] < cur[i][h]; // i >= cnt: cur 0, never
+			if (better)
+				*slot<K>(P, v0 + i, h) = cand[i][h];
+			near[h] = better && cand[i][h] < T;
+			far[h] = better && cand[i][h] >= T;
+			o.np += near[h];
+			if (far[h])
+				o.fmin = min(o.fmin, cand[i][h]);
+		}
+		mask_t nb = ballot_k<K>(near), fb = ballot_k<K>(far);
+		if (nb)
+		{
+			if (lane == 0)
+				Fn[v0 + i] = nb;
+			buf_put1(o.sb_near, o.nb, o.near_list, o.near_cnt, v0 + i);
+		}
+		if (fb)
+		{
+			mask_t old = 0;
+			if (lane == 0)
+				old = atomicOr(&FM[v0 + i], fb);
+			if (!__shfl_sync(FULL, old, 0))
+				buf_put1(o.sb_far, o.fb, o.far_list, o.far_cnt, v0 + i);
+		}
+	}
+}
+
+// PULL: the groups of PULL_GROUP vertices, then the in-chunks of heavy vertices, round robin over
+// the warps; a warp requests its next group's in_rowptr before it works on the current one.
+template <int K>
 __device__ void step_pull(const struct kparams &P, const struct sssp_batch_ctl &S, struct wout &o, uint32_t gw,
 			  uint32_t W)
 {
-	const unsigned lane = lane_id();
-	const uint32_t *Fc = P.F[S.p];
-	uint32_t *Fn = P.F[S.p ^ 1];
+	typedef MASK(K) mask_t;
+	const mask_t *Fc = (const mask_t *)P.F[S.p];
+	mask_t *Fn = (mask_t *)P.F[S.p ^ 1];
 	const uint64_t ngroups = ((uint64_t)P.n + PULL_GROUP - 1) / PULL_GROUP;
 	const uint64_t total = ngroups + S.n_hp;
+	uint64_t rk = gw < ngroups ? pull_rk(P, gw) : 0;
 	for (uint64_t it = gw; it < total; it += W)
 	{
 		if (it >= ngroups)
@@ -589,100 +818,55 @@ __device__ void step_pull(const struct kparams &P, const struct sssp_batch_ctl &
 			uint64_t ie = __ldg(&P.in_rowptr[v + 1]);
 			if (ib + P.chunk < ie)
 				ie = ib + P.chunk;
-			pull_one(P, Fc, Fn, S.T, o, v, ib, ie);
+			pull_one<K>(P, Fc, Fn, S.T, o, v, ib, ie);
 			continue;
 		}
-		uint32_t v0 = (uint32_t)(it * PULL_GROUP);
-		uint32_t cnt = P.n - v0 < PULL_GROUP ? P.n - v0 : PULL_GROUP;
-		// lane k <= cnt holds r_k = in_rowptr[v0 + k]
-		uint64_t rk = lane <= cnt ? __ldg(&P.in_rowptr[v0 + lane]) : 0;
-		uint64_t rk1 = __shfl_down_sync(FULL, rk, 1);
-		bool heavy = lane < cnt && rk1 - rk > P.chunk;
-		if (__ballot_sync(FULL, heavy))
-		{
-			for (uint32_t k = 0; k < cnt; k++)
-			{
-				uint64_t a = __shfl_sync(FULL, rk, k), b = __shfl_sync(FULL, rk, k + 1);
-				if (b > a && b - a <= P.chunk)
-					pull_one(P, Fc, Fn, S.T, o, v0 + k, a, b);
-			}
-			continue;
-		}
-		uint64_t A = __shfl_sync(FULL, rk, 0), B = __shfl_sync(FULL, rk, cnt);
-		uint32_t cand[PULL_GROUP];
-#pragma unroll
-		for (int i = 0; i < PULL_GROUP; i++)
-			cand[i] = INF;
-		for (uint64_t base = A; base < B; base += 32)
-		{
-			uint64_t e = base + lane;
-			uint32_t u = 0, wt = 0, mk = 0, vk = 0;
-			if (e < B)
-			{
-				u = __ldg(&P.in_col[e]);
-				wt = __ldg(&P.in_w[e]);
-				mk = ldcg(&Fc[u]);
-			}
-			for (uint32_t k = 1; k < cnt; k++) // the vertex of arc e: boundaries r_1..r_{cnt-1} at or below e
-				vk += __shfl_sync(FULL, rk, k) <= e;
-			uint32_t has = __ballot_sync(FULL, mk != 0);
-			while (has)
-			{
-				uint32_t c[4], kq[4];
-				bool ok[4];
-				pull_gather4(P, has, u, mk, wt, vk, c, kq, ok);
-#pragma unroll
-				for (int q = 0; q < 4; q++)
-#pragma unroll
-					for (int i = 0; i < PULL_GROUP; i++)
-						if (ok[q] && kq[q] == (uint32_t)i)
-							cand[i] = min(cand[i], c[q]);
-			}
-		}
-		uint32_t t[PULL_GROUP];
-		bool pre[PULL_GROUP];
-#pragma unroll
-		for (int i = 0; i < PULL_GROUP; i++)
-		{
-			t[i] = v0 + i;
-			pre[i] = cand[i] != INF && cand[i] < ldcg(&P.dist[(size_t)t[i] * LANES + lane]);
-		}
-		update4_warp(P, Fn, S.T, o, t, cand, pre);
+		uint64_t rk_next = it + W < ngroups ? pull_rk(P, it + W) : 0;
+		pull_group<K>(P, Fc, Fn, S.T, o, it, rk);
+		rk = rk_next;
 	}
 }
 
+template <int K>
 __device__ void step_clear(const struct kparams &P, const struct sssp_batch_ctl &S, uint32_t gw, uint32_t W)
 {
-	uint32_t *Fc = P.F[S.p];
+	MASK(K) *Fc = (MASK(K) *)P.F[S.p];
 	const uint32_t *Lc = P.L[S.p];
 	for (uint64_t i = (uint64_t)gw * 32 + lane_id(); i < S.n_cur; i += (uint64_t)W * 32)
 		Fc[ldcg(&Lc[i])] = 0;
 }
 
 // RAISE: o.far_* point at the other far list (the one this step fills).
+template <int K>
 __device__ void step_raise(const struct kparams &P, const struct sssp_batch_ctl &S, struct wout &o, uint32_t gw,
 			   uint32_t W)
 {
+	typedef MASK(K) mask_t;
 	const unsigned lane = lane_id();
 	const uint32_t *FLc = P.FL[S.fr];
-	uint32_t *Fn = P.F[S.p ^ 1];
+	mask_t *Fn = (mask_t *)P.F[S.p ^ 1], *FM = (mask_t *)P.FM;
 	for (uint32_t i = gw; i < S.n_far; i += W)
 	{
 		uint32_t v = ldcg(&FLc[i]);
-		uint32_t bits = ldcg(&P.FM[v]);
-		bool a = (bits >> lane) & 1;
-		uint32_t d = a ? ldcg(&P.dist[(size_t)v * LANES + lane]) : INF;
-		int cls = a ? sssp_batch_raise_class(d, S.T_old, S.T) : SSSP_BATCH_DROP;
-		uint32_t kb = __ballot_sync(FULL, cls == SSSP_BATCH_KEEP), mb = __ballot_sync(FULL, cls == SSSP_BATCH_MOVE);
-		o.np += cls == SSSP_BATCH_MOVE;
-		if (lane == 0)
-			P.FM[v] = kb; // this warp is v's only writer in a RAISE step
-		if (kb)
+		mask_t bits = ldcg(&FM[v]);
+		bool keep[K], move[K];
+#pragma unroll
+		for (int h = 0; h < K; h++)
 		{
-			if (cls == SSSP_BATCH_KEEP)
+			bool a = has_slot<K>(bits, h);
+			uint32_t d = a ? ldcg(slot<K>(P, v, h)) : INF;
+			int cls = a ? sssp_batch_raise_class(d, S.T_old, S.T) : SSSP_BATCH_DROP;
+			keep[h] = cls == SSSP_BATCH_KEEP;
+			move[h] = cls == SSSP_BATCH_MOVE;
+			o.np += move[h];
+			if (keep[h])
 				o.fmin = min(o.fmin, d);
-			buf_put1(o.sb_far, o.fb, o.far_list, o.far_cnt, v);
 		}
+		mask_t kb = ballot_k<K>(keep), mb = ballot_k<K>(move);
+		if (lane == 0)
+			FM[v] = kb; // this warp is v's only writer in a RAISE step
+		if (kb)
+			buf_put1(o.sb_far, o.fb, o.far_list, o.far_cnt, v);
 		if (mb)
 		{
 			if (lane == 0)
@@ -693,17 +877,20 @@ __device__ void step_raise(const struct kparams &P, const struct sssp_batch_ctl 
 }
 
 // Prologue: block 0 seeds the sources into F[0]/L[0]; every thread lists in-chunks.
+template <int K>
 __device__ void step_prologue(const struct kparams &P)
 {
+	typedef MASK(K) mask_t;
 	if (blockIdx.x == 0 && threadIdx.x == 0)
 	{
+		mask_t *F0 = (mask_t *)P.F[0];
 		uint32_t c = 0;
 		for (uint32_t i = 0; i < P.nsrc; i++)
 		{
 			uint32_t s = P.src[i];
-			P.dist[(size_t)s * LANES + i] = 0;
-			uint32_t old = P.F[0][s];
-			P.F[0][s] = old | (1u << i);
+			P.dist[(size_t)s * (32 * K) + i] = 0;
+			mask_t old = F0[s];
+			F0[s] = old | (mask_t)1 << i;
 			if (!old)
 				P.L[0][c++] = s;
 		}
@@ -848,13 +1035,14 @@ __device__ void grid_barrier(const struct kparams &P, uint32_t step, struct sssp
 // Dynamic shared memory: 2 x 32 words per warp (the append buffers), BATCH_LOOP_SHMEM(block).
 #define BATCH_LOOP_SHMEM(threads) ((size_t)(threads) / 32 * 2 * 32 * sizeof(uint32_t))
 
+template <int K>
 __device__ __forceinline__ void batch_loop_body(const struct kparams &P)
 {
 	extern __shared__ uint32_t sbuf[];
 	__shared__ struct sssp_batch_ctl S;
 	const uint32_t wib = threadIdx.x >> 5;
 	const uint32_t gw = blockIdx.x * (blockDim.x >> 5) + wib, W = gridDim.x * (blockDim.x >> 5);
-	step_prologue(P);
+	step_prologue<K>(P);
 	for (uint32_t step = 0;; step++)
 	{
 		grid_barrier(P, step, &S);
@@ -876,19 +1064,19 @@ __device__ __forceinline__ void batch_loop_body(const struct kparams &P)
 		switch (S.mode)
 		{
 		case SSSP_BATCH_PUSH:
-			step_push(P, S, o, gw, W);
+			step_push<K>(P, S, o, gw, W);
 			break;
 		case SSSP_BATCH_PUSHB:
-			step_pushb(P, S, o, gw, W);
+			step_pushb<K>(P, S, o, gw, W);
 			break;
 		case SSSP_BATCH_PULL:
-			step_pull(P, S, o, gw, W);
+			step_pull<K>(P, S, o, gw, W);
 			break;
 		case SSSP_BATCH_CLEAR:
-			step_clear(P, S, gw, W);
+			step_clear<K>(P, S, gw, W);
 			break;
 		case SSSP_BATCH_RAISE:
-			step_raise(P, S, o, gw, W);
+			step_raise<K>(P, S, o, gw, W);
 			break;
 		default:
 			break;
@@ -897,13 +1085,14 @@ __device__ __forceinline__ void batch_loop_body(const struct kparams &P)
 	}
 }
 
-// The device loop as built: up to 1024 threads per block at 64 registers (the register file
-// limits a 256-thread block to 4 per SM). batch_loop_occ (TUCCOMPI_SSSP_BATCH_OCC=5): at most
-// 256 threads and 48 registers, so 5 blocks per SM (40 warps instead of 32) at the price of
-// spilling a few registers to L1: more warps hide more memory latency, if the spills cost less.
+// The device loop as built, for K sources per lane: up to 1024 threads per block at 64 registers
+// (the register file limits a 256-thread block to 4 per SM). batch_loop_occ (TUCCOMPI_SSSP_BATCH_OCC=5):
+// at most 256 threads and 48 registers, so 5 blocks per SM (40 warps instead of 32) at the price of
+// spilling registers to L1: more warps hide more memory latency, if the spills cost less.
+template <int K>
 __global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
 {
-	batch_loop_body(P);
+	batch_loop_body<K>(P);
 }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
@@ -911,20 +1100,22 @@ __global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
 #else
 #define OCC_MIN_BLOCKS 5
 #endif
+template <int K>
 __global__ void __launch_bounds__(256, OCC_MIN_BLOCKS) batch_loop_occ(const struct kparams P)
 {
-	batch_loop_body(P);
+	batch_loop_body<K>(P);
 }
 
 // ------------------------------------------------------------------ plain kernels
 
-__global__ void batch_init(uint4 *dist4, uint64_t n4, uint32_t *F0, uint32_t *F1, uint32_t *FM, uint32_t n,
+// dist4: n4 uint4 of distances; F0, F1, FM: nw words each.
+__global__ void batch_init(uint4 *dist4, uint64_t n4, uint32_t *F0, uint32_t *F1, uint32_t *FM, uint64_t nw,
 			   struct batch_dev *dev, uint32_t *cnt, uint32_t T0)
 {
 	uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, nth = (uint64_t)gridDim.x * blockDim.x;
 	for (uint64_t i = tid; i < n4; i += nth)
 		dist4[i] = make_uint4(INF, INF, INF, INF);
-	for (uint64_t i = tid; i < n; i += nth)
+	for (uint64_t i = tid; i < nw; i += nth)
 	{
 		F0[i] = 0;
 		F1[i] = 0;
@@ -950,60 +1141,69 @@ __global__ void batch_init(uint4 *dist4, uint64_t n4, uint32_t *F0, uint32_t *F1
 	}
 }
 
-// One warp per vertex; per lane: sum, max and count of the finite distances.
+// One warp per vertex; per slot (source): sum, max and count of the finite distances, one half
+// of the rows (32 slots) after the other.
+template <int K>
 __global__ void batch_summary(const uint32_t *__restrict__ dist, uint32_t n, uint32_t nsrc, struct batch_dev *dev)
 {
 	__shared__ unsigned long long ssum[MAX_WARPS][32];
 	__shared__ uint32_t smax[MAX_WARPS][32], scnt[MAX_WARPS][32];
 	const unsigned lane = threadIdx.x & 31, wib = threadIdx.x >> 5, nw = blockDim.x >> 5;
-	unsigned long long s = 0;
-	uint32_t mx = 0, c = 0;
-	for (uint64_t v = (uint64_t)blockIdx.x * nw + wib; v < n; v += (uint64_t)gridDim.x * nw)
+	for (unsigned h = 0; h < K; h++)
 	{
-		uint32_t d = dist[v * LANES + lane];
-		if (d != INF)
+		const unsigned l = 32 * h + lane;
+		unsigned long long s = 0;
+		uint32_t mx = 0, c = 0;
+		for (uint64_t v = (uint64_t)blockIdx.x * nw + wib; v < n; v += (uint64_t)gridDim.x * nw)
 		{
-			s += d;
-			mx = max(mx, d);
-			c++;
+			uint32_t d = dist[v * (32 * K) + l];
+			if (d != INF)
+			{
+				s += d;
+				mx = max(mx, d);
+				c++;
+			}
 		}
-	}
-	ssum[wib][lane] = s;
-	smax[wib][lane] = mx;
-	scnt[wib][lane] = c;
-	__syncthreads();
-	if (wib == 0)
-	{
-		for (unsigned k = 1; k < nw; k++)
+		ssum[wib][lane] = s;
+		smax[wib][lane] = mx;
+		scnt[wib][lane] = c;
+		__syncthreads();
+		if (wib == 0)
 		{
-			s += ssum[k][lane];
-			mx = max(mx, smax[k][lane]);
-			c += scnt[k][lane];
+			for (unsigned k = 1; k < nw; k++)
+			{
+				s += ssum[k][lane];
+				mx = max(mx, smax[k][lane]);
+				c += scnt[k][lane];
+			}
+			if (l < nsrc && c)
+			{
+				atomicAdd(&dev->sum[l], s);
+				atomicMax(&dev->ecc[l], mx);
+				atomicAdd(&dev->reached[l], c);
+			}
 		}
-		if (lane < nsrc && c)
-		{
-			atomicAdd(&dev->sum[lane], s);
-			atomicMax(&dev->ecc[lane], mx);
-			atomicAdd(&dev->reached[lane], c);
-		}
+		__syncthreads(); // the arrays are refilled for the next half
 	}
 }
 
-// Tiles of 32 vertices x 32 lanes, transposed through shared memory into stage[lane][v].
+// Tiles of 32 vertices x 32 slots, transposed through shared memory into stage[slot][v].
+template <int K>
 __global__ void batch_rows(const uint32_t *__restrict__ dist, uint32_t n, uint32_t nsrc, uint32_t *stage)
 {
 	__shared__ uint32_t tile[32][33];
 	const unsigned lane = threadIdx.x & 31, wib = threadIdx.x >> 5, nw = blockDim.x >> 5;
 	for (uint64_t base = (uint64_t)blockIdx.x * 32; base < n; base += (uint64_t)gridDim.x * 32)
-	{
-		for (unsigned r = wib; r < 32; r += nw)
-			tile[r][lane] = base + r < n ? dist[(base + r) * LANES + lane] : INF;
-		__syncthreads();
-		for (unsigned l = wib; l < nsrc; l += nw)
-			if (base + lane < n)
-				stage[(size_t)l * n + base + lane] = tile[lane][l];
-		__syncthreads();
-	}
+		for (unsigned h = 0; h < K && 32 * h < nsrc; h++)
+		{
+			for (unsigned r = wib; r < 32; r += nw)
+				tile[r][lane] = base + r < n ? dist[(base + r) * (32 * K) + 32 * h + lane] : INF;
+			__syncthreads();
+			for (unsigned l = wib; l < 32 && 32 * h + l < nsrc; l += nw)
+				if (base + lane < n)
+					stage[(size_t)(32 * h + l) * n + base + lane] = tile[lane][l];
+			__syncthreads();
+		}
 }
 
 // ------------------------------------------------------------------ host
@@ -1071,6 +1271,35 @@ static unsigned grid_for(uint64_t threads, unsigned bx, unsigned cap)
 	return g > cap ? cap : (unsigned)g;
 }
 
+// The kernels of one lane count (K sources per lane) and their characterisations.
+struct kernels
+{
+	const void *loop, *summary, *rows;
+	struct tuccompi_kernel *kloop, *ksummary, *krows;
+};
+
+static void kernels_of(int K, int occ, struct kernels *k)
+{
+	if (K == 2)
+	{
+		k->loop = occ ? (const void *)batch_loop_occ<2> : (const void *)batch_loop<2>;
+		k->kloop = occ ? TUCCOMPI_KERNEL(batch_loop64_occ) : TUCCOMPI_KERNEL(batch_loop64);
+		k->summary = (const void *)batch_summary<2>;
+		k->ksummary = TUCCOMPI_KERNEL(batch_summary64);
+		k->rows = (const void *)batch_rows<2>;
+		k->krows = TUCCOMPI_KERNEL(batch_rows64);
+	}
+	else
+	{
+		k->loop = occ ? (const void *)batch_loop_occ<1> : (const void *)batch_loop<1>;
+		k->kloop = occ ? TUCCOMPI_KERNEL(batch_loop_occ) : TUCCOMPI_KERNEL(batch_loop);
+		k->summary = (const void *)batch_summary<1>;
+		k->ksummary = TUCCOMPI_KERNEL(batch_summary);
+		k->rows = (const void *)batch_rows<1>;
+		k->krows = TUCCOMPI_KERNEL(batch_rows);
+	}
+}
+
 extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
 				  const struct sssp_batch_params *p, void *stream, struct sssp_summary *out,
 				  uint32_t *rows, char *err, size_t errlen)
@@ -1087,10 +1316,14 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		if (src[i] >= g->n)
 			FAIL(-EINVAL, "sssp_batch_gpu_run: source %u (index %u) is not a vertex (n = %u)", src[i], i, g->n);
 
+	// sources per traversal: 32 (one slot per lane) or 64 (two)
+	unsigned long lenv = env_ulong("TUCCOMPI_SSSP_BATCH_LANES", 0);
+	const unsigned width = lenv == 32 || lenv == 64 ? (unsigned)lenv : nsrc <= 32 ? 32 : 64;
+	const int K = (int)width / 32;
+
 	struct kparams P;
 	memset(&P, 0, sizeof(P));
 	P.n = g->n;
-	P.nsrc = nsrc;
 	P.chunk = sssp_batch_chunk(g->n, g->m, (uint32_t)env_ulong("TUCCOMPI_SSSP_BATCH_CHUNK", SSSP_BATCH_CHUNK_MIN));
 	P.sparse_popc = (uint32_t)env_ulong("TUCCOMPI_SSSP_BATCH_SPARSE", SSSP_BATCH_SPARSE_POPC);
 	P.cfg.n = g->n;
@@ -1105,22 +1338,20 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 	P.in_rowptr = g->in_rowptr;
 	P.in_col = g->in_col;
 	P.in_w = g->in_w;
-	for (unsigned i = 0; i < nsrc; i++)
-		P.src[i] = src[i];
 
 	struct layout l;
 	layout_of(g->n, rows != NULL, &l);
 	char *base = (char *)(((uintptr_t)work + 255) & ~(uintptr_t)255);
 	P.dist = (uint32_t *)(base + l.dist);
-	P.F[0] = (uint32_t *)(base + l.F0);
-	P.F[1] = (uint32_t *)(base + l.F1);
-	P.FM = (uint32_t *)(base + l.FM);
+	P.F[0] = base + l.F0;
+	P.F[1] = base + l.F1;
+	P.FM = base + l.FM;
 	P.L[0] = (uint32_t *)(base + l.L0);
 	P.L[1] = (uint32_t *)(base + l.L1);
 	P.FL[0] = (uint32_t *)(base + l.FL0);
 	P.FL[1] = (uint32_t *)(base + l.FL1);
 	P.Qv = (uint32_t *)(base + l.Qv);
-	P.Qm = (uint32_t *)(base + l.Qm);
+	P.Qm = base + l.Qm;
 	P.Qc = (uint32_t *)(base + l.Qc);
 	P.HPv = (uint32_t *)(base + l.HPv);
 	P.HPc = (uint32_t *)(base + l.HPc);
@@ -1137,20 +1368,18 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 
 	// Block sizes from the tuner; the device loop's grid from the occupancy of that block size.
 	int occ = env_ulong("TUCCOMPI_SSSP_BATCH_OCC", 0) == 5;
-	const void *loop_fn = occ ? (const void *)batch_loop_occ : (const void *)batch_loop;
+	struct kernels kf;
+	kernels_of(K, occ, &kf);
 	unsigned bx_init, bx_loop, bx_sum, bx_rows = 0;
 	int r;
-	if ((r = geometry(TUCCOMPI_KERNEL(batch_init), (const void *)batch_init, (uint64_t)g->n * 8, 0, &bx_init, err,
-			  errlen)) < 0 ||
-	    (r = geometry(occ ? TUCCOMPI_KERNEL(batch_loop_occ) : TUCCOMPI_KERNEL(batch_loop), loop_fn, g->n,
-			  BATCH_LOOP_SHMEM(256), &bx_loop, err, errlen)) < 0 ||
-	    (r = geometry(TUCCOMPI_KERNEL(batch_summary), (const void *)batch_summary, (uint64_t)g->n * 32, 0, &bx_sum,
+	if ((r = geometry(TUCCOMPI_KERNEL(batch_init), (const void *)batch_init, (uint64_t)g->n * 8 * K, 0, &bx_init,
 			  err, errlen)) < 0 ||
-	    (rows && (r = geometry(TUCCOMPI_KERNEL(batch_rows), (const void *)batch_rows, g->n, 0, &bx_rows, err,
-				   errlen)) < 0))
+	    (r = geometry(kf.kloop, kf.loop, g->n, BATCH_LOOP_SHMEM(256), &bx_loop, err, errlen)) < 0 ||
+	    (r = geometry(kf.ksummary, kf.summary, (uint64_t)g->n * 32, 0, &bx_sum, err, errlen)) < 0 ||
+	    (rows && (r = geometry(kf.krows, kf.rows, g->n, 0, &bx_rows, err, errlen)) < 0))
 		return r;
 	int bps = 0;
-	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, loop_fn, (int)bx_loop, BATCH_LOOP_SHMEM(bx_loop)));
+	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, kf.loop, (int)bx_loop, BATCH_LOOP_SHMEM(bx_loop)));
 	if (bps < 1)
 		FAIL(-EIO, "sssp_batch_gpu_run: batch_loop cannot run %u threads per block on device %d", bx_loop, dev);
 	unsigned share = p && p->share > 1 ? p->share : 1;
@@ -1164,54 +1393,71 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 
 	unsigned cap = (unsigned)sms * 32;
 	uint32_t T0 = P.cfg.delta ? P.cfg.delta : INF;
-	launched = 1;
-	batch_init<<<grid_for((uint64_t)g->n * 8, bx_init, cap), bx_init, 0, s>>>(
-		(uint4 *)P.dist, (uint64_t)g->n * 8, P.F[0], P.F[1], P.FM, g->n, P.dev, P.cnt, T0);
-	CK(cudaGetLastError());
-	void *args[] = { &P };
-	CK(cudaLaunchCooperativeKernel(loop_fn, dim3((unsigned)grid), dim3(bx_loop), args, BATCH_LOOP_SHMEM(bx_loop), s));
-	batch_summary<<<grid_for((uint64_t)g->n * 32, bx_sum, cap), bx_sum, 0, s>>>(P.dist, g->n, nsrc, P.dev);
-	CK(cudaGetLastError());
-	if (rows)
+	struct sssp_batch_stats st;
+	memset(&st, 0, sizeof(st));
+	st.lanes = width;
+	st.grid = (uint32_t)grid;
+	st.block = bx_loop;
+	st.chunk = P.chunk;
+	st.delta = P.cfg.delta;
+	st.pull_div = P.cfg.pull_div;
+	st.pull_density = P.cfg.pull_density;
+	st.sparse_popc = P.sparse_popc;
+	st.occ = occ ? 5 : 0;
+	// one traversal per `width` sources, one after the other
+	for (unsigned off = 0; off < nsrc; off += width)
 	{
-		batch_rows<<<grid_for(((uint64_t)g->n + 31) / 32 * bx_rows, bx_rows, cap), bx_rows, 0, s>>>(P.dist, g->n,
-													 nsrc, stage);
+		const unsigned k = nsrc - off < width ? nsrc - off : width;
+		P.nsrc = k;
+		for (unsigned i = 0; i < k; i++)
+			P.src[i] = src[off + i];
+		launched = 1;
+		batch_init<<<grid_for((uint64_t)g->n * 8 * K, bx_init, cap), bx_init, 0, s>>>(
+			(uint4 *)P.dist, (uint64_t)g->n * 8 * K, (uint32_t *)P.F[0], (uint32_t *)P.F[1], (uint32_t *)P.FM,
+			(uint64_t)g->n * K, P.dev, P.cnt, T0);
 		CK(cudaGetLastError());
-		CK(cudaMemcpyAsync(rows, stage, (size_t)nsrc * g->n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-	}
-	struct batch_dev res;
-	CK(cudaMemcpyAsync(&res, P.dev, sizeof(res), cudaMemcpyDeviceToHost, s));
-	CK(cudaStreamSynchronize(s));
-	launched = 0;
+		void *args[] = { &P };
+		CK(cudaLaunchCooperativeKernel(kf.loop, dim3((unsigned)grid), dim3(bx_loop), args, BATCH_LOOP_SHMEM(bx_loop),
+					       s));
+		void *sargs[] = { &P.dist, &P.n, &P.nsrc, &P.dev };
+		CK(cudaLaunchKernel(kf.summary, dim3(grid_for((uint64_t)g->n * 32, bx_sum, cap)), dim3(bx_sum), sargs, 0, s));
+		if (rows)
+		{
+			void *rargs[] = { &P.dist, &P.n, &P.nsrc, &stage };
+			CK(cudaLaunchKernel(kf.rows, dim3(grid_for(((uint64_t)g->n + 31) / 32 * bx_rows, bx_rows, cap)),
+					    dim3(bx_rows), rargs, 0, s));
+			CK(cudaMemcpyAsync(rows + (size_t)off * g->n, stage, (size_t)k * g->n * sizeof(uint32_t),
+					   cudaMemcpyDeviceToHost, s));
+		}
+		struct batch_dev res;
+		CK(cudaMemcpyAsync(&res, P.dev, sizeof(res), cudaMemcpyDeviceToHost, s));
+		CK(cudaStreamSynchronize(s));
+		launched = 0;
 
-	last_stats.steps = res.ctl.steps;
-	last_stats.push = res.ctl.push;
-	last_stats.pushb = res.ctl.pushb;
-	last_stats.pull = res.ctl.pull;
-	last_stats.clear = res.ctl.clear;
-	last_stats.raise = res.ctl.raise;
-	last_stats.grid = (uint32_t)grid;
-	last_stats.block = bx_loop;
-	last_stats.chunk = P.chunk;
-	last_stats.delta = P.cfg.delta;
-	last_stats.pull_div = P.cfg.pull_div;
-	last_stats.pull_density = P.cfg.pull_density;
-	last_stats.sparse_popc = P.sparse_popc;
-	last_stats.occ = occ ? 5 : 0;
-	have_last_stats = 1;
-	if (res.ctl.abort || res.ctl.mode != SSSP_BATCH_DONE)
-		FAIL(-ETIMEDOUT,
-		     "sssp_batch_gpu_run: the device loop's grid barrier waited more than %lu s (%u blocks of %u threads, "
-		     "share %u): were other kernels holding the GPU? raise share or TUCCOMPI_SSSP_BATCH_TIMEOUT",
-		     (unsigned long)(P.timeout_ns / 1000000000ull), (unsigned)grid, bx_loop, share);
-	for (unsigned i = 0; i < nsrc; i++)
-	{
-		out[i].source = src[i];
-		out[i].sum = res.sum[i];
-		out[i].ecc = res.ecc[i];
-		out[i].reached = res.reached[i];
-		out[i].phases = res.ctl.steps;
-		out[i].overflow = res.ecc[i] >= SSSP_DIST_LIMIT;
+		st.steps += res.ctl.steps;
+		st.push += res.ctl.push;
+		st.pushb += res.ctl.pushb;
+		st.pull += res.ctl.pull;
+		st.clear += res.ctl.clear;
+		st.raise += res.ctl.raise;
+		st.traversals++;
+		last_stats = st;
+		have_last_stats = 1;
+		if (res.ctl.abort || res.ctl.mode != SSSP_BATCH_DONE)
+			FAIL(-ETIMEDOUT,
+			     "sssp_batch_gpu_run: the device loop's grid barrier waited more than %lu s (%u blocks of %u "
+			     "threads, share %u): were other kernels holding the GPU? raise share or TUCCOMPI_SSSP_BATCH_TIMEOUT",
+			     (unsigned long)(P.timeout_ns / 1000000000ull), (unsigned)grid, bx_loop, share);
+		for (unsigned i = 0; i < k; i++)
+		{
+			struct sssp_summary *o = &out[off + i];
+			o->source = src[off + i];
+			o->sum = res.sum[i];
+			o->ecc = res.ecc[i];
+			o->reached = res.reached[i];
+			o->phases = res.ctl.steps;
+			o->overflow = res.ecc[i] >= SSSP_DIST_LIMIT;
+		}
 	}
 	return 0;
 }

@@ -1,8 +1,8 @@
 /* codelets/sssp/batch_gpu.h — plain C header (no CUDA types)
  *
- * The batched GPU SSSP engine: 32 shortest-path trees per traversal of the graph, one warp
- * lane per source, the whole loop on the device (codelets/sssp/batch_gpu.cu explains the
- * algorithm). sssp_batch_delta_rule() and sssp_transpose() are plain host code
+ * The batched GPU SSSP engine: up to 64 shortest-path trees per traversal of the graph (32 or
+ * 64 sources: one or two per warp lane), the whole loop on the device (codelets/sssp/batch_gpu.cu
+ * explains the algorithm). sssp_batch_delta_rule() and sssp_transpose() are plain host code
  * (batch_host.c) and exist in builds without CUDA too. */
 #ifndef TUCCOMPI_SSSP_BATCH_GPU_H
 #define TUCCOMPI_SSSP_BATCH_GPU_H
@@ -16,7 +16,9 @@
 extern "C" {
 #endif
 
-#define SSSP_BATCH_LANES 32       /* sources per batch: one warp lane per source */
+/* The largest batch: sources per call of sssp_batch_gpu_run() (a traversal serves 32 or 64 of them,
+ * TUCCOMPI_SSSP_BATCH_LANES below). */
+#define SSSP_BATCH_LANES 64
 
 /** The graph on the device: out-arcs and in-arcs (the transpose, sssp_transpose()) in CSR
  *  form. All pointers are DEVICE pointers, owned by the caller, read-only for the engine. */
@@ -32,24 +34,29 @@ struct sssp_batch_params {
 	unsigned share;   /* this batch may use about 1/share of the GPU (share = MK batches in flight); 0 or 1: all */
 };
 
-/* Device bytes one batch needs (distances [vertex][32 lanes] uint32, frontier state, lists, counters,
- * and when with_rows a staging area to turn lanes into per-source rows).
- * About 196 bytes per vertex, 324 with rows, plus a few KiB (n = 4,194,304: 0.82 GB, 1.36 GB with rows). */
+/* Device bytes one batch needs (distances [vertex][64 lanes] uint32, 64-bit frontier and far masks,
+ * lists, queues, counters, and when with_rows a staging area to turn lanes into per-source rows), for
+ * any lane count and any nsrc up to SSSP_BATCH_LANES: the same size whatever TUCCOMPI_SSSP_BATCH_LANES says.
+ * About 344 bytes per vertex, 600 with rows, plus a few KiB (n = 4,194,304: 1.44 GB, 2.52 GB with rows). */
 size_t sssp_batch_gpu_workspace_size(uint32_t n, int with_rows);
 
-/* Shortest paths from src[0..nsrc-1] (nsrc 1..32; duplicates allowed) on stream `stream` (a cudaStream_t
- * passed as void*), using `work` (device memory of sssp_batch_gpu_workspace_size bytes, contents
- * arbitrary on entry). Fills out[i] (host) for every source: source, 64-bit sum of finite distances, ecc,
- * reached, phases = iterations run, overflow = 1 if a distance >= SSSP_DIST_LIMIT. When rows != NULL it
- * is nsrc*n uint32 of host memory (pinned by the caller): row i = distances from src[i] (SSSP_INF when
- * unreachable). Blocks until done. Returns 0, or a negative errno (-EIO for a CUDA error) with one line
- * in err (which call, cudaGetErrorString); never aborts.
+/* Shortest paths from src[0..nsrc-1] (nsrc 1..SSSP_BATCH_LANES; duplicates allowed) on stream `stream` (a
+ * cudaStream_t passed as void*), using `work` (device memory of sssp_batch_gpu_workspace_size bytes,
+ * contents arbitrary on entry). Fills out[i] (host) for every source: source, 64-bit sum of finite
+ * distances, ecc, reached, phases = iterations run (of the traversal that served it), overflow = 1 if a
+ * distance >= SSSP_DIST_LIMIT. When rows != NULL it is nsrc*n uint32 of host memory (pinned by the caller):
+ * row i = distances from src[i] (SSSP_INF when unreachable). Blocks until done. Returns 0, or a negative
+ * errno (-EIO for a CUDA error) with one line in err (which call, cudaGetErrorString); never aborts.
  * With rows, `work` must be sssp_batch_gpu_workspace_size(n, 1) bytes (the staging area); g->in_rowptr
  * must be there even when no pull is wanted.
  * Other errors: -EINVAL (bad arguments: nsrc, a source >= n, NULL pointers), -ENODEV (the device cannot
  * launch cooperative kernels), -ETIMEDOUT (the device loop's grid barrier waited longer than
  * $TUCCOMPI_SSSP_BATCH_TIMEOUT seconds, default 60: blocks of the batch were not co-resident).
  * Thread-safe; concurrent calls need their own stream and workspace.
+ * Lanes (environment, read at each call): TUCCOMPI_SSSP_BATCH_LANES=32 runs traversals of 32 sources (one
+ * per warp lane; a batch of more sources takes several traversals, one after the other), =64 traversals
+ * of 64 (two per lane, 256-byte distance rows); unset or anything else: 32 for batches of at most 32
+ * sources, else 64.
  * Tuning knobs (environment, read at each call; for benchmarks and tests): TUCCOMPI_SSSP_BATCH_PULL
  * (pull when the frontier holds more than n/PULL vertices; 0 never; default 10) and
  * TUCCOMPI_SSSP_BATCH_PULL_DENSITY (... with at least this many new lanes per vertex; default 4;

@@ -26,6 +26,7 @@ extern "C" {
 #define SSSP_BATCH_PULL_DENSITY 4u /* ... and its vertices have at least 4 new lanes each on average */
 #define SSSP_BATCH_SPARSE_POPC 2u /* <= 2 active lanes: one thread per frontier vertex */
 #define SSSP_BATCH_CHUNK_MIN 64u  /* arcs per chunk of a high-degree vertex, at least */
+#define SSSP_BATCH_PULL_GROUP 4u  /* PULL: consecutive vertices per warp item */
 /* PUSH: a warp's 32 frontier vertices with at most this many dense ones expand those itself, one
  * after the other; more go to the chunk queue, one warp each in a PUSHB step -- but only when the
  * frontier averages SSSP_BATCH_DEFER_DENSITY new lanes per vertex or more: an extra step (a grid
@@ -103,10 +104,12 @@ struct sssp_batch_cfg
 	uint32_t pull_density;
 };
 
-/** Statistics of the calling thread's last sssp_batch_gpu_run() (for benchmarks and tests). */
+/** Statistics of the calling thread's last sssp_batch_gpu_run() (for benchmarks and tests); step
+ *  counts are summed over its traversals. */
 struct sssp_batch_stats
 {
 	uint32_t steps, push, pushb, pull, clear, raise;
+	uint32_t lanes, traversals; /* sources per traversal (32 or 64), traversals run */
 	uint32_t grid, block, chunk; /* the device loop's launch and the arc-chunk size */
 	uint32_t delta, pull_div, pull_density, sparse_popc, occ;
 };
@@ -159,10 +162,10 @@ SSSP_BATCH_HD int sssp_batch_raise_class(uint32_t d, uint32_t t_old, uint32_t t_
 
 /** Whether a frontier of nl vertices holding about np (vertex, lane) pairs is expanded by pulling:
  *  when it is large (more than n / pull_div vertices) and dense (pull_density lanes per vertex or
- *  more). A pull visits every vertex with one warp whose lanes are the 32 sources, which pays off
- *  when many lanes of a vertex's in-neighbours are in the frontier (the random graphs' middle
+ *  more). A pull visits every vertex with one warp whose lanes are the 32 or 64 sources, which pays
+ *  off when many lanes of a vertex's in-neighbours are in the frontier (the random graphs' middle
  *  iterations); the sources of a deep graph (a grid) advance as separate waves, one or two lanes per
- *  frontier vertex, and pulling would read 32 lanes to use one. */
+ *  frontier vertex, and pulling would read a whole row to use one lane. */
 SSSP_BATCH_HD int sssp_batch_use_pull(uint32_t nl, uint32_t np, const struct sssp_batch_cfg *cfg)
 {
 	return cfg->pull_div && (uint64_t)nl * cfg->pull_div > cfg->n && np >= (uint64_t)nl * cfg->pull_density;

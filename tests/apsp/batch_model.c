@@ -1,19 +1,21 @@
 /* The batched GPU SSSP engine's algorithm (codelets/sssp/batch_gpu.cu), run as a sequential C
  * model of the same state machine, against the reference Dijkstra (tests/apsp/sssp_ref.h).
  *
- * The model keeps the kernel's data (dist[v][32], frontier masks and lists F/L[2], far pile FM
- * with lists FL[2], chunk queue Q, in-chunks HP, the counters) and its steps (PROLOGUE, PUSH,
+ * The model keeps the kernel's data (dist[v][32 or 64 lanes], frontier masks and lists F/L[2], far
+ * pile FM with lists FL[2], chunk queue Q, in-chunks HP, the counters) and its steps (PROLOGUE, PUSH,
  * PUSHB, PULL, CLEAR, RAISE), and takes every decision between steps with the kernel's own
  * control code (batch_gpu_logic.h). A warp's item (a frontier vertex, a chunk, a far vertex) is
  * done in one go; the items of a step run in a shuffled order, one of the interleavings the GPU
  * may take. Between steps it checks the invariants the kernel relies on (the next frontier is
  * empty, lists are duplicate-free and match their masks, near pairs lie below the threshold,
- * the far lists match the far masks, capacities), and at the end that no mask is left and that
- * the distances are a fixpoint and equal the reference's, lane by lane.
+ * the far lists match the far masks, capacities; a PULL's light vertex, whose row and mask the kernel
+ * stores without atomics, has a clear next-frontier mask when its item runs), and at the end that no
+ * mask is left and that the distances are a fixpoint and equal the reference's, lane by lane.
  *
  * Graphs: random, R-MAT (hubs), grid, zero-weight cycles with unreachable and isolated vertices,
  * a chain of 1,000,000-weight arcs (distances past SSSP_DIST_LIMIT: overflow), zero-heavy weights,
- * n < 32 and n = 1. Sources: 32 with repeats, 7, 1. Deltas 0, 1, 7, the rule's, 10^6; pull never,
+ * n < 32 and n = 1. Lanes 32 (sources: 32 with repeats, 7, 1) and 64 (64 with repeats, 33, 1).
+ * Deltas 0, 1, 7, the rule's, 10^6; pull never,
  * at n/10, always; arc chunks of 64 and of 2 (every vertex of degree > 2 is cut into chunks); the
  * dense/sparse split of PUSH at its default, all dense and all sparse. */
 #include <stdio.h>
@@ -26,7 +28,7 @@
 #include "sssp_ref.h"
 #include "testutil.h"
 
-#define L32 32
+#define LMAX SSSP_BATCH_LANES /* the widest traversal */
 
 struct model
 {
@@ -34,8 +36,10 @@ struct model
 	const uint64_t *in_rowptr;
 	const uint32_t *in_col, *in_w;
 	uint32_t n, chunk, sparse_popc;
+	uint32_t lanes; /* sources per traversal: 32 or 64; dist rows have this many slots */
 	struct sssp_batch_cfg cfg;
-	uint32_t *dist, *F[2], *L[2], *FL[2], *FM, *Qv, *Qm, *Qc, *HPv, *HPc;
+	uint32_t *dist, *L[2], *FL[2], *Qv, *Qc, *HPv, *HPc;
+	uint64_t *F[2], *FM, *Qm; /* masks: bit l = lane (source) l */
 	uint32_t cnt[SSSP_BATCH_CNT(SSSP_BATCH_NCOUNTERS)];
 	struct sssp_batch_ctl ctl;
 	uint32_t *perm; /* item order of a step */
@@ -77,25 +81,25 @@ static void append(struct model *m, uint32_t *list, int counter, uint32_t v)
 
 /* What update_warp / update_thread do for one (target, lane) with candidate nd; far_fr is the
  * far list being filled. */
-static void update(struct model *m, uint32_t *Fn, int near_counter, uint32_t *near_list, uint32_t far_fr, uint32_t t,
+static void update(struct model *m, uint64_t *Fn, int near_counter, uint32_t *near_list, uint32_t far_fr, uint32_t t,
 		   uint32_t l, uint32_t nd)
 {
-	uint32_t *d = &m->dist[(size_t)t * L32 + l];
+	uint32_t *d = &m->dist[(size_t)t * m->lanes + l];
 	if (nd == SSSP_BATCH_INF || nd >= *d)
 		return;
 	*d = nd;
 	if (nd < m->ctl.T)
 	{
 		CNT(m, SSSP_BATCH_C_NP)++;
-		uint32_t old = Fn[t];
-		Fn[t] |= 1u << l;
+		uint64_t old = Fn[t];
+		Fn[t] |= 1ull << l;
 		if (!old)
 			append(m, near_list, near_counter, t);
 	}
 	else
 	{
-		uint32_t old = m->FM[t];
-		m->FM[t] |= 1u << l;
+		uint64_t old = m->FM[t];
+		m->FM[t] |= 1ull << l;
 		if (!old)
 			append(m, m->FL[far_fr], SSSP_BATCH_C_FL0 + far_fr, t);
 		if (nd < CNT(m, SSSP_BATCH_C_FMIN0 + far_fr))
@@ -105,14 +109,15 @@ static void update(struct model *m, uint32_t *Fn, int near_counter, uint32_t *ne
 
 /* relax_warp / relax_thread: the lanes of mask mk of v over arcs [b, e), each lane's distance
  * read once before its arcs. */
-static void relax(struct model *m, uint32_t v, uint32_t mk, uint64_t b, uint64_t e)
+static void relax(struct model *m, uint32_t v, uint64_t mk, uint64_t b, uint64_t e)
 {
-	uint32_t p = m->ctl.p, *Fn = m->F[p ^ 1];
-	for (uint32_t l = 0; l < L32; l++)
+	uint32_t p = m->ctl.p;
+	uint64_t *Fn = m->F[p ^ 1];
+	for (uint32_t l = 0; l < m->lanes; l++)
 	{
 		if (!((mk >> l) & 1))
 			continue;
-		uint32_t d = m->dist[(size_t)v * L32 + l];
+		uint32_t d = m->dist[(size_t)v * m->lanes + l];
 		if (d == SSSP_BATCH_INF)
 			continue;
 		for (uint64_t a = b; a < e; a++)
@@ -136,7 +141,8 @@ static void step_push(struct model *m)
 	for (uint32_t gi = 0; gi < ngroups; gi++)
 	{
 		uint32_t g0 = grp[gi] * 32, g1 = g0 + 32 < m->ctl.n_cur ? g0 + 32 : m->ctl.n_cur;
-		uint32_t vs[32], ms[32], ndense = 0;
+		uint32_t vs[32], ndense = 0;
+		uint64_t ms[32];
 		for (uint32_t i = g0; i < g1; i++)
 		{
 			uint32_t v = m->L[p][i];
@@ -144,17 +150,18 @@ static void step_push(struct model *m)
 			ms[i - g0] = m->F[p][v];
 			m->F[p][v] = 0;
 			uint64_t deg = m->g->rowptr[v + 1] - m->g->rowptr[v];
-			if (deg && ms[i - g0] && deg <= m->chunk && (uint32_t)__builtin_popcount(ms[i - g0]) > m->sparse_popc)
+			if (deg && ms[i - g0] && deg <= m->chunk && (uint32_t)__builtin_popcountll(ms[i - g0]) > m->sparse_popc)
 				ndense++;
 		}
 		int defer = m->ctl.defer && ndense > SSSP_BATCH_INLINE_DENSE;
 		for (uint32_t k = 0; k < g1 - g0; k++)
 		{
-			uint32_t v = vs[k], mk = ms[k];
+			uint32_t v = vs[k];
+			uint64_t mk = ms[k];
 			uint64_t b = m->g->rowptr[v], deg = m->g->rowptr[v + 1] - b;
 			if (!deg || !mk)
 				continue;
-			int heavy = deg > m->chunk, dense = !heavy && (uint32_t)__builtin_popcount(mk) > m->sparse_popc;
+			int heavy = deg > m->chunk, dense = !heavy && (uint32_t)__builtin_popcountll(mk) > m->sparse_popc;
 			if (heavy || (dense && defer))
 			{
 				uint32_t nc = heavy ? sssp_batch_nchunks(deg, m->chunk) : 1;
@@ -189,47 +196,110 @@ static void step_pushb(struct model *m)
 	}
 }
 
-static void step_pull(struct model *m)
+/* The candidates d(u) + w over in-arcs [ib, ie) of a vertex from the tails' frontier lanes. */
+static void pull_gather(struct model *m, uint64_t ib, uint64_t ie, uint32_t *cand)
 {
-	uint32_t p = m->ctl.p;
-	uint64_t total = (uint64_t)m->n + m->ctl.n_hp;
-	const uint32_t *ord = order(m, total);
-	for (uint64_t k = 0; k < total; k++)
+	const uint64_t *Fc = m->F[m->ctl.p];
+	for (uint32_t l = 0; l < m->lanes; l++)
+		cand[l] = SSSP_BATCH_INF;
+	for (uint64_t a = ib; a < ie; a++)
 	{
-		uint64_t it = ord[k], ib, ie;
-		uint32_t v;
-		if (it < m->n)
+		uint32_t u = m->in_col[a];
+		uint64_t mk = Fc[u];
+		for (uint32_t l = 0; l < m->lanes; l++)
+			if ((mk >> l) & 1)
+			{
+				uint32_t c = sssp_batch_sat(m->dist[(size_t)u * m->lanes + l], m->in_w[a]);
+				if (c < cand[l])
+					cand[l] = c;
+			}
+	}
+}
+
+/* A light vertex of a PULL group without heavy vertices: the kernel's warp is the only writer of
+ * v's row and next-frontier mask in the step and stores them (no atomicMin, no atomicOr, no
+ * read-back), which is right only while F[p^1][v] is still clear when the item runs. */
+static void pull_store(struct model *m, uint32_t v, const uint32_t *cand)
+{
+	uint32_t p = m->ctl.p, fr = m->ctl.fr;
+	uint64_t nb = 0, fb = 0;
+	if (m->F[p ^ 1][v])
+		FAIL("PULL: light vertex %u has next-frontier mask %#llx before its item stores it", v,
+		     (unsigned long long)m->F[p ^ 1][v]);
+	for (uint32_t l = 0; l < m->lanes; l++)
+	{
+		uint32_t *d = &m->dist[(size_t)v * m->lanes + l];
+		if (cand[l] >= *d)
+			continue;
+		*d = cand[l];
+		if (cand[l] < m->ctl.T)
 		{
-			v = (uint32_t)it;
-			ib = m->in_rowptr[v];
-			ie = m->in_rowptr[v + 1];
-			if (ie == ib || ie - ib > m->chunk)
-				continue;
+			nb |= 1ull << l;
+			CNT(m, SSSP_BATCH_C_NP)++;
 		}
 		else
 		{
-			uint32_t r = (uint32_t)(it - m->n);
-			v = m->HPv[r];
-			ib = m->in_rowptr[v] + (uint64_t)m->HPc[r] * m->chunk;
-			ie = m->in_rowptr[v + 1];
-			if (ib + m->chunk < ie)
-				ie = ib + m->chunk;
+			fb |= 1ull << l;
+			if (cand[l] < CNT(m, SSSP_BATCH_C_FMIN0 + fr))
+				CNT(m, SSSP_BATCH_C_FMIN0 + fr) = cand[l];
 		}
-		uint32_t cand[L32];
-		for (uint32_t l = 0; l < L32; l++)
-			cand[l] = SSSP_BATCH_INF;
-		for (uint64_t a = ib; a < ie; a++)
+	}
+	if (nb)
+	{
+		m->F[p ^ 1][v] = nb;
+		append(m, m->L[p ^ 1], SSSP_BATCH_C_L0 + (p ^ 1), v);
+	}
+	if (fb)
+	{
+		uint64_t old = m->FM[v];
+		m->FM[v] |= fb;
+		if (!old)
+			append(m, m->FL[fr], SSSP_BATCH_C_FL0 + fr, v);
+	}
+}
+
+/* PULL: items are groups of SSSP_BATCH_PULL_GROUP consecutive vertices, then the in-chunks of the
+ * heavy vertices (in-degree > C), in a shuffled order. A group without heavy vertices stores its
+ * vertices' rows (pull_store); in a group with one, the light vertices lower their rows with
+ * atomics like the in-chunks (update()). */
+static void step_pull(struct model *m)
+{
+	uint32_t p = m->ctl.p, cand[LMAX];
+	uint64_t ngroups = ((uint64_t)m->n + SSSP_BATCH_PULL_GROUP - 1) / SSSP_BATCH_PULL_GROUP;
+	uint64_t total = ngroups + m->ctl.n_hp;
+	const uint32_t *ord = order(m, total);
+	for (uint64_t k = 0; k < total; k++)
+	{
+		uint64_t it = ord[k];
+		if (it < ngroups)
 		{
-			uint32_t u = m->in_col[a], mk = m->F[p][u];
-			for (uint32_t l = 0; l < L32; l++)
-				if ((mk >> l) & 1)
-				{
-					uint32_t c = sssp_batch_sat(m->dist[(size_t)u * L32 + l], m->in_w[a]);
-					if (c < cand[l])
-						cand[l] = c;
-				}
+			uint32_t v0 = (uint32_t)(it * SSSP_BATCH_PULL_GROUP);
+			uint32_t cnt = m->n - v0 < SSSP_BATCH_PULL_GROUP ? m->n - v0 : SSSP_BATCH_PULL_GROUP;
+			int heavy = 0;
+			for (uint32_t i = 0; i < cnt; i++)
+				heavy |= m->in_rowptr[v0 + i + 1] - m->in_rowptr[v0 + i] > m->chunk;
+			for (uint32_t i = 0; i < cnt; i++)
+			{
+				uint32_t v = v0 + i;
+				uint64_t ib = m->in_rowptr[v], ie = m->in_rowptr[v + 1];
+				if (ie - ib > m->chunk)
+					continue; /* its in-chunks do it */
+				pull_gather(m, ib, ie, cand);
+				if (!heavy)
+					pull_store(m, v, cand);
+				else
+					for (uint32_t l = 0; l < m->lanes; l++)
+						update(m, m->F[p ^ 1], SSSP_BATCH_C_L0 + (p ^ 1), m->L[p ^ 1], m->ctl.fr, v, l,
+						       cand[l]);
+			}
+			continue;
 		}
-		for (uint32_t l = 0; l < L32; l++)
+		uint32_t r = (uint32_t)(it - ngroups), v = m->HPv[r];
+		uint64_t ib = m->in_rowptr[v] + (uint64_t)m->HPc[r] * m->chunk, ie = m->in_rowptr[v + 1];
+		if (ib + m->chunk < ie)
+			ie = ib + m->chunk;
+		pull_gather(m, ib, ie, cand);
+		for (uint32_t l = 0; l < m->lanes; l++)
 			update(m, m->F[p ^ 1], SSSP_BATCH_C_L0 + (p ^ 1), m->L[p ^ 1], m->ctl.fr, v, l, cand[l]);
 	}
 }
@@ -246,28 +316,29 @@ static void step_raise(struct model *m)
 	const uint32_t *ord = order(m, m->ctl.n_far);
 	for (uint32_t k = 0; k < m->ctl.n_far; k++)
 	{
-		uint32_t v = m->FL[fr][ord[k]], bits = m->FM[v], kb = 0, mb = 0;
-		for (uint32_t l = 0; l < L32; l++)
+		uint32_t v = m->FL[fr][ord[k]];
+		uint64_t bits = m->FM[v], kb = 0, mb = 0;
+		for (uint32_t l = 0; l < m->lanes; l++)
 		{
 			if (!((bits >> l) & 1))
 				continue;
-			uint32_t d = m->dist[(size_t)v * L32 + l];
+			uint32_t d = m->dist[(size_t)v * m->lanes + l];
 			int cls = sssp_batch_raise_class(d, m->ctl.T_old, m->ctl.T);
 			if (cls == SSSP_BATCH_KEEP)
 			{
-				kb |= 1u << l;
+				kb |= 1ull << l;
 				if (d < CNT(m, SSSP_BATCH_C_FMIN0 + out))
 					CNT(m, SSSP_BATCH_C_FMIN0 + out) = d;
 			}
 			else if (cls == SSSP_BATCH_MOVE)
-				mb |= 1u << l;
+				mb |= 1ull << l;
 		}
 		m->FM[v] = kb;
 		if (kb)
 			append(m, m->FL[out], SSSP_BATCH_C_FL0 + out, v);
 		if (mb)
 		{
-			CNT(m, SSSP_BATCH_C_NP) += (uint32_t)__builtin_popcount(mb);
+			CNT(m, SSSP_BATCH_C_NP) += (uint32_t)__builtin_popcountll(mb);
 			if (m->F[p ^ 1][v])
 				FAIL("RAISE: vertex %u already in the next frontier", v);
 			m->F[p ^ 1][v] = mb;
@@ -281,9 +352,10 @@ static void prologue(struct model *m, const uint32_t *src, unsigned nsrc)
 	uint32_t c = 0;
 	for (unsigned i = 0; i < nsrc; i++)
 	{
-		uint32_t s = src[i], old = m->F[0][s];
-		m->dist[(size_t)s * L32 + i] = 0;
-		m->F[0][s] = old | (1u << i);
+		uint32_t s = src[i];
+		uint64_t old = m->F[0][s];
+		m->dist[(size_t)s * m->lanes + i] = 0;
+		m->F[0][s] = old | (1ull << i);
 		if (!old)
 			m->L[0][c++] = s;
 	}
@@ -318,7 +390,8 @@ static void check_state(struct model *m)
 		ASSERT_EQ(CNT(m, SSSP_BATCH_C_L0 + (p ^ 1)), 0);
 		for (uint32_t v = 0; v < n; v++)
 			if (m->F[p ^ 1][v])
-				FAIL("step %u: next frontier mask of %u is %#x, not 0", c->steps, v, m->F[p ^ 1][v]);
+				FAIL("step %u: next frontier mask of %u is %#llx, not 0", c->steps, v,
+				     (unsigned long long)m->F[p ^ 1][v]);
 	}
 	if (c->mode == SSSP_BATCH_PUSH || c->mode == SSSP_BATCH_PULL)
 	{
@@ -334,10 +407,10 @@ static void check_state(struct model *m)
 				FAIL("step %u: vertex %u twice in the frontier list", c->steps, v);
 			if (!m->F[p][v])
 				FAIL("step %u: listed vertex %u has an empty mask", c->steps, v);
-			for (uint32_t l = 0; l < L32; l++)
-				if ((m->F[p][v] >> l) & 1 && m->dist[(size_t)v * L32 + l] >= c->T)
+			for (uint32_t l = 0; l < m->lanes; l++)
+				if ((m->F[p][v] >> l) & 1 && m->dist[(size_t)v * m->lanes + l] >= c->T)
 					FAIL("step %u: near pair (%u, %u) at %u is not below T = %u", c->steps, v, l,
-					     m->dist[(size_t)v * L32 + l], c->T);
+					     m->dist[(size_t)v * m->lanes + l], c->T);
 		}
 		for (uint32_t v = 0; v < n; v++)
 			listed += m->F[p][v] != 0;
@@ -367,9 +440,10 @@ struct run_opts
 {
 	uint32_t delta, pull_div, chunk_min, sparse_popc;
 	uint64_t seed;
+	uint32_t lanes; /* 32 or 64 */
 };
 
-/* Runs the model; fills dist_out (n x 32, lane-major per vertex) and the control block. */
+/* Runs the model; fills dist_out (n x o->lanes, lane-major per vertex) and the control block. */
 static void model_run(const struct graph *g, const uint64_t *irp, const uint32_t *icol, const uint32_t *iw,
 		      const uint32_t *src, unsigned nsrc, const struct run_opts *o, uint32_t *dist_out,
 		      struct sssp_batch_ctl *ctl_out)
@@ -384,20 +458,27 @@ static void model_run(const struct graph *g, const uint64_t *irp, const uint32_t
 	m.n = n;
 	m.chunk = sssp_batch_chunk(n, g->m, o->chunk_min);
 	m.sparse_popc = o->sparse_popc;
+	m.lanes = o->lanes;
+	ASSERT(m.lanes == 32 || m.lanes == 64);
+	ASSERT(nsrc >= 1 && nsrc <= m.lanes);
 	m.cfg.n = n;
 	m.cfg.delta = o->delta;
 	m.cfg.pull_div = o->pull_div;
 	m.cfg.pull_density = o->pull_div == 0xffffffffu ? 0 : SSSP_BATCH_PULL_DENSITY; /* "always" means always */
 	m.rng = o->seed;
 	m.dist = dist_out;
-	for (size_t i = 0; i < (size_t)n * L32; i++)
+	for (size_t i = 0; i < (size_t)n * m.lanes; i++)
 		m.dist[i] = SSSP_BATCH_INF;
-	uint32_t **arrays[] = { &m.F[0], &m.F[1], &m.L[0], &m.L[1], &m.FL[0], &m.FL[1], &m.FM };
+	uint32_t **arrays[] = { &m.L[0], &m.L[1], &m.FL[0], &m.FL[1] };
 	for (unsigned i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++)
 		ASSERT((*arrays[i] = calloc(n, sizeof(uint32_t))) != NULL);
-	uint32_t **arrays2[] = { &m.Qv, &m.Qm, &m.Qc, &m.HPv, &m.HPc };
+	uint32_t **arrays2[] = { &m.Qv, &m.Qc, &m.HPv, &m.HPc };
 	for (unsigned i = 0; i < sizeof(arrays2) / sizeof(arrays2[0]); i++)
 		ASSERT((*arrays2[i] = calloc(2 * (size_t)n, sizeof(uint32_t))) != NULL);
+	uint64_t **masks[] = { &m.F[0], &m.F[1], &m.FM };
+	for (unsigned i = 0; i < sizeof(masks) / sizeof(masks[0]); i++)
+		ASSERT((*masks[i] = calloc(n, sizeof(uint64_t))) != NULL);
+	ASSERT((m.Qm = calloc(2 * (size_t)n, sizeof(uint64_t))) != NULL);
 	ASSERT((m.perm = malloc(3 * (size_t)n * sizeof(uint32_t))) != NULL);
 	/* what batch_init does */
 	CNT(&m, SSSP_BATCH_C_FMIN0) = CNT(&m, SSSP_BATCH_C_FMIN1) = SSSP_BATCH_INF;
@@ -442,18 +523,23 @@ static void model_run(const struct graph *g, const uint64_t *irp, const uint32_t
 	}
 	for (uint32_t v = 0; v < n; v++)
 		if (m.F[0][v] || m.F[1][v] || m.FM[v])
-			FAIL("at the end vertex %u still has masks %#x %#x far %#x", v, m.F[0][v], m.F[1][v], m.FM[v]);
+			FAIL("at the end vertex %u still has masks %#llx %#llx far %#llx", v, (unsigned long long)m.F[0][v],
+			     (unsigned long long)m.F[1][v], (unsigned long long)m.FM[v]);
 	/* fixpoint: no arc can lower a distance */
 	for (uint32_t u = 0; u < n; u++)
 		for (uint64_t a = g->rowptr[u]; a < g->rowptr[u + 1]; a++)
-			for (uint32_t l = 0; l < L32; l++)
-				if (sssp_batch_sat(m.dist[(size_t)u * L32 + l], g->w[a]) < m.dist[(size_t)g->col[a] * L32 + l])
+			for (uint32_t l = 0; l < m.lanes; l++)
+				if (sssp_batch_sat(m.dist[(size_t)u * m.lanes + l], g->w[a]) <
+				    m.dist[(size_t)g->col[a] * m.lanes + l])
 					FAIL("arc %u->%u still relaxes lane %u", u, g->col[a], l);
 	*ctl_out = m.ctl;
 	for (unsigned i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++)
 		free(*arrays[i]);
 	for (unsigned i = 0; i < sizeof(arrays2) / sizeof(arrays2[0]); i++)
 		free(*arrays2[i]);
+	for (unsigned i = 0; i < sizeof(masks) / sizeof(masks[0]); i++)
+		free(*masks[i]);
+	free(m.Qm);
 	free(m.perm);
 }
 
@@ -529,27 +615,27 @@ static uint32_t seen_modes[SSSP_BATCH_DONE + 1];
 
 static void check_run(struct gcase *c, const uint32_t *src, unsigned nsrc, const struct run_opts *o)
 {
-	uint32_t n = c->g.n;
-	uint32_t *dist = malloc((size_t)n * L32 * sizeof(uint32_t));
+	uint32_t n = c->g.n, L = o->lanes;
+	uint32_t *dist = malloc((size_t)n * L * sizeof(uint32_t));
 	ASSERT(dist);
 	struct sssp_batch_ctl ctl;
 	model_run(&c->g, c->irp, c->icol, c->iw, src, nsrc, o, dist, &ctl);
-	for (unsigned l = 0; l < L32; l++)
+	for (unsigned l = 0; l < L; l++)
 	{
 		if (l >= nsrc)
 		{
 			for (uint32_t v = 0; v < n; v++)
-				if (dist[(size_t)v * L32 + l] != SSSP_INF)
-					FAIL("%s: unused lane %u reached vertex %u", c->name, l, v);
+				if (dist[(size_t)v * L + l] != SSSP_INF)
+					FAIL("%s, %u lanes: unused lane %u reached vertex %u", c->name, L, l, v);
 			continue;
 		}
 		const uint32_t *ref = ref_row(c, src[l]);
 		for (uint32_t v = 0; v < n; v++)
-			if (dist[(size_t)v * L32 + l] != ref[v])
-				FAIL("%s, delta %u, pull_div %u, chunk_min %u, %u sources: lane %u (source %u) vertex %u: %u, "
-				     "reference %u",
-				     c->name, o->delta, o->pull_div, o->chunk_min, nsrc, l, src[l], v,
-				     dist[(size_t)v * L32 + l], ref[v]);
+			if (dist[(size_t)v * L + l] != ref[v])
+				FAIL("%s, %u lanes, delta %u, pull_div %u, chunk_min %u, %u sources: lane %u (source %u) vertex "
+				     "%u: %u, reference %u",
+				     c->name, L, o->delta, o->pull_div, o->chunk_min, nsrc, l, src[l], v,
+				     dist[(size_t)v * L + l], ref[v]);
 		total_pairs += n;
 	}
 	if (!o->delta)
@@ -572,8 +658,10 @@ static void sources(uint32_t n, unsigned k, uint64_t seed, uint32_t *src)
 		src[i] = (uint32_t)(next_rand(&seed) % n);
 	if (k > 5)
 		src[5] = src[2]; /* a repeated source */
-	if (k == 32)
+	if (k >= 32)
 		src[31] = src[0];
+	if (k > 40)
+		src[40] = src[31], src[k - 1] = src[7]; /* repeats across the two halves of a 64-lane row */
 }
 
 static void run_case(struct gcase *c, int full)
@@ -582,22 +670,32 @@ static void run_case(struct gcase *c, int full)
 	uint32_t deltas[] = { 0, 1, 7, c->rule, 1000000 };
 	uint32_t pulls[] = { 0, SSSP_BATCH_PULL_DIV, 0xffffffffu };
 	uint32_t chunks[] = { SSSP_BATCH_CHUNK_MIN, 2 };
-	uint32_t s32[32], s7[7], s1[1];
+	uint32_t s32[32], s7[7], s1[1], s64[64], s33[33];
 	sources(c->g.n, 32, 11, s32);
 	sources(c->g.n, 7, 12, s7);
 	sources(c->g.n, 1, 13, s1);
+	sources(c->g.n, 64, 14, s64);
+	sources(c->g.n, 33, 15, s33);
 	uint64_t seed = 1;
 	for (unsigned d = 0; d < 5; d++)
 		for (unsigned p = 0; p < 3; p++)
 			for (unsigned k = 0; k < 2; k++)
 			{
 				/* dense/sparse split: the default, all dense, all sparse */
-				uint32_t sparse = seed % 3 == 0 ? SSSP_BATCH_SPARSE_POPC : seed % 3 == 1 ? 0 : 32;
-				struct run_opts o = { deltas[d], pulls[p], chunks[k], sparse, seed++ };
+				uint32_t sparse = seed % 3 == 0 ? SSSP_BATCH_SPARSE_POPC : seed % 3 == 1 ? 0 : LMAX;
+				struct run_opts o = { deltas[d], pulls[p], chunks[k], sparse, seed++, 32 };
 				check_run(c, s32, 32, &o);
-				if (full || (d == 0 && k == 0) || (d == 3 && p == 1))
+				int more = full || (d == 0 && k == 0) || (d == 3 && p == 1);
+				if (more)
 				{
 					check_run(c, s7, 7, &o);
+					check_run(c, s1, 1, &o);
+				}
+				o.lanes = 64;
+				check_run(c, s64, 64, &o);
+				if (more)
+				{
+					check_run(c, s33, 33, &o);
 					check_run(c, s1, 1, &o);
 				}
 			}
@@ -670,13 +768,16 @@ int main(void)
 		free(d);
 		free(w);
 		gcase_prepare(&c);
-		uint32_t src[3] = { 0, n - 1, n / 2 };
-		uint32_t *dist = malloc((size_t)n * L32 * sizeof(uint32_t));
+		/* 64 lanes, the chain's ends in both halves of the rows */
+		uint32_t src[35] = { 0, n - 1, n / 2 };
+		for (unsigned i = 3; i < 35; i++)
+			src[i] = i == 33 ? n - 1 : i == 34 ? 0 : n / 2 + i;
+		uint32_t *dist = malloc((size_t)n * LMAX * sizeof(uint32_t));
 		ASSERT(dist);
 		struct sssp_batch_ctl ctl;
-		struct run_opts o = { c.rule, SSSP_BATCH_PULL_DIV, SSSP_BATCH_CHUNK_MIN, SSSP_BATCH_SPARSE_POPC, 5 };
-		model_run(&c.g, c.irp, c.icol, c.iw, src, 3, &o, dist, &ctl);
-		for (unsigned l = 0; l < 3; l++)
+		struct run_opts o = { c.rule, SSSP_BATCH_PULL_DIV, SSSP_BATCH_CHUNK_MIN, SSSP_BATCH_SPARSE_POPC, 5, 64 };
+		model_run(&c.g, c.irp, c.icol, c.iw, src, 35, &o, dist, &ctl);
+		for (unsigned l = 0; l < 35; l++)
 		{
 			const uint32_t *ref = ref_row(&c, src[l]);
 			struct sssp_summary got, want;
@@ -684,18 +785,21 @@ int main(void)
 			ASSERT(row);
 			for (uint32_t v = 0; v < n; v++)
 			{
-				row[v] = dist[(size_t)v * L32 + l];
+				row[v] = dist[(size_t)v * LMAX + l];
 				ASSERT_EQ(row[v], ref[v]);
 			}
 			sssp_summarize(row, n, src[l], &got);
 			sssp_summarize(ref, n, src[l], &want);
 			ASSERT_EQ(got.overflow, want.overflow);
-			ASSERT_EQ(got.overflow, l != 2); /* the ends reach 2.4e9, the middle 1.2e9 */
+			if (l < 3 || l >= 33)
+				ASSERT_EQ(got.overflow, l != 2); /* the ends reach 2.4e9, the middle 1.2e9 */
 			free(row);
 		}
 		free(dist);
-		struct run_opts o0 = { 0, 0, 2, 0, 6 };
+		struct run_opts o0 = { 0, 0, 2, 0, 6, 32 };
 		check_run(&c, src, 3, &o0);
+		o0.lanes = 64;
+		check_run(&c, src, 35, &o0);
 		printf("%-12s n %6u m %7llu rule delta %u: ok (overflow flagged)\n", c.name, c.g.n,
 		       (unsigned long long)c.g.m, c.rule);
 		gcase_free(&c);
@@ -707,14 +811,16 @@ int main(void)
 		c.name = "n=5";
 		c.g = from_arcs(5, 6, s, d, w);
 		gcase_prepare(&c);
-		uint32_t src[32];
-		for (unsigned i = 0; i < 32; i++)
+		uint32_t src[64];
+		for (unsigned i = 0; i < 64; i++)
 			src[i] = i % 5;
 		for (uint32_t delta = 0; delta < 4; delta++)
 			for (unsigned p = 0; p < 2; p++)
 			{
-				struct run_opts o = { delta, p ? 0xffffffffu : 0, 1, delta, delta * 2 + p };
+				struct run_opts o = { delta, p ? 0xffffffffu : 0, 1, delta, delta * 2 + p, 32 };
 				check_run(&c, src, 32, &o);
+				o.lanes = 64;
+				check_run(&c, src, 64, &o);
 			}
 		printf("%-12s ok\n", c.name);
 		gcase_free(&c);
@@ -724,9 +830,11 @@ int main(void)
 		c.name = "n=1";
 		c.g = from_arcs(1, 0, NULL, NULL, NULL);
 		gcase_prepare(&c);
-		uint32_t src[2] = { 0, 0 };
-		struct run_opts o = { 0, SSSP_BATCH_PULL_DIV, SSSP_BATCH_CHUNK_MIN, SSSP_BATCH_SPARSE_POPC, 1 };
+		uint32_t src[64] = { 0 };
+		struct run_opts o = { 0, SSSP_BATCH_PULL_DIV, SSSP_BATCH_CHUNK_MIN, SSSP_BATCH_SPARSE_POPC, 1, 32 };
 		check_run(&c, src, 2, &o);
+		o.lanes = 64;
+		check_run(&c, src, 64, &o);
 		printf("%-12s ok\n", c.name);
 		gcase_free(&c);
 	}

@@ -2,12 +2,13 @@
  * batch equals the reference Dijkstra (tests/apsp/sssp_ref.h), as full rows and as summaries
  * (sum, eccentricity, reached, overflow), on random, R-MAT, grid, zero-weight and hand-made graphs
  * (zero-weight cycles, unreachable and isolated vertices, distances past SSSP_DIST_LIMIT, n < 32,
- * n = 1); with 32 sources (repeated ones among them), 7 and 1; delta 0, 1 and the rule's; share 1
- * and 4; with and without rows; with the engine's knobs at their defaults and forced to every
- * path (never pull, always pull, chunks of 2 arcs, all-thread and all-warp expansion, the 48-register
- * device loop); and four
- * threads running batches at once on their own streams at share 4. Bad arguments give -EINVAL
- * and a message. Exit 77 without a GPU. */
+ * n = 1); with traversals of 64 lanes (TUCCOMPI_SSSP_BATCH_LANES=64: 64 sources with repeats, also
+ * across the two halves of a row, 33, 1), of 32 lanes (=32: 32, 7, 1, and 64 and 33 sources as two
+ * traversals) and the default choice (64 for 64 sources, 32 for 32), the statistics saying which
+ * ran; delta 0, 1 and the rule's; share 1 and 4; with and without rows; with the engine's knobs at
+ * their defaults and forced to every path (never pull, always pull, chunks of 2 arcs, all-thread and
+ * all-warp expansion, the 48-register device loop); and four threads running batches of 64 at once
+ * on their own streams at share 4. Bad arguments give -EINVAL and a message. Exit 77 without a GPU. */
 #include <cuda_runtime_api.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -36,8 +37,8 @@ struct gcase
 	void *dmem[6];
 	uint32_t rule;
 	uint32_t **ref; /* reference rows, per source */
-	uint32_t s32[32], s7[7], s1[1];
-	int keep_sources; /* the case set s32/s7/s1 itself */
+	uint32_t s64[64], s33[33], s32[32], s7[7], s1[1];
+	int keep_sources; /* the case set its sources itself */
 };
 
 static void *upload(const void *host, size_t bytes)
@@ -63,8 +64,10 @@ static void sources(uint32_t n, unsigned k, uint64_t seed, uint32_t *src)
 		src[i] = (uint32_t)(next_rand(&seed) % n);
 	if (k > 5)
 		src[5] = src[2];
-	if (k == 32)
+	if (k >= 32)
 		src[31] = src[0];
+	if (k > 40)
+		src[40] = src[31], src[k - 1] = src[7]; /* repeats across the two halves of a 64-lane row */
 }
 
 static const uint32_t *ref_row(struct gcase *c, uint32_t s)
@@ -106,11 +109,17 @@ static void prepare(struct gcase *c)
 	ASSERT((c->ref = calloc(g->n, sizeof(uint32_t *))) != NULL);
 	if (!c->keep_sources)
 	{
+		sources(g->n, 64, 24, c->s64);
+		sources(g->n, 33, 25, c->s33);
 		sources(g->n, 32, 21, c->s32);
 		sources(g->n, 7, 22, c->s7);
 		sources(g->n, 1, 23, c->s1);
 	}
 	/* every reference the threads will need, before any thread starts */
+	for (unsigned i = 0; i < 64; i++)
+		ref_row(c, c->s64[i]);
+	for (unsigned i = 0; i < 33; i++)
+		ref_row(c, c->s33[i]);
 	for (unsigned i = 0; i < 32; i++)
 		ref_row(c, c->s32[i]);
 	for (unsigned i = 0; i < 7; i++)
@@ -128,18 +137,25 @@ static void release(struct gcase *c)
 	graph_free(&c->g);
 }
 
+static const char *lanes_env(void)
+{
+	const char *e = getenv("TUCCOMPI_SSSP_BATCH_LANES");
+	return e ? e : "default";
+}
+
 /* One batch on stream s with workspace work (sized for rows); checks every lane. */
 static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uint32_t delta, unsigned share,
 			uint32_t *rows, cudaStream_t s, void *work, const char *knobs)
 {
-	struct sssp_summary out[32];
+	struct sssp_summary out[SSSP_BATCH_LANES + 1];
 	struct sssp_batch_params p = { delta, share };
 	char err[256] = "";
 	memset(out, 0xa5, sizeof(out));
 	int r = sssp_batch_gpu_run(&c->dg, src, nsrc, work, &p, s, out, rows, err, sizeof(err));
 	if (r)
-		FAIL("%s (%s), delta %u, share %u: sssp_batch_gpu_run returned %d: %s", c->name, knobs, delta, share, r,
-		     err);
+		FAIL("%s (%s), delta %u, share %u, %u sources: sssp_batch_gpu_run returned %d: %s", c->name, knobs, delta,
+		     share, nsrc, r, err);
+	ASSERT_EQ(out[nsrc].source, 0xa5a5a5a5a5a5a5a5ull); /* nothing written past the batch */
 	uint32_t n = c->g.n;
 	for (unsigned i = 0; i < nsrc; i++)
 	{
@@ -148,9 +164,9 @@ static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uin
 		sssp_summarize(ref, n, src[i], &want);
 		if (out[i].source != src[i] || out[i].sum != want.sum || out[i].ecc != want.ecc ||
 		    out[i].reached != want.reached || out[i].overflow != want.overflow)
-			FAIL("%s (%s), delta %u, share %u, %u sources, lane %u (source %u): sum %llu ecc %u reached %u "
-			     "overflow %u; reference sum %llu ecc %u reached %u overflow %u",
-			     c->name, knobs, delta, share, nsrc, i, src[i], (unsigned long long)out[i].sum, out[i].ecc,
+			FAIL("%s (%s, lanes %s), delta %u, share %u, %u sources, lane %u (source %u): sum %llu ecc %u "
+			     "reached %u overflow %u; reference sum %llu ecc %u reached %u overflow %u",
+			     c->name, knobs, lanes_env(), delta, share, nsrc, i, src[i], (unsigned long long)out[i].sum, out[i].ecc,
 			     out[i].reached, out[i].overflow, (unsigned long long)want.sum, want.ecc, want.reached,
 			     want.overflow);
 		if (out[i].phases < 1)
@@ -158,9 +174,10 @@ static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uin
 		if (rows)
 			for (uint32_t v = 0; v < n; v++)
 				if (rows[(size_t)i * n + v] != ref[v])
-					FAIL("%s (%s), delta %u, share %u, %u sources: row %u (source %u) vertex %u: %u, "
-					     "reference %u",
-					     c->name, knobs, delta, share, nsrc, i, src[i], v, rows[(size_t)i * n + v], ref[v]);
+					FAIL("%s (%s, lanes %s), delta %u, share %u, %u sources: row %u (source %u) vertex %u: "
+					     "%u, reference %u",
+					     c->name, knobs, lanes_env(), delta, share, nsrc, i, src[i], v, rows[(size_t)i * n + v],
+					     ref[v]);
 	}
 }
 
@@ -173,7 +190,7 @@ static const struct knobs knob_sets[] = {
 	{ "defaults", NULL, NULL, NULL, NULL, NULL },
 	{ "never pull, all warps", "0", NULL, NULL, "0", NULL },
 	{ "always pull, chunks of 2, 48-register loop", "4294967295", "0", "2", NULL, "5" },
-	{ "never pull, chunks of 2, all threads", "0", NULL, "2", "32", NULL },
+	{ "never pull, chunks of 2, all threads", "0", NULL, "2", "64", NULL },
 };
 
 static void set_knobs(const struct knobs *k)
@@ -189,19 +206,31 @@ static void set_knobs(const struct knobs *k)
 }
 
 static uint64_t batches;
-static uint32_t seen_push, seen_pushb, seen_pull, seen_raise;
+static uint32_t seen_push, seen_pushb, seen_pull, seen_raise, seen_lanes[2];
 
-static void note_stats(void)
+/* The last batch ran `traversals` traversals of `lanes` sources each. */
+static void note_stats(unsigned lanes, unsigned traversals)
 {
 	struct sssp_batch_stats st;
 	ASSERT_EQ(sssp_batch_gpu_last_stats(&st), 0);
 	ASSERT_EQ(st.steps, st.push + st.pushb + st.pull + st.clear + st.raise);
 	ASSERT(st.grid >= 1 && st.block >= 32);
+	ASSERT_EQ(st.lanes, lanes);
+	ASSERT_EQ(st.traversals, traversals);
 	seen_push += st.push;
 	seen_pushb += st.pushb;
 	seen_pull += st.pull;
 	seen_raise += st.raise;
+	seen_lanes[lanes == 64]++;
 	batches++;
+}
+
+static void set_lanes(const char *v)
+{
+	if (v)
+		setenv("TUCCOMPI_SSSP_BATCH_LANES", v, 1);
+	else
+		unsetenv("TUCCOMPI_SSSP_BATCH_LANES");
 }
 
 static void run_case(struct gcase *c, cudaStream_t s)
@@ -213,30 +242,57 @@ static void run_case(struct gcase *c, cudaStream_t s)
 	CK(cudaMalloc(&work, sssp_batch_gpu_workspace_size(n, 0)));
 	ASSERT(sssp_batch_gpu_workspace_size(n, 1) > sssp_batch_gpu_workspace_size(n, 0));
 	uint32_t *rows;
-	CK(cudaMallocHost((void **)&rows, (size_t)32 * n * sizeof(uint32_t)));
+	CK(cudaMallocHost((void **)&rows, (size_t)SSSP_BATCH_LANES * n * sizeof(uint32_t)));
 	uint32_t deltas[3] = { 0, c->rule, 1 };
 	for (unsigned k = 0; k < sizeof(knob_sets) / sizeof(knob_sets[0]); k++)
 	{
+		const char *kn = knob_sets[k].name;
 		set_knobs(&knob_sets[k]);
 		for (unsigned d = 0; d < 3; d++)
 		{
 			if (d == 1 && c->rule == 0)
 				continue;
+			uint32_t dl = deltas[d];
 			for (unsigned share = 1; share <= 4; share += 3)
 			{
-				check_batch(c, c->s32, 32, deltas[d], share, rows, s, work_rows, knob_sets[k].name);
-				note_stats();
-				check_batch(c, c->s32, 32, deltas[d], share, NULL, s, work, knob_sets[k].name);
-				note_stats();
+				/* the default: 64 lanes for more than 32 sources, else 32 */
+				set_lanes(NULL);
+				check_batch(c, c->s64, 64, dl, share, rows, s, work_rows, kn);
+				note_stats(64, 1);
+				check_batch(c, c->s32, 32, dl, share, NULL, s, work, kn);
+				note_stats(32, 1);
+				/* 64 lanes, also for small batches */
+				set_lanes("64");
+				check_batch(c, c->s64, 64, dl, share, NULL, s, work, kn);
+				note_stats(64, 1);
 				if (k == 0)
 				{
-					check_batch(c, c->s7, 7, deltas[d], share, rows, s, work_rows, knob_sets[k].name);
-					check_batch(c, c->s1, 1, deltas[d], share, rows, s, work_rows, knob_sets[k].name);
-					check_batch(c, c->s1, 1, deltas[d], share, NULL, s, work, knob_sets[k].name);
+					check_batch(c, c->s33, 33, dl, share, rows, s, work_rows, kn);
+					note_stats(64, 1);
+					check_batch(c, c->s1, 1, dl, share, rows, s, work_rows, kn);
+					note_stats(64, 1);
+					check_batch(c, c->s1, 1, dl, share, NULL, s, work, kn);
+					note_stats(64, 1);
+				}
+				/* 32 lanes: larger batches take two traversals */
+				set_lanes("32");
+				check_batch(c, c->s32, 32, dl, share, rows, s, work_rows, kn);
+				note_stats(32, 1);
+				if (k == 0)
+				{
+					check_batch(c, c->s64, 64, dl, share, rows, s, work_rows, kn);
+					note_stats(32, 2);
+					check_batch(c, c->s33, 33, dl, share, NULL, s, work, kn);
+					note_stats(32, 2);
+					check_batch(c, c->s7, 7, dl, share, rows, s, work_rows, kn);
+					note_stats(32, 1);
+					check_batch(c, c->s1, 1, dl, share, rows, s, work_rows, kn);
+					note_stats(32, 1);
 				}
 			}
 		}
 	}
+	set_lanes(NULL);
 	set_knobs(&knob_sets[0]);
 	CK(cudaFreeHost(rows));
 	CK(cudaFree(work_rows));
@@ -260,14 +316,14 @@ static void *worker_main(void *arg)
 	void *work;
 	CK(cudaMalloc(&work, sssp_batch_gpu_workspace_size(wk->c->g.n, 1)));
 	uint32_t *rows;
-	CK(cudaMallocHost((void **)&rows, (size_t)32 * wk->c->g.n * sizeof(uint32_t)));
+	CK(cudaMallocHost((void **)&rows, (size_t)SSSP_BATCH_LANES * wk->c->g.n * sizeof(uint32_t)));
 	for (int b = 0; b < wk->nbatches; b++)
 	{
-		/* rotate the 32 sources so that each thread's batches differ */
-		uint32_t src[32];
-		for (unsigned i = 0; i < 32; i++)
-			src[i] = wk->c->s32[(i + (unsigned)(wk->id * 7 + b)) % 32];
-		check_batch(wk->c, src, 32, b % 2 ? wk->c->rule : 0, 4, b % 2 ? rows : NULL, s, work, "4 threads");
+		/* rotate the 64 sources so that each thread's batches differ */
+		uint32_t src[64];
+		for (unsigned i = 0; i < 64; i++)
+			src[i] = wk->c->s64[(i + (unsigned)(wk->id * 7 + b)) % 64];
+		check_batch(wk->c, src, 64, b % 2 ? wk->c->rule : 0, 4, b % 2 ? rows : NULL, s, work, "4 threads");
 	}
 	CK(cudaFreeHost(rows));
 	CK(cudaFree(work));
@@ -321,13 +377,14 @@ int main(void)
 		prepare(&c);
 		void *work;
 		CK(cudaMalloc(&work, sssp_batch_gpu_workspace_size(100, 0)));
-		struct sssp_summary out[33];
+		struct sssp_summary out[SSSP_BATCH_LANES + 1];
 		struct sssp_batch_params p = { 0, 1 };
-		uint32_t src[33] = { 0 };
+		uint32_t src[SSSP_BATCH_LANES + 1] = { 0 };
 		char msg[256] = "";
 		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 0, work, &p, s, out, NULL, msg, sizeof(msg)), -EINVAL);
 		ASSERT_STR_CONTAINS(msg, "sources");
-		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 33, work, &p, s, out, NULL, msg, sizeof(msg)), -EINVAL);
+		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, SSSP_BATCH_LANES + 1, work, &p, s, out, NULL, msg, sizeof(msg)),
+			  -EINVAL);
 		src[3] = 100;
 		msg[0] = '\0';
 		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 4, work, &p, s, out, NULL, msg, sizeof(msg)), -EINVAL);
@@ -396,10 +453,15 @@ int main(void)
 		free(sa);
 		free(da);
 		free(wa);
-		/* the ends reach 2.4e9 >= SSSP_DIST_LIMIT: those lanes must say overflow */
+		/* the ends reach 2.4e9 >= SSSP_DIST_LIMIT: those lanes must say overflow (in both halves of
+		 * a 64-lane row) */
+		sources(n, 64, 24, c.s64);
+		sources(n, 33, 25, c.s33);
 		sources(n, 32, 21, c.s32);
 		sources(n, 7, 22, c.s7);
 		sources(n, 1, 23, c.s1);
+		c.s64[0] = c.s64[33] = c.s33[32] = 0;
+		c.s64[1] = c.s64[63] = n - 1;
 		c.s32[0] = 0;
 		c.s32[1] = n - 1;
 		c.s1[0] = n - 1;
@@ -423,8 +485,10 @@ int main(void)
 		release(&c);
 	}
 	ASSERT(seen_push > 0 && seen_pushb > 0 && seen_pull > 0 && seen_raise > 0);
+	ASSERT(seen_lanes[0] > 0 && seen_lanes[1] > 0);
 	CK(cudaStreamDestroy(s));
-	printf("%llu batches checked lane by lane; steps seen: push %u, chunk %u, pull %u, raise %u\n",
-	       (unsigned long long)batches, seen_push, seen_pushb, seen_pull, seen_raise);
+	printf("%llu batches checked lane by lane (%u of 32-lane traversals, %u of 64); steps seen: push %u, chunk %u, "
+	       "pull %u, raise %u\n",
+	       (unsigned long long)batches, seen_lanes[0], seen_lanes[1], seen_push, seen_pushb, seen_pull, seen_raise);
 	return 0;
 }
