@@ -222,6 +222,22 @@ static void stop_mpi(void)
  * (STARPU_NCPU, STARPU_NCUDA, STARPU_WORKERS_CPUID/COREID/CUDAID) and tuccompi_conf::ncpus /
  * ncuda win; TUCCOMPI_NODE_SPLIT=0 turns the split off. GPU-to-core affinity is not read (it
  * would need hwloc's CUDA/NVML plug-ins at run time): GPU r goes with core block r. */
+/* With CUDA workers, StarPU pins (cudaHostAlloc) every buffer it allocates in main memory by
+ * default. The only such buffers here are the CPU workers' scratch workspaces (a task set's
+ * workspaces, one per worker, never copied to a GPU: the data the GPUs read are registered from
+ * the caller's memory), and pinning them serialises with the GPU workers in the driver: measured
+ * on the two-H200 node (docs/apsp.md), 24 workspaces of 10.7 MB held every unit for ~0.1 s at the
+ * start of a run, 5-10% of a 2 s run. TUCCOMPI_PIN_RAM=1 keeps StarPU's default. */
+static void unpin_ram_allocations(void)
+{
+	const char *e = getenv("TUCCOMPI_PIN_RAM");
+	if (e && strcmp(e, "0") != 0)
+		return;
+	for (unsigned node = 0; node < starpu_memory_nodes_get_count(); node++)
+		if (starpu_node_get_kind(node) == STARPU_CPU_RAM)
+			starpu_malloc_on_node_set_default_flags(node, STARPU_MALLOC_COUNT);
+}
+
 static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *sconf, int mk_max)
 {
 	_tuccompi.local_rank = 0;
@@ -386,6 +402,7 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 		return _tuccompi_error(ret, "starpu_init failed: %s", strerror(-ret));
 	}
 
+	unpin_ram_allocations();
 	/* Task and bus profiling feed the run summary (transfers per task set). */
 	starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
 	_tuccompi_units_build();
