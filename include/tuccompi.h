@@ -197,7 +197,7 @@ struct tuccompi_plugin
 	/** Number of entries used in workspace_size. */
 	unsigned nworkspaces;
 	/** Task batches: implementations that run up to batch_max[kind] tasks in one call
-	 *  (e.g. one traversal of a graph for 32 sources). Where given they are used instead of
+	 *  (e.g. one traversal of a graph for 64 sources). Where given they are used instead of
 	 *  cpu / cuda; a task set's batch size per kind of unit is tuccompi_taskset_desc::batch
 	 *  (0: the tuning database's choice, else batch_max). Workspaces are per batch. */
 	tuccompi_batch_func cpu_batch;
