@@ -1,22 +1,9 @@
 #!/usr/bin/env bash
 # gpu-idle.sh: (1) the H200 node's shape on an x2 node (GPU 0 alone, cores 0-15): the batched engine's
-# rates that issue 9 asks for; (2) why GPUs and cores idle ~10% when every unit runs (1 rank, both GPUs):
+# rates that issue 9 asks for (taskset does not bind StarPU's workers: they were 28); (2) why GPUs and cores idle ~10% when every unit runs (1 rank, both GPUs):
 # waking one worker against waking all, MS against MS-TAIL, and a traced run (tasks.rec) to see where.
-set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
-B=${BUNDLE:-$here/bundle}
-out=${OUT:-$here/gpu-out}
-o=$out/idle
-mkdir -p "$o"
-. "$B/env.sh"
-export STARPU_SILENT=1 TUCCOMPI_TUNE_DB=$o/tune.db
-APP=$B/apps/apsp/tuccompi-apsp
-GT=$B/apps/apsp/tuccompi-graph
-rate() { grep -oE 'SSSP in [0-9.]+ s: [0-9.]+ SSSP/s' "$1" | tail -1 | awk '{print $5}'; }
-run() { local name=$1; shift
-	timeout 100 "$@" >"$o/$name.log" 2>&1 || echo "$name: exit $?"
-	printf '%-24s %10s SSSP/s\n' "$name" "$(rate "$o/$name.log")" | tee -a "$o/rates.txt"
-}
+. "$(dirname "$0")/gpu-lib.sh" idle
+RUN_LIMIT=100
 "$GT" gen random:1049088 --seed 1 -o "$o/r1m.tgb" >/dev/null 2>&1
 "$GT" gen random:4194304 --seed 1 -o "$o/r4m.tgb" >/dev/null 2>&1
 echo "=== one GPU, 16 cores ($(date +%T))"

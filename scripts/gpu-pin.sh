@@ -3,21 +3,9 @@
 # StarPU's pinned default (TUCCOMPI_PIN_RAM=1), alternating; the parts (GPUs alone, 24 cores alone)
 # in the same run for the heterogeneous efficiency; two ranks; the H200 node's shape (GPU 0) for
 # 32,408 sources.
-set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
-B=${BUNDLE:-$here/bundle}
-out=${OUT:-$here/gpu-out}
-o=$out/pin
-mkdir -p "$o"
-. "$B/env.sh"
-export STARPU_SILENT=1 TUCCOMPI_TUNE_DB=$o/tune.db
-APP=$B/apps/apsp/tuccompi-apsp
-rate() { grep -oE 'SSSP in [0-9.]+ s: [0-9.]+ SSSP/s' "$1" | tail -1 | awk '{print $5}'; }
-run() { local name=$1; shift
-	timeout 60 "$@" >"$o/$name.log" 2>&1 || echo "$name: exit $?"
-	printf '%-24s %10s SSSP/s\n' "$name" "$(rate "$o/$name.log")" | tee -a "$o/rates.txt"
-}
-"$B/apps/apsp/tuccompi-graph" gen random:1049088 --seed 1 -o "$o/r1m.tgb" >/dev/null 2>&1
+. "$(dirname "$0")/gpu-lib.sh" pin
+RUN_LIMIT=60
+"$GT" gen random:1049088 --seed 1 -o "$o/r1m.tgb" >/dev/null 2>&1
 G=$o/r1m.tgb
 A="--sources random:16384 --summary"
 run gpu "$APP" "$G" --units gpu $A

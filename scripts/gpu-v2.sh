@@ -9,22 +9,11 @@
 #   4. with V2_THEN_X2=1, scripts/gpu-x2.sh afterwards (the two-GPU node).
 # Each step writes its own file under $OUT/v2/ at once (the device tool brings back what is there
 # even when the call runs out of time); a summary on stdout.
-set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
-B=${BUNDLE:-$here/bundle}
-out=${OUT:-$here/gpu-out}
-o=$out/v2
-mkdir -p "$o"
-. "$B/env.sh"
-export STARPU_SILENT=1 TUCCOMPI_TUNE_DB=$o/tune.db
-step() { echo; echo "=== $* ($(date +%T))"; }
-APP=$B/apps/apsp/tuccompi-apsp
-GT=$B/apps/apsp/tuccompi-graph
+. "$(dirname "$0")/gpu-lib.sh" v2
 # the device tool brings back 8 files at most: a snapshot of everything every 15 s
 (while sleep 15; do tar czf "$out/snap.tgz.tmp" -C "$out" v2 x2 2>/dev/null; mv -f "$out/snap.tgz.tmp" "$out/snap.tgz"; done) &
 snapper=$!
 trap 'kill $snapper 2>/dev/null; tar czf "$out/snap.tgz" -C "$out" v2 x2 2>/dev/null' EXIT
-rate() { grep -oE 'SSSP in [0-9.]+ s: [0-9.]+ SSSP/s' "$1" | tail -1 | awk '{print $5}'; }
 
 step "node"
 nvidia-smi -L

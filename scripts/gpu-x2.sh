@@ -5,17 +5,7 @@
 # with the heterogeneous efficiency; a traced two-rank run checked by paje_check.py; the tuning
 # database after --mk auto. Results and the trace in $OUT/x2.tgz (the device tool brings back a
 # few files only), a summary on stdout.
-set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
-B=${BUNDLE:-$here/bundle}
-out=${OUT:-$here/gpu-out}
-mkdir -p "$out/x2"
-o=$out/x2
-. "$B/env.sh"
-export STARPU_SILENT=1
-export TUCCOMPI_TUNE_DB=$o/tune.db
-step() { echo; echo "=== $* ($(date +%T))"; }
-APP=$B/apps/apsp/tuccompi-apsp
+. "$(dirname "$0")/gpu-lib.sh" x2
 G=$o/random-1m.tgb
 K=${K:-16384}
 
@@ -26,27 +16,22 @@ step "make check from the bundle, both GPUs visible"
 (cd "$B/tests" && TEST_TIMEOUT=120 timeout ${CHECK_LIMIT:-200} ./run-tests.sh) >"$o/tests.txt" 2>&1
 grep -E "^(FAIL|SKIP)|passed" "$o/tests.txt"
 
-"$B/apps/apsp/tuccompi-graph" gen random:1049088 --seed 1 -o "$G" >/dev/null 2>&1
+"$GT" gen random:1049088 --seed 1 -o "$G" >/dev/null 2>&1
 
-rate() { grep -oE 'SSSP in [0-9.]+ s: [0-9.]+ SSSP/s' "$1" | tail -1 | awk '{print $5}'; }
-run() { # NAME LAUNCH... : a run, its rate
-	local name=$1
-	shift
-	timeout 300 "$@" >"$o/$name.log" 2>&1 || echo "$name: exit $?"
-	printf '%-28s %10s SSSP/s\n' "$name" "$(rate "$o/$name.log")" | tee -a "$o/rates.txt"
-}
 step "GPU only, batched engine, $K sources"
 run gpu1-1rank env STARPU_NCUDA=1 "$APP" "$G" --units gpu --engine batched --sources random:$K --summary
 run gpu2-1rank "$APP" "$G" --units gpu --engine batched --sources random:$K --summary
 run gpu2-2ranks "$B/tests/mpirun.sh" 2 "$APP" "$G" --units gpu --engine batched --sources random:$K --summary
 grep -h "local rank" "$o/gpu2-2ranks.log"
 step "every unit"
-run cpu-all "$APP" "$G" --units cpu --engine batched --sources random:512 --summary
 for p in ms ms-tail; do
 	run "all-$p-1rank" "$APP" "$G" --units all --engine batched --policy $p --sources random:$K --summary
 	run "all-$p-2ranks" "$B/tests/mpirun.sh" 2 "$APP" "$G" --units all --engine batched --policy $p \
 		--sources random:$K --summary
 done
+# the CPU part with as many CPU workers as the every-unit runs had (StarPU keeps cores for the GPUs' workers)
+ncpu=$(grep -oE '[0-9]+ CPU \+ [0-9]+ GPU units' "$o/all-ms-1rank.log" | head -1 | cut -d' ' -f1)
+run cpu-all "$APP" "$G" --units cpu --ncpu "${ncpu:-24}" --engine batched --sources random:768 --summary
 awk '{r[$1] = $2} END {
 	g1 = r["gpu1-1rank"]; g2 = r["gpu2-1rank"]; g22 = r["gpu2-2ranks"]; c = r["cpu-all"]
 	if (g1 > 0) printf "second GPU: one rank %.2fx, two ranks %.2fx\n", g2 / g1, g22 / g1
