@@ -18,6 +18,8 @@ jobs=${FUZZ_JOBS:-1}
 
 command -v "$clang" >/dev/null 2>&1 || { echo "run.sh: $clang not found (apt-get install -y clang libclang-rt-14-dev)"; exit 77; }
 mkdir -p "$out/corpus" || exit 1
+out=$(cd "$out" && pwd)
+rm -f "$out"/fuzz-[0-9]*.log
 g="$top/apps/apsp/graph"
 if ! "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 	-I"$g" "$here/fuzz_graph.c" "$g/graph.c" "$g/graph_gen.c" "$g/outfile.c" -lm -o "$out/fuzz_graph" 2>"$out/build.log"; then
@@ -37,15 +39,19 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 if [ "$secs" = 0 ]; then
 	"$out/fuzz_graph" -runs=0 "$@" >"$out/fuzz.log" 2>&1
 else
-	"$out/fuzz_graph" -max_total_time="$secs" -jobs="$jobs" -workers="$jobs" "$@" >"$out/fuzz.log" 2>&1
+	# libFuzzer writes each job's log (fuzz-N.log) in the current folder
+	(cd "$out" && "$out/fuzz_graph" -max_total_time="$secs" -jobs="$jobs" -workers="$jobs" "$@" >"$out/fuzz.log" 2>&1)
 fi
 rc=$?
-# With -jobs, each job logs to fuzz-N.log.
-cat "$out"/fuzz*.log 2>/dev/null | grep -E "stat::number_of_executed_units|stat::peak_rss_mb|ERROR|SUMMARY|Done [0-9]+ runs|==[0-9]+==" | sort | uniq -c | head -30
+# With -jobs, each job logs to fuzz-N.log (and fuzz.log repeats the job's last lines).
+logs=$(ls "$out"/fuzz-[0-9]*.log 2>/dev/null)
+[ -n "$logs" ] || logs=$out/fuzz.log
+# shellcheck disable=SC2086
+cat $logs 2>/dev/null | grep -E "stat::number_of_executed_units|stat::peak_rss_mb|ERROR|SUMMARY|Done [0-9]+ runs|==[0-9]+==" | sort | uniq -c | head -30
 if [ $rc != 0 ] || ls "$out" | grep -q '^\(crash\|leak\|timeout\|oom\|slow-unit\)-'; then
 	tail -40 "$out/fuzz.log"
 	echo "run.sh: FAIL: the fuzzer found a problem (exit $rc); inputs: $(ls "$out" | grep -E '^(crash|leak|timeout|oom)-' | tr '\n' ' ')"
 	exit 1
 fi
-echo "run.sh: ok: $(grep -h 'stat::number_of_executed_units' "$out"/fuzz*.log | awk '{s += $2} END {print s + 0}') executions, no finding"
+echo "run.sh: ok: $(grep -h 'stat::number_of_executed_units' $logs | awk '{s += $2} END {print s + 0}') executions, no finding"
 exit 0
