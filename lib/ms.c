@@ -21,9 +21,11 @@
  * paper's pack. */
 #include "taskset.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MS_HORIZON_RTT 200
 #define MS_LOCAL_HORIZON_S 0.002
@@ -97,6 +99,9 @@ static void *ms_server(void *arg)
 			if (!done)
 				nanosleep(&nap, NULL);
 		}
+		if (_tuccompi_injected(3))
+			for (;;) /* a stuck master (TUCCOMPI_FAULT_INJECT=mshang:N): alive, never answering */
+				pause();
 		uint64_t grant[3];
 		ms_take(ms, st.MPI_SOURCE, want, &grant[0], &grant[1], &grant[2]);
 		if (grant[1] == 0)
@@ -138,6 +143,44 @@ struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned se
 	return ms;
 }
 
+#ifdef TUCCOMPI_HAVE_MPI
+/* The progress check of a remote rank's wait for a grant. The master's server thread answers
+ * within microseconds whatever its units do, so a grant missing for TUCCOMPI_PEER_TIMEOUT seconds
+ * (default 120; 0: wait forever) means a master that is stuck or lost: the job is aborted with a
+ * message saying so (an error returned here would only move the hang to the next collective).
+ * A dead rank is caught sooner by Open MPI, which aborts the job itself. Polls without sleeping
+ * for the first millisecond (a grant normally comes in tens of microseconds), then every 20 us. */
+static void wait_for_master(const struct _tuccompi_ms *ms, MPI_Request *r, double t0)
+{
+	static double limit = -1;
+	if (limit < 0)
+	{
+		const char *e = getenv("TUCCOMPI_PEER_TIMEOUT");
+		char *end = NULL;
+		double v = e ? strtod(e, &end) : 120;
+		limit = e && (end == e || *end || v < 0) ? 120 : v;
+	}
+	struct timespec nap = { 0, 20000 };
+	for (int done = 0;;)
+	{
+		MPI_Test(r, &done, MPI_STATUS_IGNORE);
+		if (done)
+			return;
+		double waited = _tuccompi_now() - t0;
+		if (limit > 0 && waited > limit)
+		{
+			fprintf(stderr,
+				"libtuccompi-starpu: rank %d: the MS master (rank %d) has not answered a request for tasks in "
+				"%.0f s: it is stuck or lost; aborting the job (TUCCOMPI_PEER_TIMEOUT=%g s; 0 waits forever)\n",
+				_tuccompi.rank, ms->master, waited, limit);
+			MPI_Abort(_tuccompi.comm, 1);
+		}
+		if (waited > 1e-3)
+			nanosleep(&nap, NULL);
+	}
+}
+#endif
+
 int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_max, double rate, uint64_t *first,
 			 uint64_t *count, uint64_t *rest)
 {
@@ -151,10 +194,11 @@ int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_m
 #ifdef TUCCOMPI_HAVE_MPI
 	double t0 = _tuccompi_now();
 	uint64_t grant[3];
+	MPI_Request r;
 	if (MPI_Send(req, 3, MPI_UINT64_T, ms->master, ms->tag_req, _tuccompi.comm) != MPI_SUCCESS ||
-	    MPI_Recv(grant, 3, MPI_UINT64_T, ms->master, ms->tag_grant, _tuccompi.comm, MPI_STATUS_IGNORE) !=
-		    MPI_SUCCESS)
+	    MPI_Irecv(grant, 3, MPI_UINT64_T, ms->master, ms->tag_grant, _tuccompi.comm, &r) != MPI_SUCCESS)
 		return _tuccompi_error(-EIO, "MS request to master rank %d failed", ms->master);
+	wait_for_master(ms, &r, t0);
 	ms->comm_s += _tuccompi_now() - t0;
 	*first = grant[0];
 	*count = grant[1];

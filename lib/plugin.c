@@ -132,15 +132,16 @@ void _tuccompi_ts_fail(struct tuccompi_taskset *ts, int err, const char *fmt, ..
 /* ------------------------------------------------------------------ fault injection
  * TUCCOMPI_FAULT_INJECT=WHAT:N[,WHAT:N...], read at every PARALLEL: with WHAT cpu or cuda, the N-th
  * job of the task set run on a unit of that kind fails as if the plug-in had reported an error;
- * with WHAT ms, this rank's N-th request to the MS master fails. For tests of the recovery and error paths; off by
- * default. */
-static long inject_at[3] = { -1, -1, -1 };
-static _Atomic long inject_count[3];
+ * with WHAT ms, this rank's N-th request to the MS master fails; with WHAT mshang, the MS master's
+ * server stops answering at the N-th request it receives from another rank (a stuck master, for the
+ * ranks' TUCCOMPI_PEER_TIMEOUT). For tests of the recovery and error paths; off by default. */
+static long inject_at[4] = { -1, -1, -1, -1 };
+static _Atomic long inject_count[4];
 
 /* Read TUCCOMPI_FAULT_INJECT again and restart the counts: the N-th event of a task set. */
 void _tuccompi_inject_reset(void)
 {
-	long at[3] = { -1, -1, -1 };
+	long at[4] = { -1, -1, -1, -1 };
 	const char *e = getenv("TUCCOMPI_FAULT_INJECT");
 	for (const char *p = e; p && *p;)
 	{
@@ -151,10 +152,12 @@ void _tuccompi_inject_reset(void)
 			at[TUCCOMPI_UNIT_CUDA] = n;
 		else if (!strncmp(p, "ms:", 3) && (n = strtol(p + 3, NULL, 10)) > 0)
 			at[2] = n;
+		else if (!strncmp(p, "mshang:", 7) && (n = strtol(p + 7, NULL, 10)) > 0)
+			at[3] = n;
 		p = strchr(p, ',');
 		p = p ? p + 1 : NULL;
 	}
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 	{
 		inject_at[k] = at[k];
 		atomic_store(&inject_count[k], 0);

@@ -129,7 +129,8 @@ struct tuccompi_taskset
 TUCCOMPI_INTERNAL int _tuccompi_codelet_init(struct tuccompi_taskset *ts);
 /* Submit one job: bound (the given ids) or a token (ids == NULL). */
 TUCCOMPI_INTERNAL int _tuccompi_job_submit(struct tuccompi_taskset *ts, const uint64_t *ids, unsigned n);
-/* TUCCOMPI_FAULT_INJECT: does the next event of @what (0 CPU job, 1 CUDA job, 2 MS request) fail? */
+/* TUCCOMPI_FAULT_INJECT: does the next event of @what (0 CPU job, 1 CUDA job, 2 MS request, 3 a request
+ * reaching the MS master's server) fail? */
 TUCCOMPI_INTERNAL int _tuccompi_injected(int what);
 TUCCOMPI_INTERNAL void _tuccompi_inject_reset(void);
 /* Record the first error of the set (any thread). */
