@@ -29,6 +29,10 @@
 #define CH_SIM_SETTLED 50
 #define CH_REAL_SETTLED 1000
 #define CH_SIM_HOPS 254
+#define CH_DENSE 4.0     /* dense_core: a core this many times the input's average degree ... */
+#define CH_DENSE_MIN 1024 /* ... with more vertices than this, and n / 16, is not contracted */
+#define CH_DENSE_PAIRS 8.0 /* nor are vertices with this x CH_DENSE x n x (d0 + 1) in x out pairs */
+#define CH_DENSE_PAIRS_MIN 4e6 /* (when there are more than this: smaller ones take seconds at most) */
 /* Shortcut weights stay below SSSP_INF, like the distances of sssp_dijkstra. */
 #define CH_WMAX (SSSP_INF - 1)
 
@@ -828,6 +832,37 @@ static void build_free(struct build *b)
 	free(b->wk);
 }
 
+/* Road networks and grids contract from the periphery in: while many vertices remain, their
+ * average degree stays near the input's (measured: 2.8-4.5 on the road-like generator until 1% of
+ * the vertices remain, 3.9-5.1 on a 1024 x 1024 grid until a fifth remain, at most 10-13 in the
+ * last hundred). Graphs without that structure grow a dense core: on a random graph of 5,000
+ * vertices, 40% of them remained with 4.3x the input's degree after 13 rounds, each round slower
+ * than the last; R-MAT's hubs make cores whose vertices each need in x out shortcut candidates
+ * (an R-MAT of 4,096 vertices took 4 minutes). The build stops, with -EDOM, after the first round
+ * that leaves either more than CH_DENSE_MIN vertices (and n / 16) at more than CH_DENSE times the
+ * input's average out-degree d0 (and 16), or sum(in x out degree) of the remaining vertices above
+ * CH_DENSE_PAIRS x CH_DENSE x n x (d0 + 1) and CH_DENSE_PAIRS_MIN (R-MAT: 2.1e6 at scale 10, built;
+ * 6.2e6 at 11, 1.9e7 at 12, refused before the first round; 2-5x the limit; a road-like graph of
+ * 10^5 vertices has 1e6 against a limit of 1.3e7, a 256 x 256 grid 1e6 against 1e7).
+ * TUCCOMPI_CH_DENSE=X sets the factor; 0 turns the guard off. */
+static int dense_core(const struct build *b, double factor, double d0, double *deg)
+{
+	if (factor <= 0 || !b->nrem)
+		return 0;
+	uint64_t arcs = 0;
+	double pairs = 0;
+	for (uint32_t i = 0; i < b->nrem; i++)
+	{
+		uint32_t v = b->rem[i];
+		arcs += b->out[v].len;
+		pairs += (double)b->out[v].len * b->in[v].len;
+	}
+	*deg = (double)arcs / b->nrem;
+	if (pairs > CH_DENSE_PAIRS_MIN && pairs > CH_DENSE_PAIRS * factor * ((double)b->n * d0 + b->n))
+		return 1;
+	return b->nrem > CH_DENSE_MIN && b->nrem > b->n / 16 && *deg > factor * d0 && *deg > 16;
+}
+
 int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch **out, struct sssp_ch_stats *st,
 		  char *err, size_t errlen)
 {
@@ -898,15 +933,27 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 			if (dlist_push(&b.in[b.out[u].a[k].v], u, b.out[u].a[k].w, NONE) < 0)
 				goto nomem;
 
+	/* the guard against graphs that do not contract (dense_core) */
+	double d0 = n ? 0 : 1, core_deg = 0, dense = CH_DENSE;
+	for (uint32_t u = 0; u < n; u++)
+		d0 += b.out[u].len;
+	d0 = n && d0 > 0 ? d0 / n : 1;
+	const char *de = getenv("TUCCOMPI_CH_DENSE");
+	if (de)
+		dense = strtod(de, NULL);
+
 	struct pool pool;
 	pool_start(&pool, b.T, &b);
 	b.T = pool.n; /* the workers beyond stay unused */
-	pool_run(&pool, job_priority_all, n);
 	for (uint32_t v = 0; v < n; v++)
 		b.rem[v] = v;
 	b.nrem = n;
 	unsigned rounds = 0;
-	while (b.nrem && !b.failed)
+	/* hubs already make the first priorities cost in x out witness searches each */
+	int is_dense = dense_core(&b, dense, d0, &core_deg);
+	if (!is_dense)
+		pool_run(&pool, job_priority_all, n);
+	while (b.nrem && !b.failed && !is_dense)
 	{
 		rounds++;
 		pool_run(&pool, job_select, b.nrem);
@@ -936,12 +983,24 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 		for (unsigned t = 0; t < b.T; t++)
 			for (size_t k = 0; k < b.wk[t].dlen; k++)
 				b.dirty[b.wk[t].dirty[k]] = 0;
+		is_dense = dense_core(&b, dense, d0, &core_deg);
 	}
 	pool_stop(&pool);
 	if (b.failed)
 	{
 		rc = b.failed;
 		goto nomem;
+	}
+	if (is_dense)
+	{
+		rc = set_err(err, errlen, -EDOM,
+			     "contraction hierarchy: the graph does not contract (it is not road-like): after %u rounds "
+			     "(%.1f s), %" PRIu32 " of its %" PRIu32 " vertices remain in a dense core (%.1f arcs each on "
+			     "average; the input has %.1f), and each further round would cost more; use the batched "
+			     "engine (--engine batched; auto takes it), or TUCCOMPI_CH_DENSE=0 to build anyway",
+			     rounds, now_s() - t0, b.nrem, n, core_deg, d0);
+		build_free(&b);
+		return rc;
 	}
 	struct sssp_ch *ch = assemble(&b);
 	if (!ch)

@@ -154,6 +154,15 @@ int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, s
 		break;
 	case SSSP_ENGINE_PHAST:
 		ret = sssp_phast_prepare(p, why, whylen);
+		if (ret == -EDOM && o->engine == SSSP_ENGINE_AUTO)
+		{
+			/* auto took a deep graph for a road network, but it does not contract */
+			snprintf(p->reason, sizeof(p->reason), "auto: batched (deep graph, but %s)",
+				 strstr(why, "the graph does not contract") ? "it does not contract: not road-like" : why);
+			sssp_phast_free(p);
+			p->engine = SSSP_ENGINE_BATCHED;
+			ret = sssp_batched_prepare(p, why, whylen);
+		}
 		break;
 	default:
 		snprintf(why, whylen, "SSSP engine %d unknown", (int)p->engine);

@@ -144,6 +144,20 @@ expect_error 2 "--delta '0': expected an integer 1..4294967295" --gen random:100
 expect_error 2 "--max-memory '4X': unknown unit 'X'" --gen random:100 --max-memory 4X
 expect_error 2 "GRAPH '-' (standard input) needs its format: --format gr or --format mtx" -
 expect_error 2 "--cache: standard input cannot be cached" - --format gr --cache "$tmp/out/c.tgb"
+# PHAST on a graph that does not contract: refused at once, not hours of building
+expect_error 1 "the graph does not contract (it is not road-like)" --gen rmat:11 --engine phast --sources 0-9 --ncpu 1
+
+# auto on a deep graph (R-MAT with a 200-vertex path hanging off its hub) that does not contract:
+# it tries PHAST, which refuses, and falls back to batched, saying why; distances still right
+"$tg" gen rmat:11 --seed 1 -o "$tmp/r11.gr" >/dev/null 2>&1 || fail "tuccompi-graph gen rmat:11"
+awk 'BEGIN { c = 200 } /^p/ { n = $3; print "p sp", n + c, $4 + 2 * c; next } { print }
+	END { p = 1; for (i = 1; i <= c; i++) { v = n + i; print "a", p, v, 1; print "a", v, p, 1; p = v } }' \
+	"$tmp/r11.gr" >"$tmp/deep.gr"
+"$app" "$tmp/deep.gr" --sources 0-2247 --units cpu --ncpu 2 --verify 10 -o "$tmp/deep.csv" >"$tmp/deep.out" 2>&1 ||
+	{ cat "$tmp/deep.out"; fail "auto on a deep graph that does not contract"; }
+grep -q "auto: batched (deep graph, but it does not contract: not road-like)" "$tmp/deep.out" ||
+	{ cat "$tmp/deep.out"; fail "auto did not say why it left PHAST"; }
+echo "ok: PHAST refuses a graph that does not contract; auto falls back to batched and says why"
 
 # Outputs, checked before any work: the bad graph behind them is never read.
 bad="$s/tests/data/graphs/bad/nul_in_arc.gr"

@@ -447,6 +447,34 @@ static void bad_source(void)
 	graph_free(&g);
 }
 
+/* Graphs that do not contract are refused (-EDOM, a message saying so) instead of taking hours:
+ * R-MAT's hubs before the first round, a random graph once its core has grown dense. */
+static void no_contraction(void)
+{
+	struct graph g;
+	struct graph_error gerr;
+	struct sssp_graph sg;
+	struct sssp_ch *ch = NULL;
+	char err[512];
+	ASSERT_EQ(graph_gen_rmat(11, 16, 0.57, 0.19, 0.19, 1, 10, 3, &g, &gerr), 0);
+	sg = view_of(&g);
+	err[0] = 0;
+	ASSERT_EQ(sssp_ch_build(&sg, 2, &ch, NULL, err, sizeof(err)), -EDOM);
+	if (ch || !strstr(err, "the graph does not contract") || !strstr(err, "after 0 rounds") ||
+	    !strstr(err, "--engine batched"))
+		FAIL("R-MAT 11: %s", err);
+	graph_free(&g);
+	printf("R-MAT 11: %s\n", err);
+	ASSERT_EQ(graph_gen_random(3000, 3, 5, 1, 10, 5, &g, &gerr), 0);
+	sg = view_of(&g);
+	err[0] = 0;
+	ASSERT_EQ(sssp_ch_build(&sg, 2, &ch, NULL, err, sizeof(err)), -EDOM);
+	if (ch || !strstr(err, "the graph does not contract") || strstr(err, "after 0 rounds"))
+		FAIL("random 3000: %s", err);
+	graph_free(&g);
+	printf("random 3000: %s\n", err);
+}
+
 int main(void)
 {
 	road_generator();
@@ -454,6 +482,7 @@ int main(void)
 	generated();
 	cache();
 	bad_source();
+	no_contraction();
 	printf("ch_phast: all checks passed\n");
 	return 0;
 }
