@@ -1,7 +1,7 @@
 /* The schedulers of schedulers/ work in a plain StarPU program, without the rest of the
  * library: conf.sched_policy = tuccompi_sched_policy("tuccompi-eq1") (StarPU 1.3 looks up
  * STARPU_SCHED only among its own policies). EQ1 gives every CPU worker the same number of
- * tasks; MS runs them all, faster workers doing more. */
+ * tasks; MS runs them all, the slow worker doing less than an equal share. */
 #include <starpu.h>
 #include <tuccompi.h>
 #include <unistd.h>
@@ -56,7 +56,10 @@ static void run(const char *policy)
 		for (int w = 0; w < n; w++)
 			ASSERT_EQ(count[w], NTASKS / n);
 	else
-		ASSERT(count[0] < count[1] && count[0] < count[2]);
+		/* the slow worker does less than an equal share; not "less than each fast worker": on a
+		 * loaded 2-core machine one fast worker's first task can look slow, and MS-TAIL then
+		 * rightly leaves the tail to the other (seen in CI: 1 / 298 / 1) */
+		ASSERT(count[0] < NTASKS / n);
 	starpu_shutdown();
 }
 
