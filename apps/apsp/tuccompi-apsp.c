@@ -937,6 +937,7 @@ int main(int argc, char **argv)
 	struct run r;
 	memset(&r, 0, sizeof r);
 	outfile_cleanup_install();
+	sssp_set_tmp_hooks(outfile_register, outfile_unregister); /* the CH cache's temporary file */
 	parse_args(argc, argv, &o);
 	check_outputs(&o);
 	/* The graph before the runtime: bad inputs fail fast. Standard input reaches rank 0 only:

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "ch.h"
+#include "sssp.h"
 
 #define NONE UINT32_MAX
 #define CH_SIM_SETTLED 50
@@ -1133,6 +1134,15 @@ static unsigned sections(const struct sssp_ch *ch, struct section *s)
 	return k;
 }
 
+static int (*tmp_track)(const char *tmp);
+static void (*tmp_untrack)(int slot);
+
+void sssp_set_tmp_hooks(int (*track)(const char *tmp), void (*untrack)(int slot))
+{
+	tmp_track = track;
+	tmp_untrack = untrack;
+}
+
 int sssp_ch_write(const struct sssp_ch *ch, const char *path, uint64_t key, char *err, size_t errlen)
 {
 	struct section s[16];
@@ -1174,6 +1184,7 @@ int sssp_ch_write(const struct sssp_ch *ch, const char *path, uint64_t key, char
 		return -e;
 	}
 	fchmod(fd, 0644); /* mkstemp's 0600 would hide the cache from other users */
+	int slot = tmp_track ? tmp_track(tmp) : -1;
 	FILE *f = fdopen(fd, "wb");
 	int ok = f && fwrite(&h, sizeof h, 1, f) == 1;
 	for (unsigned i = 0; ok && i < ns; i++)
@@ -1187,8 +1198,11 @@ int sssp_ch_write(const struct sssp_ch *ch, const char *path, uint64_t key, char
 		ok = 0;
 	}
 	if (!ok)
-	{
 		unlink(tmp);
+	if (tmp_untrack && slot >= 0)
+		tmp_untrack(slot);
+	if (!ok)
+	{
 		free(tmp);
 		return set_err(err, errlen, -(e ? e : EIO), "%s: cannot write the contraction hierarchy: %s (disk full?)", path,
 			       strerror(e ? e : EIO));

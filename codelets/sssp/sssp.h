@@ -47,6 +47,13 @@ enum sssp_engine
 /** A 64-bit hash of a graph's CSR arrays (ties caches and journals to one graph). */
 uint64_t sssp_graph_hash(const struct sssp_graph *g);
 
+/* Temporary files the plug-in writes (the contraction hierarchy's cache, beside its path, until it
+ * is renamed into place): a program that removes its temporary files on signals
+ * (apps/apsp/graph/outfile.h) gives its registry here, and each such file is tracked while it
+ * exists (@p track returns a slot or < 0; @p untrack takes the slot back). NULL, NULL (the
+ * default): no tracking. Set it once, before any plan. */
+void sssp_set_tmp_hooks(int (*track)(const char *tmp), void (*untrack)(int slot));
+
 /** "auto", "crauser", "batched", "phast" -> engine; -EINVAL (with a message in @p why) otherwise. */
 int sssp_engine_parse(const char *name, enum sssp_engine *out, char *why, size_t whylen);
 const char *sssp_engine_name(enum sssp_engine e);

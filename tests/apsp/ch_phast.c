@@ -10,6 +10,7 @@
 #include "ch.h"
 #include "graph.h"
 #include "phast.h"
+#include "sssp.h"
 #include "sssp_ref.h"
 #include "testutil.h"
 
@@ -299,6 +300,20 @@ static int leftovers(const char *dir, const char *prefix)
 	return n;
 }
 
+/* sssp_set_tmp_hooks: the temporary file is tracked while it exists, then given back */
+static char tracked[512];
+static int tracked_slot = -1, untracked_slot = -1;
+static int track(const char *tmp)
+{
+	snprintf(tracked, sizeof tracked, "%s", tmp);
+	ASSERT_EQ(access(tmp, F_OK), 0);
+	return tracked_slot = 7;
+}
+static void untrack(int slot)
+{
+	untracked_slot = slot;
+}
+
 static void cache(void)
 {
 	struct graph g, g2;
@@ -315,7 +330,13 @@ static void cache(void)
 	snprintf(path, sizeof path, "%s/g.ch", dir);
 
 	ASSERT_EQ(sssp_ch_read(path, key, &back, err, sizeof err), -ENOENT);
+	sssp_set_tmp_hooks(track, untrack);
 	ASSERT_EQ(sssp_ch_write(ch, path, key, err, sizeof err), 0);
+	sssp_set_tmp_hooks(NULL, NULL);
+	if (tracked_slot != 7 || untracked_slot != 7 || strncmp(tracked, path, strlen(path)) || !strstr(tracked, ".tmp."))
+		FAIL("the cache's temporary file was not tracked and given back: '%s' %d %d", tracked, tracked_slot,
+		     untracked_slot);
+	ASSERT(access(tracked, F_OK) != 0);
 	ASSERT_EQ(leftovers(dir, "g.ch"), 0);
 	ASSERT_EQ(sssp_ch_read(path, key, &back, err, sizeof err), 0);
 	ASSERT(same_buffers(ch, back));
