@@ -156,9 +156,10 @@ int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, s
 		ret = sssp_phast_prepare(p, why, whylen);
 		if (ret == -EDOM && o->engine == SSSP_ENGINE_AUTO)
 		{
-			/* auto took a deep graph for a road network, but it does not contract */
-			snprintf(p->reason, sizeof(p->reason), "auto: batched (deep graph, but %s)",
-				 strstr(why, "the graph does not contract") ? "it does not contract: not road-like" : why);
+			/* auto took a deep graph for a road network, but it does not contract (the
+			 * builder's only -EDOM) */
+			snprintf(p->reason, sizeof(p->reason),
+				 "auto: batched (deep graph, but it does not contract: not road-like)");
 			sssp_phast_free(p);
 			p->engine = SSSP_ENGINE_BATCHED;
 			ret = sssp_batched_prepare(p, why, whylen);
