@@ -13,9 +13,8 @@
  * finish tasks faster than a round trip to the master, that costs more in messages than in
  * work, so a rank may take more: enough for about MS_HORIZON_RTT round trips at its measured
  * task rate (on the master itself, whose requests are function calls but still cost its feeder a
- * wake-up each, enough for MS_LOCAL_HORIZON_S: on 2 ranks of 1 µs-100 µs tasks its requests fell
- * from about 5,000 to 800 per 6,000 tasks). The master grants that only up to half of the rank's
- * share, by measured speed, of
+ * wake-up each, enough for MS_LOCAL_HORIZON_S of work). The master grants that only up to half of
+ * the rank's share, by measured speed, of
  * what is left (weighted factoring), so packs shrink as the set drains and a slow rank never
  * holds a large part of the tail. With tasks slow relative to a round trip this is exactly the
  * paper's pack. */

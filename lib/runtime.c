@@ -225,9 +225,9 @@ static void stop_mpi(void)
 /* With CUDA workers, StarPU pins (cudaHostAlloc) every buffer it allocates in main memory by
  * default. The only such buffers here are the CPU workers' scratch workspaces (a task set's
  * workspaces, one per worker, never copied to a GPU: the data the GPUs read are registered from
- * the caller's memory), and pinning them serialises with the GPU workers in the driver: measured
- * on the two-H200 node (docs/apsp.md), 24 workspaces of 10.7 MB held every unit for ~0.1 s at the
- * start of a run, 5-10% of a 2 s run. TUCCOMPI_PIN_RAM=1 keeps StarPU's default. */
+ * the caller's memory), and pinning them serialises with the GPU workers in the driver, holding
+ * every unit at the start of a run (measured in docs/apsp.md). TUCCOMPI_PIN_RAM=1 keeps StarPU's
+ * default. */
 static void unpin_ram_allocations(void)
 {
 	const char *e = getenv("TUCCOMPI_PIN_RAM");

@@ -834,18 +834,15 @@ static void build_free(struct build *b)
 }
 
 /* Road networks and grids contract from the periphery in: while many vertices remain, their
- * average degree stays near the input's (measured: 2.8-4.5 on the road-like generator until 1% of
- * the vertices remain, 3.9-5.1 on a 1024 x 1024 grid until a fifth remain, at most 10-13 in the
- * last hundred). Graphs without that structure grow a dense core: on a random graph of 5,000
- * vertices, 40% of them remained with 4.3x the input's degree after 13 rounds, each round slower
- * than the last; R-MAT's hubs make cores whose vertices each need in x out shortcut candidates
- * (an R-MAT of 4,096 vertices took 4 minutes). The build stops, with -EDOM, after the first round
- * that leaves either more than CH_DENSE_MIN vertices (and n / 16) at more than CH_DENSE times the
- * input's average out-degree d0 (and 16), or sum(in x out degree) of the remaining vertices above
- * CH_DENSE_PAIRS x CH_DENSE x n x (d0 + 1) and CH_DENSE_PAIRS_MIN (R-MAT: 2.1e6 at scale 10, built;
- * 6.2e6 at 11, 1.9e7 at 12, refused before the first round; 2-5x the limit; a road-like graph of
- * 10^5 vertices has 1e6 against a limit of 1.3e7, a 256 x 256 grid 1e6 against 1e7).
- * TUCCOMPI_CH_DENSE=X sets the factor; 0 turns the guard off. */
+ * average degree stays near the input's. Graphs without that structure (random, R-MAT, social)
+ * grow a dense core instead, and each round costs more than the last; R-MAT's hubs make vertices
+ * that each need in x out shortcut candidates from the start. The build stops, with -EDOM, after
+ * the first round (or before the first) that leaves either more than CH_DENSE_MIN vertices (and
+ * n / 16) at more than CH_DENSE times the input's average out-degree d0 (and 16), or sum(in x out
+ * degree) of the remaining vertices above CH_DENSE_PAIRS x CH_DENSE x n x (d0 + 1) and
+ * CH_DENSE_PAIRS_MIN. The thresholds and the profiles they were set from (road-like, grids,
+ * random, R-MAT) are in docs/apsp.md (PHAST). TUCCOMPI_CH_DENSE=X sets the factor; 0 turns the
+ * guard off. */
 static int dense_core(const struct build *b, double factor, double d0, double *deg)
 {
 	if (factor <= 0 || !b->nrem)
@@ -935,10 +932,10 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 				goto nomem;
 
 	/* the guard against graphs that do not contract (dense_core) */
-	double d0 = n ? 0 : 1, core_deg = 0, dense = CH_DENSE;
+	uint64_t arcs0 = 0;
 	for (uint32_t u = 0; u < n; u++)
-		d0 += b.out[u].len;
-	d0 = n && d0 > 0 ? d0 / n : 1;
+		arcs0 += b.out[u].len;
+	double d0 = arcs0 ? (double)arcs0 / n : 1, core_deg = 0, dense = CH_DENSE;
 	const char *de = getenv("TUCCOMPI_CH_DENSE");
 	if (de)
 		dense = strtod(de, NULL);
