@@ -7,7 +7,8 @@
  * Prints SSSP/s (sources per second: K x N over the span), milliseconds per batch as one thread
  * sees it, the traversals of a batch (lanes x traversals: 64, 32, or 32x2 for 64 sources at 32
  * lanes), steps per batch (push, chunk, pull, clear, raise; summed over its traversals),
- * microseconds per step, and the ratio to a baseline measured in the same run: the paper's
+ * microseconds per step (and, on a line of its own, device milliseconds per batch in each step kind,
+ * timed by the device loop at its grid barriers), and the ratio to a baseline measured in the same run: the paper's
  * one-source Crauser engine (sssp_gpu_run) on one stream. Batch 0's first --check sources and its
  * last one (the upper half of a 64-lane row) are compared with the CPU Dijkstra (summaries), for
  * every configuration.
@@ -172,6 +173,7 @@ struct run
 	struct sssp_summary first[SSSP_BATCH_LANES]; /* batch 0's results */
 	/* sums over the timed batches */
 	uint64_t steps, push, pushb, pull, clear, raise;
+	uint64_t kind_ns[SSSP_BATCH_DONE]; /* device time per step kind (prologue, push, pushb, pull, clear, raise) */
 	double host_s;          /* sum of per-batch host times */
 	uint32_t grid, block, chunk, lanes, traversals;
 };
@@ -241,6 +243,8 @@ static void *bench_thread(void *arg)
 		r->pull += st.pull;
 		r->clear += st.clear;
 		r->raise += st.raise;
+		for (int i = 0; i < SSSP_BATCH_DONE; i++)
+			r->kind_ns[i] += st.kind_ns[i];
 		r->grid = st.grid;
 		r->block = st.block;
 		r->chunk = st.chunk;
@@ -260,6 +264,7 @@ static double run_config(struct run *r)
 	pthread_t th[64];
 	r->next = 0;
 	r->steps = r->push = r->pushb = r->pull = r->clear = r->raise = 0;
+	memset(r->kind_ns, 0, sizeof(r->kind_ns));
 	r->host_s = 0;
 	for (unsigned k = 0; k < r->cfg.streams; k++)
 	{
@@ -603,6 +608,11 @@ int main(int argc, char **argv)
 						 gname, g.n, g.m, prop.name, r.cfg.delta, r.cfg.share, r.cfg.streams, batches, nsrc, rows, sps,
 						 ms, steps, r.push / b, r.pushb / b, r.pull / b, r.clear / b, r.raise / b, us_step, r.grid,
 						 r.block, r.chunk, base, base > 0 ? sps / base : 0, r.lanes, r.traversals);
+					printf("      device ms per batch by step kind: prologue %.3f push %.3f chunk %.3f pull %.3f "
+					       "clear %.3f raise %.3f\n",
+					       r.kind_ns[SSSP_BATCH_PROLOGUE] / b * 1e-6, r.kind_ns[SSSP_BATCH_PUSH] / b * 1e-6,
+					       r.kind_ns[SSSP_BATCH_PUSHB] / b * 1e-6, r.kind_ns[SSSP_BATCH_PULL] / b * 1e-6,
+					       r.kind_ns[SSSP_BATCH_CLEAR] / b * 1e-6, r.kind_ns[SSSP_BATCH_RAISE] / b * 1e-6);
 					printf("CSV,%s\n", line);
 					if (cf)
 						fprintf(cf, "%s\n", line);

@@ -84,6 +84,12 @@ TUCCOMPI_KERNELCHAR(batch_loop, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(batch_loop_occ, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(batch_loop64, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(batch_loop64_occ, 1, scatter, low, high, low);
+TUCCOMPI_KERNELCHAR(batch_loop_occ3, 1, scatter, low, high, low);
+TUCCOMPI_KERNELCHAR(batch_loop64_occ3, 1, scatter, low, high, low);
+TUCCOMPI_KERNELCHAR(batch_loop_occ6, 1, scatter, low, high, low);
+TUCCOMPI_KERNELCHAR(batch_loop64_occ6, 1, scatter, low, high, low);
+TUCCOMPI_KERNELCHAR(batch_loop_occ8, 1, scatter, low, high, low);
+TUCCOMPI_KERNELCHAR(batch_loop64_occ8, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(batch_summary, 1, coalesced, low, low, low);
 TUCCOMPI_KERNELCHAR(batch_summary64, 1, coalesced, low, low, low);
 // Transpose through a shared-memory tile: coalesced both ways, each word reused once (D medium).
@@ -109,6 +115,8 @@ struct lanes<2>
 struct batch_dev
 {
 	struct sssp_batch_ctl ctl;
+	unsigned long long kind_ns[SSSP_BATCH_DONE]; // time of the steps of each kind, barrier included
+	unsigned long long t_last;                   // %globaltimer when the last step began
 	unsigned long long sum[LANES];
 	uint32_t ecc[LANES];
 	uint32_t reached[LANES];
@@ -883,6 +891,7 @@ __device__ void step_prologue(const struct kparams &P)
 	typedef MASK(K) mask_t;
 	if (blockIdx.x == 0 && threadIdx.x == 0)
 	{
+		*(volatile unsigned long long *)&P.dev->t_last = global_ns();
 		mask_t *F0 = (mask_t *)P.F[0];
 		uint32_t c = 0;
 		for (uint32_t i = 0; i < P.nsrc; i++)
@@ -945,6 +954,12 @@ __device__ void control_step(const struct kparams &P)
 #pragma unroll
 	for (int i = 0; i < SSSP_BATCH_NCTL; i++)
 		k[i] = vcnt[SSSP_BATCH_CNT(i)];
+	// the step that just ended, timed from the end of the one before (or the prologue's start)
+	volatile unsigned long long *tl = &P.dev->t_last;
+	unsigned long long now = global_ns();
+	if (c.mode < SSSP_BATCH_DONE)
+		((volatile unsigned long long *)P.dev->kind_ns)[c.mode] += now - *tl;
+	*tl = now;
 	sssp_batch_control(&c, k, &P.cfg);
 	vc->mode = c.mode;
 	vc->p = c.p;
@@ -1086,9 +1101,11 @@ __device__ __forceinline__ void batch_loop_body(const struct kparams &P)
 }
 
 // The device loop as built, for K sources per lane: up to 1024 threads per block at 64 registers
-// (the register file limits a 256-thread block to 4 per SM). batch_loop_occ (TUCCOMPI_SSSP_BATCH_OCC=5):
-// at most 256 threads and 48 registers, so 5 blocks per SM (40 warps instead of 32) at the price of
-// spilling registers to L1: more warps hide more memory latency, if the spills cost less.
+// (the register file limits a 256-thread block to 4 per SM). batch_loop_occ<K, B>
+// (TUCCOMPI_SSSP_BATCH_OCC=B, 3, 5, 6 or 8): at most 256 threads and 65536 / (256 B) registers (80,
+// 48, 40, 32), so B blocks per SM (8 B warps instead of 32): fewer warps without spills (3), or more
+// warps at the price of spilling registers to L1 (more warps hide more memory latency, if the spills
+// cost less).
 template <int K>
 __global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
 {
@@ -1096,12 +1113,12 @@ __global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
 }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#define OCC_MIN_BLOCKS 4 // Turing: 1024 threads per SM
+#define OCC_BLOCKS(B) ((B) < 4 ? (B) : 4) // Turing: 1024 threads per SM
 #else
-#define OCC_MIN_BLOCKS 5
+#define OCC_BLOCKS(B) (B)
 #endif
-template <int K>
-__global__ void __launch_bounds__(256, OCC_MIN_BLOCKS) batch_loop_occ(const struct kparams P)
+template <int K, int B>
+__global__ void __launch_bounds__(256, OCC_BLOCKS(B)) batch_loop_occ(const struct kparams P)
 {
 	batch_loop_body<K>(P);
 }
@@ -1126,6 +1143,8 @@ __global__ void batch_init(uint4 *dist4, uint64_t n4, uint32_t *F0, uint32_t *F1
 		uint32_t k = (uint32_t)i / SSSP_BATCH_CNT(1);
 		cnt[i] = k == SSSP_BATCH_C_FMIN0 || k == SSSP_BATCH_C_FMIN1 ? INF : 0;
 	}
+	for (uint64_t i = tid; i < SSSP_BATCH_DONE; i += nth)
+		dev->kind_ns[i] = 0;
 	for (uint64_t i = tid; i < LANES; i += nth)
 	{
 		dev->sum[i] = 0;
@@ -1278,12 +1297,21 @@ struct kernels
 	struct tuccompi_kernel *kloop, *ksummary, *krows;
 };
 
+// occ: 0 (the plain loop), 5, 6 or 8 (batch_loop_occ).
 static void kernels_of(int K, int occ, struct kernels *k)
 {
 	if (K == 2)
 	{
-		k->loop = occ ? (const void *)batch_loop_occ<2> : (const void *)batch_loop<2>;
-		k->kloop = occ ? TUCCOMPI_KERNEL(batch_loop64_occ) : TUCCOMPI_KERNEL(batch_loop64);
+		k->loop = occ == 3   ? (const void *)batch_loop_occ<2, 3>
+			  : occ == 5 ? (const void *)batch_loop_occ<2, 5>
+			  : occ == 6 ? (const void *)batch_loop_occ<2, 6>
+			  : occ == 8 ? (const void *)batch_loop_occ<2, 8>
+				     : (const void *)batch_loop<2>;
+		k->kloop = occ == 3   ? TUCCOMPI_KERNEL(batch_loop64_occ3)
+			   : occ == 5 ? TUCCOMPI_KERNEL(batch_loop64_occ)
+			   : occ == 6 ? TUCCOMPI_KERNEL(batch_loop64_occ6)
+			   : occ == 8 ? TUCCOMPI_KERNEL(batch_loop64_occ8)
+				      : TUCCOMPI_KERNEL(batch_loop64);
 		k->summary = (const void *)batch_summary<2>;
 		k->ksummary = TUCCOMPI_KERNEL(batch_summary64);
 		k->rows = (const void *)batch_rows<2>;
@@ -1291,8 +1319,16 @@ static void kernels_of(int K, int occ, struct kernels *k)
 	}
 	else
 	{
-		k->loop = occ ? (const void *)batch_loop_occ<1> : (const void *)batch_loop<1>;
-		k->kloop = occ ? TUCCOMPI_KERNEL(batch_loop_occ) : TUCCOMPI_KERNEL(batch_loop);
+		k->loop = occ == 3   ? (const void *)batch_loop_occ<1, 3>
+			  : occ == 5 ? (const void *)batch_loop_occ<1, 5>
+			  : occ == 6 ? (const void *)batch_loop_occ<1, 6>
+			  : occ == 8 ? (const void *)batch_loop_occ<1, 8>
+				     : (const void *)batch_loop<1>;
+		k->kloop = occ == 3   ? TUCCOMPI_KERNEL(batch_loop_occ3)
+			   : occ == 5 ? TUCCOMPI_KERNEL(batch_loop_occ)
+			   : occ == 6 ? TUCCOMPI_KERNEL(batch_loop_occ6)
+			   : occ == 8 ? TUCCOMPI_KERNEL(batch_loop_occ8)
+				      : TUCCOMPI_KERNEL(batch_loop);
 		k->summary = (const void *)batch_summary<1>;
 		k->ksummary = TUCCOMPI_KERNEL(batch_summary);
 		k->rows = (const void *)batch_rows<1>;
@@ -1367,7 +1403,8 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		FAIL(-ENODEV, "sssp_batch_gpu_run: device %d cannot launch cooperative kernels", dev);
 
 	// Block sizes from the tuner; the device loop's grid from the occupancy of that block size.
-	int occ = env_ulong("TUCCOMPI_SSSP_BATCH_OCC", 0) == 5;
+	unsigned long occ_env = env_ulong("TUCCOMPI_SSSP_BATCH_OCC", 0);
+	int occ = occ_env == 3 || occ_env == 5 || occ_env == 6 || occ_env == 8 ? (int)occ_env : 0;
 	struct kernels kf;
 	kernels_of(K, occ, &kf);
 	unsigned bx_init, bx_loop, bx_sum, bx_rows = 0;
@@ -1403,7 +1440,7 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 	st.pull_div = P.cfg.pull_div;
 	st.pull_density = P.cfg.pull_density;
 	st.sparse_popc = P.sparse_popc;
-	st.occ = occ ? 5 : 0;
+	st.occ = (uint32_t)occ;
 	// one traversal per `width` sources, one after the other
 	for (unsigned off = 0; off < nsrc; off += width)
 	{
@@ -1440,6 +1477,8 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		st.pull += res.ctl.pull;
 		st.clear += res.ctl.clear;
 		st.raise += res.ctl.raise;
+		for (int i = 0; i < SSSP_BATCH_DONE; i++)
+			st.kind_ns[i] += res.kind_ns[i];
 		st.traversals++;
 		last_stats = st;
 		have_last_stats = 1;

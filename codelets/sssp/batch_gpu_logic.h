@@ -23,7 +23,9 @@ extern "C" {
 
 /* Defaults of the tuning knobs (batch_gpu.h lists their environment variables). */
 #define SSSP_BATCH_PULL_DIV 10u   /* pull when the frontier holds more than n/10 vertices (the probe's switch) */
-#define SSSP_BATCH_PULL_DENSITY 4u /* ... and its vertices have at least 4 new lanes each on average */
+#define SSSP_BATCH_PULL_DENSITY 1u /* ... and its vertices have at least 1 new lane each on average
+                                    * (bench/results/h200-2026-11-30-knobs: 1 beat 2, 3, 4 by 4-21% on
+                                    * random 1 M and 4 M, equal on R-MAT; the grid never pulls) */
 #define SSSP_BATCH_SPARSE_POPC 2u /* <= 2 active lanes: one thread per frontier vertex */
 #define SSSP_BATCH_CHUNK_MIN 64u  /* arcs per chunk of a high-degree vertex, at least */
 #define SSSP_BATCH_PULL_GROUP 4u  /* PULL: consecutive vertices per warp item */
@@ -112,6 +114,8 @@ struct sssp_batch_stats
 	uint32_t lanes, traversals; /* sources per traversal (32 or 64), traversals run */
 	uint32_t grid, block, chunk; /* the device loop's launch and the arc-chunk size */
 	uint32_t delta, pull_div, pull_density, sparse_popc, occ;
+	uint64_t kind_ns[SSSP_BATCH_DONE]; /* nanoseconds in steps of each kind (enum sssp_batch_mode), grid
+					      barrier included; kind_ns[SSSP_BATCH_PROLOGUE]: the prologue */
 };
 /** 0, or -ENOENT before the first run on this thread. Only in CUDA builds (batch_gpu.cu). */
 int sssp_batch_gpu_last_stats(struct sssp_batch_stats *out);
