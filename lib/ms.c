@@ -17,7 +17,14 @@
  * the rank's share, by measured speed, of
  * what is left (weighted factoring), so packs shrink as the set drains and a slow rank never
  * holds a large part of the tail. With tasks slow relative to a round trip this is exactly the
- * paper's pack. */
+ * paper's pack.
+ *
+ * Prefetch: the paper's rank asks when a unit is idle, so its units wait a round trip at every
+ * refill. A rank here asks while it still holds the tasks its units will finish during about two
+ * round trips (MS_PREFETCH_RTT, at the measured rate and round trip; on the master, its feeder's
+ * wake-up, MS_LOCAL_RTT_S), so the answer arrives before the pool runs dry. With tasks slow
+ * relative to a round trip that is less than one task: the paper's MS again.
+ * TUCCOMPI_MS_PREFETCH=0 turns it off (for comparisons, bench/overhead). */
 #include "taskset.h"
 
 #include <stdio.h>
@@ -28,6 +35,8 @@
 
 #define MS_HORIZON_RTT 200
 #define MS_LOCAL_HORIZON_S 0.002
+#define MS_PREFETCH_RTT 2.0
+#define MS_LOCAL_RTT_S 50e-6
 
 #define MS_TAG_BASE 4096
 
@@ -242,41 +251,39 @@ static uint64_t pack_target(const struct tuccompi_taskset *ts)
 	return t;
 }
 
-/* Tasks received and not started yet (lock held). */
-static uint64_t in_hand(const struct tuccompi_taskset *ts)
-{
-	if (ts->policy->flags & TUCCOMPI_POLICY_UNIT_SHARES)
-		return ts->jobs_inflight * ts->batch_static;
-	return ts->pool.count;
-}
-
 static void *feeder(void *arg)
 {
 	struct tuccompi_taskset *ts = arg;
-	uint64_t target = pack_target(ts), rest = ts->ntodo;
+	struct _tuccompi_ms *ms = ts->ms;
+	const uint64_t target = pack_target(ts);
+	uint64_t rest = ts->ntodo, low = target; /* ask when fewer than `low` tasks are in hand */
+	const char *pf = getenv("TUCCOMPI_MS_PREFETCH");
+	const int prefetch = !(pf && !strcmp(pf, "0"));
 	for (;;)
 	{
 		pthread_mutex_lock(&ts->lock);
-		while (!ts->error && in_hand(ts) >= target)
+		ts->feed_low = low;
+		while (!ts->error && _tuccompi_ts_in_hand(ts) >= low)
 			pthread_cond_wait(&ts->cond, &ts->lock);
-		uint64_t want = ts->error ? 0 : target - in_hand(ts);
-		double el = _tuccompi_now() - ts->t_start;
+		uint64_t want = ts->error ? 0 : low - _tuccompi_ts_in_hand(ts);
+		double el = _tuccompi_now() - ts->t_start, rate = el > 0 && ts->done ? (double)ts->done / el : 0;
 		pthread_mutex_unlock(&ts->lock);
+		/* the master's own requests are function calls, but each still costs this thread a
+		 * wake-up: MS_LOCAL_RTT_S for a round trip, a horizon of MS_LOCAL_HORIZON_S */
+		double rtt = ms->comm_s > 0 && ms->nrequests ? ms->comm_s / (double)ms->nrequests : MS_LOCAL_RTT_S;
 		/* adaptive pack: enough for a horizon of round trips at the measured rate; the master
 		 * caps it by this rank's share of the speed */
-		struct _tuccompi_ms *ms = ts->ms;
-		double rate = el > 0 && ts->done ? (double)ts->done / el : 0;
 		uint64_t want_max = want;
 		if (want && ms->nrequests && rate > 0)
 		{
-			/* the master's own requests are function calls, but each still costs this
-			 * thread a wake-up per pack: a horizon of MS_LOCAL_HORIZON_S instead */
-			double horizon = ms->comm_s > 0 ? MS_HORIZON_RTT * ms->comm_s / (double)ms->nrequests
-							: MS_LOCAL_HORIZON_S;
+			double horizon = ms->comm_s > 0 ? MS_HORIZON_RTT * rtt : MS_LOCAL_HORIZON_S;
 			uint64_t adapt = (uint64_t)(rate * horizon);
 			if (adapt > want_max)
 				want_max = adapt;
 		}
+		/* the next request goes out while the units still have this much to do */
+		if (prefetch && rate > 0)
+			low = target + (uint64_t)(rate * rtt * MS_PREFETCH_RTT + 0.5);
 		uint64_t first = 0, count = 0;
 		int ret = _tuccompi_injected(2)
 				  ? _tuccompi_error(-EIO, "request to the MS master failed (fault injected by TUCCOMPI_FAULT_INJECT)")
@@ -299,6 +306,7 @@ static void *feeder(void *arg)
 			}
 			pthread_mutex_lock(&ts->lock);
 			ts->feeding = 0;
+			ts->feed_low = 0;
 			pthread_cond_broadcast(&ts->cond);
 			pthread_mutex_unlock(&ts->lock);
 			return NULL;

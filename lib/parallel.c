@@ -172,7 +172,7 @@ unsigned _tuccompi_pool_take_locked(struct tuccompi_taskset *ts, uint64_t *ids, 
 	}
 	if (p->head == p->tail)
 		p->head = p->tail = p->cap / 4;
-	pthread_cond_broadcast(&ts->cond); /* the feeder waits for the pool to drain */
+	_tuccompi_ts_wake_locked(ts); /* the feeder waits for the pool to drain */
 	return n;
 }
 

@@ -355,7 +355,7 @@ static void job_done(void *arg)
 		ts->t_local_done = _tuccompi_now();
 	}
 	ts->jobs_inflight--;
-	pthread_cond_broadcast(&ts->cond);
+	_tuccompi_ts_wake_locked(ts);
 	pthread_mutex_unlock(&ts->lock);
 	job_free(job);
 }

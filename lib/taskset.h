@@ -99,6 +99,7 @@ struct tuccompi_taskset
 	pthread_t feeder;
 	struct _tuccompi_ms *ms;
 	unsigned long master_rest;     /* what the MS master had left at its last answer */
+	uint64_t feed_low;             /* the MS feeder sleeps while this many tasks are in hand (0: none) */
 
 	/* the first error of the set, from any thread; tuccompi_wait() raises it on the caller's */
 	int error;
@@ -123,6 +124,24 @@ struct tuccompi_taskset
 	uint64_t nresumed; /* tasks whose results came from the journal */
 	int waited;
 };
+
+/* Tasks received here and not started yet (lock held): what the MS feeder keeps topped up. */
+static inline uint64_t _tuccompi_ts_in_hand(const struct tuccompi_taskset *ts)
+{
+	if (ts->policy->flags & TUCCOMPI_POLICY_UNIT_SHARES)
+		return ts->jobs_inflight * ts->batch_static;
+	return ts->pool.count;
+}
+
+/* After a task started or a job ended (lock held): wake the set's waiters only when one of them
+ * can go on -- the MS feeder (fewer than feed_low tasks in hand), the SYN wait (no job in flight)
+ * or anyone after an error. A broadcast at every task start and end woke the feeder twice per
+ * task: 160,000 times a second on a rank of 8 workers running 100 us tasks. */
+static inline void _tuccompi_ts_wake_locked(struct tuccompi_taskset *ts)
+{
+	if (ts->error || ts->jobs_inflight == 0 || _tuccompi_ts_in_hand(ts) < ts->feed_low)
+		pthread_cond_broadcast(&ts->cond);
+}
 
 /* ---- plugin.c */
 /* The codelet of a task set (entries, buffer modes, model, can_execute). */
