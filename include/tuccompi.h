@@ -315,6 +315,11 @@ struct tuccompi_policy
 /** tuccompi_policy::flags: the StarPU policy is built from <tuccompi_sched.h> and wants
  *  struct tuccompi_sched::remaining kept up to date (MS-TAIL). */
 #define TUCCOMPI_POLICY_HEARS_REMAINING 0x2u
+/** tuccompi_policy::flags, dynamic policies: the same end-of-set rule between ranks (MS-TAIL).
+ *  The master stops handing tasks to a rank when the ranks at least twice as fast per job (each
+ *  rank reports the job time of its fastest unit and its task rate with every request) would
+ *  start everything left before that rank finishes one job; that rank's tasks in hand still run. */
+#define TUCCOMPI_POLICY_RANK_TAIL 0x4u
 
 /** EQ1: the same number of tasks to every node, then equally to the node's units. */
 extern TUCCOMPI_API const struct tuccompi_policy tuccompi_policy_eq1;
@@ -326,7 +331,8 @@ extern TUCCOMPI_API const struct tuccompi_policy tuccompi_policy_ms;
 
 /** MS-TAIL: MS, except that at the end of a set a unit leaves a task to the faster units when
  *  they would finish everything left before it finishes that task (so a slow CPU core does not
- *  hold back a GPU with a last long task). A unit may be idle while tasks remain. */
+ *  hold back a GPU with a last long task), and the master does the same between ranks
+ *  (TUCCOMPI_POLICY_RANK_TAIL). A unit may be idle while tasks remain. */
 extern TUCCOMPI_API const struct tuccompi_policy tuccompi_policy_ms_tail;
 
 /** Policy by name: "eq1", "eq2", "ms", "ms-tail" (also "ms_tail"), or a StarPU built-in local

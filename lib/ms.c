@@ -19,12 +19,21 @@
  * holds a large part of the tail. With tasks slow relative to a round trip this is exactly the
  * paper's pack.
  *
- * Prefetch: the paper's rank asks when a unit is idle, so its units wait a round trip at every
- * refill. A rank here asks while it still holds the tasks its units will finish during about two
+ * When to ask: the paper's rank asks when a unit is idle, so its units wait a round trip at every
+ * refill. The first request here is the paper's pack (a job for every unit); once the rank's rate
+ * is known it asks whenever it holds fewer unstarted tasks than its units finish in about two
  * round trips (MS_PREFETCH_RTT, at the measured rate and round trip; on the master, its feeder's
- * wake-up, MS_LOCAL_RTT_S), so the answer arrives before the pool runs dry. With tasks slow
- * relative to a round trip that is less than one task: the paper's MS again.
- * TUCCOMPI_MS_PREFETCH=0 turns it off (for comparisons, bench/overhead). */
+ * wake-up, MS_LOCAL_RTT_S), and never fewer than its largest job takes at once, so the answer
+ * arrives before a unit runs dry. With tasks slow relative to a round trip, that is one job: the
+ * rank does not sit on a second pack that its cores would run after the faster ranks are done
+ * (docs/apsp.md, two ranks on one node). TUCCOMPI_MS_PREFETCH=0 keeps a full pack in hand instead
+ * (for comparisons, bench/overhead).
+ *
+ * End of a set (policies with TUCCOMPI_POLICY_RANK_TAIL, MS-TAIL): MS-TAIL's rule between ranks.
+ * Each request also carries the job time of the rank's fastest unit; the master answers "stop"
+ * to a rank when the ranks at least twice as fast per job would start everything left before it
+ * finishes one job (without it, a rank of CPU cores keeps taking sources that its cores finish
+ * after the GPU's rank has run out of work). A rank that stopped no longer counts as fast. */
 #include "taskset.h"
 
 #include <stdio.h>
@@ -52,26 +61,48 @@ struct _tuccompi_ms
 	double comm_s;
 	uint64_t nrequests;
 	uint64_t *rate; /* master: each rank's last reported task rate (tasks per 1000 s) */
+	uint64_t *job_us; /* master: each rank's last reported job time of its fastest unit (us) */
+	int rank_tail;    /* the policy's TUCCOMPI_POLICY_RANK_TAIL */
 };
+
+/* Request: want, want_max, rate (tasks per 1000 s), job time (us); grant: first, count, rest. */
+#define MS_REQ_WORDS 4
+
+/* Would the ranks at least twice as fast per job as @rank start the @left tasks before it
+ * finishes one job? (lock held) */
+static int faster_ranks_finish_first(const struct _tuccompi_ms *ms, int rank, uint64_t left)
+{
+	double mine = (double)ms->job_us[rank] * 1e-6, rate = 0;
+	if (mine <= 0)
+		return 0;
+	for (int r = 0; r < _tuccompi.nranks; r++)
+		if (r != rank && ms->job_us[r] && ms->rate[r] && 2 * ms->job_us[r] <= ms->job_us[rank])
+			rate += (double)ms->rate[r] / 1000;
+	return rate > 0 && (double)left / rate < mine;
+}
 
 /* A request: the paper's pack (want), what the rank would take to save round trips
  * (want_max) and its measured task rate. The master grants the pack, or more up to the rank's
  * share of what is left by measured speed, halved (factoring), so that a slow rank never sits
  * on a large part of the tail. */
-static void ms_take(struct _tuccompi_ms *ms, int rank, const uint64_t req[3], uint64_t *first, uint64_t *count,
-		    uint64_t *rest)
+static void ms_take(struct _tuccompi_ms *ms, int rank, const uint64_t req[MS_REQ_WORDS], uint64_t *first,
+		    uint64_t *count, uint64_t *rest)
 {
 	pthread_mutex_lock(&ms->lock);
 	uint64_t left = ms->ntasks - ms->next, want = req[0];
-	if (ms->rate && req[2])
+	if (req[2])
 		ms->rate[rank] = req[2];
+	if (req[3])
+		ms->job_us[rank] = req[3];
+	if (ms->rank_tail && want && faster_ranks_finish_first(ms, rank, left))
+		want = 0; /* stop: the faster ranks take the rest */
 	if (req[1] > want)
 	{
 		/* until every rank has told its speed, the paper's pack */
 		uint64_t cap = 0;
 		double sum = 0;
 		int known = 0;
-		for (int r = 0; ms->rate && r < _tuccompi.nranks; r++)
+		for (int r = 0; r < _tuccompi.nranks; r++)
 			if (ms->rate[r])
 				sum += (double)ms->rate[r], known++;
 		if (known == _tuccompi.nranks && sum > 0)
@@ -84,6 +115,8 @@ static void ms_take(struct _tuccompi_ms *ms, int rank, const uint64_t req[3], ui
 	*count = want < left ? want : left;
 	ms->next += *count;
 	*rest = ms->ntasks - ms->next;
+	if (*count == 0) /* that rank is done asking: it no longer counts as fast */
+		ms->rate[rank] = ms->job_us[rank] = 0;
 	pthread_mutex_unlock(&ms->lock);
 }
 
@@ -92,14 +125,14 @@ static void *ms_server(void *arg)
 {
 	struct _tuccompi_ms *ms = arg;
 	int stops = 0, nremote = _tuccompi.nranks - 1;
-	uint64_t want[3];
+	uint64_t want[MS_REQ_WORDS];
 	MPI_Request req;
 	MPI_Status st;
 	struct timespec nap = { 0, 20000 }; /* 20 µs between polls: no core burnt */
 
 	while (stops < nremote)
 	{
-		MPI_Irecv(want, 3, MPI_UINT64_T, MPI_ANY_SOURCE, ms->tag_req, _tuccompi.comm, &req);
+		MPI_Irecv(want, MS_REQ_WORDS, MPI_UINT64_T, MPI_ANY_SOURCE, ms->tag_req, _tuccompi.comm, &req);
 		int done = 0;
 		while (!done)
 		{
@@ -120,16 +153,20 @@ static void *ms_server(void *arg)
 }
 #endif
 
-struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned serial)
+struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned serial, int rank_tail)
 {
 	struct _tuccompi_ms *ms = calloc(1, sizeof(*ms));
 	if (!ms)
 		return NULL;
 	ms->ntasks = ntasks;
 	ms->master = master;
+	ms->rank_tail = rank_tail;
 	ms->rate = calloc((size_t)_tuccompi.nranks, sizeof(uint64_t));
-	if (!ms->rate)
+	ms->job_us = calloc((size_t)_tuccompi.nranks, sizeof(uint64_t));
+	if (!ms->rate || !ms->job_us)
 	{
+		free(ms->rate);
+		free(ms->job_us);
 		free(ms);
 		return NULL;
 	}
@@ -142,6 +179,7 @@ struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned se
 		if (pthread_create(&ms->server, NULL, ms_server, ms) != 0)
 		{
 			free(ms->rate);
+			free(ms->job_us);
 			free(ms);
 			return NULL;
 		}
@@ -189,11 +227,11 @@ static void wait_for_master(const struct _tuccompi_ms *ms, MPI_Request *r, doubl
 }
 #endif
 
-int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_max, double rate, uint64_t *first,
-			 uint64_t *count, uint64_t *rest)
+int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_max, double rate, double job_s,
+			 uint64_t *first, uint64_t *count, uint64_t *rest)
 {
 	ms->nrequests++;
-	uint64_t req[3] = { want, want_max, (uint64_t)(rate * 1000) };
+	uint64_t req[MS_REQ_WORDS] = { want, want_max, (uint64_t)(rate * 1000), (uint64_t)(job_s * 1e6) };
 	if (_tuccompi.rank == ms->master || !_tuccompi.mpi_active)
 	{
 		ms_take(ms, _tuccompi.rank, req, first, count, rest);
@@ -203,7 +241,7 @@ int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_m
 	double t0 = _tuccompi_now();
 	uint64_t grant[3];
 	MPI_Request r;
-	if (MPI_Send(req, 3, MPI_UINT64_T, ms->master, ms->tag_req, _tuccompi.comm) != MPI_SUCCESS ||
+	if (MPI_Send(req, MS_REQ_WORDS, MPI_UINT64_T, ms->master, ms->tag_req, _tuccompi.comm) != MPI_SUCCESS ||
 	    MPI_Irecv(grant, 3, MPI_UINT64_T, ms->master, ms->tag_grant, _tuccompi.comm, &r) != MPI_SUCCESS)
 		return _tuccompi_error(-EIO, "MS request to master rank %d failed", ms->master);
 	wait_for_master(ms, &r, t0);
@@ -227,6 +265,7 @@ int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequ
 		*nrequests = ms->nrequests;
 	pthread_mutex_destroy(&ms->lock);
 	free(ms->rate);
+	free(ms->job_us);
 	free(ms);
 	return 0;
 }
@@ -234,28 +273,54 @@ int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequ
 
 /* ------------------------------------------------------------------ a rank's feeder */
 
-/* Tasks this rank keeps in hand (the paper's packs): a batch per CPU core, MK batches per GPU. */
-static uint64_t pack_target(const struct tuccompi_taskset *ts)
+/* The paper's pack: a batch per CPU core, MK batches per GPU; with @take_max, the most tasks one
+ * job of this rank takes at once (a unit that finds fewer runs a partial batch). */
+static uint64_t pack_target(const struct tuccompi_taskset *ts, uint64_t *take_max)
 {
-	uint64_t t = 0;
+	uint64_t t = 0, m = 0;
 	for (int k = 0; k < _tuccompi.nunits; k++)
 	{
 		const struct tuccompi_unit *u = &_tuccompi.units[k];
+		uint64_t b = 0;
 		if (_tuccompi.unit_failed[k])
 			continue;
 		if (u->kind == TUCCOMPI_UNIT_CPU && (ts->cl.where & STARPU_CPU))
-			t += ts->batch[TUCCOMPI_UNIT_CPU];
+			t += b = ts->batch[TUCCOMPI_UNIT_CPU];
 		else if (u->kind == TUCCOMPI_UNIT_CUDA && (ts->cl.where & STARPU_CUDA))
-			t += (uint64_t)ts->mk * ts->batch[TUCCOMPI_UNIT_CUDA];
+			t += (uint64_t)ts->mk * (b = ts->batch[TUCCOMPI_UNIT_CUDA]);
+		if (b > m)
+			m = b;
 	}
+	if (take_max)
+		*take_max = m;
 	return t;
+}
+
+/* Seconds a job takes on this rank's fastest unit so far (0: none finished yet). */
+static double fastest_job_s(const struct tuccompi_taskset *ts)
+{
+	double best = 0;
+	for (int k = 0; k < _tuccompi.nunits; k++)
+	{
+		const struct tuccompi_unit *u = &_tuccompi.units[k];
+		unsigned b = ts->batch[u->kind == TUCCOMPI_UNIT_CUDA ? TUCCOMPI_UNIT_CUDA : TUCCOMPI_UNIT_CPU];
+		for (int i = 0; i < u->nworkers; i++)
+		{
+			uint64_t n = atomic_load(&ts->worker_ntasks[u->workers[i]]);
+			double job = n ? 1e-9 * (double)atomic_load(&ts->worker_busy_ns[u->workers[i]]) / (double)n * b : 0;
+			if (job > 0 && (best == 0 || job < best))
+				best = job;
+		}
+	}
+	return best;
 }
 
 static void *feeder(void *arg)
 {
 	struct tuccompi_taskset *ts = arg;
 	struct _tuccompi_ms *ms = ts->ms;
-	const uint64_t target = pack_target(ts);
+	uint64_t take_max;
+	const uint64_t target = pack_target(ts, &take_max);
 	uint64_t rest = ts->ntodo, low = target; /* ask when fewer than `low` tasks are in hand */
 	const char *pf = getenv("TUCCOMPI_MS_PREFETCH");
 	const int prefetch = !(pf && !strcmp(pf, "0"));
@@ -281,13 +346,17 @@ static void *feeder(void *arg)
 			if (adapt > want_max)
 				want_max = adapt;
 		}
-		/* the next request goes out while the units still have this much to do */
+		/* the next request goes out while the units still have this much to start */
 		if (prefetch && rate > 0)
-			low = target + (uint64_t)(rate * rtt * MS_PREFETCH_RTT + 0.5);
+		{
+			low = (uint64_t)(rate * rtt * MS_PREFETCH_RTT + 0.5);
+			if (low < take_max)
+				low = take_max;
+		}
 		uint64_t first = 0, count = 0;
 		int ret = _tuccompi_injected(2)
 				  ? _tuccompi_error(-EIO, "request to the MS master failed (fault injected by TUCCOMPI_FAULT_INJECT)")
-				  : _tuccompi_ms_request(ms, want, want_max, rate, &first, &count, &rest);
+				  : _tuccompi_ms_request(ms, want, want_max, rate, fastest_job_s(ts), &first, &count, &rest);
 		if (ret == 0 && count)
 			ret = _tuccompi_ts_take(ts, first, count);
 		pthread_mutex_lock(&ts->lock);
@@ -302,7 +371,7 @@ static void *feeder(void *arg)
 			if (ret < 0)
 			{
 				_tuccompi_ts_fail(ts, ret, "%s", tuccompi_last_error());
-				_tuccompi_ms_request(ms, 0, 0, 0, &first, &count, &rest);
+				_tuccompi_ms_request(ms, 0, 0, 0, 0, &first, &count, &rest);
 			}
 			pthread_mutex_lock(&ts->lock);
 			ts->feeding = 0;
@@ -316,19 +385,20 @@ static void *feeder(void *arg)
 
 int _tuccompi_ms_feed(struct tuccompi_taskset *ts)
 {
-	ts->ms = _tuccompi_ms_start(ts->ntodo, ts->policy->master, ts->serial);
+	ts->ms = _tuccompi_ms_start(ts->ntodo, ts->policy->master, ts->serial,
+				    (ts->policy->flags & TUCCOMPI_POLICY_RANK_TAIL) != 0);
 	if (!ts->ms)
 		return _tuccompi_error(-ENOMEM, "cannot start the MS protocol");
 	uint64_t first, count, rest;
 	if (_tuccompi.nranks == 1)
 	{
 		/* One node: every task is this node's; units take them as they go. */
-		_tuccompi_ms_request(ts->ms, ts->ntodo, ts->ntodo, 0, &first, &count, &rest);
+		_tuccompi_ms_request(ts->ms, ts->ntodo, ts->ntodo, 0, 0, &first, &count, &rest);
 		return _tuccompi_ts_take(ts, first, count);
 	}
-	if (pack_target(ts) == 0)
+	if (pack_target(ts, NULL) == 0)
 		/* No unit here can run it: a request for nothing is our stop. */
-		return _tuccompi_ms_request(ts->ms, 0, 0, 0, &first, &count, &rest);
+		return _tuccompi_ms_request(ts->ms, 0, 0, 0, 0, &first, &count, &rest);
 	ts->feeding = 1;
 	ts->feeder_started = 1;
 	if (pthread_create(&ts->feeder, NULL, feeder, ts) != 0)
@@ -336,7 +406,7 @@ int _tuccompi_ms_feed(struct tuccompi_taskset *ts)
 		ts->feeder_started = 0;
 		ts->feeding = 0;
 		/* still our stop, so that the master does not wait for us */
-		_tuccompi_ms_request(ts->ms, 0, 0, 0, &first, &count, &rest);
+		_tuccompi_ms_request(ts->ms, 0, 0, 0, 0, &first, &count, &rest);
 		return _tuccompi_error(-EAGAIN, "cannot start the MS feeder thread");
 	}
 	return 0;

@@ -135,8 +135,8 @@ static inline uint64_t _tuccompi_ts_in_hand(const struct tuccompi_taskset *ts)
 
 /* After a task started or a job ended (lock held): wake the set's waiters only when one of them
  * can go on -- the MS feeder (fewer than feed_low tasks in hand), the SYN wait (no job in flight)
- * or anyone after an error. A broadcast at every task start and end woke the feeder twice per
- * task: 160,000 times a second on a rank of 8 workers running 100 us tasks. */
+ * or anyone after an error (a broadcast at every task start and end woke the feeder twice per
+ * task; docs/architecture.md). */
 static inline void _tuccompi_ts_wake_locked(struct tuccompi_taskset *ts)
 {
 	if (ts->error || ts->jobs_inflight == 0 || _tuccompi_ts_in_hand(ts) < ts->feed_low)
@@ -177,12 +177,14 @@ TUCCOMPI_INTERNAL int _tuccompi_ts_take(struct tuccompi_taskset *ts, uint64_t fi
 TUCCOMPI_INTERNAL void _tuccompi_ts_tell_remaining_locked(struct tuccompi_taskset *ts);
 
 /* ---- ms.c: the MS protocol. A grant is [first, first+count) of positions; count 0 is stop. */
-TUCCOMPI_INTERNAL struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned serial);
+/* @rank_tail: the policy's TUCCOMPI_POLICY_RANK_TAIL (the master may stop slow ranks at the end). */
+TUCCOMPI_INTERNAL struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned serial, int rank_tail);
 /* Ask for @want positions, or up to @want_max if the master judges it fair given @rate (this
- * rank's tasks per second, 0 unknown); a blocking round trip, or local on the master. @rest gets
- * how many the master has left after this grant. */
+ * rank's tasks per second, 0 unknown) and @job_s (seconds per job of this rank's fastest unit, 0
+ * unknown); a blocking round trip, or local on the master. @rest gets how many the master has
+ * left after this grant. */
 TUCCOMPI_INTERNAL int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_max, double rate,
-					   uint64_t *first, uint64_t *count, uint64_t *rest);
+					   double job_s, uint64_t *first, uint64_t *count, uint64_t *rest);
 /* Wait for the master to have answered every rank's last request, free. */
 TUCCOMPI_INTERNAL int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequests);
 /* Feed the task set from the master on a thread of its own (ranks other than a lone one). */

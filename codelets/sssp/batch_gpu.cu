@@ -627,7 +627,28 @@ __device__ void step_pushb(const struct kparams &P, const struct sssp_batch_ctl 
 #define PULL_GROUP SSSP_BATCH_PULL_GROUP // consecutive vertices per warp item of a PULL step
 // In-neighbours' rows a pull requests at once: 8 K-slot rows for K = 1, 4 for K = 2 (8 requests of
 // 128 bytes in flight per warp either way, 16 registers for the answers).
-#define PULL_GATHER(K) (8 / (K))
+#ifndef TUCCOMPI_PULL_GATHER2
+#define TUCCOMPI_PULL_GATHER2 4
+#endif
+#define PULL_GATHER(K) ((K) == 1 ? 8 : TUCCOMPI_PULL_GATHER2)
+// PULL: a group whose in-arcs fit one warp-load requests only the slots of its own rows that some
+// in-arc's tail has in the frontier (the others cannot improve), with the first gather.
+#ifndef TUCCOMPI_PULL_LAZY_ROWS
+#define TUCCOMPI_PULL_LAZY_ROWS 1
+#endif
+
+// OR of v over the warp.
+__device__ __forceinline__ uint32_t warp_or(uint32_t v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+	return __reduce_or_sync(FULL, v);
+#else
+#pragma unroll
+	for (int o = 16; o; o >>= 1)
+		v |= __shfl_xor_sync(FULL, v, o);
+	return v;
+#endif
+}
 
 // The next (up to) G in-neighbours of the set `has` (warp-uniform; the arcs this warp's lanes hold:
 // tail u, its mask mk, weight wt, vk = the vertex of the group the arc belongs to): the slots of their
@@ -738,14 +759,17 @@ __device__ void pull_group(const struct kparams &P, const MASK(K) * Fc, MASK(K) 
 	uint64_t A = __shfl_sync(FULL, rk, 0), B = __shfl_sync(FULL, rk, cnt);
 	if (A == B)
 		return; // no in-arcs: nothing can lower these rows
-	// the group's rows go out now and are compared at the end (no other writer in this step)
+	// The group's rows are compared at the end (no other writer in this step). With at most 32
+	// in-arcs (one load) only the slots some tail can lower are requested, once the tails' masks
+	// are known, alongside the first gather; else all of them go out now.
+	const bool lazy = TUCCOMPI_PULL_LAZY_ROWS && B - A <= 32;
 	uint32_t cur[PULL_GROUP][K], cand[PULL_GROUP][K];
 #pragma unroll
 	for (int i = 0; i < PULL_GROUP; i++)
 #pragma unroll
 		for (int h = 0; h < K; h++)
 		{
-			cur[i][h] = (uint32_t)i < cnt ? ldcg(slot<K>(P, v0 + i, h)) : 0;
+			cur[i][h] = !lazy && (uint32_t)i < cnt ? ldcg(slot<K>(P, v0 + i, h)) : 0;
 			cand[i][h] = INF;
 		}
 	for (uint64_t base = A; base < B; base += 32)
@@ -761,6 +785,16 @@ __device__ void pull_group(const struct kparams &P, const MASK(K) * Fc, MASK(K) 
 		}
 		for (uint32_t k = 1; k < cnt; k++) // the vertex of arc e: boundaries r_1..r_{cnt-1} at or below e
 			vk += __shfl_sync(FULL, rk, k) <= e;
+		if (lazy) // one pass: the OR of vertex i's tails' masks says which of its slots can improve
+#pragma unroll
+			for (int i = 0; i < PULL_GROUP; i++)
+#pragma unroll
+				for (int h = 0; h < K; h++)
+				{
+					uint32_t any = warp_or(vk == (uint32_t)i ? (uint32_t)(mk >> (32 * h)) : 0u);
+					if ((any >> lane) & 1) // i < cnt: arcs past the group's end have mk 0
+						cur[i][h] = ldcg(slot<K>(P, v0 + i, h));
+				}
 		uint32_t has = __ballot_sync(FULL, mk != 0);
 		while (has)
 			pull_gather<K, PULL_GROUP, PULL_GATHER(K)>(P, has, u, mk, wt, vk, cand);

@@ -76,7 +76,7 @@ fi
 
 # ---------------------------------------------------------------- the report
 "$app" --gen random:2000 --sources 0-19 --units cpu -o "$tmp/r.csv" 2>"$tmp/r.err" || fail "CPU-only run"
-grep -q "SSSP/s (policy ms, 1 rank(s), [0-9]* CPU + 0 GPU units)" "$tmp/r.err" || fail "report: $(cat "$tmp/r.err")"
+grep -q "SSSP/s (policy ms-tail, 1 rank(s), [0-9]* CPU + 0 GPU units)" "$tmp/r.err" || fail "report: $(cat "$tmp/r.err")"
 grep -q "MK" "$tmp/r.err" && fail "a CPU-only report names MK: $(cat "$tmp/r.err")"
 grep -q "^  engine:    [a-z]* (auto: " "$tmp/r.err" || fail "the report does not say which engine ran and why"
 # -o -: stdout is the table, however talkative the run.

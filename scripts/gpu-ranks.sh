@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# gpu-ranks.sh: issue 12 on the H200 node (one GPU, 16 cores), from `make bundle`: every unit on 8,192
+# sources of the random 1M graph, one rank against two ranks (node-aware split), alternating, under
+# MS and MS-TAIL, and two ranks with the MS feeder keeping a full pack in hand (TUCCOMPI_MS_PREFETCH=0,
+# the behaviour before 2026-12-01); then bench/overhead on 2 and 4 ranks (1 us and 100 us tasks).
+# Results in $OUT/ranks/.
+. "$(dirname "$0")/gpu-lib.sh" ranks
+"$GT" gen random:1049088 --seed 1 -o "$out/r1m.tgb" >/dev/null 2>&1
+for rep in 1 2; do
+	for pol in ms ms-tail; do
+		run "ranks1-$pol-$rep" "$APP" "$out/r1m.tgb" --sources random:8192 --policy $pol --summary
+		run "ranks2-$pol-$rep" "$B/tests/mpirun.sh" 2 "$APP" "$out/r1m.tgb" --sources random:8192 --policy $pol --summary
+		grep -E "waiting for other" "$o/ranks2-$pol-$rep.log" | sed 's/^/    /'
+	done
+	(
+		export MPIRUN_ARGS="-x TUCCOMPI_MS_PREFETCH=0"
+		run "ranks2-ms-pf0-$rep" "$B/tests/mpirun.sh" 2 "$APP" "$out/r1m.tgb" --sources random:8192 --policy ms --summary
+	)
+	grep -E "waiting for other" "$o/ranks2-ms-pf0-$rep.log" | sed 's/^/    /'
+done
+rm -f "$out/r1m.tgb"
+step "bench/overhead, 2 and 4 ranks"
+for n in 2 4; do
+	MPIRUN_ARGS="-x STARPU_NCUDA=0" timeout 120 "$B/tests/mpirun.sh" $n "$B/bench/overhead" --task-us 1,100 --reps 5 \
+		--policies eq1,eq2,ms,ms-tail,eager,lws --csv "$o/overhead-$n.csv" 2>&1 | grep -E '^  [a-z]' | sed "s/^/[$n] /"
+done

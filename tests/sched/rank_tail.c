@@ -1,0 +1,122 @@
+/* MS-TAIL's end-of-set rule between ranks (TUCCOMPI_POLICY_RANK_TAIL), on 2 ranks of one CPU worker
+ * each: rank 0's tasks take FAST_US, rank 1's SLOW_US (both sleep, so the test also holds on an
+ * oversubscribed 2-core machine). Once rank 0 would start everything left before rank 1 finishes
+ * one task -- the last W = (rank 0's rate) x SLOW_US positions of the set -- the master must stop
+ * handing rank 1 tasks. Checked on the positions (here the task ids) rank 1 ran: none of the last
+ * W/2, with W from the rate rank 0 actually reached in this run (so a slow machine narrows the
+ * window instead of failing the test). Without the rule rank 1's last position falls anywhere in
+ * the window, so each run has about even odds of catching it; MS-TAIL runs REPS times. MS (no
+ * rule) runs once for comparison, unchecked. Also: every task once, results back, rank 1 took
+ * part. */
+#include <time.h>
+#include <tuccompi.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define FAST_US 1000
+#define SLOW_US 60000
+#define NTASKS 1000
+#define REPS 3
+
+struct result
+{
+	uint64_t id;
+	int32_t rank;
+	double t1;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void probe_cpu(struct tuccompi_task *t, void *arg)
+{
+	(void)arg;
+	struct result *r = tuccompi_task_result(t);
+	usleep(tuccompi_rank() == 1 ? SLOW_US : FAST_US);
+	r->id = tuccompi_task_id(t);
+	r->rank = tuccompi_rank();
+	r->t1 = now();
+}
+
+static const struct tuccompi_plugin probe = {
+	.name = "test_rank_tail",
+	.cpu = probe_cpu,
+	.result_size = sizeof(struct result),
+};
+
+/* Runs the set under @pol; on rank 0, checks every result and, with @check, that rank 1 ran none
+ * of the last W/2 positions. */
+static void run(const struct tuccompi_policy *pol, struct result *res, int check)
+{
+	struct tuccompi_taskset_desc desc = { .plugin = &probe, .ntasks = NTASKS, .results = res, .root = 0 };
+	tuccompi_taskset_t ts;
+	memset(res, 0xff, NTASKS * sizeof(*res));
+	ASSERT_OK(tuccompi_parallel(pol, &desc, &ts));
+	ASSERT_OK(tuccompi_wait(ts));
+	if (tuccompi_rank() == 0)
+	{
+		long long last = -1, n0 = 0, n1 = 0;
+		double t_first = 0, t_last = 0;
+		for (uint64_t i = 0; i < NTASKS; i++)
+		{
+			if (res[i].id != i || (res[i].rank != 0 && res[i].rank != 1))
+				FAIL("%s: result %llu: id %llu rank %d (lost or wrong)", pol->name, (unsigned long long)i,
+				     (unsigned long long)res[i].id, res[i].rank);
+			ASSERT_EQ(tuccompi_taskset_task_rank(ts, i), res[i].rank);
+			if (res[i].rank == 1)
+				last = (long long)i, n1++;
+			else
+			{
+				if (!n0++ || res[i].t1 < t_first)
+					t_first = res[i].t1;
+				if (res[i].t1 > t_last)
+					t_last = res[i].t1;
+			}
+		}
+		double rate0 = t_last > t_first ? (double)(n0 - 1) / (t_last - t_first) : 0;
+		long long half = (long long)(0.5 * rate0 * SLOW_US * 1e-6);
+		printf("%s: rank 0 %.0f tasks/s; rank 1 ran %lld tasks, the last at position %lld of %d (window %lld)\n",
+		       pol->name, rate0, n1, last, NTASKS, 2 * half);
+		if (check)
+		{
+			if (last < 0)
+				FAIL("%s: rank 1 ran nothing; it should work until the end of the set draws near", pol->name);
+			if (last >= NTASKS - half)
+				FAIL("%s: rank 1 (%d us per task) was given position %lld of %d, when rank 0 (%.0f tasks/s) "
+				     "would have started the last %lld before it finished one",
+				     pol->name, SLOW_US, last, NTASKS, rate0, 2 * half);
+		}
+	}
+	tuccompi_taskset_destroy(ts);
+}
+
+int main(int argc, char **argv)
+{
+	struct tuccompi_conf conf;
+	tuccompi_conf_init(&conf);
+	conf.quiet = 1;
+	conf.ncpus = 1;
+	int ret = tuccompi_init(&argc, &argv, &conf);
+	if (ret == -ENODEV)
+		return TEST_SKIP;
+	ASSERT_OK(ret);
+	if (tuccompi_nranks() != 2)
+	{
+		fprintf(stderr, "rank_tail: run on 2 ranks (tests/sched/rank_tail.sh)\n");
+		tuccompi_finalize();
+		return TEST_SKIP;
+	}
+	struct result *res = calloc(NTASKS, sizeof(*res));
+	ASSERT(res);
+	for (int rep = 0; rep < REPS; rep++)
+		run(&tuccompi_policy_ms_tail, res, 1);
+	run(&tuccompi_policy_ms, res, 0); /* the comparison: no rule */
+	free(res);
+	ASSERT_OK(tuccompi_finalize());
+	return 0;
+}
