@@ -9,15 +9,17 @@
 #   3. tuccompi-apsp: GPU alone on 16,384 sources of the random 1M graph; every unit on 32,408 (MS-TAIL);
 #   4. issue 12: every unit, 8,192 sources, one rank then two ranks; bench/overhead on 2 and 4 ranks,
 #      1 us and 100 us tasks, the MS feeder's prefetch on (default) and off (TUCCOMPI_MS_PREFETCH=0).
+# PULL_ONLY=1 stops after step 2; VARIANTS (NAME:FLAG[,FLAG...] ...) and KNOBS choose other builds.
 # Results in $OUT/pull/.
 if [ "${1:-}" = --build ]; then
 	# the variants: only sm_90 (the H200), stripped, next to the bundle's bench
 	set -e
 	cd "$(dirname "$0")/.."
-	for v in nolazy:-DTUCCOMPI_PULL_LAZY_ROWS=0 g6:-DTUCCOMPI_PULL_GATHER2=6 g8:-DTUCCOMPI_PULL_GATHER2=8 \
-		nolazy-g6:"-DTUCCOMPI_PULL_LAZY_ROWS=0 -DTUCCOMPI_PULL_GATHER2=6"; do
+	for v in ${VARIANTS:-nolazy:-DTUCCOMPI_PULL_LAZY_ROWS=0 g6:-DTUCCOMPI_PULL_GATHER2=6 g8:-DTUCCOMPI_PULL_GATHER2=8 \
+		nolazy-g6:-DTUCCOMPI_PULL_LAZY_ROWS=0,-DTUCCOMPI_PULL_GATHER2=6}; do
 		touch codelets/sssp/batch_gpu.cu
-		make -s bench/batch_gpu NVCCFLAGS="-O3 -gencode arch=compute_90,code=sm_90 ${v#*:}" >/dev/null
+		f=${v#*:}
+		make -s bench/batch_gpu NVCCFLAGS="-O3 -gencode arch=compute_90,code=sm_90 ${f//,/ }" >/dev/null
 		strip -o "bundle/bench/batch_gpu-${v%%:*}" bench/batch_gpu
 	done
 	touch codelets/sssp/batch_gpu.cu
@@ -31,9 +33,10 @@ echo "sssp_batch_gpu: exit $?"
 tail -3 "$o/sssp_batch_gpu.txt"
 
 step "PULL variants"
-GRAPHS="random:1049088 random:4194304 rmat:20 grid:1024x1024" KNOBS="base bin:nolazy bin:g6 bin:g8 bin:nolazy-g6 base" APP_KNOBS="" \
+GRAPHS="random:1049088 random:4194304 rmat:20 grid:1024x1024" KNOBS=${KNOBS:-base bin:nolazy bin:g6 bin:g8 bin:nolazy-g6 base} APP_KNOBS="" \
 	OUT=$o bash "$here/scripts/gpu-knobs.sh" | grep -v '^$'
 
+[ "${PULL_ONLY:-0}" = 1 ] && exit 0
 step "tuccompi-apsp, random 1M"
 "$GT" gen random:1049088 --seed 1 -o "$out/r1m.tgb" >/dev/null 2>&1
 run apsp-gpu-16384 "$APP" "$out/r1m.tgb" --sources random:16384 --units gpu

@@ -42,11 +42,12 @@
 //   PUSHB  the records, one warp each (dense vertices of random graphs; R-MAT hubs' 1e5 arcs
 //          spread over the whole grid).
 //   PULL   when the frontier is large (more than n/PULL vertices) and dense (PULL_DENSITY new
-//          lanes per vertex): warps take 4 consecutive vertices, whose in-arcs are contiguous (the
-//          warp's next group's in_rowptr is requested before this one is worked on); their own rows
-//          are requested with their in-arcs, the tails' masks 32 at a time, then the rows of the
-//          tails in the frontier PULL_GATHER at a time (all requests out before the first answer is
-//          used). A warp is the only writer of its group's rows and next-frontier masks in a pull
+//          lanes per vertex): warps take 3 consecutive vertices, whose in-arcs are contiguous (the
+//          warp's next group's in_rowptr is requested before this one is worked on); the tails'
+//          masks 32 at a time, then the rows of the tails in the frontier PULL_GATHER at a time (all
+//          requests out before the first answer is used), then only the slots of the group's own
+//          rows that got a candidate (holding nothing more in registers across the gathers: the
+//          loop's registers bound it). A warp is the only writer of its group's rows and next-frontier masks in a pull
 //          (F[p^1] starts clear), so it stores them without atomics or read-back; the in-chunks of a
 //          high in-degree vertex, separate items that run concurrently, use atomicMin/atomicOr.
 //   CLEAR  zeroes the masks a PULL read (a PUSH zeroes them as it goes).
@@ -262,16 +263,35 @@ __device__ __forceinline__ uint32_t rd_volatile(const uint32_t *p)
 
 // A warp's output of one step: buffered appends to the frontier list and the far list, and the
 // smallest far distance it produced (per lane; reduced when flushed).
+// What a warp puts out in a step: entries of the next frontier's list (near) and of the far pile's,
+// buffered 32 at a time in its shared memory, the smallest far distance and the count of pairs put
+// into the next frontier. Only the counters live in registers: the lists and counters they go to are
+// the same for the whole grid in a step (wl, shared memory, set by each block's thread 0 after the
+// barrier) and the buffers are at the warp's place in sbuf; kept in registers across a step, those
+// 8 pointers made the loop spill (ncu: local-memory traffic larger than the global loads).
 struct wout
+{
+	uint32_t nb, fb; // buffered entries (warp-uniform)
+	uint32_t fmin;   // per lane
+	uint32_t np;     // per lane: pairs put into the next frontier
+};
+struct wlists
 {
 	uint32_t *near_list, *near_cnt;
 	uint32_t *far_list, *far_cnt, *far_min;
-	uint32_t *sb_near, *sb_far; // 32 entries each, this warp's shared memory
-	uint32_t nb, fb;            // buffered entries (warp-uniform)
-	uint32_t fmin;              // per lane
-	uint32_t np;                // per lane: pairs put into the next frontier
 	uint32_t *np_cnt;
 };
+// Dynamic shared memory of the device loop: 2 x 32 words per warp (the append buffers).
+extern __shared__ uint32_t sbuf[];
+static __shared__ struct wlists wl;
+__device__ __forceinline__ uint32_t *sb_near(void)
+{
+	return &sbuf[(threadIdx.x >> 5) * 64];
+}
+__device__ __forceinline__ uint32_t *sb_far(void)
+{
+	return &sbuf[(threadIdx.x >> 5) * 64 + 32];
+}
 
 __device__ __forceinline__ void buf_flush(uint32_t *sb, uint32_t &cnt, uint32_t *list, uint32_t *gcnt)
 {
@@ -315,21 +335,31 @@ __device__ __forceinline__ void buf_putb(uint32_t *sb, uint32_t &cnt, uint32_t *
 	cnt += k;
 }
 
+// Append v to the next frontier's list / the far pile's (buf_put1).
+__device__ __forceinline__ void put_near(struct wout &o, uint32_t v)
+{
+	buf_put1(sb_near(), o.nb, wl.near_list, wl.near_cnt, v);
+}
+__device__ __forceinline__ void put_far(struct wout &o, uint32_t v)
+{
+	buf_put1(sb_far(), o.fb, wl.far_list, wl.far_cnt, v);
+}
+
 __device__ __forceinline__ void wout_flush(struct wout &o)
 {
-	buf_flush(o.sb_near, o.nb, o.near_list, o.near_cnt);
-	buf_flush(o.sb_far, o.fb, o.far_list, o.far_cnt);
+	buf_flush(sb_near(), o.nb, wl.near_list, wl.near_cnt);
+	buf_flush(sb_far(), o.fb, wl.far_list, wl.far_cnt);
 	uint32_t m = o.fmin;
 	for (int s = 16; s > 0; s >>= 1)
 		m = min(m, __shfl_xor_sync(FULL, m, s));
 	if (lane_id() == 0 && m != INF)
-		atomicMin(o.far_min, m);
+		atomicMin(wl.far_min, m);
 	o.fmin = INF;
 	uint32_t np = o.np;
 	for (int s = 16; s > 0; s >>= 1)
 		np += __shfl_xor_sync(FULL, np, s);
 	if (lane_id() == 0 && np)
-		atomicAdd(o.np_cnt, np);
+		atomicAdd(wl.np_cnt, np);
 	o.np = 0;
 }
 
@@ -393,9 +423,9 @@ __device__ __forceinline__ void update_warp(const struct kparams &P, MASK(K) * F
 	for (int q = 0; q < NQ; q++)
 	{
 		if ((newn >> q) & 1)
-			buf_put1(o.sb_near, o.nb, o.near_list, o.near_cnt, t[q]);
+			put_near(o, t[q]);
 		if ((newf >> q) & 1)
-			buf_put1(o.sb_far, o.fb, o.far_list, o.far_cnt, t[q]);
+			put_far(o, t[q]);
 	}
 }
 
@@ -424,8 +454,8 @@ __device__ __forceinline__ void update4_thread(const struct kparams &P, MASK(K) 
 #pragma unroll
 	for (int q = 0; q < 4; q++)
 	{
-		buf_putb(o.sb_near, o.nb, o.near_list, o.near_cnt, t[q], an[q]);
-		buf_putb(o.sb_far, o.fb, o.far_list, o.far_cnt, t[q], af[q]);
+		buf_putb(sb_near(), o.nb, wl.near_list, wl.near_cnt, t[q], an[q]);
+		buf_putb(sb_far(), o.fb, wl.far_list, wl.far_cnt, t[q], af[q]);
 	}
 }
 
@@ -624,19 +654,24 @@ __device__ void step_pushb(const struct kparams &P, const struct sssp_batch_ctl 
 	}
 }
 
-#define PULL_GROUP SSSP_BATCH_PULL_GROUP // consecutive vertices per warp item of a PULL step
+#ifndef TUCCOMPI_PULL_GROUP
+#define TUCCOMPI_PULL_GROUP SSSP_BATCH_PULL_GROUP
+#endif
+#define PULL_GROUP TUCCOMPI_PULL_GROUP // consecutive vertices per warp item of a PULL step
 // In-neighbours' rows a pull requests at once: 8 K-slot rows for K = 1, 4 for K = 2 (8 requests of
 // 128 bytes in flight per warp either way, 16 registers for the answers).
 #ifndef TUCCOMPI_PULL_GATHER2
 #define TUCCOMPI_PULL_GATHER2 4
 #endif
 #define PULL_GATHER(K) ((K) == 1 ? 8 : TUCCOMPI_PULL_GATHER2)
-// PULL: a group whose in-arcs fit one warp-load requests only the slots of its own rows that some
-// in-arc's tail has in the frontier (the others cannot improve), with the first gather.
+// PULL, a group's own rows: 2 (default) requests the slots that got a candidate, after the gathers
+// -- one more round trip, but no rows held in registers meanwhile; 1 requests, with the first gather,
+// the slots that some in-arc's tail has in the frontier (groups whose in-arcs fit one warp-load);
+// 0 all of them, first. 2 beat 1 by 5-11% and 1 beat 0 by 1-2% (docs/apsp.md): the loop is bound by
+// its registers, and what it holds across the gathers spills.
 #ifndef TUCCOMPI_PULL_LAZY_ROWS
-#define TUCCOMPI_PULL_LAZY_ROWS 1
+#define TUCCOMPI_PULL_LAZY_ROWS 2
 #endif
-
 // OR of v over the warp.
 __device__ __forceinline__ uint32_t warp_or(uint32_t v)
 {
@@ -733,8 +768,9 @@ __device__ __forceinline__ uint64_t pull_rk(const struct kparams &P, uint64_t g)
 
 // A PULL item: the PULL_GROUP consecutive vertices of group g (rk: pull_rk(g)), whose in-arcs are
 // one contiguous range: the lanes load up to 32 of them and their tails' masks at once, whichever
-// vertex they belong to, with the group's own rows; the warp gathers the rows of the tails in the
-// frontier and keeps a running minimum per vertex and slot; at the end it stores what improved.
+// vertex they belong to; the warp gathers the rows of the tails in the frontier and keeps a running
+// minimum per vertex and slot; at the end it reads the slots of its own rows that got a candidate
+// (TUCCOMPI_PULL_LAZY_ROWS) and stores what improved.
 // A group with a heavy vertex (in-degree > C: done by its in-chunks, the items after the groups)
 // takes its light vertices one at a time (pull_one).
 template <int K>
@@ -762,7 +798,7 @@ __device__ void pull_group(const struct kparams &P, const MASK(K) * Fc, MASK(K) 
 	// The group's rows are compared at the end (no other writer in this step). With at most 32
 	// in-arcs (one load) only the slots some tail can lower are requested, once the tails' masks
 	// are known, alongside the first gather; else all of them go out now.
-	const bool lazy = TUCCOMPI_PULL_LAZY_ROWS && B - A <= 32;
+	const bool late = TUCCOMPI_PULL_LAZY_ROWS == 2, lazy = late || (TUCCOMPI_PULL_LAZY_ROWS && B - A <= 32);
 	uint32_t cur[PULL_GROUP][K], cand[PULL_GROUP][K];
 #pragma unroll
 	for (int i = 0; i < PULL_GROUP; i++)
@@ -785,7 +821,7 @@ __device__ void pull_group(const struct kparams &P, const MASK(K) * Fc, MASK(K) 
 		}
 		for (uint32_t k = 1; k < cnt; k++) // the vertex of arc e: boundaries r_1..r_{cnt-1} at or below e
 			vk += __shfl_sync(FULL, rk, k) <= e;
-		if (lazy) // one pass: the OR of vertex i's tails' masks says which of its slots can improve
+		if (lazy && !late) // one pass: the OR of vertex i's tails' masks says which of its slots can improve
 #pragma unroll
 			for (int i = 0; i < PULL_GROUP; i++)
 #pragma unroll
@@ -799,6 +835,13 @@ __device__ void pull_group(const struct kparams &P, const MASK(K) * Fc, MASK(K) 
 		while (has)
 			pull_gather<K, PULL_GROUP, PULL_GATHER(K)>(P, has, u, mk, wt, vk, cand);
 	}
+	if (late)
+#pragma unroll
+		for (int i = 0; i < PULL_GROUP; i++)
+#pragma unroll
+			for (int h = 0; h < K; h++)
+				if (cand[i][h] != INF) // i < cnt
+					cur[i][h] = ldcg(slot<K>(P, v0 + i, h));
 	// Store: F[p^1] was clear when the step began and this warp is the only writer of these rows
 	// and masks in the step, so plain stores do what atomicMin / atomicOr would (the model checks
 	// the clear mask). The far pile may hold earlier lanes of the vertex: atomicOr tells whether
@@ -825,7 +868,7 @@ __device__ void pull_group(const struct kparams &P, const MASK(K) * Fc, MASK(K) 
 		{
 			if (lane == 0)
 				Fn[v0 + i] = nb;
-			buf_put1(o.sb_near, o.nb, o.near_list, o.near_cnt, v0 + i);
+			put_near(o, v0 + i);
 		}
 		if (fb)
 		{
@@ -833,7 +876,7 @@ __device__ void pull_group(const struct kparams &P, const MASK(K) * Fc, MASK(K) 
 			if (lane == 0)
 				old = atomicOr(&FM[v0 + i], fb);
 			if (!__shfl_sync(FULL, old, 0))
-				buf_put1(o.sb_far, o.fb, o.far_list, o.far_cnt, v0 + i);
+				put_far(o, v0 + i);
 		}
 	}
 }
@@ -908,12 +951,12 @@ __device__ void step_raise(const struct kparams &P, const struct sssp_batch_ctl 
 		if (lane == 0)
 			FM[v] = kb; // this warp is v's only writer in a RAISE step
 		if (kb)
-			buf_put1(o.sb_far, o.fb, o.far_list, o.far_cnt, v);
+			put_far(o, v);
 		if (mb)
 		{
 			if (lane == 0)
 				Fn[v] = mb; // zero before: F[p^1] is clear, v is once in the far list
-			buf_put1(o.sb_near, o.nb, o.near_list, o.near_cnt, v);
+			put_near(o, v);
 		}
 	}
 }
@@ -1081,35 +1124,35 @@ __device__ void grid_barrier(const struct kparams &P, uint32_t step, struct sssp
 	__syncthreads();
 }
 
-// Dynamic shared memory: 2 x 32 words per warp (the append buffers), BATCH_LOOP_SHMEM(block).
+// Dynamic shared memory (sbuf): 2 x 32 words per warp (the append buffers), BATCH_LOOP_SHMEM(block).
 #define BATCH_LOOP_SHMEM(threads) ((size_t)(threads) / 32 * 2 * 32 * sizeof(uint32_t))
 
 template <int K>
 __device__ __forceinline__ void batch_loop_body(const struct kparams &P)
 {
-	extern __shared__ uint32_t sbuf[];
 	__shared__ struct sssp_batch_ctl S;
-	const uint32_t wib = threadIdx.x >> 5;
-	const uint32_t gw = blockIdx.x * (blockDim.x >> 5) + wib, W = gridDim.x * (blockDim.x >> 5);
+	const uint32_t gw = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5), W = gridDim.x * (blockDim.x >> 5);
 	step_prologue<K>(P);
 	for (uint32_t step = 0;; step++)
 	{
 		grid_barrier(P, step, &S);
 		if (S.abort || S.mode == SSSP_BATCH_DONE)
 			break;
+		if (threadIdx.x == 0) // the previous step's flushes ended before grid_barrier's __syncthreads()
+		{
+			uint32_t fr = S.mode == SSSP_BATCH_RAISE ? S.fr ^ 1 : S.fr;
+			wl.near_list = P.L[S.p ^ 1];
+			wl.near_cnt = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_L0 + (S.p ^ 1))];
+			wl.far_list = P.FL[fr];
+			wl.far_cnt = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_FL0 + fr)];
+			wl.far_min = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_FMIN0 + fr)];
+			wl.np_cnt = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_NP)];
+		}
+		__syncthreads();
 		struct wout o;
-		o.near_list = P.L[S.p ^ 1];
-		o.near_cnt = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_L0 + (S.p ^ 1))];
-		uint32_t fr = S.mode == SSSP_BATCH_RAISE ? S.fr ^ 1 : S.fr;
-		o.far_list = P.FL[fr];
-		o.far_cnt = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_FL0 + fr)];
-		o.far_min = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_FMIN0 + fr)];
-		o.sb_near = &sbuf[wib * 64];
-		o.sb_far = &sbuf[wib * 64 + 32];
 		o.nb = o.fb = 0;
 		o.fmin = INF;
 		o.np = 0;
-		o.np_cnt = &P.cnt[SSSP_BATCH_CNT(SSSP_BATCH_C_NP)];
 		switch (S.mode)
 		{
 		case SSSP_BATCH_PUSH:

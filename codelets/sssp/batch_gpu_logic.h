@@ -28,7 +28,8 @@ extern "C" {
                                     * random 1 M and 4 M, equal on R-MAT; the grid never pulls) */
 #define SSSP_BATCH_SPARSE_POPC 2u /* <= 2 active lanes: one thread per frontier vertex */
 #define SSSP_BATCH_CHUNK_MIN 64u  /* arcs per chunk of a high-degree vertex, at least */
-#define SSSP_BATCH_PULL_GROUP 4u  /* PULL: consecutive vertices per warp item */
+#define SSSP_BATCH_PULL_GROUP 3u  /* PULL: consecutive vertices per warp item (3 beat 4 and 2: fewer
+                                   * registers than 4, more arcs per warp-load than 2) */
 /* PUSH: a warp's 32 frontier vertices with at most this many dense ones expand those itself, one
  * after the other; more go to the chunk queue, one warp each in a PUSHB step -- but only when the
  * frontier averages SSSP_BATCH_DEFER_DENSITY new lanes per vertex or more: an extra step (a grid
