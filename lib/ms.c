@@ -296,21 +296,27 @@ static uint64_t pack_target(const struct tuccompi_taskset *ts, uint64_t *take_ma
 	return t;
 }
 
-/* Seconds a job takes on this rank's fastest unit so far (0: none finished yet). */
+/* Seconds a job takes on this rank's faster kind of unit so far, averaged over the units of that
+ * kind (the luckiest core's mean would promise its end too early; 0: none finished yet). */
 static double fastest_job_s(const struct tuccompi_taskset *ts)
 {
-	double best = 0;
+	double busy[2] = { 0, 0 }, best = 0;
+	uint64_t n[2] = { 0, 0 };
 	for (int k = 0; k < _tuccompi.nunits; k++)
 	{
 		const struct tuccompi_unit *u = &_tuccompi.units[k];
-		unsigned b = ts->batch[u->kind == TUCCOMPI_UNIT_CUDA ? TUCCOMPI_UNIT_CUDA : TUCCOMPI_UNIT_CPU];
+		int c = u->kind == TUCCOMPI_UNIT_CUDA;
 		for (int i = 0; i < u->nworkers; i++)
 		{
-			uint64_t n = atomic_load(&ts->worker_ntasks[u->workers[i]]);
-			double job = n ? 1e-9 * (double)atomic_load(&ts->worker_busy_ns[u->workers[i]]) / (double)n * b : 0;
-			if (job > 0 && (best == 0 || job < best))
-				best = job;
+			n[c] += atomic_load(&ts->worker_ntasks[u->workers[i]]);
+			busy[c] += 1e-9 * (double)atomic_load(&ts->worker_busy_ns[u->workers[i]]);
 		}
+	}
+	for (int c = 0; c < 2; c++)
+	{
+		double job = n[c] ? busy[c] / (double)n[c] * ts->batch[c ? TUCCOMPI_UNIT_CUDA : TUCCOMPI_UNIT_CPU] : 0;
+		if (job > 0 && (best == 0 || job < best))
+			best = job;
 	}
 	return best;
 }

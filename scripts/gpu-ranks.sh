@@ -3,22 +3,24 @@
 # sources of the random 1M graph, one rank against two ranks (node-aware split), alternating, under
 # MS and MS-TAIL, and two ranks with the MS feeder keeping a full pack in hand (TUCCOMPI_MS_PREFETCH=0,
 # the behaviour before 2026-12-01); then bench/overhead on 2 and 4 ranks (1 us and 100 us tasks).
-# Results in $OUT/ranks/.
+# Environment: REPS (default 2), POLICIES (default "ms ms-tail"), PF0=0 skips the full-pack runs,
+# OVERHEAD=0 skips bench/overhead. Results in $OUT/ranks/.
 . "$(dirname "$0")/gpu-lib.sh" ranks
 "$GT" gen random:1049088 --seed 1 -o "$out/r1m.tgb" >/dev/null 2>&1
-for rep in 1 2; do
-	for pol in ms ms-tail; do
+for rep in $(seq "${REPS:-2}"); do
+	for pol in ${POLICIES:-ms ms-tail}; do
 		run "ranks1-$pol-$rep" "$APP" "$out/r1m.tgb" --sources random:8192 --policy $pol --summary
 		run "ranks2-$pol-$rep" "$B/tests/mpirun.sh" 2 "$APP" "$out/r1m.tgb" --sources random:8192 --policy $pol --summary
 		grep -E "waiting for other" "$o/ranks2-$pol-$rep.log" | sed 's/^/    /'
 	done
-	(
+	[ "${PF0:-1}" = 0 ] || (
 		export MPIRUN_ARGS="-x TUCCOMPI_MS_PREFETCH=0"
 		run "ranks2-ms-pf0-$rep" "$B/tests/mpirun.sh" 2 "$APP" "$out/r1m.tgb" --sources random:8192 --policy ms --summary
+		grep -E "waiting for other" "$o/ranks2-ms-pf0-$rep.log" | sed 's/^/    /'
 	)
-	grep -E "waiting for other" "$o/ranks2-ms-pf0-$rep.log" | sed 's/^/    /'
 done
 rm -f "$out/r1m.tgb"
+[ "${OVERHEAD:-1}" = 0 ] && exit 0
 step "bench/overhead, 2 and 4 ranks"
 for n in 2 4; do
 	MPIRUN_ARGS="-x STARPU_NCUDA=0" timeout 120 "$B/tests/mpirun.sh" $n "$B/bench/overhead" --task-us 1,100 --reps 5 \
