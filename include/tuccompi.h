@@ -317,7 +317,7 @@ struct tuccompi_policy
 #define TUCCOMPI_POLICY_HEARS_REMAINING 0x2u
 /** tuccompi_policy::flags, dynamic policies: the same end-of-set rule between ranks (MS-TAIL).
  *  The master stops handing tasks to a rank when the ranks at least twice as fast per job (each
- *  rank reports the job time of its fastest unit and its task rate with every request) would
+ *  rank reports the job time of its faster kind of unit and its task rate with every request) would
  *  start everything left before that rank finishes one job; that rank's tasks in hand still run. */
 #define TUCCOMPI_POLICY_RANK_TAIL 0x4u
 

@@ -30,7 +30,7 @@
  * (for comparisons, bench/overhead).
  *
  * End of a set (policies with TUCCOMPI_POLICY_RANK_TAIL, MS-TAIL): MS-TAIL's rule between ranks.
- * Each request also carries the job time of the rank's fastest unit; the master answers "stop"
+ * Each request also carries the job time of the rank's faster kind of unit; the master answers "stop"
  * to a rank when the ranks at least twice as fast per job would start everything left before it
  * finishes one job (without it, a rank of CPU cores keeps taking sources that its cores finish
  * after the GPU's rank has run out of work). A rank that stopped no longer counts as fast. */

@@ -180,8 +180,8 @@ TUCCOMPI_INTERNAL void _tuccompi_ts_tell_remaining_locked(struct tuccompi_taskse
 /* @rank_tail: the policy's TUCCOMPI_POLICY_RANK_TAIL (the master may stop slow ranks at the end). */
 TUCCOMPI_INTERNAL struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned serial, int rank_tail);
 /* Ask for @want positions, or up to @want_max if the master judges it fair given @rate (this
- * rank's tasks per second, 0 unknown) and @job_s (seconds per job of this rank's fastest unit, 0
- * unknown); a blocking round trip, or local on the master. @rest gets how many the master has
+ * rank's tasks per second, 0 unknown) and @job_s (seconds per job on this rank's faster kind of
+ * unit, 0 unknown); a blocking round trip, or local on the master. @rest gets how many the master has
  * left after this grant. */
 TUCCOMPI_INTERNAL int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_max, double rate,
 					   double job_s, uint64_t *first, uint64_t *count, uint64_t *rest);

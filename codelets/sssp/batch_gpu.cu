@@ -261,14 +261,12 @@ __device__ __forceinline__ uint32_t rd_volatile(const uint32_t *p)
 	return *(const volatile uint32_t *)p;
 }
 
-// A warp's output of one step: buffered appends to the frontier list and the far list, and the
-// smallest far distance it produced (per lane; reduced when flushed).
 // What a warp puts out in a step: entries of the next frontier's list (near) and of the far pile's,
 // buffered 32 at a time in its shared memory, the smallest far distance and the count of pairs put
 // into the next frontier. Only the counters live in registers: the lists and counters they go to are
 // the same for the whole grid in a step (wl, shared memory, set by each block's thread 0 after the
-// barrier) and the buffers are at the warp's place in sbuf; kept in registers across a step, those
-// 8 pointers made the loop spill (ncu: local-memory traffic larger than the global loads).
+// barrier) and the buffers are at the warp's place in sbuf, so a step does not hold 8 pointers in
+// registers (the loop is short of them: docs/apsp.md).
 struct wout
 {
 	uint32_t nb, fb; // buffered entries (warp-uniform)
@@ -667,8 +665,8 @@ __device__ void step_pushb(const struct kparams &P, const struct sssp_batch_ctl 
 // PULL, a group's own rows: 2 (default) requests the slots that got a candidate, after the gathers
 // -- one more round trip, but no rows held in registers meanwhile; 1 requests, with the first gather,
 // the slots that some in-arc's tail has in the frontier (groups whose in-arcs fit one warp-load);
-// 0 all of them, first. 2 beat 1 by 5-11% and 1 beat 0 by 1-2% (docs/apsp.md): the loop is bound by
-// its registers, and what it holds across the gathers spills.
+// 0 all of them, first. 2 is the fastest (docs/apsp.md): the loop is bound by its registers, and
+// what it holds across the gathers spills.
 #ifndef TUCCOMPI_PULL_LAZY_ROWS
 #define TUCCOMPI_PULL_LAZY_ROWS 2
 #endif
@@ -795,9 +793,8 @@ __device__ void pull_group(const struct kparams &P, const MASK(K) * Fc, MASK(K) 
 	uint64_t A = __shfl_sync(FULL, rk, 0), B = __shfl_sync(FULL, rk, cnt);
 	if (A == B)
 		return; // no in-arcs: nothing can lower these rows
-	// The group's rows are compared at the end (no other writer in this step). With at most 32
-	// in-arcs (one load) only the slots some tail can lower are requested, once the tails' masks
-	// are known, alongside the first gather; else all of them go out now.
+	// The group's rows are compared at the end (no other writer in this step); which of their
+	// slots are requested, and when: TUCCOMPI_PULL_LAZY_ROWS.
 	const bool late = TUCCOMPI_PULL_LAZY_ROWS == 2, lazy = late || (TUCCOMPI_PULL_LAZY_ROWS && B - A <= 32);
 	uint32_t cur[PULL_GROUP][K], cand[PULL_GROUP][K];
 #pragma unroll
@@ -1374,7 +1371,7 @@ struct kernels
 	struct tuccompi_kernel *kloop, *ksummary, *krows;
 };
 
-// occ: 0 (the plain loop), 5, 6 or 8 (batch_loop_occ).
+// occ: 0 (the plain loop), 3, 5, 6 or 8 (batch_loop_occ).
 static void kernels_of(int K, int occ, struct kernels *k)
 {
 	if (K == 2)

@@ -24,12 +24,11 @@ extern "C" {
 /* Defaults of the tuning knobs (batch_gpu.h lists their environment variables). */
 #define SSSP_BATCH_PULL_DIV 10u   /* pull when the frontier holds more than n/10 vertices (the probe's switch) */
 #define SSSP_BATCH_PULL_DENSITY 1u /* ... and its vertices have at least 1 new lane each on average
-                                    * (bench/results/h200-2026-11-30-knobs: 1 beat 2, 3, 4 by 4-21% on
-                                    * random 1 M and 4 M, equal on R-MAT; the grid never pulls) */
+                                    * (docs/apsp.md: the measured choice) */
 #define SSSP_BATCH_SPARSE_POPC 2u /* <= 2 active lanes: one thread per frontier vertex */
 #define SSSP_BATCH_CHUNK_MIN 64u  /* arcs per chunk of a high-degree vertex, at least */
-#define SSSP_BATCH_PULL_GROUP 3u  /* PULL: consecutive vertices per warp item (3 beat 4 and 2: fewer
-                                   * registers than 4, more arcs per warp-load than 2) */
+#define SSSP_BATCH_PULL_GROUP 3u  /* PULL: consecutive vertices per warp item (fewer registers than 4,
+                                   * more arcs per warp-load than 2; docs/apsp.md) */
 /* PUSH: a warp's 32 frontier vertices with at most this many dense ones expand those itself, one
  * after the other; more go to the chunk queue, one warp each in a PUSHB step -- but only when the
  * frontier averages SSSP_BATCH_DEFER_DENSITY new lanes per vertex or more: an extra step (a grid
