@@ -285,11 +285,33 @@ static int someone_left(const struct tuccompi_taskset *ts)
 	       ((ts->cl.where & STARPU_CUDA) ? _tuccompi_units_healthy(TUCCOMPI_UNIT_CUDA) : 0);
 }
 
+/* Every unit of this node that could run the set is out: the set fails, saying why the last one
+ * went. Also reached from a submission that lost the race with the last unit's failure (StarPU
+ * then refuses the job with -ENODEV), so that the message does not depend on who came first. */
+static void fail_no_unit_left(struct tuccompi_taskset *ts, int err, uint64_t ntasks)
+{
+	char why[sizeof(ts->last_failure)];
+	pthread_mutex_lock(&ts->lock);
+	snprintf(why, sizeof(why), "%s", ts->last_failure[0] ? ts->last_failure : "unit taken out");
+	pthread_mutex_unlock(&ts->lock);
+	_tuccompi_ts_fail(ts, err, "task set '%s': no unit of rank %d is left to run %llu task(s) (last failure: %s)",
+			  ts->plugin.name, _tuccompi.rank, (unsigned long long)ntasks, why);
+	/* jobs queued for units that are out can now end: wake everybody to take them */
+	starpu_wake_all_blocked_workers();
+}
+
 /* A job failed or was moved: take its unit out (failed), put its tasks back. */
 static void job_requeue(struct _tuccompi_job *job)
 {
 	struct tuccompi_taskset *ts = job->ts;
 	int u = job->worker >= 0 ? _tuccompi.worker_unit[job->worker] : -1;
+	if (job->failed)
+	{
+		/* before the unit is marked: whoever then finds no unit left finds why */
+		pthread_mutex_lock(&ts->lock);
+		snprintf(ts->last_failure, sizeof(ts->last_failure), "%s", job->why);
+		pthread_mutex_unlock(&ts->lock);
+	}
 	if (job->failed && u >= 0 && !__atomic_exchange_n(&_tuccompi.unit_failed[u], 1, __ATOMIC_RELAXED))
 		_tuccompi_warn("%s %d failed %u task(s) of '%s' (%s): taken out, its tasks run elsewhere",
 			       _tuccompi.units[u].kind == TUCCOMPI_UNIT_CUDA ? "GPU" : "CPU core", _tuccompi.units[u].index,
@@ -298,11 +320,7 @@ static void job_requeue(struct _tuccompi_job *job)
 		return;
 	if (!someone_left(ts))
 	{
-		_tuccompi_ts_fail(ts, job->err ? job->err : -ENODEV,
-				  "task set '%s': no unit of rank %d is left to run %u task(s) (last failure: %s)",
-				  ts->plugin.name, _tuccompi.rank, job->n, job->failed ? job->why : "unit taken out");
-		/* jobs queued for units that are out can now end: wake everybody to take them */
-		starpu_wake_all_blocked_workers();
+		fail_no_unit_left(ts, job->err ? job->err : -ENODEV, job->n);
 		return;
 	}
 	if (job->failed)
@@ -410,6 +428,15 @@ int _tuccompi_job_submit(struct tuccompi_taskset *ts, const uint64_t *ids, unsig
 		task->destroy = 0;
 		starpu_task_destroy(task);
 		job_free(job);
+		if (ret == -ENODEV && !someone_left(ts))
+		{
+			/* the last unit failed while this job was on its way */
+			pthread_mutex_lock(&ts->lock);
+			uint64_t left = ids ? n : ts->pool.count;
+			pthread_mutex_unlock(&ts->lock);
+			fail_no_unit_left(ts, ret, left);
+			return _tuccompi_error(ret, "%s", ts->errmsg);
+		}
 		return _tuccompi_error(ret, "starpu_task_submit failed for a job of '%s': %s%s", ts->plugin.name,
 				       strerror(-ret), ret == -ENODEV ? " (no unit of this node can run the plug-in)" : "");
 	}

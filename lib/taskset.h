@@ -104,6 +104,7 @@ struct tuccompi_taskset
 	/* the first error of the set, from any thread; tuccompi_wait() raises it on the caller's */
 	int error;
 	char errmsg[1024];
+	char last_failure[256]; /* why a unit was last taken out (under lock), for "no unit is left" */
 
 	/* statistics */
 	double t_start, t_end, t_local_done, comm_s, wait_s;
