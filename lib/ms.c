@@ -48,6 +48,7 @@
 #define MS_LOCAL_RTT_S 50e-6
 
 #define MS_TAG_BASE 4096
+#define ENDLOG_LEFT 2048 /* TUCCOMPI_END_LOG: grants with at most this many tasks left */
 
 struct _tuccompi_ms
 {
@@ -63,6 +64,8 @@ struct _tuccompi_ms
 	uint64_t *rate; /* master: each rank's last reported task rate (tasks per 1000 s) */
 	uint64_t *job_us; /* master: each rank's last reported job time of its fastest unit (us) */
 	int rank_tail;    /* the policy's TUCCOMPI_POLICY_RANK_TAIL */
+	int end_log;      /* TUCCOMPI_END_LOG: print the grants of the set's last tasks */
+	double t_start;
 };
 
 /* Request: want, want_max, rate (tasks per 1000 s), job time (us); grant: first, count, rest. */
@@ -94,9 +97,10 @@ static void ms_take(struct _tuccompi_ms *ms, int rank, const uint64_t req[MS_REQ
 		ms->rate[rank] = req[2];
 	if (req[3])
 		ms->job_us[rank] = req[3];
-	if (ms->rank_tail && want && faster_ranks_finish_first(ms, rank, left))
+	int stopped = ms->rank_tail && want && faster_ranks_finish_first(ms, rank, left);
+	if (stopped)
 		want = 0; /* stop: the faster ranks take the rest */
-	if (req[1] > want)
+	if (!stopped && req[1] > want)
 	{
 		/* until every rank has told its speed, the paper's pack */
 		uint64_t cap = 0;
@@ -115,6 +119,14 @@ static void ms_take(struct _tuccompi_ms *ms, int rank, const uint64_t req[MS_REQ
 	*count = want < left ? want : left;
 	ms->next += *count;
 	*rest = ms->ntasks - ms->next;
+	if (ms->end_log && left <= ENDLOG_LEFT)
+		fprintf(stderr,
+			"[tuccompi %d/%d] MS grant at %.1f ms: rank %d asked %llu (up to %llu), got %llu of %llu left; "
+			"its rate %.0f/s, job %.1f ms%s\n",
+			_tuccompi.rank, _tuccompi.nranks, 1e3 * (_tuccompi_now() - ms->t_start), rank,
+			(unsigned long long)req[0], (unsigned long long)req[1], (unsigned long long)*count,
+			(unsigned long long)left, (double)ms->rate[rank] / 1000, (double)ms->job_us[rank] / 1000,
+			stopped ? " (stopped: faster ranks take the rest)" : "");
 	if (*count == 0) /* that rank is done asking: it no longer counts as fast */
 		ms->rate[rank] = ms->job_us[rank] = 0;
 	pthread_mutex_unlock(&ms->lock);
@@ -161,6 +173,9 @@ struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned se
 	ms->ntasks = ntasks;
 	ms->master = master;
 	ms->rank_tail = rank_tail;
+	const char *e = getenv("TUCCOMPI_END_LOG");
+	ms->end_log = e && strcmp(e, "0");
+	ms->t_start = _tuccompi_now();
 	ms->rate = calloc((size_t)_tuccompi.nranks, sizeof(uint64_t));
 	ms->job_us = calloc((size_t)_tuccompi.nranks, sizeof(uint64_t));
 	if (!ms->rate || !ms->job_us)

@@ -2,11 +2,94 @@
  * root and the statistics everywhere, and agree on errors. */
 #include "taskset.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#ifndef RUSAGE_THREAD
+#define RUSAGE_THREAD 1 /* Linux's value; the header shows it only under _GNU_SOURCE */
+#endif
+
+/* TUCCOMPI_END_LOG=1: each rank prints when its last job ended and how long each step of SYN took,
+ * with its main thread's context switches and the cgroup's CPU throttling over the same window (the
+ * MS master adds its last grants, ms.c): where the time at the end of a set goes (docs/apsp.md). */
+struct syn_clock
+{
+	int on, n;
+	double t[12];
+	const char *what[12];
+	struct rusage ru0;
+	long long thr0[2];
+	double last_ms; /* this rank's last job end, from the set's start */
+};
+
+static void cgroup_throttled(long long v[2])
+{
+	v[0] = v[1] = -1;
+	FILE *f = fopen("/sys/fs/cgroup/cpu.stat", "r");
+	if (!f)
+		return;
+	char key[64];
+	long long x;
+	while (fscanf(f, "%63s %lld", key, &x) == 2)
+		if (!strcmp(key, "nr_throttled"))
+			v[0] = x;
+		else if (!strcmp(key, "throttled_usec"))
+			v[1] = x;
+	fclose(f);
+}
+
+static int syn_pause_enabled(void)
+{
+	const char *e = getenv("TUCCOMPI_SYN_PAUSE");
+	return !(e && !strcmp(e, "0"));
+}
+
+static void syn_start(struct syn_clock *c)
+{
+	const char *e = getenv("TUCCOMPI_END_LOG");
+	c->on = e && strcmp(e, "0");
+	c->n = 0;
+	if (!c->on)
+		return;
+	getrusage(RUSAGE_THREAD, &c->ru0);
+	cgroup_throttled(c->thr0);
+	c->what[0] = "start";
+	c->t[c->n++] = _tuccompi_now();
+}
+
+static void syn_mark(struct syn_clock *c, const char *what)
+{
+	if (c->on && c->n < 12)
+	{
+		c->what[c->n] = what;
+		c->t[c->n++] = _tuccompi_now();
+	}
+}
+
+static void syn_print(const struct syn_clock *c)
+{
+	if (!c->on)
+		return;
+	char line[512];
+	int len = snprintf(line, sizeof(line), "[tuccompi %d/%d] last job ended at %.1f ms; SYN ms:", _tuccompi.rank,
+			   _tuccompi.nranks, c->last_ms);
+	for (int i = 1; i < c->n && len < (int)sizeof(line); i++)
+		len += snprintf(line + len, sizeof(line) - (size_t)len, " %s %.3f", c->what[i], 1e3 * (c->t[i] - c->t[i - 1]));
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	long long thr[2];
+	cgroup_throttled(thr);
+	if (len < (int)sizeof(line))
+		snprintf(line + len, sizeof(line) - (size_t)len,
+			 "; main thread switches %ld voluntary, %ld involuntary; cgroup throttled %lld times, %lld us",
+			 ru.ru_nvcsw - c->ru0.ru_nvcsw, ru.ru_nivcsw - c->ru0.ru_nivcsw,
+			 thr[0] >= 0 ? thr[0] - c->thr0[0] : -1, thr[1] >= 0 ? thr[1] - c->thr0[1] : -1);
+	fprintf(stderr, "%s\n", line);
+}
 
 
-static int gather_results(struct tuccompi_taskset *ts)
+static int gather_results(struct tuccompi_taskset *ts, struct syn_clock *clk)
 {
 	size_t rs = ts->plugin.result_size;
 	int n = _tuccompi.nranks, root = ts->desc.root, ret;
@@ -14,6 +97,7 @@ static int gather_results(struct tuccompi_taskset *ts)
 	ts->tasks_per_rank = calloc((size_t)n, sizeof(uint64_t));
 	if ((ret = _tuccompi_comm_allgather_u64(ts->done, counts)) < 0)
 		goto out;
+	syn_mark(clk, "counts");
 	memcpy(ts->tasks_per_rank, counts, (size_t)n * sizeof(uint64_t));
 	uint64_t total = 0;
 	for (int r = 0; r < n; r++)
@@ -29,6 +113,7 @@ static int gather_results(struct tuccompi_taskset *ts)
 	}
 	if ((ret = _tuccompi_comm_gatherv(ts->ran_ids, ts->done * sizeof(uint64_t), all_ids, bytes, root)) < 0)
 		goto out2;
+	syn_mark(clk, "ids");
 	if (_tuccompi.rank == root)
 	{
 		ts->task_rank = malloc((ts->desc.ntasks ? ts->desc.ntasks : 1) * sizeof(int));
@@ -69,6 +154,7 @@ static int gather_results(struct tuccompi_taskset *ts)
 				bytes[r] = r == root ? 0 : counts[r] * rs;
 		}
 		ret = _tuccompi_comm_gatherv(pack, _tuccompi.rank == root ? 0 : ts->done * rs, recv, bytes, root);
+		syn_mark(clk, "results");
 		if (ret == 0 && _tuccompi.rank == root && ts->desc.results)
 		{
 			uint64_t k = 0, off = 0;
@@ -242,22 +328,39 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 
 	/* 2. results and counts to the root, statistics to everybody; the barrier first, so
 	 * that waiting for the slowest rank is not counted as communication */
+	struct syn_clock clk;
+	syn_start(&clk);
+	clk.last_ms = ts->t_local_done > 0 ? 1e3 * (ts->t_local_done - ts->t_start) : 0;
 	double tw = _tuccompi_now();
 	_tuccompi_comm_barrier();
 	double t0 = _tuccompi_now();
+	syn_mark(&clk, "barrier");
+	/* StarPU keeps the last awake worker of each scheduling context polling for tasks (and the
+	 * CUDA workers for their streams); with the cores already full, they took this thread's core
+	 * for whole time slices in the middle of the gathers below (docs/apsp.md). Paused workers
+	 * sleep; another set in flight waits for this one's gathers only (TUCCOMPI_SYN_PAUSE=0: not). */
+	int paused = _tuccompi.mpi_active && _tuccompi.nranks > 1 && syn_pause_enabled();
+	if (paused)
+		starpu_pause();
 	ts->wait_s = t0 - tw;
-	int ret = gather_results(ts);
+	int ret = gather_results(ts, &clk);
 	if (ret == 0)
 		ret = gather_unit_stats(ts);
+	syn_mark(&clk, "units");
 	if (_tuccompi.mpi_active && _tuccompi.nranks > 1)
 		ts->comm_s += _tuccompi_now() - t0;
 	ts->t_end = _tuccompi_now();
 	if (ret == 0)
 		ret = share_rank_numbers(ts);
+	syn_mark(&clk, "numbers");
 	ts->waited = 1;
 
 	/* 3. a failure on any rank fails the whole set */
 	ret = agree_on_errors(ts, ret);
+	if (paused)
+		starpu_resume();
+	syn_mark(&clk, "errors");
+	syn_print(&clk);
 	if (ret == 0 && _tuccompi.rank == ts->desc.root)
 	{
 		uint64_t total = 0;

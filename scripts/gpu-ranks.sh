@@ -4,14 +4,21 @@
 # MS and MS-TAIL, and two ranks with the MS feeder keeping a full pack in hand (TUCCOMPI_MS_PREFETCH=0,
 # the behaviour before 2026-12-01); then bench/overhead on 2 and 4 ranks (1 us and 100 us tasks).
 # Environment: REPS (default 2), POLICIES (default "ms ms-tail"), PF0=0 skips the full-pack runs,
-# OVERHEAD=0 skips bench/overhead. Results in $OUT/ranks/.
+# OVERHEAD=0 skips bench/overhead, SYN_AB=1 adds two ranks with StarPU's workers left polling during
+# SYN's gathers (TUCCOMPI_SYN_PAUSE=0). Every rank prints how its set ended (TUCCOMPI_END_LOG=1).
+# Results in $OUT/ranks/.
 . "$(dirname "$0")/gpu-lib.sh" ranks
+export TUCCOMPI_END_LOG=1 MPIRUN_ARGS="${MPIRUN_ARGS:-} -x TUCCOMPI_END_LOG"
 "$GT" gen random:1049088 --seed 1 -o "$out/r1m.tgb" >/dev/null 2>&1
 for rep in $(seq "${REPS:-2}"); do
 	for pol in ${POLICIES:-ms ms-tail}; do
 		run "ranks1-$pol-$rep" "$APP" "$out/r1m.tgb" --sources random:8192 --policy $pol --summary
 		run "ranks2-$pol-$rep" "$B/tests/mpirun.sh" 2 "$APP" "$out/r1m.tgb" --sources random:8192 --policy $pol --summary
-		grep -E "waiting for other" "$o/ranks2-$pol-$rep.log" | sed 's/^/    /'
+		grep -E "waiting for other|SYN ms|MS grant" "$o/ranks2-$pol-$rep.log" | sed 's/^.*\(\[tuccompi\)/\1/; s/^/    /'
+		[ "${SYN_AB:-0}" = 1 ] || continue
+		MPIRUN_ARGS="$MPIRUN_ARGS -x TUCCOMPI_SYN_PAUSE=0" \
+			run "ranks2-$pol-nopause-$rep" "$B/tests/mpirun.sh" 2 "$APP" "$out/r1m.tgb" --sources random:8192 --policy $pol --summary
+		grep -E "waiting for other|SYN ms|MS grant" "$o/ranks2-$pol-nopause-$rep.log" | sed 's/^.*\(\[tuccompi\)/\1/; s/^/    /'
 	done
 	[ "${PF0:-1}" = 0 ] || (
 		export MPIRUN_ARGS="-x TUCCOMPI_MS_PREFETCH=0"

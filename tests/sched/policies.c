@@ -5,6 +5,7 @@
  *  - EQ2: equal tasks per unit over the whole cluster (+-1);
  *  - MS: units made 4x slower on purpose get fewer tasks than the others, every unit
  *    works, and no unit goes idle while tasks remain;
+ *  - two sets in flight at once (MS, EQ1), waited for one after the other, both complete;
  *  - a user policy (own partition rule + StarPU's eager) sends its tasks where it says.
  * Tasks sleep instead of computing (a fake cost), so the test also holds on an
  * oversubscribed 2-core machine. */
@@ -226,6 +227,32 @@ int main(int argc, char **argv)
 		printf("MS-TAIL ok\n");
 	}
 	tuccompi_taskset_destroy(ts);
+
+	/* ---------------- two sets in flight at once (MS and EQ1), waited for in order: each
+	 * set's SYN pauses StarPU's workers for its gathers on several ranks, and the other set,
+	 * still running, must go on afterwards */
+	{
+		struct result *res2 = malloc(n * sizeof(*res2));
+		ASSERT(res2 != NULL);
+		memset(res, 0xff, n * sizeof(*res));
+		memset(res2, 0xff, n * sizeof(*res2));
+		struct tuccompi_taskset_desc d1 = { .plugin = &probe, .ntasks = n, .results = res, .root = 0 };
+		struct tuccompi_taskset_desc d2 = { .plugin = &probe, .ntasks = n, .results = res2, .root = 0 };
+		tuccompi_taskset_t a, b;
+		ASSERT_OK(tuccompi_parallel(&tuccompi_policy_ms, &d1, &a));
+		ASSERT_OK(tuccompi_parallel(&tuccompi_policy_eq1, &d2, &b));
+		ASSERT_OK(tuccompi_wait(a));
+		ASSERT_OK(tuccompi_wait(b));
+		if (root)
+		{
+			check_results(a, res, n);
+			check_results(b, res2, n);
+			printf("two sets in flight ok\n");
+		}
+		tuccompi_taskset_destroy(a);
+		tuccompi_taskset_destroy(b);
+		free(res2);
+	}
 
 	/* ---------------- a user policy */
 	struct tuccompi_policy mine = {
