@@ -1,6 +1,8 @@
-/* MS-TAIL's end-of-set rule between ranks (TUCCOMPI_POLICY_RANK_TAIL), on 2 ranks of one CPU worker
- * each: rank 0's tasks take FAST_US, rank 1's SLOW_US (both sleep, so the test also holds on an
- * oversubscribed 2-core machine). Once rank 0 would start everything left before rank 1 finishes
+/* MS-TAIL's end-of-set rule between ranks (TUCCOMPI_POLICY_RANK_TAIL), on 2 ranks: rank 0 has one CPU
+ * worker whose tasks take FAST_US, rank 1 has TEST_NCPU workers (rank_tail.sh: 4) whose tasks take
+ * SLOW_US (both sleep, so the test also holds on an oversubscribed 2-core machine). With several
+ * workers, rank 1's share of the rest is large enough for the master's adaptive pack to grant it
+ * tasks: the stop must win over it. Once rank 0 would start everything left before rank 1 finishes
  * one task -- the last W = (rank 0's rate) x SLOW_US positions of the set -- the master must stop
  * handing rank 1 tasks. Checked on the positions (here the task ids) rank 1 ran: none of the last
  * W/2, with W from the rate rank 0 actually reached in this run (so a slow machine narrows the
@@ -8,6 +10,7 @@
  * the window, so each run has about even odds of catching it; MS-TAIL runs REPS times. MS (no
  * rule) runs once for comparison, unchecked. Also: every task once, results back, rank 1 took
  * part. */
+#include <stdlib.h>
 #include <time.h>
 #include <tuccompi.h>
 #include <unistd.h>
@@ -100,7 +103,8 @@ int main(int argc, char **argv)
 	struct tuccompi_conf conf;
 	tuccompi_conf_init(&conf);
 	conf.quiet = 1;
-	conf.ncpus = 1;
+	const char *nc = getenv("TEST_NCPU"); /* rank_tail.sh: rank 1 has 4 CPU workers */
+	conf.ncpus = nc ? atoi(nc) : 1;
 	int ret = tuccompi_init(&argc, &argv, &conf);
 	if (ret == -ENODEV)
 		return TEST_SKIP;
