@@ -52,6 +52,8 @@ TUCCOMPI_INTERNAL void _tuccompi_warn(const char *fmt, ...) TUCCOMPI_PRINTF(1, 2
 
 /* Seconds on a monotonic clock (the library's only clock). */
 TUCCOMPI_INTERNAL double _tuccompi_now(void);
+/* An on/off environment variable: @dflt when unset or empty, off when "0", on otherwise. */
+TUCCOMPI_INTERNAL int _tuccompi_env_flag(const char *name, int dflt);
 /* Write a file atomically: open a temporary file beside @path (returned open for writing in
  * *f), then _tuccompi_atomic_commit() renames it over @path, or _abort() removes it. */
 struct _tuccompi_atomic_file

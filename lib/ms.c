@@ -62,7 +62,7 @@ struct _tuccompi_ms
 	double comm_s;
 	uint64_t nrequests;
 	uint64_t *rate; /* master: each rank's last reported task rate (tasks per 1000 s) */
-	uint64_t *job_us; /* master: each rank's last reported job time of its fastest unit (us) */
+	uint64_t *job_us; /* master: each rank's last reported job time on its faster kind of unit (us) */
 	int rank_tail;    /* the policy's TUCCOMPI_POLICY_RANK_TAIL */
 	int end_log;      /* TUCCOMPI_END_LOG: print the grants of the set's last tasks */
 	double t_start;
@@ -99,8 +99,8 @@ static void ms_take(struct _tuccompi_ms *ms, int rank, const uint64_t req[MS_REQ
 		ms->job_us[rank] = req[3];
 	int stopped = ms->rank_tail && want && faster_ranks_finish_first(ms, rank, left);
 	if (stopped)
-		want = 0; /* stop: the faster ranks take the rest */
-	if (!stopped && req[1] > want)
+		want = 0; /* stop: the faster ranks take the rest (the adaptive pack below may not override it) */
+	else if (req[1] > want)
 	{
 		/* until every rank has told its speed, the paper's pack */
 		uint64_t cap = 0;
@@ -173,8 +173,7 @@ struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned se
 	ms->ntasks = ntasks;
 	ms->master = master;
 	ms->rank_tail = rank_tail;
-	const char *e = getenv("TUCCOMPI_END_LOG");
-	ms->end_log = e && strcmp(e, "0");
+	ms->end_log = _tuccompi_env_flag("TUCCOMPI_END_LOG", 0);
 	ms->t_start = _tuccompi_now();
 	ms->rate = calloc((size_t)_tuccompi.nranks, sizeof(uint64_t));
 	ms->job_us = calloc((size_t)_tuccompi.nranks, sizeof(uint64_t));
@@ -343,8 +342,7 @@ static void *feeder(void *arg)
 	uint64_t take_max;
 	const uint64_t target = pack_target(ts, &take_max);
 	uint64_t rest = ts->ntodo, low = target; /* ask when fewer than `low` tasks are in hand */
-	const char *pf = getenv("TUCCOMPI_MS_PREFETCH");
-	const int prefetch = !(pf && !strcmp(pf, "0"));
+	const int prefetch = _tuccompi_env_flag("TUCCOMPI_MS_PREFETCH", 1);
 	for (;;)
 	{
 		pthread_mutex_lock(&ts->lock);

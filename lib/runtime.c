@@ -254,8 +254,7 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 	MPI_Comm_size(local, &_tuccompi.local_size);
 	MPI_Comm_free(&local);
 	int lr = _tuccompi.local_rank, ls = _tuccompi.local_size;
-	const char *off = getenv("TUCCOMPI_NODE_SPLIT");
-	if (ls < 2 || (off && !strcmp(off, "0")))
+	if (ls < 2 || !_tuccompi_env_flag("TUCCOMPI_NODE_SPLIT", 1))
 		return;
 	char gpus[96] = "", cores[96] = "";
 	int ngpu = 0;

@@ -39,19 +39,13 @@ static void cgroup_throttled(long long v[2])
 	fclose(f);
 }
 
-static int syn_pause_enabled(void)
+static void syn_start(struct syn_clock *c, const struct tuccompi_taskset *ts)
 {
-	const char *e = getenv("TUCCOMPI_SYN_PAUSE");
-	return !(e && !strcmp(e, "0"));
-}
-
-static void syn_start(struct syn_clock *c)
-{
-	const char *e = getenv("TUCCOMPI_END_LOG");
-	c->on = e && strcmp(e, "0");
+	c->on = _tuccompi_env_flag("TUCCOMPI_END_LOG", 0);
 	c->n = 0;
 	if (!c->on)
 		return;
+	c->last_ms = ts->t_local_done > 0 ? 1e3 * (ts->t_local_done - ts->t_start) : 0;
 	getrusage(RUSAGE_THREAD, &c->ru0);
 	cgroup_throttled(c->thr0);
 	c->what[0] = "start";
@@ -329,8 +323,7 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 	/* 2. results and counts to the root, statistics to everybody; the barrier first, so
 	 * that waiting for the slowest rank is not counted as communication */
 	struct syn_clock clk;
-	syn_start(&clk);
-	clk.last_ms = ts->t_local_done > 0 ? 1e3 * (ts->t_local_done - ts->t_start) : 0;
+	syn_start(&clk, ts);
 	double tw = _tuccompi_now();
 	_tuccompi_comm_barrier();
 	double t0 = _tuccompi_now();
@@ -339,7 +332,7 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 	 * CUDA workers for their streams); with the cores already full, they took this thread's core
 	 * for whole time slices in the middle of the gathers below (docs/apsp.md). Paused workers
 	 * sleep; another set in flight waits for this one's gathers only (TUCCOMPI_SYN_PAUSE=0: not). */
-	int paused = _tuccompi.mpi_active && _tuccompi.nranks > 1 && syn_pause_enabled();
+	int paused = _tuccompi.mpi_active && _tuccompi.nranks > 1 && _tuccompi_env_flag("TUCCOMPI_SYN_PAUSE", 1);
 	if (paused)
 		starpu_pause();
 	ts->wait_s = t0 - tw;

@@ -33,8 +33,7 @@ static int mkdir_p(const char *path)
 /* TUCCOMPI_VERBOSE set to anything but "" or "0". */
 static int verbose_asked(void)
 {
-	const char *v = getenv("TUCCOMPI_VERBOSE");
-	return v && *v && strcmp(v, "0") != 0;
+	return _tuccompi_env_flag("TUCCOMPI_VERBOSE", 0);
 }
 
 int _tuccompi_trace_setup(const char *dir)

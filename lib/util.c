@@ -1,7 +1,9 @@
-/* Small helpers of the core, each written once: the clock and atomic file output. */
+/* Small helpers of the core, each written once: the clock, on/off environment variables and atomic
+ * file output. */
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -11,6 +13,14 @@ double _tuccompi_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int _tuccompi_env_flag(const char *name, int dflt)
+{
+	const char *v = getenv(name);
+	if (!v || !*v)
+		return dflt;
+	return strcmp(v, "0") != 0;
 }
 
 int _tuccompi_atomic_open(struct _tuccompi_atomic_file *af, const char *path)

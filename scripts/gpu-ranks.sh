@@ -10,21 +10,18 @@
 . "$(dirname "$0")/gpu-lib.sh" ranks
 export TUCCOMPI_END_LOG=1 MPIRUN_ARGS="${MPIRUN_ARGS:-} -x TUCCOMPI_END_LOG"
 "$GT" gen random:1049088 --seed 1 -o "$out/r1m.tgb" >/dev/null 2>&1
+# two NAME POLICY: two ranks (extra mpirun arguments in $MPIRUN_ARGS), with how the set ended
+two() {
+	run "$1" "$B/tests/mpirun.sh" 2 "$APP" "$out/r1m.tgb" --sources random:8192 --policy "$2" --summary
+	grep -E "waiting for other|SYN ms|MS grant" "$o/$1.log" | sed 's/^.*\(\[tuccompi\)/\1/; s/^/    /'
+}
 for rep in $(seq "${REPS:-2}"); do
 	for pol in ${POLICIES:-ms ms-tail}; do
 		run "ranks1-$pol-$rep" "$APP" "$out/r1m.tgb" --sources random:8192 --policy $pol --summary
-		run "ranks2-$pol-$rep" "$B/tests/mpirun.sh" 2 "$APP" "$out/r1m.tgb" --sources random:8192 --policy $pol --summary
-		grep -E "waiting for other|SYN ms|MS grant" "$o/ranks2-$pol-$rep.log" | sed 's/^.*\(\[tuccompi\)/\1/; s/^/    /'
-		[ "${SYN_AB:-0}" = 1 ] || continue
-		MPIRUN_ARGS="$MPIRUN_ARGS -x TUCCOMPI_SYN_PAUSE=0" \
-			run "ranks2-$pol-nopause-$rep" "$B/tests/mpirun.sh" 2 "$APP" "$out/r1m.tgb" --sources random:8192 --policy $pol --summary
-		grep -E "waiting for other|SYN ms|MS grant" "$o/ranks2-$pol-nopause-$rep.log" | sed 's/^.*\(\[tuccompi\)/\1/; s/^/    /'
+		two "ranks2-$pol-$rep" $pol
+		[ "${SYN_AB:-0}" = 1 ] && MPIRUN_ARGS="$MPIRUN_ARGS -x TUCCOMPI_SYN_PAUSE=0" two "ranks2-$pol-nopause-$rep" $pol
 	done
-	[ "${PF0:-1}" = 0 ] || (
-		export MPIRUN_ARGS="-x TUCCOMPI_MS_PREFETCH=0"
-		run "ranks2-ms-pf0-$rep" "$B/tests/mpirun.sh" 2 "$APP" "$out/r1m.tgb" --sources random:8192 --policy ms --summary
-		grep -E "waiting for other" "$o/ranks2-ms-pf0-$rep.log" | sed 's/^/    /'
-	)
+	[ "${PF0:-1}" = 0 ] || MPIRUN_ARGS="$MPIRUN_ARGS -x TUCCOMPI_MS_PREFETCH=0" two "ranks2-ms-pf0-$rep" ms
 done
 rm -f "$out/r1m.tgb"
 [ "${OVERHEAD:-1}" = 0 ] && exit 0
