@@ -173,8 +173,19 @@ int _tuccompi_injected(int what)
 
 /* ------------------------------------------------------------------ running a job */
 
+/* Is there a healthy unit of this node that can run the plug-in? */
+static int someone_left(const struct tuccompi_taskset *ts)
+{
+	return (ts->plugin.cpu || ts->plugin.cpu_batch ? _tuccompi_units_healthy(TUCCOMPI_UNIT_CPU) : 0) +
+	       ((ts->cl.where & STARPU_CUDA) ? _tuccompi_units_healthy(TUCCOMPI_UNIT_CUDA) : 0);
+}
+
 /* A unit that failed a job is out of the set: workers of failed units run nothing more. Once
- * the set has failed, any worker may take its remaining jobs, which then only end. */
+ * the set has failed, any worker may take its remaining jobs, which then only end. So may they
+ * once no unit that could run the set is left, before the set's error is raised: StarPU parks a
+ * task that no worker of its context can run in a list it drains only when workers join the
+ * context (a job submitted while the last unit failed waited there forever, and the set with it);
+ * a failed unit's worker hands the job back, and job_requeue() fails the set. */
 static int can_execute(unsigned workerid, struct starpu_task *task, unsigned nimpl)
 {
 	(void)nimpl;
@@ -182,7 +193,9 @@ static int can_execute(unsigned workerid, struct starpu_task *task, unsigned nim
 	if (job && __atomic_load_n(&job->ts->error, __ATOMIC_RELAXED))
 		return 1;
 	int u = _tuccompi.worker_unit[workerid];
-	return u < 0 || !__atomic_load_n(&_tuccompi.unit_failed[u], __ATOMIC_RELAXED);
+	if (u < 0 || !__atomic_load_n(&_tuccompi.unit_failed[u], __ATOMIC_RELAXED))
+		return 1;
+	return job && !someone_left(job->ts);
 }
 
 static void run_job(void *buffers[], struct _tuccompi_job *job, enum tuccompi_unit_kind kind)
@@ -278,16 +291,9 @@ static void job_free(struct _tuccompi_job *job)
 	free(job);
 }
 
-/* Is there a healthy unit of this node that can run the plug-in? */
-static int someone_left(const struct tuccompi_taskset *ts)
-{
-	return (ts->plugin.cpu || ts->plugin.cpu_batch ? _tuccompi_units_healthy(TUCCOMPI_UNIT_CPU) : 0) +
-	       ((ts->cl.where & STARPU_CUDA) ? _tuccompi_units_healthy(TUCCOMPI_UNIT_CUDA) : 0);
-}
-
 /* Every unit of this node that could run the set is out: the set fails, saying why the last one
- * went. Also reached from a submission that lost the race with the last unit's failure (StarPU
- * then refuses the job with -ENODEV), so that the message does not depend on who came first. */
+ * went (the last failure is recorded before its unit is marked, so a job handed back by another
+ * failed unit in the meantime says the same). */
 static void fail_no_unit_left(struct tuccompi_taskset *ts, int err, uint64_t ntasks)
 {
 	char why[sizeof(ts->last_failure)];
@@ -428,15 +434,6 @@ int _tuccompi_job_submit(struct tuccompi_taskset *ts, const uint64_t *ids, unsig
 		task->destroy = 0;
 		starpu_task_destroy(task);
 		job_free(job);
-		if (ret == -ENODEV && !someone_left(ts))
-		{
-			/* the last unit failed while this job was on its way */
-			pthread_mutex_lock(&ts->lock);
-			uint64_t left = ids ? n : ts->pool.count;
-			pthread_mutex_unlock(&ts->lock);
-			fail_no_unit_left(ts, ret, left);
-			return _tuccompi_error(ret, "%s", ts->errmsg);
-		}
 		return _tuccompi_error(ret, "starpu_task_submit failed for a job of '%s': %s%s", ts->plugin.name,
 				       strerror(-ret), ret == -ENODEV ? " (no unit of this node can run the plug-in)" : "");
 	}
