@@ -1,7 +1,7 @@
 /* bench/phast: what PHAST buys on one graph, measured in one run.
  *
  *   bench/phast (GRAPH | --gen SPEC) [--cache FILE] [--threads T] [--sources K] [--dijkstra D]
- *               [--gpu-sources G] [--lanes 32|64|128] [--rows] [--no-gpu] [--seed S]
+ *               [--gpu-sources G] [--lanes 32|64|128|256] [--rows] [--no-gpu] [--seed S]
  *
  * SPEC: road:N, grid:RxC (weights 1-10), random:N (out-degree 1-9, weights 1-10), rmat:SCALE.
  * Prints the contraction hierarchy (built, or read from --cache and rebuilt when stale or
@@ -40,7 +40,7 @@ static void die(const char *fmt, const char *a, const char *b)
 static void usage(void)
 {
 	printf("usage: bench/phast (GRAPH | --gen road:N|grid:RxC|random:N|rmat:SCALE) [--cache FILE]\n"
-	       "       [--threads T] [--sources K] [--dijkstra D] [--gpu-sources G] [--lanes 32|64|128]\n"
+	       "       [--threads T] [--sources K] [--dijkstra D] [--gpu-sources G] [--lanes 32|64|128|256]\n"
 	       "       [--rows] [--no-gpu] [--seed S]\n");
 }
 
@@ -383,7 +383,7 @@ int main(int argc, char **argv)
 		void *dwork;
 		cudaStream_t stream;
 		if (!ws || cudaMalloc(&dwork, ws) != cudaSuccess || cudaStreamCreate(&stream) != cudaSuccess)
-			die("cannot allocate the GPU workspace (lanes 32, 64 or 128)%s%s", "", "");
+			die("cannot allocate the GPU workspace (lanes 32, 64, 128 or 256)%s%s", "", "");
 		struct sssp_summary *sg = calloc(G, sizeof *sg);
 		uint32_t **grows = NULL;
 		if (rows)

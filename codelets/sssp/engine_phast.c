@@ -1,6 +1,7 @@
 /* The "phast" engine, glued to the runtime: a contraction hierarchy of the graph (ch.c: built
  * once, cached in a file tied to the graph), then PHAST trees: CPU units sweep
- * SSSP_PHAST_LANES sources at once (phast.c), GPU units SSSP_PHAST_GPU_LANES (phast_gpu.cu). */
+ * SSSP_PHAST_LANES sources at once (phast.c), GPU units SSSP_PHAST_GPU_LANES per pass
+ * (phast_gpu.cu; TUCCOMPI_PHAST_GPU_LANES for measurements). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +163,26 @@ static uint32_t *thread_rows(size_t n, int pinned)
 	return rows_buf;
 }
 
+#ifdef SSSP_WITH_CUDA
+/* Sources per GPU pass: SSSP_PHAST_GPU_LANES, or TUCCOMPI_PHAST_GPU_LANES (32, 64, 128 or 256). */
+static unsigned gpu_lanes(void)
+{
+	static unsigned lanes;
+	if (!lanes)
+	{
+		const char *e = getenv("TUCCOMPI_PHAST_GPU_LANES");
+		unsigned v = e && *e ? (unsigned)strtoul(e, NULL, 10) : SSSP_PHAST_GPU_LANES;
+		if (v != 32 && v != 64 && v != 128 && v != 256)
+		{
+			fprintf(stderr, "sssp phast engine: ignoring TUCCOMPI_PHAST_GPU_LANES=%s (use 32, 64, 128 or 256)\n", e);
+			v = SSSP_PHAST_GPU_LANES;
+		}
+		lanes = v;
+	}
+	return lanes;
+}
+#endif
+
 static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 {
 	struct sssp_args *a = arg;
@@ -192,9 +213,9 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 #ifdef SSSP_WITH_CUDA
 	else
 	{
-		size_t wsb = sssp_phast_gpu_workspace_size(a->n, SSSP_PHAST_GPU_LANES);
+		size_t wsb = sssp_phast_gpu_workspace_size(a->n, gpu_lanes());
 		void *ws = sssp_gpu_thread_workspace(wsb);
-		ret = ws ? sssp_phast_gpu(&v, src, nsrc, SSSP_PHAST_GPU_LANES, ws, wsb, out, rows, tuccompi_gpu_stream(),
+		ret = ws ? sssp_phast_gpu(&v, src, nsrc, gpu_lanes(), ws, wsb, out, rows, tuccompi_gpu_stream(),
 					  err, sizeof(err))
 			 : -ENOMEM;
 		if (!ws)
@@ -252,7 +273,7 @@ int sssp_phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
 	{
 		/* its workspace is the stream worker's own (sssp_gpu_thread_workspace) */
 		pl->cuda_batch = phast_cuda_batch;
-		pl->batch_max[TUCCOMPI_UNIT_CUDA] = SSSP_PHAST_GPU_LANES;
+		pl->batch_max[TUCCOMPI_UNIT_CUDA] = gpu_lanes();
 	}
 #endif
 	pl->workspace_size[0] = ws;
@@ -287,7 +308,7 @@ uint64_t sssp_phast_shared_bytes(const struct sssp_plan *p)
 uint64_t sssp_phast_gpu_workspace(const struct sssp_plan *p)
 {
 #ifdef SSSP_WITH_CUDA
-	return sssp_phast_gpu_workspace_size(p->g->n, SSSP_PHAST_GPU_LANES);
+	return sssp_phast_gpu_workspace_size(p->g->n, gpu_lanes());
 #else
 	(void)p;
 	return 0;

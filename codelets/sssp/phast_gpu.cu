@@ -1,6 +1,6 @@
 // PHAST on a GPU: see phast_gpu.h for the algorithm and its choices, ch.h for the layout.
 //
-// Parameters: LPT lanes per thread (1, 2, 4: 32, 64, 128 sources per pass); SMALL_PER_WARP:
+// Parameters: LPT lanes per thread (1, 2, 4, 8: 32, 64, 128, 256 sources per pass); SMALL_PER_WARP:
 // a level of at most that many vertices per warp of a block is "small" (run by block 0 alone
 // when its neighbours are small too). Block size: the tuner's (phast_sweep* are
 // characterised below); grid: every block that can be resident at once (a cooperative
@@ -22,7 +22,7 @@ namespace
 {
 constexpr uint32_t INF = 0xffffffffu;
 constexpr uint32_t CAP = 0xfffffffeu;
-constexpr unsigned MAX_LANES = 128;
+constexpr unsigned MAX_LANES = 256;
 // A level chained into block 0 costs its vertices' latency per warp in turn; a grid-wide
 // level costs one vertex's latency plus a grid barrier (a few microseconds): so chain levels
 // of at most one vertex per warp (TUCCOMPI_PHAST_SMALL=k: k per warp, 0: never chain).
@@ -52,7 +52,19 @@ __device__ __forceinline__ uint32_t sat_add(uint32_t d, uint32_t w)
 
 template <int LPT> __device__ __forceinline__ void load_row(const uint32_t *r, uint32_t (&v)[LPT])
 {
-	if constexpr (LPT == 4)
+	if constexpr (LPT == 8)
+	{
+		uint4 x = reinterpret_cast<const uint4 *>(r)[0], y = reinterpret_cast<const uint4 *>(r)[1];
+		v[0] = x.x;
+		v[1] = x.y;
+		v[2] = x.z;
+		v[3] = x.w;
+		v[4] = y.x;
+		v[5] = y.y;
+		v[6] = y.z;
+		v[7] = y.w;
+	}
+	else if constexpr (LPT == 4)
 	{
 		uint4 x = *reinterpret_cast<const uint4 *>(r);
 		v[0] = x.x;
@@ -72,7 +84,12 @@ template <int LPT> __device__ __forceinline__ void load_row(const uint32_t *r, u
 
 template <int LPT> __device__ __forceinline__ void store_row(uint32_t *r, const uint32_t (&v)[LPT])
 {
-	if constexpr (LPT == 4)
+	if constexpr (LPT == 8)
+	{
+		reinterpret_cast<uint4 *>(r)[0] = make_uint4(v[0], v[1], v[2], v[3]);
+		reinterpret_cast<uint4 *>(r)[1] = make_uint4(v[4], v[5], v[6], v[7]);
+	}
+	else if constexpr (LPT == 4)
 		*reinterpret_cast<uint4 *>(r) = make_uint4(v[0], v[1], v[2], v[3]);
 	else if constexpr (LPT == 2)
 		*reinterpret_cast<uint2 *>(r) = make_uint2(v[0], v[1]);
@@ -286,6 +303,7 @@ template <int LPT> __device__ void phast_body(const params &P)
 TUCCOMPI_KERNELCHAR(phast_sweep32, 1, medium_coalesced, low, high, low);
 TUCCOMPI_KERNELCHAR(phast_sweep64, 1, medium_coalesced, low, high, low);
 TUCCOMPI_KERNELCHAR(phast_sweep128, 1, medium_coalesced, low, high, low);
+TUCCOMPI_KERNELCHAR(phast_sweep256, 1, medium_coalesced, low, high, low);
 // One lane's distances gathered into original order: strided reads, coalesced writes.
 TUCCOMPI_KERNELCHAR(phast_rows, 1, scatter, none, low, low);
 
@@ -300,6 +318,10 @@ __global__ void phast_sweep64(params P)
 __global__ void phast_sweep128(params P)
 {
 	phast_body<4>(P);
+}
+__global__ void phast_sweep256(params P)
+{
+	phast_body<8>(P);
 }
 
 __global__ void phast_rows(const uint32_t *dist, const uint32_t *__restrict__ pos, uint32_t n, unsigned lanes,
@@ -371,7 +393,7 @@ thread_local host_acc *pinned_acc;
 
 extern "C" size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes)
 {
-	if (lanes != 32 && lanes != 64 && lanes != 128)
+	if (lanes != 32 && lanes != 64 && lanes != 128 && lanes != 256)
 		return 0;
 	return lay_out(nullptr, n, lanes).bytes;
 }
@@ -389,12 +411,17 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 			      void *stream, char *err, size_t errlen)
 {
 	uint32_t n = v->n;
-	const void *kern = lanes == 32 ? (const void *)phast_sweep32 : lanes == 64 ? (const void *)phast_sweep64
-						     : lanes == 128 ? (const void *)phast_sweep128 : nullptr;
-	struct tuccompi_kernel *kk = lanes == 32 ? TUCCOMPI_KERNEL(phast_sweep32)
-				     : lanes == 64 ? TUCCOMPI_KERNEL(phast_sweep64) : TUCCOMPI_KERNEL(phast_sweep128);
+	const void *kern = lanes == 32    ? (const void *)phast_sweep32
+			   : lanes == 64  ? (const void *)phast_sweep64
+			   : lanes == 128 ? (const void *)phast_sweep128
+			   : lanes == 256 ? (const void *)phast_sweep256
+					  : nullptr;
+	struct tuccompi_kernel *kk = lanes == 32    ? TUCCOMPI_KERNEL(phast_sweep32)
+				     : lanes == 64  ? TUCCOMPI_KERNEL(phast_sweep64)
+				     : lanes == 128 ? TUCCOMPI_KERNEL(phast_sweep128)
+						    : TUCCOMPI_KERNEL(phast_sweep256);
 	if (!kern)
-		return fail(err, errlen, -EINVAL, "PHAST GPU: %u lanes per pass; use 32, 64 or 128", lanes);
+		return fail(err, errlen, -EINVAL, "PHAST GPU: %u lanes per pass; use 32, 64, 128 or 256", lanes);
 	layout l = lay_out(work, n, lanes);
 	if (!work || work_bytes < l.bytes)
 		return fail(err, errlen, -EINVAL, "PHAST GPU: workspace of %zu bytes, %zu needed (sssp_phast_gpu_workspace_size)",

@@ -1,5 +1,5 @@
 /* PHAST on a GPU (Delling, Goldberg, Nowatzyk, Werneck, IPDPS 2011 / JPDC 2013, section on
- * GPUs): the shortest-path trees of 32, 64 or 128 sources per pass over a contraction
+ * GPUs): the shortest-path trees of 32, 64, 128 or 256 sources per pass over a contraction
  * hierarchy (ch.h), every step on the device.
  *
  * Distances are kept [position][lane] (a row of `lanes` words per vertex; a warp handles one
@@ -36,11 +36,11 @@
 extern "C" {
 #endif
 
-/** Default sources per pass (32, 64 or 128 are valid). */
+/** Default sources per pass (32, 64, 128 or 256 are valid). */
 #define SSSP_PHAST_GPU_LANES 128
 
 /** Device bytes of workspace for an n-vertex hierarchy and @p lanes sources per pass
- *  (about 4 * lanes + 9 bytes per vertex); 0 if lanes is not 32, 64 or 128. */
+ *  (about 4 * lanes + 9 bytes per vertex); 0 if lanes is not 32, 64, 128 or 256. */
 size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes);
 
 /** Shortest paths from @p nsrc sources (host array of original ids < v->n) over the

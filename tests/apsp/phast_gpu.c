@@ -1,6 +1,6 @@
 /* GPU PHAST (codelets/sssp/phast_gpu.cu): with the hierarchy's buffers copied to the device,
  * every distance row and summary equals the reference Dijkstra's (tests/apsp/sssp_ref.h) for
- * 32, 64 and 128 lanes per pass, on hand-made cases (a single vertex, disconnected parts,
+ * 32, 64, 128 and 256 lanes per pass, on hand-made cases (a single vertex, disconnected parts,
  * one-way arcs, zero-weight cycles, ties that need the same-round witness rule), random
  * graphs with zero weights, a grid of equal weights, R-MAT and road-like graphs, with
  * duplicate sources and a last pass that is not full; bad arguments are refused with
@@ -58,7 +58,7 @@ static void check(const char *what, const struct graph *g, int all)
 		FAIL("%s: %s", what, err);
 	struct dev_ch d;
 	upload(ch, &d);
-	unsigned k = all ? g->n : 150; /* 150: a last pass that is not full for every lane count */
+	unsigned k = all ? g->n : 300; /* 300: a full pass and one that is not, for every lane count */
 	uint32_t *src = malloc(k * sizeof *src), *ref = malloc(g->n * sizeof *ref);
 	for (unsigned i = 0; i < k; i++)
 		src[i] = all ? i : (uint32_t)(((uint64_t)i * 2654435761u) % g->n);
@@ -69,8 +69,8 @@ static void check(const char *what, const struct graph *g, int all)
 		if (i % 3 != 1) /* some sources without a row */
 			CUDA_OK(cudaMallocHost((void **)&rows[i], g->n * sizeof(uint32_t)));
 	struct sssp_summary *out = calloc(k, sizeof *out);
-	static const unsigned lanes[] = { 32, 64, 128 };
-	for (int li = 0; li < 3; li++)
+	static const unsigned lanes[] = { 32, 64, 128, 256 };
+	for (int li = 0; li < 4; li++)
 	{
 		size_t ws = sssp_phast_gpu_workspace_size(g->n, lanes[li]);
 		void *work;
@@ -100,7 +100,7 @@ static void check(const char *what, const struct graph *g, int all)
 		}
 		CUDA_OK(cudaFree(work));
 	}
-	printf("%-28s n=%-6u sources=%u: equal to Dijkstra for 32, 64 and 128 lanes\n", what, g->n, k);
+	printf("%-28s n=%-6u sources=%u: equal to Dijkstra for 32, 64, 128 and 256 lanes\n", what, g->n, k);
 	for (unsigned i = 0; i < k; i++)
 		if (rows[i])
 			cudaFreeHost(rows[i]);
