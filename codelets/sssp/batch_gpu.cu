@@ -663,25 +663,15 @@ __device__ void step_pushb(const struct kparams &P, const struct sssp_batch_ctl 
 #endif
 #define PULL_GATHER(K) ((K) == 1 ? 8 : TUCCOMPI_PULL_GATHER2)
 // PULL, a group's own rows: 2 (default) requests the slots that got a candidate, after the gathers
-// -- one more round trip, but no rows held in registers meanwhile; 1 requests, with the first gather,
-// the slots that some in-arc's tail has in the frontier (groups whose in-arcs fit one warp-load);
-// 0 all of them, first. 2 is the fastest (docs/apsp.md): the loop is bound by its registers, and
-// what it holds across the gathers spills.
+// -- one more round trip, but no rows held in registers meanwhile; 0 requests all of them first
+// (the measured "before", kept for comparisons: scripts/gpu-pull.sh). 2 is the fastest
+// (docs/apsp.md): the loop is bound by its registers, and what it holds across the gathers spills.
 #ifndef TUCCOMPI_PULL_LAZY_ROWS
 #define TUCCOMPI_PULL_LAZY_ROWS 2
 #endif
-// OR of v over the warp.
-__device__ __forceinline__ uint32_t warp_or(uint32_t v)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-	return __reduce_or_sync(FULL, v);
-#else
-#pragma unroll
-	for (int o = 16; o; o >>= 1)
-		v |= __shfl_xor_sync(FULL, v, o);
-	return v;
+#if TUCCOMPI_PULL_LAZY_ROWS != 0 && TUCCOMPI_PULL_LAZY_ROWS != 2
+#error "TUCCOMPI_PULL_LAZY_ROWS is 0 (own rows first) or 2 (after the gathers)"
 #endif
-}
 
 // The next (up to) G in-neighbours of the set `has` (warp-uniform; the arcs this warp's lanes hold:
 // tail u, its mask mk, weight wt, vk = the vertex of the group the arc belongs to): the slots of their
@@ -795,14 +785,14 @@ __device__ void pull_group(const struct kparams &P, const MASK(K) * Fc, MASK(K) 
 		return; // no in-arcs: nothing can lower these rows
 	// The group's rows are compared at the end (no other writer in this step); which of their
 	// slots are requested, and when: TUCCOMPI_PULL_LAZY_ROWS.
-	const bool late = TUCCOMPI_PULL_LAZY_ROWS == 2, lazy = late || (TUCCOMPI_PULL_LAZY_ROWS && B - A <= 32);
+	const bool late = TUCCOMPI_PULL_LAZY_ROWS == 2;
 	uint32_t cur[PULL_GROUP][K], cand[PULL_GROUP][K];
 #pragma unroll
 	for (int i = 0; i < PULL_GROUP; i++)
 #pragma unroll
 		for (int h = 0; h < K; h++)
 		{
-			cur[i][h] = !lazy && (uint32_t)i < cnt ? ldcg(slot<K>(P, v0 + i, h)) : 0;
+			cur[i][h] = !late && (uint32_t)i < cnt ? ldcg(slot<K>(P, v0 + i, h)) : 0;
 			cand[i][h] = INF;
 		}
 	for (uint64_t base = A; base < B; base += 32)
@@ -818,16 +808,6 @@ __device__ void pull_group(const struct kparams &P, const MASK(K) * Fc, MASK(K) 
 		}
 		for (uint32_t k = 1; k < cnt; k++) // the vertex of arc e: boundaries r_1..r_{cnt-1} at or below e
 			vk += __shfl_sync(FULL, rk, k) <= e;
-		if (lazy && !late) // one pass: the OR of vertex i's tails' masks says which of its slots can improve
-#pragma unroll
-			for (int i = 0; i < PULL_GROUP; i++)
-#pragma unroll
-				for (int h = 0; h < K; h++)
-				{
-					uint32_t any = warp_or(vk == (uint32_t)i ? (uint32_t)(mk >> (32 * h)) : 0u);
-					if ((any >> lane) & 1) // i < cnt: arcs past the group's end have mk 0
-						cur[i][h] = ldcg(slot<K>(P, v0 + i, h));
-				}
 		uint32_t has = __ballot_sync(FULL, mk != 0);
 		while (has)
 			pull_gather<K, PULL_GROUP, PULL_GATHER(K)>(P, has, u, mk, wt, vk, cand);
@@ -1372,42 +1352,33 @@ struct kernels
 };
 
 // occ: 0 (the plain loop), 3, 5, 6 or 8 (batch_loop_occ).
+// The loop kernel of K slots per lane for an occupancy variant (occ 3, 5, 6, 8; else the default).
+template <int K> static const void *loop_of(int occ)
+{
+	return occ == 3	  ? (const void *)batch_loop_occ<K, 3>
+	       : occ == 5 ? (const void *)batch_loop_occ<K, 5>
+	       : occ == 6 ? (const void *)batch_loop_occ<K, 6>
+	       : occ == 8 ? (const void *)batch_loop_occ<K, 8>
+			  : (const void *)batch_loop<K>;
+}
+
 static void kernels_of(int K, int occ, struct kernels *k)
 {
-	if (K == 2)
-	{
-		k->loop = occ == 3   ? (const void *)batch_loop_occ<2, 3>
-			  : occ == 5 ? (const void *)batch_loop_occ<2, 5>
-			  : occ == 6 ? (const void *)batch_loop_occ<2, 6>
-			  : occ == 8 ? (const void *)batch_loop_occ<2, 8>
-				     : (const void *)batch_loop<2>;
-		k->kloop = occ == 3   ? TUCCOMPI_KERNEL(batch_loop64_occ3)
-			   : occ == 5 ? TUCCOMPI_KERNEL(batch_loop64_occ)
-			   : occ == 6 ? TUCCOMPI_KERNEL(batch_loop64_occ6)
-			   : occ == 8 ? TUCCOMPI_KERNEL(batch_loop64_occ8)
-				      : TUCCOMPI_KERNEL(batch_loop64);
-		k->summary = (const void *)batch_summary<2>;
-		k->ksummary = TUCCOMPI_KERNEL(batch_summary64);
-		k->rows = (const void *)batch_rows<2>;
-		k->krows = TUCCOMPI_KERNEL(batch_rows64);
-	}
-	else
-	{
-		k->loop = occ == 3   ? (const void *)batch_loop_occ<1, 3>
-			  : occ == 5 ? (const void *)batch_loop_occ<1, 5>
-			  : occ == 6 ? (const void *)batch_loop_occ<1, 6>
-			  : occ == 8 ? (const void *)batch_loop_occ<1, 8>
-				     : (const void *)batch_loop<1>;
-		k->kloop = occ == 3   ? TUCCOMPI_KERNEL(batch_loop_occ3)
-			   : occ == 5 ? TUCCOMPI_KERNEL(batch_loop_occ)
-			   : occ == 6 ? TUCCOMPI_KERNEL(batch_loop_occ6)
-			   : occ == 8 ? TUCCOMPI_KERNEL(batch_loop_occ8)
-				      : TUCCOMPI_KERNEL(batch_loop);
-		k->summary = (const void *)batch_summary<1>;
-		k->ksummary = TUCCOMPI_KERNEL(batch_summary);
-		k->rows = (const void *)batch_rows<1>;
-		k->krows = TUCCOMPI_KERNEL(batch_rows);
-	}
+	// tuning objects by [K - 1][variant]: default, occ 3, 5, 6, 8
+	struct tuccompi_kernel *const kl[2][5] = {
+		{ TUCCOMPI_KERNEL(batch_loop), TUCCOMPI_KERNEL(batch_loop_occ3), TUCCOMPI_KERNEL(batch_loop_occ),
+		  TUCCOMPI_KERNEL(batch_loop_occ6), TUCCOMPI_KERNEL(batch_loop_occ8) },
+		{ TUCCOMPI_KERNEL(batch_loop64), TUCCOMPI_KERNEL(batch_loop64_occ3), TUCCOMPI_KERNEL(batch_loop64_occ),
+		  TUCCOMPI_KERNEL(batch_loop64_occ6), TUCCOMPI_KERNEL(batch_loop64_occ8) },
+	};
+	const int v = occ == 3 ? 1 : occ == 5 ? 2 : occ == 6 ? 3 : occ == 8 ? 4 : 0;
+	const int two = K == 2;
+	k->loop = two ? loop_of<2>(occ) : loop_of<1>(occ);
+	k->kloop = kl[two][v];
+	k->summary = two ? (const void *)batch_summary<2> : (const void *)batch_summary<1>;
+	k->ksummary = two ? TUCCOMPI_KERNEL(batch_summary64) : TUCCOMPI_KERNEL(batch_summary);
+	k->rows = two ? (const void *)batch_rows<2> : (const void *)batch_rows<1>;
+	k->krows = two ? TUCCOMPI_KERNEL(batch_rows64) : TUCCOMPI_KERNEL(batch_rows);
 }
 
 extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
