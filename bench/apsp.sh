@@ -62,7 +62,7 @@ for spec in $GRAPHS; do
 	if [ "$deep" = 1 ]; then
 		run "$spec" "$file" gpu-crauser gpu crauser ms 4 64
 		run "$spec" "$file" gpu-batched gpu batched ms 4 1024
-		run "$spec" "$file" gpu-phast gpu phast ms 1 8192 --ch-cache "$file.ch"
+		run "$spec" "$file" gpu-phast gpu phast ms 1 32768 --ch-cache "$file.ch"
 	else
 		run "$spec" "$file" gpu-crauser gpu crauser ms 4 1024
 		run "$spec" "$file" gpu-batched-mk1 gpu batched ms 1 8192
@@ -71,7 +71,7 @@ for spec in $GRAPHS; do
 	# all CPU cores with each engine
 	run "$spec" "$file" cpu-crauser cpu crauser ms 1 64
 	run "$spec" "$file" cpu-batched cpu batched ms 1 128
-	[ "$deep" = 1 ] && run "$spec" "$file" cpu-phast cpu phast ms 1 1024 --ch-cache "$file.ch"
+	[ "$deep" = 1 ] && run "$spec" "$file" cpu-phast cpu phast ms 1 4096 --ch-cache "$file.ch"
 done
 
 echo "== one core: Boost's Dijkstra, ours (heap) and the bucket-queue engine, same file, same sources"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpu-final.sh: the measurements the docs quote, in one call on the H200 node, from the bundle:
-#   0. tests/apsp/sssp_batch_gpu (the batched engine's lanes against Dijkstra, every kernel path);
+#   0. tests/apsp/sssp_batch_gpu and phast_gpu (the GPU engines against Dijkstra, every kernel path);
 #   1. bench/apsp.sh (every engine per graph, Boost, the 32,408-source all-units runs);
 #   2. issue 12: APSP with every unit, 8,192 sources, one rank against two ranks (node-aware split);
 #   3. bench/overhead on 1, 2 and 4 ranks, 1 us and 100 us tasks (CPU workers only; OVERHEAD=0 skips).
@@ -15,10 +15,12 @@ mkdir -p "$o"
 export STARPU_SILENT=1 TUCCOMPI_TUNE_DB=$o/tune.db
 step() { echo; echo "=== $* ($(date +%T))"; }
 APP=$B/apps/apsp/tuccompi-apsp
-step "tests/apsp/sssp_batch_gpu"
-timeout 150 "$B/tests/apsp/sssp_batch_gpu" >"$o/sssp_batch_gpu.txt" 2>&1
-echo "sssp_batch_gpu: exit $?"
-tail -1 "$o/sssp_batch_gpu.txt"
+for t in sssp_batch_gpu phast_gpu; do
+	step "tests/apsp/$t"
+	timeout 150 "$B/tests/apsp/$t" >"$o/$t.txt" 2>&1
+	echo "$t: exit $?"
+	tail -n 1 "$o/$t.txt"
+done
 step "bench/apsp.sh"
 APP=$APP GRAPHTOOL=$B/apps/apsp/tuccompi-graph BOOST=$B/bench/boost_dijkstra timeout ${APSP_LIMIT:-420} \
 	"$B/bench/apsp.sh" "$o" 2>&1 | grep -v '^ *$' | tail -45

@@ -164,6 +164,8 @@ static uint32_t *thread_rows(size_t n, int pinned)
 }
 
 #ifdef SSSP_WITH_CUDA
+static int lanes_warned; /* the GPU could not hold gpu_lanes() rows per vertex: said once */
+
 /* Sources per GPU pass: SSSP_PHAST_GPU_LANES, or TUCCOMPI_PHAST_GPU_LANES (32, 64, 128 or 256). */
 static unsigned gpu_lanes(void)
 {
@@ -213,13 +215,21 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 #ifdef SSSP_WITH_CUDA
 	else
 	{
-		size_t wsb = sssp_phast_gpu_workspace_size(a->n, gpu_lanes());
-		void *ws = sssp_gpu_thread_workspace(wsb);
-		ret = ws ? sssp_phast_gpu(&v, src, nsrc, gpu_lanes(), ws, wsb, out, rows, tuccompi_gpu_stream(),
-					  err, sizeof(err))
+		/* a row of `lanes` words per vertex: fewer sources per pass where the GPU's memory
+		 * cannot hold the rows (the batch then runs in several passes) */
+		unsigned lanes = gpu_lanes();
+		size_t wsb = 0;
+		void *ws = NULL;
+		for (; lanes >= 32 && !ws; lanes /= 2)
+			ws = sssp_gpu_thread_workspace(wsb = sssp_phast_gpu_workspace_size(a->n, lanes));
+		lanes *= 2;
+		if (ws && lanes < gpu_lanes() && !__atomic_exchange_n(&lanes_warned, 1, __ATOMIC_RELAXED))
+			fprintf(stderr, "sssp phast engine: the GPU has memory for %u sources per pass, not %u (%zu bytes of workspace)\n",
+				lanes, gpu_lanes(), sssp_phast_gpu_workspace_size(a->n, gpu_lanes()));
+		ret = ws ? sssp_phast_gpu(&v, src, nsrc, lanes, ws, wsb, out, rows, tuccompi_gpu_stream(), err, sizeof(err))
 			 : -ENOMEM;
 		if (!ws)
-			snprintf(err, sizeof(err), "cannot allocate %zu bytes of GPU workspace", wsb);
+			snprintf(err, sizeof(err), "cannot allocate %zu bytes of GPU workspace (32 sources per pass)", wsb);
 	}
 #else
 	else

@@ -1,10 +1,15 @@
 // PHAST on a GPU: see phast_gpu.h for the algorithm and its choices, ch.h for the layout.
 //
-// Parameters: LPT lanes per thread (1, 2, 4, 8: 32, 64, 128, 256 sources per pass); SMALL_PER_WARP:
-// a level of at most that many vertices per warp of a block is "small" (run by block 0 alone
-// when its neighbours are small too). Block size: the tuner's (phast_sweep* are
-// characterised below); grid: every block that can be resident at once (a cooperative
-// launch needs them all resident).
+// Parameters: LPT lanes per thread (1, 2, 4, 8: 32, 64, 128, 256 sources per pass). Each level
+// of each sweep has a plan (struct level_plan, made at the start of every pass): chained (run by
+// block 0 alone, with block barriers, when its vertices and arcs are few: CHAIN_VERTICES_PER_WARP
+// and CHAIN_ARCS_PER_WARP per warp of a block) or grid-wide (a grid barrier after it); and how
+// many warps share a vertex (1: a warp per vertex, the row written once; more when the level has
+// fewer vertices than the warps running it: each warp takes a slice of at least SPLIT_MIN_ARCS
+// of the vertex's arcs and folds its minimum into the row with atomicMin). Block size: the
+// tuner's, raised to the largest block with as many resident warps per SM (fewer blocks: a
+// cheaper grid barrier and more warps for the chained levels); grid: every block that can be
+// resident at once (a cooperative launch needs them all resident).
 #include <cooperative_groups.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -23,15 +28,25 @@ namespace
 constexpr uint32_t INF = 0xffffffffu;
 constexpr uint32_t CAP = 0xfffffffeu;
 constexpr unsigned MAX_LANES = 256;
-// A level chained into block 0 costs its vertices' latency per warp in turn; a grid-wide
-// level costs one vertex's latency plus a grid barrier (a few microseconds): so chain levels
-// of at most one vertex per warp (TUCCOMPI_PHAST_SMALL=k: k per warp, 0: never chain).
-constexpr unsigned SMALL_PER_WARP = 1;
+// A chained level costs its work's latency per warp of block 0 in turn; a grid-wide level costs
+// the latency of its (smaller) share per warp plus a grid barrier (a few microseconds).
+// TUCCOMPI_PHAST_SMALL and TUCCOMPI_PHAST_CHAIN_ARCS override them (0: never chain);
+// TUCCOMPI_PHAST_SPLIT=0 gives every vertex one warp; TUCCOMPI_PHAST_SPLIT_MIN its slice.
+constexpr unsigned CHAIN_VERTICES_PER_WARP = 1;
+constexpr unsigned CHAIN_ARCS_PER_WARP = 16;
+constexpr unsigned SPLIT_MIN_ARCS = 4;
+constexpr uint32_t CHAINED = 0x80000000u; // in level_plan::up / down: run by block 0
+
+// A level of the hierarchy and, per sweep, CHAINED | warps per vertex.
+struct level_plan
+{
+	uint32_t p0, p1, up, down;
+};
 
 struct params
 {
 	uint32_t n, levels, k; // k: sources in this pass
-	uint32_t small_per_warp;
+	uint32_t small_per_warp, chain_arcs, split, split_min;
 	const uint32_t *level_start, *pos;
 	const unsigned long long *upin_start, *down_start;
 	const uint2 *upin, *down;
@@ -39,10 +54,25 @@ struct params
 	// read-only (non-coherent) loads on these
 	uint32_t *dist;
 	uint8_t *flag;
+	level_plan *plan;
 	unsigned long long *acc_sum;
 	uint32_t *acc_ecc, *acc_cnt;
-	uint32_t src[MAX_LANES]; // original ids
+	unsigned long long *prof; // TUCCOMPI_PHAST_PROFILE: times of the steps (see stamp), else NULL
+	uint32_t src[MAX_LANES];  // original ids
 };
+
+// Profile of one pass (TUCCOMPI_PHAST_PROFILE=1): block 0's thread 0 stamps the global timer
+// (ns) at index 0 (entry), 1 (sources' rows done), 2 + c (upward level c done) and 2 + L + c
+// (downward level c done). A grid-wide level's stamp follows its grid barrier.
+__device__ __forceinline__ void stamp(const params &P, unsigned idx)
+{
+	if (P.prof && blockIdx.x == 0 && threadIdx.x == 0)
+	{
+		unsigned long long t;
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+		P.prof[idx] = t;
+	}
+}
 
 __device__ __forceinline__ uint32_t sat_add(uint32_t d, uint32_t w)
 {
@@ -97,44 +127,54 @@ template <int LPT> __device__ __forceinline__ void store_row(uint32_t *r, const 
 		*r = v[0];
 }
 
-// Upward sweep step of position p (one warp): the minimum over upward in-arcs from reached
-// vertices; p becomes reached if one of them is (or if it is a source).
-template <int LPT> __device__ void up_vertex(const params &P, uint32_t p, unsigned lane)
+template <int LPT> __device__ __forceinline__ void fill_row(uint32_t (&v)[LPT], uint32_t x)
 {
-	constexpr unsigned K = 32 * LPT;
-	uint32_t *row = P.dist + (size_t)p * K + lane * LPT;
-	uint32_t v[LPT];
-	bool any = P.flag[p] != 0;
-	if (any)
-		load_row<LPT>(row, v);
-	else
-		for (int i = 0; i < LPT; i++)
-			v[i] = INF;
-	unsigned long long b = __ldg(&P.upin_start[p]), e = __ldg(&P.upin_start[p + 1]);
+	for (int i = 0; i < LPT; i++)
+		v[i] = x;
+}
+
+template <int LPT> __device__ __forceinline__ uint32_t *row_of(const params &P, uint32_t p, unsigned lane)
+{
+	return P.dist + (size_t)p * (32 * LPT) + lane * LPT;
+}
+
+// v = min(v, row(q) + w) over the arcs [b, e) of `arcs` (one warp; in the upward sweep only over
+// tails already reached). Returns whether any arc counted. Rows are loaded several at a time.
+template <int LPT, bool UP>
+__device__ bool fold_arcs(const params &P, const uint2 *arcs, unsigned long long b, unsigned long long e,
+			  unsigned lane, uint32_t (&v)[LPT])
+{
+	bool any = false;
 	for (unsigned long long c = b; c < e; c += 32)
 	{
 		unsigned cnt = e - c < 32 ? (unsigned)(e - c) : 32;
-		uint2 a = lane < cnt ? __ldg(&P.upin[c + lane]) : make_uint2(0, 0);
-		bool f = lane < cnt && P.flag[a.x] != 0;
-		unsigned m = __ballot_sync(0xffffffffu, f);
-		any |= m != 0;
-		while (m)
+		uint2 a = lane < cnt ? __ldg(&arcs[c + lane]) : make_uint2(0, 0);
+		if (UP)
 		{
-			int j = __ffs(m) - 1;
-			m &= m - 1;
+			// keep the arcs from reached tails, packed into the first lanes
+			unsigned m = __ballot_sync(0xffffffffu, lane < cnt && P.flag[a.x] != 0);
+			cnt = __popc(m);
+			if (!cnt)
+				continue;
+			any = true;
+			unsigned from = lane < cnt ? __fns(m, 0, lane + 1) : 0;
+			a.x = __shfl_sync(0xffffffffu, a.x, from);
+			a.y = __shfl_sync(0xffffffffu, a.y, from);
+		}
+		else
+			any = true;
+		// unrolled so that several rows are in flight (the loop stores nothing)
+#pragma unroll 4
+		for (unsigned j = 0; j < cnt; j++)
+		{
 			uint32_t q = __shfl_sync(0xffffffffu, a.x, j), w = __shfl_sync(0xffffffffu, a.y, j);
 			uint32_t u[LPT];
-			load_row<LPT>(P.dist + (size_t)q * K + lane * LPT, u);
+			load_row<LPT>(row_of<LPT>(P, q, lane), u);
 			for (int i = 0; i < LPT; i++)
 				v[i] = min(v[i], sat_add(u[i], w));
 		}
 	}
-	if (any)
-	{
-		store_row<LPT>(row, v);
-		if (lane == 0)
-			P.flag[p] = 1;
-	}
+	return any;
 }
 
 struct lane_sums
@@ -143,34 +183,8 @@ struct lane_sums
 	uint32_t ecc, cnt;
 };
 
-// Downward sweep step of position p (one warp): final distances of p's row.
-template <int LPT> __device__ void down_vertex(const params &P, uint32_t p, unsigned lane, lane_sums (&s)[LPT])
+template <int LPT> __device__ __forceinline__ void add_sums(lane_sums (&s)[LPT], const uint32_t (&v)[LPT])
 {
-	constexpr unsigned K = 32 * LPT;
-	uint32_t *row = P.dist + (size_t)p * K + lane * LPT;
-	uint32_t v[LPT];
-	if (P.flag[p])
-		load_row<LPT>(row, v);
-	else
-		for (int i = 0; i < LPT; i++)
-			v[i] = INF;
-	unsigned long long b = __ldg(&P.down_start[p]), e = __ldg(&P.down_start[p + 1]);
-	for (unsigned long long c = b; c < e; c += 32)
-	{
-		unsigned cnt = e - c < 32 ? (unsigned)(e - c) : 32;
-		uint2 a = lane < cnt ? __ldg(&P.down[c + lane]) : make_uint2(0, 0);
-		// unrolled so that several rows are in flight (the loop stores nothing)
-#pragma unroll 4
-		for (unsigned j = 0; j < cnt; j++)
-		{
-			uint32_t q = __shfl_sync(0xffffffffu, a.x, j), w = __shfl_sync(0xffffffffu, a.y, j);
-			uint32_t u[LPT];
-			load_row<LPT>(P.dist + (size_t)q * K + lane * LPT, u);
-			for (int i = 0; i < LPT; i++)
-				v[i] = min(v[i], sat_add(u[i], w));
-		}
-	}
-	store_row<LPT>(row, v);
 	for (int i = 0; i < LPT; i++)
 		if (v[i] != INF)
 		{
@@ -180,24 +194,192 @@ template <int LPT> __device__ void down_vertex(const params &P, uint32_t p, unsi
 		}
 }
 
-// Levels [first, last) of the sweep (block indices of level_start, in sweep order) that
-// begin at `b`: one large level, or a run of small ones.
-__device__ __forceinline__ bool is_small(const params &P, int b, unsigned small)
+// Vertex p with a warp of its own. Upward: the minimum over upward in-arcs from reached vertices;
+// p becomes reached if one of them is (or if it is a source). Downward: its final row.
+template <int LPT, bool UP> __device__ void whole_vertex(const params &P, uint32_t p, unsigned lane, lane_sums (&s)[LPT])
 {
-	return P.level_start[b + 1] - P.level_start[b] <= small;
+	uint32_t *row = row_of<LPT>(P, p, lane);
+	uint32_t v[LPT];
+	bool reached = P.flag[p] != 0;
+	if (reached)
+		load_row<LPT>(row, v);
+	else
+		fill_row<LPT>(v, INF);
+	const unsigned long long *st = UP ? P.upin_start : P.down_start;
+	bool any = fold_arcs<LPT, UP>(P, UP ? P.upin : P.down, __ldg(&st[p]), __ldg(&st[p + 1]), lane, v);
+	if (UP)
+	{
+		if (reached || any)
+		{
+			store_row<LPT>(row, v);
+			if (!reached && lane == 0)
+				P.flag[p] = 1;
+		}
+	}
+	else
+	{
+		store_row<LPT>(row, v);
+		add_sums<LPT>(s, v);
+	}
+}
+
+// Slice j of g of vertex p's arcs: their minimum folded into p's row (set before the level: the
+// source's row, the upward distances, or INF) lane by lane with atomicMin.
+template <int LPT, bool UP> __device__ void slice_vertex(const params &P, uint32_t p, unsigned j, unsigned g, unsigned lane)
+{
+	const unsigned long long *st = UP ? P.upin_start : P.down_start;
+	unsigned long long b = __ldg(&st[p]), e = __ldg(&st[p + 1]), per = (e - b + g - 1) / g;
+	b += j * per;
+	if (b >= e)
+		return;
+	e = min(e, b + per);
+	uint32_t v[LPT];
+	fill_row<LPT>(v, INF);
+	if (!fold_arcs<LPT, UP>(P, UP ? P.upin : P.down, b, e, lane, v))
+		return;
+	uint32_t *row = row_of<LPT>(P, p, lane);
+	for (int i = 0; i < LPT; i++)
+		if (v[i] != INF)
+			atomicMin(&row[i], v[i]);
+	if (UP && lane == 0 && !P.flag[p])
+		P.flag[p] = 1;
+}
+
+__host__ __device__ __forceinline__ unsigned split_of(uint32_t plan)
+{
+	return plan & ~CHAINED;
+}
+
+// The plan of level b (thread of the grid: one level each).
+__device__ level_plan plan_level(const params &P, int b, unsigned wpb, unsigned long long nw)
+{
+	level_plan l;
+	l.p0 = P.level_start[b];
+	l.p1 = P.level_start[b + 1];
+	uint32_t V = l.p1 - l.p0;
+	unsigned long long arcs[2] = { P.upin_start[l.p1] - P.upin_start[l.p0], P.down_start[l.p1] - P.down_start[l.p0] };
+	uint32_t r[2];
+	for (int d = 0; d < 2; d++)
+	{
+		bool chained = V <= (unsigned long long)wpb * P.small_per_warp && arcs[d] <= (unsigned long long)wpb * P.chain_arcs;
+		unsigned long long W = chained ? wpb : nw, g = 1;
+		if (P.split && V && W / V >= 2)
+		{
+			unsigned long long need = (arcs[d] + (unsigned long long)V * P.split_min - 1) / ((unsigned long long)V * P.split_min);
+			g = min(W / V, need);
+			g = g < 2 ? 1 : min(g, 4096ull);
+		}
+		r[d] = (chained ? CHAINED : 0) | (uint32_t)g;
+	}
+	l.up = r[0];
+	l.down = r[1];
+	return l;
+}
+
+// Rows of level l set to INF but for the sources', for the atomicMin of split vertices
+// (warp wi of W).
+template <int LPT> __device__ void clear_level(const params &P, const level_plan &l, unsigned long long wi,
+					       unsigned long long W, unsigned lane)
+{
+	uint32_t v[LPT];
+	fill_row<LPT>(v, INF);
+	for (unsigned long long p = l.p0 + wi; p < l.p1; p += W)
+		if (!P.flag[p])
+			store_row<LPT>(row_of<LPT>(P, (uint32_t)p, lane), v);
+}
+
+// One level of a sweep by warp wi of W (block 0's warps for a chained level, else the grid's).
+// Upward, it also clears the rows of the next level (b - 1) if that one splits vertices in
+// either sweep; downward, it first adds up the rows of the previous level (b - 1) if that one
+// split its vertices (they were final only after its barrier).
+template <int LPT, bool UP>
+__device__ void sweep_level(const params &P, int b, unsigned long long wi, unsigned long long W, unsigned lane,
+			    lane_sums (&s)[LPT])
+{
+	const level_plan l = P.plan[b];
+	if (b > 0)
+	{
+		const level_plan o = P.plan[b - 1];
+		if (UP && (split_of(o.up) > 1 || split_of(o.down) > 1))
+			clear_level<LPT>(P, o, wi, W, lane);
+		if (!UP && split_of(o.down) > 1)
+			for (unsigned long long p = o.p0 + wi; p < o.p1; p += W)
+			{
+				uint32_t v[LPT];
+				load_row<LPT>(row_of<LPT>(P, (uint32_t)p, lane), v);
+				add_sums<LPT>(s, v);
+			}
+	}
+	const unsigned g = split_of(UP ? l.up : l.down);
+	if (g <= 1)
+		for (unsigned long long p = l.p0 + wi; p < l.p1; p += W)
+			whole_vertex<LPT, UP>(P, (uint32_t)p, lane, s);
+	else
+		for (unsigned long long t = wi; t < (unsigned long long)(l.p1 - l.p0) * g; t += W)
+			slice_vertex<LPT, UP>(P, l.p0 + (uint32_t)(t / g), (unsigned)(t % g), g, lane);
+}
+
+template <int LPT, bool UP> __device__ bool chained(const params &P, int b)
+{
+	return ((UP ? P.plan[b].up : P.plan[b].down) & CHAINED) != 0;
+}
+
+// A whole sweep: levels in sweep order, a chain of chained levels in block 0 (the other blocks
+// skip it), a grid barrier after each grid-wide level or chain.
+template <int LPT, bool UP> __device__ void sweep(const params &P, cg::grid_group &grid, lane_sums (&s)[LPT])
+{
+	const unsigned lane = threadIdx.x & 31, wib = threadIdx.x >> 5, wpb = blockDim.x >> 5;
+	const unsigned long long gw = (unsigned long long)blockIdx.x * wpb + wib;
+	const unsigned long long nw = (unsigned long long)gridDim.x * wpb;
+	const int L = (int)P.levels, step = UP ? -1 : 1;
+	const unsigned base = UP ? 2 : 2 + L;
+	for (int b = UP ? L - 1 : 0; b >= 0 && b < L;)
+	{
+		if (chained<LPT, UP>(P, b))
+		{
+			int c = b;
+			for (; c >= 0 && c < L && chained<LPT, UP>(P, c); c += step)
+				if (blockIdx.x == 0)
+				{
+					sweep_level<LPT, UP>(P, c, wib, wpb, lane, s);
+					__syncthreads();
+					stamp(P, base + c);
+				}
+			b = c;
+		}
+		else
+		{
+			sweep_level<LPT, UP>(P, b, gw, nw, lane, s);
+			b += step;
+		}
+		if (UP || b < L)
+			grid.sync();
+		stamp(P, base + (unsigned)(b - step));
+	}
 }
 
 template <int LPT> __device__ void phast_body(const params &P)
 {
 	constexpr unsigned K = 32 * LPT;
 	cg::grid_group grid = cg::this_grid();
-	const unsigned lane = threadIdx.x & 31, wib = threadIdx.x >> 5, wpb = blockDim.x >> 5;
-	const unsigned long long gw = (unsigned long long)blockIdx.x * wpb + wib;
+	const unsigned lane = threadIdx.x & 31, wpb = blockDim.x >> 5;
+	const unsigned long long gw = (unsigned long long)blockIdx.x * wpb + (threadIdx.x >> 5);
 	const unsigned long long nw = (unsigned long long)gridDim.x * wpb;
-	const unsigned small = wpb * P.small_per_warp;
 	const int L = (int)P.levels;
+	stamp(P, 0);
 
-	// 1. the sources' rows
+	// 1. the levels' plans; the rows of the lowest level cleared if it splits vertices (every
+	//    warp plans that one itself); then the sources' rows
+	for (unsigned long long b = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; b < (unsigned)L;
+	     b += (unsigned long long)gridDim.x * blockDim.x)
+		P.plan[b] = plan_level(P, (int)b, wpb, nw);
+	if (L > 0)
+	{
+		level_plan low = plan_level(P, L - 1, wpb, nw);
+		if (split_of(low.up) > 1 || split_of(low.down) > 1)
+			clear_level<LPT>(P, low, gw, nw, lane);
+	}
+	grid.sync();
 	for (unsigned long long s = gw; s < P.k; s += nw)
 	{
 		uint32_t so = P.src[s], p = P.pos[so];
@@ -207,66 +389,30 @@ template <int LPT> __device__ void phast_body(const params &P)
 			unsigned j = lane * LPT + i;
 			v[i] = j < P.k && P.src[j] == so ? 0 : INF;
 		}
-		store_row<LPT>(P.dist + (size_t)p * K + lane * LPT, v);
+		store_row<LPT>(row_of<LPT>(P, p, lane), v);
 		if (lane == 0)
 			P.flag[p] = 1;
 	}
 	grid.sync();
+	stamp(P, 1);
 
-	// 2. upward sweep, lowest level (last block) first
-	for (int b = L - 1; b >= 0;)
-	{
-		if (is_small(P, b, small))
-		{
-			int e = b;
-			while (e >= 0 && is_small(P, e, small))
-				e--;
-			if (blockIdx.x == 0)
-				for (int c = b; c > e; c--)
-				{
-					for (uint32_t p = P.level_start[c] + wib; p < P.level_start[c + 1]; p += wpb)
-						up_vertex<LPT>(P, p, lane);
-					__syncthreads();
-				}
-			b = e;
-		}
-		else
-		{
-			for (unsigned long long p = P.level_start[b] + gw; p < P.level_start[b + 1]; p += nw)
-				up_vertex<LPT>(P, (uint32_t)p, lane);
-			b--;
-		}
-		grid.sync();
-	}
-
-	// 3. downward sweep, highest level (block 0) first
+	// 2. upward sweep, lowest level (last block) first; 3. downward sweep, highest first
 	lane_sums s[LPT];
 	for (int i = 0; i < LPT; i++)
 		s[i] = lane_sums{ 0, 0, 0 };
-	for (int b = 0; b < L;)
+	sweep<LPT, true>(P, grid, s);
+	sweep<LPT, false>(P, grid, s);
+	if (L > 0 && split_of(P.plan[L - 1].down) > 1)
 	{
-		if (is_small(P, b, small))
+		// the last level's rows, final only now
+		grid.sync();
+		const level_plan l = P.plan[L - 1];
+		for (unsigned long long p = l.p0 + gw; p < l.p1; p += nw)
 		{
-			int e = b;
-			while (e < L && is_small(P, e, small))
-				e++;
-			if (blockIdx.x == 0)
-				for (int c = b; c < e; c++)
-				{
-					for (uint32_t p = P.level_start[c] + wib; p < P.level_start[c + 1]; p += wpb)
-						down_vertex<LPT>(P, p, lane, s);
-					__syncthreads();
-				}
-			b = e;
+			uint32_t v[LPT];
+			load_row<LPT>(row_of<LPT>(P, (uint32_t)p, lane), v);
+			add_sums<LPT>(s, v);
 		}
-		else
-		{
-			for (unsigned long long p = P.level_start[b] + gw; p < P.level_start[b + 1]; p += nw)
-				down_vertex<LPT>(P, (uint32_t)p, lane, s);
-			b++;
-		}
-		if (b < L)
-			grid.sync();
 	}
 
 	// 4. the lanes' summaries: per block in shared memory, then one atomic per lane
@@ -346,6 +492,13 @@ int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 	return rc;
 }
 
+// An experiment's override of a constant (unsigned), else the constant.
+uint32_t env_or(const char *name, uint32_t dflt)
+{
+	const char *e = getenv(name);
+	return e && *e ? (uint32_t)strtoul(e, nullptr, 10) : dflt;
+}
+
 size_t up256(size_t x)
 {
 	return (x + 255) & ~(size_t)255;
@@ -355,6 +508,7 @@ struct layout
 {
 	uint32_t *dist;
 	uint8_t *flag;
+	level_plan *plan;
 	unsigned long long *acc_sum;
 	uint32_t *acc_ecc, *acc_cnt;
 	uint32_t *staging;
@@ -370,6 +524,8 @@ layout lay_out(void *base, uint32_t n, unsigned lanes)
 	off += up256((size_t)n * lanes * sizeof(uint32_t));
 	l.flag = (uint8_t *)(p + off);
 	off += up256(n);
+	l.plan = (level_plan *)(p + off);
+	off += up256(((size_t)n + 1) * sizeof(level_plan)); // levels <= n
 	l.acc_sum = (unsigned long long *)(p + off);
 	off += up256(lanes * sizeof(unsigned long long));
 	l.acc_ecc = (uint32_t *)(p + off);
@@ -405,6 +561,108 @@ extern "C" size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes)
 		if (e_ != cudaSuccess)                                                                           \
 			return fail(err, errlen, -EIO, "PHAST GPU: %s: %s", #call, cudaGetErrorString(e_));       \
 	} while (0)
+
+// TUCCOMPI_PHAST_PROFILE=N: the first N passes of the process print where their time went
+// (stderr): per class of levels (by vertices) the levels, vertices, arcs and microseconds of the
+// upward and downward sweeps, and the costliest levels. For profiling; it costs a few
+// small copies per profiled pass.
+namespace
+{
+unsigned profile_passes()
+{
+	const char *e = getenv("TUCCOMPI_PHAST_PROFILE");
+	return e && *e ? (unsigned)strtoul(e, nullptr, 10) : 0;
+}
+
+void print_profile(const struct sssp_ch_view *v, const level_plan *dplan, const unsigned long long *t,
+		   unsigned lanes, unsigned k, dim3 grid, dim3 blk)
+{
+	const unsigned L = v->levels;
+	level_plan *pl = (level_plan *)malloc(L * sizeof *pl);
+	unsigned long long *da = (unsigned long long *)malloc((L + 1) * sizeof *da);
+	unsigned long long *ua = (unsigned long long *)malloc((L + 1) * sizeof *ua);
+	if (!pl || !da || !ua || cudaMemcpy(pl, dplan, L * sizeof *pl, cudaMemcpyDeviceToHost) != cudaSuccess)
+		goto out;
+	for (unsigned b = 0; b <= L; b++)
+	{
+		uint32_t p = b < L ? pl[b].p0 : pl[L - 1].p1;
+		if (cudaMemcpy(&da[b], v->down_start + p, sizeof da[b], cudaMemcpyDeviceToHost) != cudaSuccess ||
+		    cudaMemcpy(&ua[b], v->upin_start + p, sizeof ua[b], cudaMemcpyDeviceToHost) != cudaSuccess)
+			goto out;
+	}
+	{
+		const unsigned NC = 7;
+		const uint32_t lim[NC] = { 32, 256, 1024, 8192, 65536, 262144, UINT32_MAX };
+		struct cls
+		{
+			unsigned levels, up_chained, up_split, down_chained, down_split;
+			unsigned long long verts, down, up;
+			double up_us, down_us;
+		} c[NC] = {};
+		double up_total = 0, down_total = 0;
+		int worst_up = -1, worst_down = -1;
+		double wu = 0, wd = 0;
+		for (unsigned b = 0; b < L; b++)
+		{
+			uint32_t nv = pl[b].p1 - pl[b].p0;
+			unsigned i = 0;
+			while (nv > lim[i])
+				i++;
+			double up = (t[2 + b] - (b + 1 < L ? t[2 + b + 1] : t[1])) / 1e3;
+			double dn = (t[2 + L + b] - (b ? t[2 + L + b - 1] : t[2])) / 1e3;
+			c[i].levels++;
+			c[i].up_chained += (pl[b].up & CHAINED) != 0;
+			c[i].up_split += split_of(pl[b].up) > 1;
+			c[i].down_chained += (pl[b].down & CHAINED) != 0;
+			c[i].down_split += split_of(pl[b].down) > 1;
+			c[i].verts += nv;
+			c[i].down += da[b + 1] - da[b];
+			c[i].up += ua[b + 1] - ua[b];
+			c[i].up_us += up;
+			c[i].down_us += dn;
+			up_total += up;
+			down_total += dn;
+			if (up > wu)
+				wu = up, worst_up = (int)b;
+			if (dn > wd)
+				wd = dn, worst_down = (int)b;
+		}
+		fprintf(stderr,
+			"PHAST GPU profile: %u sources of %u lanes, %u levels, %u blocks x %u threads: "
+			"sources %.1f us, upward %.1f us, downward %.1f us\n",
+			k, lanes, L, grid.x, blk.x, (t[1] - t[0]) / 1e3, up_total, down_total);
+		fprintf(stderr, "  %-14s %6s %11s %11s %9s %10s %10s %9s %9s %8s\n", "vertices/level", "levels",
+			"up ch/split", "dn ch/split", "vertices", "down arcs", "up arcs", "up us", "down us", "us/lvl");
+		for (unsigned i = 0; i < NC; i++)
+			if (c[i].levels)
+			{
+				char name[32], u[24], d[24];
+				if (i == 0)
+					snprintf(name, sizeof name, "1-%u", lim[0]);
+				else if (i + 1 == NC)
+					snprintf(name, sizeof name, ">%u", lim[i - 1]);
+				else
+					snprintf(name, sizeof name, "%u-%u", lim[i - 1] + 1, lim[i]);
+				snprintf(u, sizeof u, "%u/%u", c[i].up_chained, c[i].up_split);
+				snprintf(d, sizeof d, "%u/%u", c[i].down_chained, c[i].down_split);
+				fprintf(stderr, "  %-14s %6u %11s %11s %9llu %10llu %10llu %9.1f %9.1f %8.2f\n", name, c[i].levels, u,
+					d, c[i].verts, c[i].down, c[i].up, c[i].up_us, c[i].down_us,
+					(c[i].up_us + c[i].down_us) / 2 / c[i].levels);
+			}
+		if (worst_down >= 0)
+			fprintf(stderr,
+				"  costliest: downward level %d (%u vertices, %llu arcs, plan %#x) %.1f us; upward level %d (%u "
+				"vertices, %llu arcs, plan %#x) %.1f us\n",
+				worst_down, pl[worst_down].p1 - pl[worst_down].p0, da[worst_down + 1] - da[worst_down],
+				pl[worst_down].down, wd, worst_up, pl[worst_up].p1 - pl[worst_up].p0,
+				ua[worst_up + 1] - ua[worst_up], pl[worst_up].up, wu);
+	}
+out:
+	free(pl);
+	free(da);
+	free(ua);
+}
+} // namespace
 
 extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, unsigned lanes,
 			      void *work, size_t work_bytes, struct sssp_summary *out, uint32_t *const *rows,
@@ -447,9 +705,49 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 	if (geo.carveout >= 0)
 		cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout, geo.carveout);
 	int per_sm = 0;
-	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, (int)block, 0));
-	if (per_sm < 1)
-		return fail(err, errlen, -ENODEV, "PHAST GPU: a block of %u threads cannot be resident on device %d", block, dev);
+	static thread_local struct
+	{
+		const void *kern;
+		int dev;
+		unsigned asked, block;
+		int per_sm;
+	} fit; // the last answer of this thread (the occupancy queries cost microseconds each)
+	if (fit.kern == kern && fit.dev == dev && fit.asked == block)
+	{
+		block = fit.block;
+		per_sm = fit.per_sm;
+	}
+	else
+	{
+		const unsigned asked = block;
+		for (;; block -= 32)
+		{
+			CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, (int)block, 0));
+			if (per_sm >= 1 || block == 32)
+				break;
+		}
+		if (per_sm < 1)
+			return fail(err, errlen, -ENODEV, "PHAST GPU: no block of this kernel can be resident on device %d", dev);
+		/* The largest block with as many resident warps per SM: fewer blocks make the grid
+		 * barrier cheaper and give the chained levels more warps (the tuner may pick small
+		 * blocks when registers limit occupancy: 32 threads at 256 lanes). */
+		for (unsigned b = 1024; b > block; b -= 32)
+		{
+			int ps = 0;
+			if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ps, kern, (int)b, 0) == cudaSuccess && ps >= 1 &&
+			    (unsigned)ps * b >= (unsigned)per_sm * block)
+			{
+				block = b;
+				per_sm = ps;
+				break;
+			}
+		}
+		fit.kern = kern;
+		fit.dev = dev;
+		fit.asked = asked;
+		fit.block = block;
+		fit.per_sm = per_sm;
+	}
 	dim3 grid((unsigned)per_sm * (unsigned)sms), blk(block);
 
 	if (!pinned_acc)
@@ -463,10 +761,13 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 	memset(&P, 0, sizeof P);
 	P.n = n;
 	P.levels = v->levels;
-	P.small_per_warp = SMALL_PER_WARP;
-	const char *sm = getenv("TUCCOMPI_PHAST_SMALL");
-	if (sm && *sm)
-		P.small_per_warp = (uint32_t)atoi(sm);
+	P.small_per_warp = env_or("TUCCOMPI_PHAST_SMALL", CHAIN_VERTICES_PER_WARP);
+	P.chain_arcs = env_or("TUCCOMPI_PHAST_CHAIN_ARCS", CHAIN_ARCS_PER_WARP);
+	P.split = env_or("TUCCOMPI_PHAST_SPLIT", 1);
+	P.split_min = env_or("TUCCOMPI_PHAST_SPLIT_MIN", SPLIT_MIN_ARCS);
+	if (!P.split_min)
+		P.split_min = 1;
+	P.plan = l.plan;
 	P.level_start = v->level_start;
 	P.pos = v->pos;
 	P.upin_start = (const unsigned long long *)v->upin_start;
@@ -478,8 +779,29 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 	P.acc_sum = l.acc_sum;
 	P.acc_ecc = l.acc_ecc;
 	P.acc_cnt = l.acc_cnt;
+	static unsigned profiled; // passes profiled by this process
+	const unsigned to_profile = profile_passes();
+	struct prof_buf
+	{
+		unsigned long long *d = nullptr, *h = nullptr;
+		~prof_buf()
+		{
+			cudaFree(d);
+			free(h);
+		}
+	} pb_;
+	unsigned long long *&prof = pb_.d, *&prof_host = pb_.h;
 	for (unsigned g = 0; g < nsrc; g += lanes)
 	{
+		P.prof = nullptr;
+		if (to_profile && __atomic_fetch_add(&profiled, 1, __ATOMIC_RELAXED) < to_profile)
+		{
+			size_t pb = (2 * (size_t)v->levels + 2) * sizeof *prof;
+			if (!prof && (cudaMalloc((void **)&prof, pb) != cudaSuccess || !(prof_host = (unsigned long long *)malloc(pb))))
+				return fail(err, errlen, -EIO, "PHAST GPU: no memory for TUCCOMPI_PHAST_PROFILE");
+			CUDA_TRY(cudaMemsetAsync(prof, 0, pb, s));
+			P.prof = prof;
+		}
 		unsigned k = nsrc - g < lanes ? nsrc - g : lanes;
 		P.k = k;
 		memcpy(P.src, src + g, k * sizeof(uint32_t));
@@ -500,6 +822,11 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 		CUDA_TRY(cudaMemcpyAsync(pinned_acc->ecc, l.acc_ecc, lanes * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
 		CUDA_TRY(cudaMemcpyAsync(pinned_acc->cnt, l.acc_cnt, lanes * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
 		CUDA_TRY(cudaStreamSynchronize(s));
+		if (P.prof)
+		{
+			CUDA_TRY(cudaMemcpy(prof_host, prof, (2 * (size_t)v->levels + 2) * sizeof *prof, cudaMemcpyDeviceToHost));
+			print_profile(v, l.plan, prof_host, lanes, k, grid, blk);
+		}
 		for (unsigned i = 0; i < k; i++)
 		{
 			struct sssp_summary *o = &out[g + i];

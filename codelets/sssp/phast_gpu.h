@@ -12,10 +12,15 @@
  *   3. the downward sweep, highest level first: row(v) = min(row(v), row(u) + w) over its
  *      down in-arcs, with the per-lane sums, eccentricities and reached counts kept in
  *      registers, reduced per block in shared memory, then atomically.
- * Vertices of one level have no arcs among them, so a level is one parallel step; levels
- * are separated by a grid-wide barrier (cooperative groups). Consecutive levels small
- * enough for one block (the top of the hierarchy: at most one vertex per warp, or
- * TUCCOMPI_PHAST_SMALL per warp) run in block 0 with block barriers only.
+ * Vertices of one level have no arcs among them, so a level is one parallel step. Each pass
+ * first plans every level of each sweep (a thread per level): a level with few vertices and few
+ * arcs (the top of the hierarchy) is chained: run by block 0 alone, with a block barrier after
+ * it; other levels are run by the whole grid, with a grid-wide barrier after them (cooperative
+ * groups). A level with fewer vertices than warps gives each vertex several warps, each folding
+ * a slice of its arcs into the row with atomicMin (the rows of such levels are set to INF one
+ * step before); on wider levels a vertex has one warp, which writes its row once. Near the top
+ * of a grid's hierarchy a vertex has about a hundred upward in-arcs: walked by one warp, they
+ * took most of the upward sweep's time (docs/apsp.md, "PHAST on the GPU").
  * A grid barrier costs a few microseconds where a kernel launch per level would cost about
  * as much plus a host round trip per group; CUDA graphs would save the launches but not
  * the inter-kernel gaps. Rows in original ids: a gather kernel per lane, then an
@@ -36,11 +41,12 @@
 extern "C" {
 #endif
 
-/** Default sources per pass (32, 64, 128 or 256 are valid). */
-#define SSSP_PHAST_GPU_LANES 128
+/** Default sources per pass (32, 64, 128 or 256 are valid): 256 ran 1.25x (grid) and 1.3x
+ *  (road-like) the rate of 128 on the H200 (docs/apsp.md). */
+#define SSSP_PHAST_GPU_LANES 256
 
 /** Device bytes of workspace for an n-vertex hierarchy and @p lanes sources per pass
- *  (about 4 * lanes + 9 bytes per vertex); 0 if lanes is not 32, 64, 128 or 256. */
+ *  (about 4 * lanes + 25 bytes per vertex); 0 if lanes is not 32, 64, 128 or 256. */
 size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes);
 
 /** Shortest paths from @p nsrc sources (host array of original ids < v->n) over the

@@ -4,7 +4,8 @@
  * one-way arcs, zero-weight cycles, ties that need the same-round witness rule), random
  * graphs with zero weights, a grid of equal weights, R-MAT and road-like graphs, with
  * duplicate sources and a last pass that is not full; bad arguments are refused with
- * -EINVAL and a message. Exits 77 (skipped) without a CUDA device. */
+ * -EINVAL and a message; each under four plans of the sweeps' levels (chained or grid-wide, a
+ * warp per vertex or split). Exits 77 (skipped) without a CUDA device. */
 #include <cuda_runtime_api.h>
 
 #include "ch.h"
@@ -49,6 +50,34 @@ static void release(struct dev_ch *d)
 		cudaFree(d->buf[i]);
 }
 
+/* The level plans of the sweeps, chosen through the kernel's experiment variables: the default;
+ * a warp per vertex everywhere; nothing chained and vertices split as finely as possible; and
+ * long chains in block 0 (split there too). */
+#define NPLANS 4
+static const char *const plans[NPLANS] = { "default plan", "a warp per vertex", "no chains, finest split",
+					   "long chains" };
+
+static void plan(int i)
+{
+	unsetenv("TUCCOMPI_PHAST_SPLIT");
+	unsetenv("TUCCOMPI_PHAST_SMALL");
+	unsetenv("TUCCOMPI_PHAST_CHAIN_ARCS");
+	unsetenv("TUCCOMPI_PHAST_SPLIT_MIN");
+	if (i == 1)
+		setenv("TUCCOMPI_PHAST_SPLIT", "0", 1);
+	if (i == 2)
+	{
+		setenv("TUCCOMPI_PHAST_SMALL", "0", 1);
+		setenv("TUCCOMPI_PHAST_SPLIT_MIN", "1", 1);
+	}
+	if (i == 3)
+	{
+		setenv("TUCCOMPI_PHAST_SMALL", "64", 1);
+		setenv("TUCCOMPI_PHAST_CHAIN_ARCS", "100000", 1);
+		setenv("TUCCOMPI_PHAST_SPLIT_MIN", "1", 1);
+	}
+}
+
 static void check(const char *what, const struct graph *g, int all)
 {
 	struct sssp_graph gv = { g->n, g->m, g->rowptr, g->col, g->w, g->min_out, g->max_w };
@@ -59,7 +88,7 @@ static void check(const char *what, const struct graph *g, int all)
 	struct dev_ch d;
 	upload(ch, &d);
 	unsigned k = all ? g->n : 300; /* 300: a full pass and one that is not, for every lane count */
-	uint32_t *src = malloc(k * sizeof *src), *ref = malloc(g->n * sizeof *ref);
+	uint32_t *src = malloc(k * sizeof *src);
 	for (unsigned i = 0; i < k; i++)
 		src[i] = all ? i : (uint32_t)(((uint64_t)i * 2654435761u) % g->n);
 	if (k > 40)
@@ -68,46 +97,60 @@ static void check(const char *what, const struct graph *g, int all)
 	for (unsigned i = 0; i < k; i++)
 		if (i % 3 != 1) /* some sources without a row */
 			CUDA_OK(cudaMallocHost((void **)&rows[i], g->n * sizeof(uint32_t)));
-	struct sssp_summary *out = calloc(k, sizeof *out);
-	static const unsigned lanes[] = { 32, 64, 128, 256 };
-	for (int li = 0; li < 4; li++)
+	struct sssp_summary *out = calloc(k, sizeof *out), *want = calloc(k, sizeof *want);
+	uint32_t *refs = malloc((size_t)k * g->n * sizeof *refs);
+	if (!out || !want || !refs)
+		FAIL("%s: out of memory", what);
+	for (unsigned i = 0; i < k; i++)
 	{
-		size_t ws = sssp_phast_gpu_workspace_size(g->n, lanes[li]);
-		void *work;
-		CUDA_OK(cudaMalloc(&work, ws));
-		CUDA_OK(cudaMemset(work, 0xab, ws)); /* stale contents must not matter */
-		for (unsigned i = 0; i < k; i++)
-			if (rows[i])
-				memset(rows[i], 0x5a, g->n * sizeof(uint32_t));
-		int rc = sssp_phast_gpu(&d.view, src, k, lanes[li], work, ws, out, rows, NULL, err, sizeof err);
-		if (rc < 0)
-			FAIL("%s, %u lanes: %s", what, lanes[li], err);
-		for (unsigned i = 0; i < k; i++)
-		{
-			sssp_ref(g, src[i], ref);
-			struct sssp_summary s;
-			sssp_summarize(ref, g->n, src[i], &s);
-			if (rows[i])
-				for (uint32_t t = 0; t < g->n; t++)
-					if (rows[i][t] != ref[t])
-						FAIL("%s, %u lanes: source %u, vertex %u: GPU %u, Dijkstra %u", what, lanes[li],
-						     src[i], t, rows[i][t], ref[t]);
-			ASSERT_EQ(out[i].source, src[i]);
-			ASSERT_EQ(out[i].sum, s.sum);
-			ASSERT_EQ(out[i].ecc, s.ecc);
-			ASSERT_EQ(out[i].reached, s.reached);
-			ASSERT_EQ(out[i].overflow, s.overflow);
-		}
-		CUDA_OK(cudaFree(work));
+		sssp_ref(g, src[i], refs + (size_t)i * g->n);
+		sssp_summarize(refs + (size_t)i * g->n, g->n, src[i], &want[i]);
 	}
-	printf("%-28s n=%-6u sources=%u: equal to Dijkstra for 32, 64, 128 and 256 lanes\n", what, g->n, k);
+	static const unsigned lanes[] = { 32, 64, 128, 256 };
+	for (int pi = 0; pi < NPLANS; pi++)
+	{
+		plan(pi);
+		for (int li = 0; li < 4; li++)
+		{
+			size_t ws = sssp_phast_gpu_workspace_size(g->n, lanes[li]);
+			void *work;
+			CUDA_OK(cudaMalloc(&work, ws));
+			CUDA_OK(cudaMemset(work, 0xab, ws)); /* stale contents must not matter */
+			for (unsigned i = 0; i < k; i++)
+				if (rows[i])
+					memset(rows[i], 0x5a, g->n * sizeof(uint32_t));
+			int rc = sssp_phast_gpu(&d.view, src, k, lanes[li], work, ws, out, rows, NULL, err, sizeof err);
+			if (rc < 0)
+				FAIL("%s, %u lanes, %s: %s", what, lanes[li], plans[pi], err);
+			for (unsigned i = 0; i < k; i++)
+			{
+				const uint32_t *ref = refs + (size_t)i * g->n;
+				if (rows[i])
+					for (uint32_t t = 0; t < g->n; t++)
+						if (rows[i][t] != ref[t])
+							FAIL("%s, %u lanes, %s: source %u, vertex %u: GPU %u, Dijkstra %u", what,
+							     lanes[li], plans[pi], src[i], t, rows[i][t], ref[t]);
+				if (out[i].source != src[i] || out[i].sum != want[i].sum || out[i].ecc != want[i].ecc ||
+				    out[i].reached != want[i].reached || out[i].overflow != want[i].overflow)
+					FAIL("%s, %u lanes, %s: source %u: summary (sum %llu, ecc %u, reached %u) against Dijkstra's "
+					     "(%llu, %u, %u)",
+					     what, lanes[li], plans[pi], src[i], (unsigned long long)out[i].sum, out[i].ecc,
+					     out[i].reached, (unsigned long long)want[i].sum, want[i].ecc, want[i].reached);
+			}
+			CUDA_OK(cudaFree(work));
+		}
+	}
+	plan(0);
+	printf("%-28s n=%-6u sources=%u: equal to Dijkstra for 32, 64, 128 and 256 lanes, %d plans\n", what, g->n, k,
+	       NPLANS);
+	free(refs);
+	free(want);
 	for (unsigned i = 0; i < k; i++)
 		if (rows[i])
 			cudaFreeHost(rows[i]);
 	free(rows);
 	free(out);
 	free(src);
-	free(ref);
 	release(&d);
 	sssp_ch_free(ch);
 }
