@@ -62,7 +62,8 @@ for spec in $GRAPHS; do
 	if [ "$deep" = 1 ]; then
 		run "$spec" "$file" gpu-crauser gpu crauser ms 4 64
 		run "$spec" "$file" gpu-batched gpu batched ms 4 1024
-		run "$spec" "$file" gpu-phast gpu phast ms 1 32768 --ch-cache "$file.ch"
+		run "$spec" "$file" gpu-phast-mk1 gpu phast ms 1 32768 --ch-cache "$file.ch"
+		run "$spec" "$file" gpu-phast-mk4 gpu phast ms 4 32768 --ch-cache "$file.ch"
 	else
 		run "$spec" "$file" gpu-crauser gpu crauser ms 4 1024
 		run "$spec" "$file" gpu-batched-mk1 gpu batched ms 1 8192

@@ -396,10 +396,10 @@ int main(int argc, char **argv)
 				grows[i] = grows[i % lanes]; /* the same buffers again: the copies are timed, not kept */
 		}
 		/* warm-up pass (module load, tuner's decision) */
-		if (sssp_phast_gpu(&dv, src, lanes < G ? lanes : G, lanes, dwork, ws, sg, NULL, stream, err, sizeof err) < 0)
+		if (sssp_phast_gpu(&dv, src, lanes < G ? lanes : G, lanes, dwork, ws, sg, NULL, stream, 1, err, sizeof err) < 0)
 			die("%s%s", err, "");
 		t0 = cli_now();
-		if (sssp_phast_gpu(&dv, src, G, lanes, dwork, ws, sg, grows, stream, err, sizeof err) < 0)
+		if (sssp_phast_gpu(&dv, src, G, lanes, dwork, ws, sg, grows, stream, 1, err, sizeof err) < 0)
 			die("%s%s", err, "");
 		double tg = (cli_now() - t0) / G;
 		for (uint32_t i = 0; i < D && i < G; i++)
@@ -416,7 +416,7 @@ int main(int argc, char **argv)
 			struct sssp_summary s1, s2;
 			uint32_t *rr[1] = { pr };
 			sssp_dijkstra(&g, src[0], rd, h, pp, &s1);
-			if (sssp_phast_gpu(&dv, src, 1, lanes, dwork, ws, &s2, rr, stream, err, sizeof err) < 0 ||
+			if (sssp_phast_gpu(&dv, src, 1, lanes, dwork, ws, &s2, rr, stream, 1, err, sizeof err) < 0 ||
 			    memcmp(rd, pr, (size_t)g.n * 4) != 0)
 			{
 				printf("MISMATCH: row of source %" PRIu32 " differs (GPU PHAST)\n", src[0]);

@@ -5,10 +5,11 @@
 # each sweep; the costliest level) for each lane count in LANES and each plan in PLANS:
 #   default   the kernel's constants
 #   whole     a warp per vertex (TUCCOMPI_PHAST_SPLIT=0)
-#   old       a warp per vertex, levels chained by their vertices only (the plan before the split)
+#   nofilter  upward grid-wide levels without the per-lane look at their vertices (up_filtered)
+#   old       a warp per vertex, levels chained by their vertices only, no filter (the plan before)
 #   c8, c32   chained up to 8 / 32 arcs per warp of block 0; s2, s8: slices of at least 2 / 8 arcs
 # Environment: GRAPHS (default "grid:1024x1024 road:1048576"), LANES (default "128 256"), PLANS
-# (default "default old whole c8 c32 s2 s8"), TESTS (default "phast_gpu"). Results in $OUT/phast-profile/.
+# (default "default nofilter old whole c8 c32 s2 s8"), TESTS (default "phast_gpu"). Results in $OUT/phast-profile/.
 . "$(dirname "$0")/gpu-lib.sh" phast-profile
 step "GPU"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
@@ -22,7 +23,8 @@ plan_env() {
 	case $1 in
 	default) echo ;;
 	whole) echo TUCCOMPI_PHAST_SPLIT=0 ;;
-	old) echo TUCCOMPI_PHAST_SPLIT=0 TUCCOMPI_PHAST_CHAIN_ARCS=1000000000 ;;
+	nofilter) echo TUCCOMPI_PHAST_FILTER=0 ;;
+	old) echo TUCCOMPI_PHAST_SPLIT=0 TUCCOMPI_PHAST_FILTER=0 TUCCOMPI_PHAST_CHAIN_ARCS=1000000000 ;;
 	c*) echo TUCCOMPI_PHAST_CHAIN_ARCS=${1#c} ;;
 	s*) echo TUCCOMPI_PHAST_SPLIT_MIN=${1#s} ;;
 	esac
@@ -33,7 +35,7 @@ for g in ${GRAPHS:-grid:1024x1024 road:1048576}; do
 	ch=$tmp/$name.ch
 	first=1
 	for lanes in ${LANES:-128 256}; do
-		for plan in ${PLANS:-default old whole c8 c32 s2 s8}; do
+		for plan in ${PLANS:-default nofilter old whole c8 c32 s2 s8}; do
 			step "bench/phast --gen $g --lanes $lanes, plan $plan"
 			cpu=(--sources 256 --dijkstra 1)
 			[ $first = 1 ] && cpu=(--sources 1024 --dijkstra 1) && first=0

@@ -54,15 +54,16 @@ size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes);
  *  device copies), on the current device, in passes of @p lanes sources.
  *  @p work: device memory of sssp_phast_gpu_workspace_size(v->n, lanes) bytes (256-byte
  *  aligned, as cudaMalloc gives), contents need not be kept between calls. @p stream: a
- *  cudaStream_t (NULL: the default stream). out[i] (host memory) receives the summary of
+ *  cudaStream_t (NULL: the default stream); @p share: how many such calls run at once on this
+ *  GPU (MK; each pass's grid takes 1/share of the blocks that can be resident; 0 counts as 1). out[i] (host memory) receives the summary of
  *  src[i] with phases = the number of levels; when @p rows and rows[i] are not NULL,
  *  rows[i] (n entries, pinned host memory for an asynchronous copy) receives the distances
  *  in original ids. Returns when everything is done: 0, -EINVAL (bad argument: source out
  *  of range, lanes, workspace too small), -ENODEV (no usable device, or it cannot run a
  *  cooperative launch) or -EIO (a CUDA error), with one line in @p err. */
 int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, unsigned lanes, void *work,
-		   size_t work_bytes, struct sssp_summary *out, uint32_t *const *rows, void *stream, char *err,
-		   size_t errlen);
+		   size_t work_bytes, struct sssp_summary *out, uint32_t *const *rows, void *stream, unsigned share,
+		   char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -51,8 +51,8 @@ static void release(struct dev_ch *d)
 }
 
 /* The level plans of the sweeps, chosen through the kernel's experiment variables: the default;
- * a warp per vertex everywhere; nothing chained and vertices split as finely as possible; and
- * long chains in block 0 (split there too). */
+ * a warp per vertex everywhere, unfiltered; nothing chained and vertices split as finely as
+ * possible, on a third of the GPU (share 3); and long chains in block 0 (split there too). */
 #define NPLANS 4
 static const char *const plans[NPLANS] = { "default plan", "a warp per vertex", "no chains, finest split",
 					   "long chains" };
@@ -63,8 +63,12 @@ static void plan(int i)
 	unsetenv("TUCCOMPI_PHAST_SMALL");
 	unsetenv("TUCCOMPI_PHAST_CHAIN_ARCS");
 	unsetenv("TUCCOMPI_PHAST_SPLIT_MIN");
+	unsetenv("TUCCOMPI_PHAST_FILTER");
 	if (i == 1)
+	{
 		setenv("TUCCOMPI_PHAST_SPLIT", "0", 1);
+		setenv("TUCCOMPI_PHAST_FILTER", "0", 1);
+	}
 	if (i == 2)
 	{
 		setenv("TUCCOMPI_PHAST_SMALL", "0", 1);
@@ -119,7 +123,7 @@ static void check(const char *what, const struct graph *g, int all)
 			for (unsigned i = 0; i < k; i++)
 				if (rows[i])
 					memset(rows[i], 0x5a, g->n * sizeof(uint32_t));
-			int rc = sssp_phast_gpu(&d.view, src, k, lanes[li], work, ws, out, rows, NULL, err, sizeof err);
+			int rc = sssp_phast_gpu(&d.view, src, k, lanes[li], work, ws, out, rows, NULL, pi == 2 ? 3 : 1, err, sizeof err);
 			if (rc < 0)
 				FAIL("%s, %u lanes, %s: %s", what, lanes[li], plans[pi], err);
 			for (unsigned i = 0; i < k; i++)
@@ -189,14 +193,14 @@ static void bad_arguments(void)
 	CUDA_OK(cudaMalloc(&work, ws));
 	struct sssp_summary out[2];
 	uint32_t src[2] = { 3, 64 };
-	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws, out, NULL, NULL, err, sizeof err), -EINVAL);
+	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws, out, NULL, NULL, 1, err, sizeof err), -EINVAL);
 	ASSERT_STR_CONTAINS(err, "source 64");
 	src[1] = 5;
-	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 48, work, ws, out, NULL, NULL, err, sizeof err), -EINVAL);
+	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 48, work, ws, out, NULL, NULL, 1, err, sizeof err), -EINVAL);
 	ASSERT_STR_CONTAINS(err, "48 lanes");
-	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws - 1, out, NULL, NULL, err, sizeof err), -EINVAL);
+	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws - 1, out, NULL, NULL, 1, err, sizeof err), -EINVAL);
 	ASSERT_STR_CONTAINS(err, "workspace");
-	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws, out, NULL, NULL, err, sizeof err), 0);
+	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws, out, NULL, NULL, 1, err, sizeof err), 0);
 	cudaFree(work);
 	release(&d);
 	sssp_ch_free(ch);
