@@ -24,7 +24,8 @@
  * is known it asks whenever it holds fewer unstarted tasks than its units finish in about two
  * round trips (MS_PREFETCH_RTT, at the measured rate and round trip; on the master, its feeder's
  * wake-up, MS_LOCAL_RTT_S), and never fewer than its largest job takes at once, so the answer
- * arrives before a unit runs dry. With tasks slow relative to a round trip, that is one job: the
+ * arrives before a unit runs dry; the master itself, whose feeder wakes up late on a busy node,
+ * keeps the paper's pack in hand. With tasks slow relative to a round trip, that is one job: the
  * rank does not sit on a second pack that its cores would run after the faster ranks are done
  * (docs/apsp.md, two ranks on one node). TUCCOMPI_MS_PREFETCH=0 keeps a full pack in hand instead
  * (for comparisons, bench/overhead).
@@ -371,6 +372,14 @@ static void *feeder(void *arg)
 			low = (uint64_t)(rate * rtt * MS_PREFETCH_RTT + 0.5);
 			if (low < take_max)
 				low = take_max;
+			/* The master's feeder is woken by a signal from the unit that took a task, not by a
+			 * message: on a loaded node that takes a scheduler time slice, far more than
+			 * MS_LOCAL_RTT_S, and a mark of one job starved its units (their rate fell, the
+			 * mark with it: 100-190 tasks/s for three 3 ms units, tests/sched/mpi_policies on
+			 * a busy 2-core machine). Its grants cost no message, so it keeps the paper's pack
+			 * in hand; the other ranks keep about two round trips (see the top). */
+			if (_tuccompi.rank == ms->master && low < target)
+				low = target;
 		}
 		uint64_t first = 0, count = 0;
 		int ret = _tuccompi_injected(2)
