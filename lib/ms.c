@@ -11,7 +11,10 @@
  * Pack sizes: the paper's MS asks for one pack per idle unit (one task per CPU core, MK per
  * GPU; here, with batches, a batch per CPU core and MK batches per GPU). When a rank's units
  * finish tasks faster than a round trip to the master, that costs more in messages than in
- * work, so a rank may take more: enough for about MS_HORIZON_RTT round trips at its measured
+ * work, so a rank that would otherwise ask more than MS_ADAPT_REQUESTS_PER_S times a second may
+ * take more (below that the master's server is idle almost all the time, and a larger pack only
+ * puts slow tasks in the tail: a CPU rank of 97 ms jobs granted 9 at a time, on a slow round
+ * trip, finished 40 ms after the GPU's rank): enough for about MS_HORIZON_RTT round trips at its measured
  * task rate (on the master itself, whose requests are function calls but still cost its feeder a
  * wake-up each, enough for MS_LOCAL_HORIZON_S of work). The master grants that only up to half of
  * the rank's share, by measured speed, of
@@ -47,6 +50,7 @@
 #define MS_LOCAL_HORIZON_S 0.002
 #define MS_PREFETCH_RTT 2.0
 #define MS_LOCAL_RTT_S 50e-6
+#define MS_ADAPT_REQUESTS_PER_S 1000.0
 
 #define MS_TAG_BASE 4096
 #define ENDLOG_LEFT 2048 /* TUCCOMPI_END_LOG: grants with at most this many tasks left */
@@ -359,7 +363,7 @@ static void *feeder(void *arg)
 		/* adaptive pack: enough for a horizon of round trips at the measured rate; the master
 		 * caps it by this rank's share of the speed */
 		uint64_t want_max = want;
-		if (want && ms->nrequests && rate > 0)
+		if (want && ms->nrequests && rate > MS_ADAPT_REQUESTS_PER_S * (double)want)
 		{
 			double horizon = ms->comm_s > 0 ? MS_HORIZON_RTT * rtt : MS_LOCAL_HORIZON_S;
 			uint64_t adapt = (uint64_t)(rate * horizon);
