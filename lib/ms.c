@@ -348,6 +348,9 @@ static void *feeder(void *arg)
 	const uint64_t target = pack_target(ts, &take_max);
 	uint64_t rest = ts->ntodo, low = target; /* ask when fewer than `low` tasks are in hand */
 	const int prefetch = _tuccompi_env_flag("TUCCOMPI_MS_PREFETCH", 1);
+	/* TUCCOMPI_MS_ADAPT_RATE: MS_ADAPT_REQUESTS_PER_S for tests and comparisons (0: always) */
+	const char *ar = getenv("TUCCOMPI_MS_ADAPT_RATE");
+	const double adapt_rate = ar && *ar ? strtod(ar, NULL) : MS_ADAPT_REQUESTS_PER_S;
 	for (;;)
 	{
 		pthread_mutex_lock(&ts->lock);
@@ -363,7 +366,7 @@ static void *feeder(void *arg)
 		/* adaptive pack: enough for a horizon of round trips at the measured rate; the master
 		 * caps it by this rank's share of the speed */
 		uint64_t want_max = want;
-		if (want && ms->nrequests && rate > MS_ADAPT_REQUESTS_PER_S * (double)want)
+		if (want && ms->nrequests && rate > 0 && rate >= adapt_rate * (double)want)
 		{
 			double horizon = ms->comm_s > 0 ? MS_HORIZON_RTT * rtt : MS_LOCAL_HORIZON_S;
 			uint64_t adapt = (uint64_t)(rate * horizon);

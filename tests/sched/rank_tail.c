@@ -1,8 +1,9 @@
 /* MS-TAIL's end-of-set rule between ranks (TUCCOMPI_POLICY_RANK_TAIL), on 2 ranks: rank 0 has one CPU
- * worker whose tasks take FAST_US, rank 1 has TEST_NCPU workers (rank_tail.sh: 4) whose tasks take
+ * worker whose tasks take FAST_US, rank 1 has TEST_NCPU workers (rank_tail.sh: 16) whose tasks take
  * SLOW_US (both sleep, so the test also holds on an oversubscribed 2-core machine). With several
- * workers, rank 1's share of the rest is large enough for the master's adaptive pack to grant it
- * tasks: the stop must win over it. Once rank 0 would start everything left before rank 1 finishes
+ * workers, and the adaptive pack on for every rank (rank_tail.sh: TUCCOMPI_MS_ADAPT_RATE=0), rank 1's
+ * share of the rest is large enough for the master's adaptive pack to grant it tasks: the stop must
+ * win over it. Once rank 0 would start everything left before rank 1 finishes
  * one task -- the last W = (rank 0's rate) x SLOW_US positions of the set -- the master must stop
  * handing rank 1 tasks. Checked on the positions (here the task ids) rank 1 ran: none of the last
  * W/2, with W from the rate rank 0 actually reached in this run (so a slow machine narrows the
