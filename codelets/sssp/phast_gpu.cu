@@ -9,7 +9,8 @@
 // of the vertex's arcs and folds its minimum into the row with atomicMin). Block size: the
 // tuner's, raised to the largest block with as many resident warps per SM (fewer blocks: a
 // cheaper grid barrier and more warps for the chained levels); grid: every block that can be
-// resident at once (a cooperative launch needs them all resident).
+// resident at once (a cooperative launch needs them all resident), divided among the passes that
+// share the GPU (MK). Grid-wide upward levels of few arcs per vertex are filtered (up_filtered).
 #include <cooperative_groups.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -40,7 +41,7 @@ constexpr unsigned FILTER_MAX_DEGREE = 8; // up_filtered on levels of at most th
 constexpr uint32_t CHAINED = 0x80000000u;  // in level_plan::up / down: run by block 0
 constexpr uint32_t FILTERED = 0x40000000u; // in level_plan::up: up_filtered
 
-// A level of the hierarchy and, per sweep, CHAINED | warps per vertex.
+// A level of the hierarchy and, per sweep, CHAINED | FILTERED | warps per vertex.
 struct level_plan
 {
 	uint32_t p0, p1, up, down;
