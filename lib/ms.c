@@ -13,8 +13,8 @@
  * finish tasks faster than a round trip to the master, that costs more in messages than in
  * work, so a rank that would otherwise ask more than MS_ADAPT_REQUESTS_PER_S times a second may
  * take more (below that the master's server is idle almost all the time, and a larger pack only
- * puts slow tasks in the tail: a CPU rank of 97 ms jobs granted 9 at a time, on a slow round
- * trip, finished 40 ms after the GPU's rank): enough for about MS_HORIZON_RTT round trips at its measured
+ * puts slow tasks in the tail: docs/apsp.md, two ranks on one node): enough for about
+ * MS_HORIZON_RTT round trips at its measured
  * task rate (on the master itself, whose requests are function calls but still cost its feeder a
  * wake-up each, enough for MS_LOCAL_HORIZON_S of work). The master grants that only up to half of
  * the rank's share, by measured speed, of
@@ -347,6 +347,12 @@ static void *feeder(void *arg)
 	uint64_t take_max;
 	const uint64_t target = pack_target(ts, &take_max);
 	uint64_t rest = ts->ntodo, low = target; /* ask when fewer than `low` tasks are in hand */
+	/* The least `low` may be: a job of the largest unit; on the master, the paper's pack. The
+	 * master's feeder is woken by a signal from the unit that took a task, not by a message: on
+	 * a busy node that takes a scheduler time slice, far more than MS_LOCAL_RTT_S, and a mark of
+	 * one job starved its units (their rate fell, the mark with it; tests/sched/mpi_policies on
+	 * a busy 2-core machine). Its grants cost no message, so it keeps the pack in hand. */
+	const uint64_t low_min = _tuccompi.rank == ms->master ? target : take_max;
 	const int prefetch = _tuccompi_env_flag("TUCCOMPI_MS_PREFETCH", 1);
 	/* TUCCOMPI_MS_ADAPT_RATE: MS_ADAPT_REQUESTS_PER_S for tests and comparisons (0: always) */
 	const char *ar = getenv("TUCCOMPI_MS_ADAPT_RATE");
@@ -377,16 +383,8 @@ static void *feeder(void *arg)
 		if (prefetch && rate > 0)
 		{
 			low = (uint64_t)(rate * rtt * MS_PREFETCH_RTT + 0.5);
-			if (low < take_max)
-				low = take_max;
-			/* The master's feeder is woken by a signal from the unit that took a task, not by a
-			 * message: on a loaded node that takes a scheduler time slice, far more than
-			 * MS_LOCAL_RTT_S, and a mark of one job starved its units (their rate fell, the
-			 * mark with it: 100-190 tasks/s for three 3 ms units, tests/sched/mpi_policies on
-			 * a busy 2-core machine). Its grants cost no message, so it keeps the paper's pack
-			 * in hand; the other ranks keep about two round trips (see the top). */
-			if (_tuccompi.rank == ms->master && low < target)
-				low = target;
+			if (low < low_min)
+				low = low_min;
 		}
 		uint64_t first = 0, count = 0;
 		int ret = _tuccompi_injected(2)

@@ -70,6 +70,7 @@
 
 #include "batch_gpu.h"
 #include "batch_gpu_logic.h"
+#include "sssp_env.h"
 
 #define INF SSSP_BATCH_INF
 #define FULL 0xffffffffu
@@ -1292,16 +1293,6 @@ extern "C" int sssp_batch_gpu_last_stats(struct sssp_batch_stats *out)
 	return 0;
 }
 
-static unsigned long env_ulong(const char *name, unsigned long dflt)
-{
-	const char *s = getenv(name);
-	if (!s || !*s)
-		return dflt;
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-	return *end ? dflt : v;
-}
-
 #define FAIL(code, ...)                                           \
 	do                                                        \
 	{                                                         \
@@ -1398,21 +1389,21 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 			FAIL(-EINVAL, "sssp_batch_gpu_run: source %u (index %u) is not a vertex (n = %u)", src[i], i, g->n);
 
 	// sources per traversal: 32 (one slot per lane) or 64 (two)
-	unsigned long lenv = env_ulong("TUCCOMPI_SSSP_BATCH_LANES", 0);
+	unsigned long lenv = sssp_env_ulong("TUCCOMPI_SSSP_BATCH_LANES", 0);
 	const unsigned width = lenv == 32 || lenv == 64 ? (unsigned)lenv : nsrc <= 32 ? 32 : 64;
 	const int K = (int)width / 32;
 
 	struct kparams P;
 	memset(&P, 0, sizeof(P));
 	P.n = g->n;
-	P.chunk = sssp_batch_chunk(g->n, g->m, (uint32_t)env_ulong("TUCCOMPI_SSSP_BATCH_CHUNK", SSSP_BATCH_CHUNK_MIN));
-	P.sparse_popc = (uint32_t)env_ulong("TUCCOMPI_SSSP_BATCH_SPARSE", SSSP_BATCH_SPARSE_POPC);
+	P.chunk = sssp_batch_chunk(g->n, g->m, (uint32_t)sssp_env_ulong("TUCCOMPI_SSSP_BATCH_CHUNK", SSSP_BATCH_CHUNK_MIN));
+	P.sparse_popc = (uint32_t)sssp_env_ulong("TUCCOMPI_SSSP_BATCH_SPARSE", SSSP_BATCH_SPARSE_POPC);
 	P.cfg.n = g->n;
 	P.cfg.delta = p ? p->delta : 0;
-	unsigned long pd = env_ulong("TUCCOMPI_SSSP_BATCH_PULL", SSSP_BATCH_PULL_DIV);
+	unsigned long pd = sssp_env_ulong("TUCCOMPI_SSSP_BATCH_PULL", SSSP_BATCH_PULL_DIV);
 	P.cfg.pull_div = pd > 0xffffffffUL ? 0xffffffffu : (uint32_t)pd;
-	P.cfg.pull_density = (uint32_t)env_ulong("TUCCOMPI_SSSP_BATCH_PULL_DENSITY", SSSP_BATCH_PULL_DENSITY);
-	P.timeout_ns = (unsigned long long)env_ulong("TUCCOMPI_SSSP_BATCH_TIMEOUT", 60) * 1000000000ull;
+	P.cfg.pull_density = (uint32_t)sssp_env_ulong("TUCCOMPI_SSSP_BATCH_PULL_DENSITY", SSSP_BATCH_PULL_DENSITY);
+	P.timeout_ns = (unsigned long long)sssp_env_ulong("TUCCOMPI_SSSP_BATCH_TIMEOUT", 60) * 1000000000ull;
 	P.rowptr = g->rowptr;
 	P.col = g->col;
 	P.w = g->w;
@@ -1448,7 +1439,7 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		FAIL(-ENODEV, "sssp_batch_gpu_run: device %d cannot launch cooperative kernels", dev);
 
 	// Block sizes from the tuner; the device loop's grid from the occupancy of that block size.
-	unsigned long occ_env = env_ulong("TUCCOMPI_SSSP_BATCH_OCC", 0);
+	unsigned long occ_env = sssp_env_ulong("TUCCOMPI_SSSP_BATCH_OCC", 0);
 	int occ = occ_env == 3 || occ_env == 5 || occ_env == 6 || occ_env == 8 ? (int)occ_env : 0;
 	struct kernels kf;
 	kernels_of(K, occ, &kf);

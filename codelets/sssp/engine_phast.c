@@ -217,16 +217,16 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 	{
 		/* a row of `lanes` words per vertex: fewer sources per pass where the GPU's memory
 		 * cannot hold the rows (the batch then runs in several passes) */
-		unsigned lanes = gpu_lanes(), share = tuccompi_get_mk() > 1 ? (unsigned)tuccompi_get_mk() : 1;
-		size_t wsb = 0;
-		void *ws = NULL;
-		for (; lanes >= 32 && !ws; lanes /= 2)
-			ws = sssp_gpu_thread_workspace(wsb = sssp_phast_gpu_workspace_size(a->n, lanes));
-		lanes *= 2;
+		int mk = tuccompi_get_mk();
+		unsigned lanes = gpu_lanes();
+		size_t wsb;
+		void *ws;
+		while (!(ws = sssp_gpu_thread_workspace(wsb = sssp_phast_gpu_workspace_size(a->n, lanes))) && lanes > 32)
+			lanes /= 2;
 		if (ws && lanes < gpu_lanes() && !__atomic_exchange_n(&lanes_warned, 1, __ATOMIC_RELAXED))
 			fprintf(stderr, "sssp phast engine: the GPU has memory for %u sources per pass, not %u (%zu bytes of workspace)\n",
 				lanes, gpu_lanes(), sssp_phast_gpu_workspace_size(a->n, gpu_lanes()));
-		ret = ws ? sssp_phast_gpu(&v, src, nsrc, lanes, ws, wsb, out, rows, tuccompi_gpu_stream(), share, err,
+		ret = ws ? sssp_phast_gpu(&v, src, nsrc, lanes, ws, wsb, out, rows, tuccompi_gpu_stream(), mk > 0 ? (unsigned)mk : 1, err,
 					  sizeof(err))
 			 : -ENOMEM;
 		if (!ws)

@@ -21,6 +21,7 @@
 #include <tuccompi_cuda.h>
 
 #include "phast_gpu.h"
+#include "sssp_env.h"
 
 namespace cg = cooperative_groups;
 
@@ -254,8 +255,7 @@ template <int LPT, bool UP> __device__ void slice_vertex(const params &P, uint32
 // the hierarchy almost none are), so each lane first looks at one vertex of 32 (reached itself,
 // or a reached tail among at most 32 upward in-arcs: a thread's own short loop), and the warp
 // runs whole_vertex only for those that may be reached. Where vertices have many arcs the lanes'
-// loops cost more than they save (H200, grid 1024x1024, filtering every such level: a level of
-// 1,114 vertices with 30 arcs each took 99 us, the upward sweep 1.90 ms against 1.44 unfiltered).
+// loops cost more than they save (docs/apsp.md, "PHAST on the GPU"): hence FILTER_MAX_DEGREE.
 template <int LPT>
 __device__ void up_filtered(const params &P, uint32_t p0, uint32_t p1, unsigned long long wi, unsigned long long W,
 			    unsigned lane, lane_sums (&s)[LPT])
@@ -529,13 +529,6 @@ int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 	return rc;
 }
 
-// An experiment's override of a constant (unsigned), else the constant.
-uint32_t env_or(const char *name, uint32_t dflt)
-{
-	const char *e = getenv(name);
-	return e && *e ? (uint32_t)strtoul(e, nullptr, 10) : dflt;
-}
-
 size_t up256(size_t x)
 {
 	return (x + 255) & ~(size_t)255;
@@ -605,12 +598,6 @@ extern "C" size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes)
 // small copies per profiled pass.
 namespace
 {
-unsigned profile_passes()
-{
-	const char *e = getenv("TUCCOMPI_PHAST_PROFILE");
-	return e && *e ? (unsigned)strtoul(e, nullptr, 10) : 0;
-}
-
 void print_profile(const struct sssp_ch_view *v, const level_plan *dplan, const unsigned long long *t,
 		   unsigned lanes, unsigned k, dim3 grid, dim3 blk)
 {
@@ -800,11 +787,11 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 	memset(&P, 0, sizeof P);
 	P.n = n;
 	P.levels = v->levels;
-	P.small_per_warp = env_or("TUCCOMPI_PHAST_SMALL", CHAIN_VERTICES_PER_WARP);
-	P.chain_arcs = env_or("TUCCOMPI_PHAST_CHAIN_ARCS", CHAIN_ARCS_PER_WARP);
-	P.split = env_or("TUCCOMPI_PHAST_SPLIT", 1);
-	P.split_min = env_or("TUCCOMPI_PHAST_SPLIT_MIN", SPLIT_MIN_ARCS);
-	P.filter = env_or("TUCCOMPI_PHAST_FILTER", 1);
+	P.small_per_warp = (uint32_t)sssp_env_ulong("TUCCOMPI_PHAST_SMALL", CHAIN_VERTICES_PER_WARP);
+	P.chain_arcs = (uint32_t)sssp_env_ulong("TUCCOMPI_PHAST_CHAIN_ARCS", CHAIN_ARCS_PER_WARP);
+	P.split = (uint32_t)sssp_env_ulong("TUCCOMPI_PHAST_SPLIT", 1);
+	P.split_min = (uint32_t)sssp_env_ulong("TUCCOMPI_PHAST_SPLIT_MIN", SPLIT_MIN_ARCS);
+	P.filter = (uint32_t)sssp_env_ulong("TUCCOMPI_PHAST_FILTER", 1);
 	if (!P.split_min)
 		P.split_min = 1;
 	P.plan = l.plan;
@@ -820,7 +807,7 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 	P.acc_ecc = l.acc_ecc;
 	P.acc_cnt = l.acc_cnt;
 	static unsigned profiled; // passes profiled by this process
-	const unsigned to_profile = profile_passes();
+	const unsigned to_profile = (unsigned)sssp_env_ulong("TUCCOMPI_PHAST_PROFILE", 0);
 	struct prof_buf
 	{
 		unsigned long long *d = nullptr, *h = nullptr;

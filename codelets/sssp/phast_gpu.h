@@ -41,8 +41,8 @@
 extern "C" {
 #endif
 
-/** Default sources per pass (32, 64, 128 or 256 are valid): 256 ran 1.25x (grid) and 1.3x
- *  (road-like) the rate of 128 on the H200 (docs/apsp.md). */
+/** Default sources per pass (32, 64, 128 or 256 are valid): 256 was the fastest on the H200
+ *  (docs/apsp.md, "PHAST on the GPU"). */
 #define SSSP_PHAST_GPU_LANES 256
 
 /** Device bytes of workspace for an n-vertex hierarchy and @p lanes sources per pass

@@ -215,10 +215,8 @@ int sssp_plan_mk(const struct sssp_plan *p)
 {
 	/* H200, 2026-11-30: batched on the random 1M graph 2,776 SSSP/s at MK 1 and 2,547 at MK 2
 	 * (a shallow graph's traversal fills the GPU); on the 1024x1024 grid 503 at MK 1 and 633 at
-	 * MK 4 (small frontiers leave room for other batches). PHAST (2026-12-01, 256 sources per
-	 * pass): 54,904 SSSP/s at MK 1, 75,363 at MK 2 and 85,017 at MK 4 on the grid, 105,484,
-	 * 146,815 and 168,615 on the road-like 1M graph: its top levels are latency, which passes
-	 * on a part of the GPU each overlap. */
+	 * MK 4 (small frontiers leave room for other batches). PHAST: its top levels are latency,
+	 * which passes on a quarter of the GPU each overlap (docs/apsp.md, "PHAST on the GPU"). */
 	if (p->engine == SSSP_ENGINE_BATCHED)
 		return p->delta ? 4 : 1;
 	return p->engine == SSSP_ENGINE_CRAUSER || p->engine == SSSP_ENGINE_PHAST ? 4 : 1;
