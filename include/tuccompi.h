@@ -65,6 +65,11 @@ TUCCOMPI_API int tuccompi_have_cuda(void);
 TUCCOMPI_API int tuccompi_have_mpi(void);
 TUCCOMPI_API int tuccompi_have_fxt(void);
 
+/** Seconds on a monotonic clock, from an arbitrary origin: the one clock of the library, its
+ *  schedulers, plug-ins and programs (the run summary's times are on it). Callable before
+ *  tuccompi_init() and from any thread. */
+TUCCOMPI_API double tuccompi_wtime(void);
+
 /* ================================================================ COMM / ENDCOMM */
 
 /** Start-up options; fill with tuccompi_conf_init() then change what you need. */

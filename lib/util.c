@@ -15,6 +15,11 @@ double _tuccompi_now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double tuccompi_wtime(void)
+{
+	return _tuccompi_now();
+}
+
 int _tuccompi_env_flag(const char *name, int dflt)
 {
 	const char *v = getenv(name);

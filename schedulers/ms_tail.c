@@ -9,7 +9,6 @@
  * Built from the public pieces of <tuccompi_sched.h>, like a user's own policy would be; it
  * asks the library (TUCCOMPI_POLICY_HEARS_REMAINING) how many tasks are still to start. */
 #include <stdlib.h>
-#include <time.h>
 
 #include "sched.h"
 
@@ -20,13 +19,6 @@ struct tail_data
 	double task_s[STARPU_NMAXWORKERS];
 	double started[STARPU_NMAXWORKERS];
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Would the units much faster than @u (at least twice, and able to run @t) start everything
  * that is left before @u finishes one task? Only faster units count: otherwise units of
@@ -75,7 +67,7 @@ static void pre_exec_ms_tail(struct starpu_task *task, unsigned sched_ctx_id)
 	struct tail_data *d = tuccompi_sched_get(sched_ctx_id)->policy_data;
 	int w = starpu_worker_get_id();
 	if (w >= 0)
-		d->started[w] = now_s();
+		d->started[w] = tuccompi_wtime();
 }
 
 static void post_exec_ms_tail(struct starpu_task *task, unsigned sched_ctx_id)
@@ -89,7 +81,7 @@ static void post_exec_ms_tail(struct starpu_task *task, unsigned sched_ctx_id)
 	unsigned weight = tuccompi_sched_task_weight(task);
 	if (weight == 0)
 		return;
-	double per_task = (now_s() - d->started[w]) / weight;
+	double per_task = (tuccompi_wtime() - d->started[w]) / weight;
 	int u = s->worker_unit[w];
 	STARPU_PTHREAD_MUTEX_LOCK(&s->lock);
 	d->task_s[u] = d->task_s[u] > 0 ? 0.8 * d->task_s[u] + 0.2 * per_task : per_task;
