@@ -1,97 +1,299 @@
-/* The 1st layer: what ranks tell each other. Plain MPI on a private duplicate of the
- * world communicator (so nothing here can match a StarPU-MPI message), which needs
- * MPI_THREAD_MULTIPLE since the MS master answers from a thread of its own. Without
- * MPI (or with one rank) everything degenerates to local copies. */
-#include "internal.h"
+/* The 1st layer's collectives, on the StarPU-MPI messages of link.c: a gather to a root and a
+ * broadcast from it, each message of a collective first a fixed-size header (which call it is
+ * part of, the sender's status and error line, the payload's size) and then the payload. So every
+ * collective is also an agreement: a rank's local error travels with its part, every rank ends the
+ * call with the first failing rank's message, and the ranks' sequences of calls stay in step. A
+ * rank that took part in a different call (rank 1 in tuccompi_finalize() while rank 0 is in
+ * tuccompi_parallel()) is named, with both calls, and the layer stops: its sequence is broken.
+ *
+ * Collectives are numbered in the order a rank calls them (one thread at a time, the same order
+ * on every rank, as MPI's); the number is in the tags of their messages. Trees would cut the
+ * root's messages from 2(n-1); the library's collectives carry little, a few per task set. */
+#include "link.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-int _tuccompi_comm_exchange_nodes(void)
+/* The library's collective calls, for headers and messages. */
+static const char *const coll_names[] = {
+	[TUCCOMPI_COLL_INIT] = "tuccompi_init()",
+	[TUCCOMPI_COLL_PARALLEL] = "tuccompi_parallel()",
+	[TUCCOMPI_COLL_JOURNAL] = "tuccompi_parallel() (reading the journal)",
+	[TUCCOMPI_COLL_START] = "tuccompi_parallel() (starting the set)",
+	[TUCCOMPI_COLL_SYN] = "tuccompi_wait()",
+	[TUCCOMPI_COLL_BARRIER] = "tuccompi_barrier()",
+	[TUCCOMPI_COLL_BCAST] = "tuccompi_bcast()",
+	[TUCCOMPI_COLL_ALLREDUCE] = "tuccompi_allreduce_i64()",
+	[TUCCOMPI_COLL_FINALIZE] = "tuccompi_finalize()",
+};
+
+static const char *coll_name(uint32_t op)
 {
-	struct tuccompi_node_info mine = {
-		.ncpu_units = tuccompi_unit_count(TUCCOMPI_UNIT_CPU),
-		.ncuda_units = tuccompi_unit_count(TUCCOMPI_UNIT_CUDA),
-		.mk = _tuccompi.mk,
-	};
-	free(_tuccompi.nodes);
-	_tuccompi.nodes = calloc((size_t)_tuccompi.nranks, sizeof(*_tuccompi.nodes));
-	if (!_tuccompi.nodes)
-		return _tuccompi_error(-ENOMEM, "out of memory for %d node descriptions", _tuccompi.nranks);
-#ifdef TUCCOMPI_HAVE_MPI
-	if (_tuccompi.mpi_active)
-	{
-		if (MPI_Allgather(&mine, sizeof(mine), MPI_BYTE, _tuccompi.nodes, sizeof(mine), MPI_BYTE,
-				  _tuccompi.comm) != MPI_SUCCESS)
-			return _tuccompi_error(-EIO, "MPI_Allgather of node descriptions failed");
+	return op < sizeof(coll_names) / sizeof(coll_names[0]) && coll_names[op] ? coll_names[op] : "an unknown call";
+}
+
+struct coll_hdr
+{
+	uint32_t op;
+	uint32_t serial; /* the task set's, or 0 */
+	uint64_t len;    /* payload bytes that follow */
+	int64_t status;  /* the sender's: 0 or a negative errno */
+	char msg[TUCCOMPI_LINK_MSG];
+};
+
+static uint64_t coll_seq;
+
+static int64_t coll_tag(uint64_t seq, unsigned step)
+{
+	/* lo: the step (gather 0, broadcast 1) in the high bits, header 0 and payload slices 1.. below */
+	return _tuccompi_tag(TUCCOMPI_TAG_COLL, seq, (uint64_t)step << 24);
+}
+
+/* A header that is not the call this rank is in: the ranks' sequences have parted. */
+static int mismatch(int peer, const struct coll_hdr *h, uint32_t op, uint32_t serial)
+{
+	if (h->op == op && h->serial == serial)
 		return 0;
-	}
-#endif
-	_tuccompi.nodes[0] = mine;
-	return 0;
+	if (h->op == op)
+		_tuccompi_link_stop_all(-EPROTO, 1,
+					"rank %d waits for task set #%u in %s where rank %d is at task set #%u: every rank must "
+					"start and wait for its task sets in the same order",
+					_tuccompi.rank, serial, coll_name(op), peer, h->serial);
+	else
+		_tuccompi_link_stop_all(-EPROTO, 1,
+					"rank %d called %s where rank %d called %s: every rank must make the library's collective "
+					"calls (init, parallel, wait, barrier, bcast, allreduce, finalize) in the same order",
+					peer, coll_name(h->op), _tuccompi.rank, coll_name(op));
+	return _tuccompi_link_broken();
 }
 
-int _tuccompi_comm_allgather_u64(uint64_t mine, uint64_t *all)
+static void fill_hdr(struct coll_hdr *h, uint32_t op, uint32_t serial, int status, const char *msg, size_t len)
 {
-#ifdef TUCCOMPI_HAVE_MPI
-	if (_tuccompi.mpi_active)
-		return MPI_Allgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, _tuccompi.comm) == MPI_SUCCESS
-			       ? 0
-			       : _tuccompi_error(-EIO, "MPI_Allgather failed");
-#endif
-	all[0] = mine;
-	return 0;
+	memset(h, 0, sizeof(*h));
+	h->op = op;
+	h->serial = serial;
+	h->len = len;
+	h->status = status;
+	if (status < 0)
+		snprintf(h->msg, sizeof(h->msg), "%s", msg && *msg ? msg : tuccompi_strerror(status));
 }
 
-int _tuccompi_comm_gatherv(const void *send, uint64_t nbytes, void *recv, const uint64_t *counts, int root)
+int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size_t len, struct _tuccompi_part *parts)
 {
-#ifdef TUCCOMPI_HAVE_MPI
-	if (_tuccompi.mpi_active)
+	int n = _tuccompi.nranks, me = _tuccompi.rank;
+	uint64_t seq = coll_seq++;
+	if (me == c->root)
 	{
-		int n = _tuccompi.nranks;
-		int *cnt = NULL, *displ = NULL;
-		if (nbytes > INT_MAX)
-			return _tuccompi_error(-EOVERFLOW, "gather of %llu bytes from one rank exceeds MPI's int counts",
-					       (unsigned long long)nbytes);
-		if (_tuccompi.rank == root)
+		parts[me].status = c->status;
+		snprintf(parts[me].msg, sizeof(parts[me].msg), "%s", c->status < 0 && c->msg ? c->msg : "");
+		parts[me].data = (void *)mine;
+		parts[me].len = len;
+		parts[me].owned = NULL;
+	}
+	if (n == 1 || !_tuccompi_link_on())
+		return 0;
+	if (_tuccompi_link_broken())
+		return _tuccompi_link_broken();
+	if (me != c->root)
+	{
+		struct coll_hdr h;
+		fill_hdr(&h, c->op, c->serial, c->status, c->msg, len);
+		int ret = _tuccompi_link_send(c->root, coll_tag(seq, 0), &h, sizeof(h));
+		if (ret == 0 && len)
+			ret = _tuccompi_link_send(c->root, coll_tag(seq, 0) + 1, mine, len);
+		return ret;
+	}
+	/* the root: every header first (they come in any order), then the payloads */
+	struct _tuccompi_recv **rx = calloc((size_t)n, sizeof(*rx));
+	if (!rx)
+		return _tuccompi_error(-ENOMEM, "out of memory");
+	int ret = 0;
+	for (int r = 0; r < n; r++)
+		if (r != me)
+			rx[r] = _tuccompi_link_recv_post(r, coll_tag(seq, 0), sizeof(struct coll_hdr), NULL, NULL);
+	for (int r = 0; r < n && ret == 0; r++)
+	{
+		if (r == me)
+			continue;
+		if (!rx[r])
 		{
-			cnt = malloc(sizeof(int) * (size_t)n);
-			displ = malloc(sizeof(int) * (size_t)n);
-			uint64_t off = 0;
+			ret = _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
+			break;
+		}
+		if ((ret = _tuccompi_link_recv_wait(rx[r], 0, coll_name(c->op))) < 0)
+			break;
+		const struct coll_hdr *h = _tuccompi_recv_data(rx[r]);
+		if ((ret = mismatch(r, h, c->op, c->serial)) < 0)
+			break;
+		parts[r].status = (int)h->status;
+		snprintf(parts[r].msg, sizeof(parts[r].msg), "%s", h->msg);
+		parts[r].len = h->len;
+		parts[r].data = parts[r].owned = NULL;
+		_tuccompi_recv_free(rx[r]);
+		rx[r] = NULL;
+		if (parts[r].len)
+		{
+			struct _tuccompi_recv *p = _tuccompi_link_recv_post(r, coll_tag(seq, 0) + 1, parts[r].len, NULL, NULL);
+			if (!p)
+			{
+				ret = _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
+				break;
+			}
+			if ((ret = _tuccompi_link_recv_wait(p, 0, coll_name(c->op))) < 0)
+				break;
+			parts[r].owned = p;
+			parts[r].data = (void *)_tuccompi_recv_data(p);
+		}
+	}
+	for (int r = 0; r < n; r++)
+		if (rx[r])
+			_tuccompi_recv_free(rx[r]); /* a receive not completed stays posted (the layer stopped) */
+	free(rx);
+	return ret;
+}
+
+void _tuccompi_parts_free(struct _tuccompi_part *parts)
+{
+	for (int r = 0; r < _tuccompi.nranks; r++)
+	{
+		_tuccompi_recv_free(parts[r].owned);
+		parts[r].owned = NULL;
+		parts[r].data = NULL;
+	}
+}
+
+int _tuccompi_coll_bcast(const struct _tuccompi_coll *c, const void *payload, size_t len, void **out, size_t *out_len)
+{
+	int n = _tuccompi.nranks, me = _tuccompi.rank;
+	uint64_t seq = coll_seq++;
+	*out = NULL;
+	*out_len = 0;
+	if (me == c->root || n == 1 || !_tuccompi_link_on())
+	{
+		if (me == c->root && n > 1 && _tuccompi_link_on())
+		{
+			if (_tuccompi_link_broken())
+				return _tuccompi_link_broken();
+			struct coll_hdr h;
+			fill_hdr(&h, c->op, c->serial, c->status, c->msg, len);
 			for (int r = 0; r < n; r++)
 			{
-				if (off > INT_MAX || counts[r] > INT_MAX)
-				{
-					free(cnt);
-					free(displ);
-					return _tuccompi_error(-EOVERFLOW, "gather of more than 2 GiB on the root");
-				}
-				cnt[r] = (int)counts[r];
-				displ[r] = (int)off;
-				off += counts[r];
+				if (r == me)
+					continue;
+				int ret = _tuccompi_link_send(r, coll_tag(seq, 1), &h, sizeof(h));
+				if (ret == 0 && len)
+					ret = _tuccompi_link_send(r, coll_tag(seq, 1) + 1, payload, len);
+				if (ret < 0)
+					return ret;
 			}
 		}
-		int ret = MPI_Gatherv(send, (int)nbytes, MPI_BYTE, recv, cnt, displ, MPI_BYTE, root, _tuccompi.comm);
-		free(cnt);
-		free(displ);
-		return ret == MPI_SUCCESS ? 0 : _tuccompi_error(-EIO, "MPI_Gatherv failed");
+		return c->status < 0 ? _tuccompi_error(c->status, "%s", c->msg ? c->msg : tuccompi_strerror(c->status)) : 0;
 	}
-#endif
-	(void)counts;
-	(void)root;
-	if (nbytes)
-		memcpy(recv, send, nbytes);
+	if (_tuccompi_link_broken())
+		return _tuccompi_link_broken();
+	struct coll_hdr h;
+	int ret = _tuccompi_link_recv(c->root, coll_tag(seq, 1), &h, sizeof(h), coll_name(c->op));
+	if (ret < 0)
+		return ret;
+	if ((ret = mismatch(c->root, &h, c->op, c->serial)) < 0)
+		return ret;
+	if (h.len)
+	{
+		struct _tuccompi_recv *p = _tuccompi_link_recv_post(c->root, coll_tag(seq, 1) + 1, h.len, NULL, NULL);
+		if (!p)
+			return _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
+		if ((ret = _tuccompi_link_recv_wait(p, 0, coll_name(c->op))) < 0)
+			return ret;
+		void *copy = malloc(h.len);
+		if (!copy)
+		{
+			_tuccompi_recv_free(p);
+			return _tuccompi_error(-ENOMEM, "out of memory for %llu bytes from rank %d", (unsigned long long)h.len,
+					       c->root);
+		}
+		memcpy(copy, _tuccompi_recv_data(p), h.len);
+		_tuccompi_recv_free(p);
+		*out = copy;
+		*out_len = h.len;
+	}
+	if (h.status < 0)
+		return _tuccompi_error((int)h.status, "%s", h.msg);
 	return 0;
 }
 
-int _tuccompi_comm_barrier(void)
+/* The first failing part's error, as every rank will say it. */
+static int first_error(const struct _tuccompi_part *parts, char *msg, size_t msglen)
 {
-#ifdef TUCCOMPI_HAVE_MPI
-	if (_tuccompi.mpi_active)
-		return MPI_Barrier(_tuccompi.comm) == MPI_SUCCESS ? 0 : _tuccompi_error(-EIO, "MPI_Barrier failed");
-#endif
+	for (int r = 0; r < _tuccompi.nranks; r++)
+		if (parts[r].status < 0)
+		{
+			if (_tuccompi.nranks > 1)
+				{
+				char tmp[TUCCOMPI_LINK_MSG + 64];
+				snprintf(tmp, sizeof(tmp), "rank %d: %s", r, parts[r].msg[0] ? parts[r].msg : tuccompi_strerror(parts[r].status));
+				snprintf(msg, msglen, "%s", tmp);
+			}
+			else
+				snprintf(msg, msglen, "%s", parts[r].msg[0] ? parts[r].msg : tuccompi_strerror(parts[r].status));
+			return parts[r].status;
+		}
 	return 0;
+}
+
+int _tuccompi_coll_allgather(const struct _tuccompi_coll *c, const void *mine, size_t len, void *all)
+{
+	int n = _tuccompi.nranks, root = c->root;
+	struct _tuccompi_part *parts = calloc((size_t)n, sizeof(*parts));
+	if (!parts)
+		return _tuccompi_error(-ENOMEM, "out of memory");
+	int ret = _tuccompi_coll_gather(c, mine, len, parts);
+	if (ret < 0)
+	{
+		_tuccompi_parts_free(parts);
+		free(parts);
+		return ret;
+	}
+	struct _tuccompi_coll v = *c;
+	char msg[TUCCOMPI_LINK_MSG + 64] = "";
+	void *out = NULL;
+	size_t out_len = 0;
+	if (_tuccompi.rank == root)
+	{
+		/* the verdict: the first error, or every part (each of the same size) */
+		v.status = first_error(parts, msg, sizeof(msg));
+		for (int r = 0; r < n && v.status == 0; r++)
+			if (parts[r].len != len)
+			{
+				snprintf(msg, sizeof(msg), "rank %d passes %llu bytes to %s where rank %d passes %zu", r,
+					 (unsigned long long)parts[r].len, coll_name(c->op), root, len);
+				v.status = -EINVAL;
+			}
+		v.msg = msg;
+		if (v.status == 0 && all)
+			for (int r = 0; r < n; r++)
+				memcpy((char *)all + (size_t)r * len, parts[r].data, len);
+	}
+	ret = _tuccompi_coll_bcast(&v, v.status == 0 && _tuccompi.rank == root ? all : NULL,
+				   v.status == 0 && _tuccompi.rank == root && all ? (size_t)n * len : 0, &out, &out_len);
+	if (ret == 0 && _tuccompi.rank != root && all)
+	{
+		if (out_len != (size_t)n * len)
+			ret = _tuccompi_error(-EPROTO, "%s: rank %d sent %zu bytes, %zu expected", coll_name(c->op), root, out_len,
+					      (size_t)n * len);
+		else
+			memcpy(all, out, out_len);
+	}
+	free(out);
+	_tuccompi_parts_free(parts);
+	free(parts);
+	return ret;
+}
+
+int _tuccompi_coll_agree(uint32_t op, uint32_t serial, int status, const char *msg)
+{
+	struct _tuccompi_coll c = { .op = op, .serial = serial, .root = 0, .status = status, .msg = msg };
+	return _tuccompi_coll_allgather(&c, NULL, 0, NULL);
 }
 
 /* ------------------------------------------------------------------ collectives of the public API */
@@ -99,51 +301,102 @@ int _tuccompi_comm_barrier(void)
 int tuccompi_barrier(void)
 {
 	TUCCOMPI_REQUIRE_INIT();
-	return _tuccompi_comm_barrier();
+	return _tuccompi_coll_agree(TUCCOMPI_COLL_BARRIER, 0, 0, NULL);
 }
 
 int tuccompi_bcast(void *buf, size_t bytes, int root)
 {
 	TUCCOMPI_REQUIRE_INIT();
+	/* a bad argument on one rank still takes part, so that the others learn of it */
+	int status = 0;
+	const char *why = NULL;
 	if (root < 0 || root >= _tuccompi.nranks)
-		return _tuccompi_error(-EINVAL, "tuccompi_bcast: root %d out of [0, %d)", root, _tuccompi.nranks);
-	if (bytes && !buf)
-		return _tuccompi_error(-EINVAL, "tuccompi_bcast: NULL buffer");
-#ifdef TUCCOMPI_HAVE_MPI
-	if (_tuccompi.mpi_active && _tuccompi.nranks > 1)
+		status = -EINVAL, why = "tuccompi_bcast: root out of range";
+	else if (bytes && !buf)
+		status = -EINVAL, why = "tuccompi_bcast: NULL buffer";
+	struct _tuccompi_coll c = { .op = TUCCOMPI_COLL_BCAST, .root = root, .status = status, .msg = why };
+	/* every rank says whether it can take part, then the root sends */
+	int ret = _tuccompi_coll_agree(TUCCOMPI_COLL_BCAST, 0, status, why);
+	if (ret < 0)
+		return ret;
+	void *out = NULL;
+	size_t out_len = 0;
+	ret = _tuccompi_coll_bcast(&c, buf, bytes, &out, &out_len);
+	if (ret == 0 && _tuccompi.rank != root)
 	{
-		/* MPI counts are ints: send large buffers in slices. */
-		for (size_t off = 0; off < bytes;)
-		{
-			size_t len = bytes - off < (size_t)INT_MAX ? bytes - off : (size_t)INT_MAX;
-			if (MPI_Bcast((char *)buf + off, (int)len, MPI_BYTE, root, _tuccompi.comm) != MPI_SUCCESS)
-				return _tuccompi_error(-EIO, "MPI_Bcast of %zu bytes from rank %d failed", bytes, root);
-			off += len;
-		}
+		if (out_len != bytes)
+			ret = _tuccompi_link_broken() ? _tuccompi_link_broken()
+						      : _tuccompi_error(-EINVAL,
+									"tuccompi_bcast: rank %d sends %zu bytes where rank %d expects %zu "
+									"(every rank must pass the same size)",
+									root, out_len, _tuccompi.rank, bytes);
+		else if (bytes)
+			memcpy(buf, out, bytes);
 	}
-#endif
-	return 0;
+	free(out);
+	return ret;
 }
 
 int tuccompi_allreduce_i64(int64_t *values, unsigned count, enum tuccompi_op op)
 {
 	TUCCOMPI_REQUIRE_INIT();
+	int status = 0;
+	const char *why = NULL;
 	if (count && !values)
-		return _tuccompi_error(-EINVAL, "tuccompi_allreduce_i64: NULL values");
-	if (op > TUCCOMPI_OP_AND)
-		return _tuccompi_error(-EINVAL, "tuccompi_allreduce_i64: unknown operator %d", (int)op);
-	if (op == TUCCOMPI_OP_AND)
-		for (unsigned i = 0; i < count; i++)
-			values[i] = values[i] != 0;
-#ifdef TUCCOMPI_HAVE_MPI
-	if (_tuccompi.mpi_active && _tuccompi.nranks > 1 && count)
+		status = -EINVAL, why = "tuccompi_allreduce_i64: NULL values";
+	else if (op > TUCCOMPI_OP_AND)
+		status = -EINVAL, why = "tuccompi_allreduce_i64: unknown operator";
+	int n = _tuccompi.nranks;
+	/* count and operator travel with the values, so that ranks that disagree are told */
+	size_t len = 16 + (size_t)count * sizeof(int64_t);
+	unsigned char *mine = calloc(1, len), *all = calloc((size_t)n, len);
+	if (!mine || !all)
 	{
-		static const MPI_Op ops[] = { MPI_MIN, MPI_MAX, MPI_SUM, MPI_MIN };
-		if (MPI_Allreduce(MPI_IN_PLACE, values, (int)count, MPI_INT64_T, ops[op], _tuccompi.comm) != MPI_SUCCESS)
-			return _tuccompi_error(-EIO, "MPI_Allreduce failed");
+		free(mine);
+		free(all);
+		return _tuccompi_error(-ENOMEM, "out of memory");
 	}
-#endif
-	return 0;
+	uint64_t head[2] = { count, (uint64_t)op };
+	memcpy(mine, head, 16);
+	if (status == 0)
+		for (unsigned i = 0; i < count; i++)
+		{
+			int64_t v = op == TUCCOMPI_OP_AND ? values[i] != 0 : values[i];
+			memcpy(mine + 16 + (size_t)i * 8, &v, 8);
+		}
+	struct _tuccompi_coll c = { .op = TUCCOMPI_COLL_ALLREDUCE, .root = 0, .status = status, .msg = why };
+	int ret = _tuccompi_coll_allgather(&c, mine, len, all);
+	for (int r = 0; r < n && ret == 0; r++)
+	{
+		uint64_t h[2];
+		memcpy(h, all + (size_t)r * len, 16);
+		if (h[0] != count || h[1] != (uint64_t)op)
+			ret = _tuccompi_error(-EINVAL,
+					      "tuccompi_allreduce_i64: rank %d reduces %llu values with operator %llu where rank %d "
+					      "reduces %u with %d (every rank must pass the same count and operator)",
+					      r, (unsigned long long)h[0], (unsigned long long)h[1], _tuccompi.rank, count, (int)op);
+	}
+	for (unsigned i = 0; i < count && ret == 0; i++)
+	{
+		int64_t acc = 0;
+		for (int r = 0; r < n; r++)
+		{
+			int64_t v;
+			memcpy(&v, all + (size_t)r * len + 16 + (size_t)i * 8, 8);
+			if (r == 0)
+				acc = v;
+			else if (op == TUCCOMPI_OP_MAX)
+				acc = v > acc ? v : acc;
+			else if (op == TUCCOMPI_OP_SUM)
+				acc += v;
+			else
+				acc = v < acc ? v : acc; /* MIN, and AND over 0/1 */
+		}
+		values[i] = acc;
+	}
+	free(mine);
+	free(all);
+	return ret;
 }
 
 void tuccompi_abort(int code)
@@ -154,7 +407,9 @@ void tuccompi_abort(int code)
 	int inited = 0, fin = 0;
 	MPI_Initialized(&inited);
 	MPI_Finalized(&fin);
-	if (inited && !fin && _tuccompi.nranks > 1)
+	/* MPI_Abort cannot cross a lost link (it hangs): a rank whose layer stopped just ends, and
+	 * mpirun ends the others */
+	if (inited && !fin && _tuccompi.nranks > 1 && !_tuccompi_link_broken())
 		MPI_Abort(MPI_COMM_WORLD, code);
 #endif
 	exit(code);

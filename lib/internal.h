@@ -3,7 +3,8 @@
  * Modules (one verb of the model each):
  *   runtime.c   COMM / ENDCOMM / SETMK: StarPU (+ StarPU-MPI) up and down, node-aware ranks
  *   units.c     the one grouping of workers into units
- *   comm.c      the 1st layer's collectives (private duplicate of MPI_COMM_WORLD)
+ *   link.c      the 1st layer's transport: StarPU-MPI messages, heartbeats, abort notices
+ *   comm.c      the 1st layer's collectives on those messages (each also an agreement on errors)
  *   ms.c        the MS protocol, both halves: the master's server and a rank's feeder
  *   policy.c    policies by name, the StarPU scheduling contexts that run them
  *   plugin.c    the deployment level: task/batch accessors, the codelet, jobs, shared data
@@ -96,9 +97,6 @@ struct _tuccompi_state
 	pthread_mutex_t lock;
 	struct _tuccompi_ctx_cache ctxs[16];
 	int nctxs;
-#ifdef TUCCOMPI_HAVE_MPI
-	MPI_Comm comm; /* private duplicate of the world communicator */
-#endif
 };
 
 extern TUCCOMPI_INTERNAL struct _tuccompi_state _tuccompi;
@@ -139,16 +137,7 @@ TUCCOMPI_INTERNAL unsigned _tuccompi_tune_batch_recorded(const char *plugin, enu
 /* Performance models of the plug-ins; freed once StarPU is down. */
 TUCCOMPI_INTERNAL void _tuccompi_models_free(void);
 
-/* ---------------------------------------------------------------- cross-node layer (comm.c) */
-
-/* Exchange node descriptions: fills _tuccompi.nodes. */
-TUCCOMPI_INTERNAL int _tuccompi_comm_exchange_nodes(void);
-/* Allgather of one uint64 per rank. */
-TUCCOMPI_INTERNAL int _tuccompi_comm_allgather_u64(uint64_t mine, uint64_t *all);
-/* Gatherv of bytes on root: counts[r] bytes from rank r (root passes counts). */
-TUCCOMPI_INTERNAL int _tuccompi_comm_gatherv(const void *send, uint64_t nbytes, void *recv, const uint64_t *counts,
-					     int root);
-TUCCOMPI_INTERNAL int _tuccompi_comm_barrier(void);
+/* The cross-node layer: lib/link.h (StarPU-MPI messages, liveness, collectives). */
 
 /* Bytes moved between memory nodes since the last call and their time by StarPU's bus
  * model (reading resets StarPU's counters); either pointer may be NULL. */
@@ -158,5 +147,7 @@ TUCCOMPI_INTERNAL void _tuccompi_bus_counters(uint64_t *bytes, double *seconds);
 
 TUCCOMPI_INTERNAL int _tuccompi_trace_setup(const char *dir);
 TUCCOMPI_INTERNAL int _tuccompi_trace_convert(int rank);
+/* This rank's FxT file is complete (StarPU is down). */
+TUCCOMPI_INTERNAL void _tuccompi_trace_flushed(int rank);
 
 #endif

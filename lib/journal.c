@@ -12,6 +12,7 @@
  * Resuming, the root reads every JOURNAL.rank-* file, whatever the earlier number of ranks,
  * refuses a journal of another run (key, task count or result size differ), and tells every
  * rank which tasks are done; ranks then run only the others, and append to their own file. */
+#include "link.h"
 #include "taskset.h"
 
 #include <fcntl.h>
@@ -161,30 +162,39 @@ static int read_all(struct tuccompi_taskset *ts, uint8_t *done)
 	return ret;
 }
 
-int _tuccompi_journal_open(struct tuccompi_taskset *ts)
+int _tuccompi_journal_open(struct tuccompi_taskset *ts, int status)
 {
 	uint64_t n = ts->desc.ntasks;
 	int root = ts->desc.root, ret = 0;
 	if (ts->desc.resume)
 	{
-		uint8_t *done = calloc(n ? n : 1, 1);
-		if (!done)
-			return _tuccompi_error(-ENOMEM, "out of memory for the journal's %llu entries", (unsigned long long)n);
+		/* Collective whatever this rank's @status (every rank resumes, so every rank is here):
+		 * the root reads every journal and sends what is done, with its verdict. */
+		uint8_t *done = NULL;
 		if (_tuccompi.rank == root)
-			ret = read_all(ts, done);
-		/* the root's verdict, for everybody */
-		int64_t err = ret;
-		char msg[1024] = "";
-		if (ret < 0)
-			snprintf(msg, sizeof(msg), "%s", tuccompi_last_error());
-		tuccompi_bcast(&err, sizeof(err), root);
-		tuccompi_bcast(msg, sizeof(msg), root);
-		if (err < 0)
 		{
-			free(done);
-			return _tuccompi_error_set((int)err, msg);
+			ret = status;
+			if (ret == 0 && !(done = calloc(n ? n : 1, 1)))
+				ret = _tuccompi_error(-ENOMEM, "out of memory for the journal's %llu entries", (unsigned long long)n);
+			if (ret == 0)
+				ret = read_all(ts, done);
 		}
-		if ((ret = tuccompi_bcast(done, n, root)) < 0)
+		char msg[TUCCOMPI_LINK_MSG];
+		snprintf(msg, sizeof(msg), "%s", ret < 0 ? tuccompi_last_error() : "");
+		struct _tuccompi_coll c = { .op = TUCCOMPI_COLL_JOURNAL, .serial = ts->serial, .root = root, .status = ret, .msg = msg };
+		void *got = NULL;
+		size_t got_len = 0;
+		ret = _tuccompi_coll_bcast(&c, ret == 0 ? done : NULL, ret == 0 ? n : 0, &got, &got_len);
+		if (_tuccompi.rank != root)
+		{
+			done = got;
+			if (ret == 0 && got_len != n)
+				ret = _tuccompi_error(-EPROTO, "the journal's task list from rank %d has %zu entries, %llu expected",
+						      root, got_len, (unsigned long long)n);
+		}
+		if (ret == 0 && status < 0)
+			ret = status;
+		if (ret < 0)
 		{
 			free(done);
 			return ret;
@@ -205,6 +215,8 @@ int _tuccompi_journal_open(struct tuccompi_taskset *ts)
 		ts->nresumed = n - todo;
 		free(done);
 	}
+	if (status < 0)
+		return status;
 	struct _tuccompi_journal *j = calloc(1, sizeof(*j));
 	if (!j)
 		return _tuccompi_error(-ENOMEM, "out of memory");

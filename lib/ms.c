@@ -1,12 +1,14 @@
-/* MS (master-slave) across ranks, both halves: the master's server, which hands out ranges of
+/* MS (master-slave) across ranks, both halves: the master's side, which hands out ranges of
  * task positions, and a rank's feeder, which keeps its units supplied by asking the master.
  *
  * Ranks ask the master for positions: a request carries how many the rank wants; the grant is
  * a range [first, first+count), or count = 0 once everything is handed out ("stop"), with how
  * many the master still has after it (policies that watch the end of a set use it). Every
  * rank keeps asking until it has been told to stop, so the master knows it is done after
- * nranks-1 remote stops. The master's own units ask through a function call; its server
- * thread answers the others.
+ * nranks-1 remote stops. The master's own units ask through a function call. Requests and grants
+ * are StarPU-MPI messages (link.c), numbered per rank and set; the master answers each request
+ * from the receive's completion callback, in StarPU-MPI's progression thread, with no thread of
+ * its own: a grant leaves microseconds after its request arrives, whatever the master's units do.
  *
  * Pack sizes: the paper's MS asks for one pack per idle unit (one task per CPU core, MK per
  * GPU; here, with batches, a batch per CPU core and MK batches per GPU). When a rank's units
@@ -38,6 +40,7 @@
  * to a rank when the ranks at least twice as fast per job would start everything left before it
  * finishes one job (without it, a rank of CPU cores keeps taking sources that its cores finish
  * after the GPU's rank has run out of work). A rank that stopped no longer counts as fast. */
+#include "link.h"
 #include "taskset.h"
 
 #include <stdio.h>
@@ -52,7 +55,6 @@
 #define MS_LOCAL_RTT_S 50e-6
 #define MS_ADAPT_REQUESTS_PER_S 1000.0
 
-#define MS_TAG_BASE 4096
 #define ENDLOG_LEFT 2048 /* TUCCOMPI_END_LOG: grants with at most this many tasks left */
 
 struct _tuccompi_ms
@@ -60,10 +62,11 @@ struct _tuccompi_ms
 	uint64_t ntasks;
 	uint64_t next; /* master: first id not handed out */
 	int master;
-	int tag_req, tag_grant;
+	unsigned serial;
 	pthread_mutex_t lock;
-	int server_running;
-	pthread_t server;
+	pthread_cond_t cond; /* master: a remote rank stopped */
+	int nstops, nremote; /* master: remote ranks told to stop, of */
+	uint64_t nsent;      /* a remote rank: requests sent (the next one's number) */
 	double comm_s;
 	uint64_t nrequests;
 	uint64_t *rate; /* master: each rank's last reported task rate (tasks per 1000 s) */
@@ -137,38 +140,56 @@ static void ms_take(struct _tuccompi_ms *ms, int rank, const uint64_t req[MS_REQ
 	pthread_mutex_unlock(&ms->lock);
 }
 
-#ifdef TUCCOMPI_HAVE_MPI
-static void *ms_server(void *arg)
+/* The master: what a request from a remote rank needs to be answered. */
+struct ms_rx
 {
-	struct _tuccompi_ms *ms = arg;
-	int stops = 0, nremote = _tuccompi.nranks - 1;
-	uint64_t want[MS_REQ_WORDS];
-	MPI_Request req;
-	MPI_Status st;
-	struct timespec nap = { 0, 20000 }; /* 20 µs between polls: no core burnt */
+	struct _tuccompi_ms *ms;
+	int rank;
+	uint64_t k; /* its number */
+};
 
-	while (stops < nremote)
+static void ms_post(struct _tuccompi_ms *ms, int rank, uint64_t k);
+
+/* A request arrived (StarPU-MPI's thread, or the master's own when it was there before the
+ * master posted its receive): grant, and wait for the next one unless this was the rank's stop. */
+static void ms_on_request(struct _tuccompi_recv *r, void *arg)
+{
+	struct ms_rx *x = arg;
+	struct _tuccompi_ms *ms = x->ms;
+	int rank = x->rank;
+	uint64_t k = x->k;
+	free(x);
+	if (_tuccompi_injected(3))
+		return; /* a stuck master (TUCCOMPI_FAULT_INJECT=mshang:N): alive, never answering */
+	uint64_t req[MS_REQ_WORDS], grant[3];
+	memcpy(req, _tuccompi_recv_data(r), sizeof(req));
+	ms_take(ms, rank, req, &grant[0], &grant[1], &grant[2]);
+	if (_tuccompi_link_send(rank, _tuccompi_tag(TUCCOMPI_TAG_MS_GRANT, ms->serial, k), grant, sizeof(grant)) < 0)
+		return; /* the layer stopped: the set fails everywhere */
+	if (grant[1] == 0)
 	{
-		MPI_Irecv(want, MS_REQ_WORDS, MPI_UINT64_T, MPI_ANY_SOURCE, ms->tag_req, _tuccompi.comm, &req);
-		int done = 0;
-		while (!done)
-		{
-			MPI_Test(&req, &done, &st);
-			if (!done)
-				nanosleep(&nap, NULL);
-		}
-		if (_tuccompi_injected(3))
-			for (;;) /* a stuck master (TUCCOMPI_FAULT_INJECT=mshang:N): alive, never answering */
-				pause();
-		uint64_t grant[3];
-		ms_take(ms, st.MPI_SOURCE, want, &grant[0], &grant[1], &grant[2]);
-		if (grant[1] == 0)
-			stops++;
-		MPI_Send(grant, 3, MPI_UINT64_T, st.MPI_SOURCE, ms->tag_grant, _tuccompi.comm);
+		pthread_mutex_lock(&ms->lock);
+		ms->nstops++;
+		pthread_cond_broadcast(&ms->cond);
+		pthread_mutex_unlock(&ms->lock);
 	}
-	return NULL;
+	else
+		ms_post(ms, rank, k + 1);
 }
-#endif
+
+static void ms_post(struct _tuccompi_ms *ms, int rank, uint64_t k)
+{
+	struct ms_rx *x = malloc(sizeof(*x));
+	if (!x)
+	{
+		_tuccompi_link_stop_all(-ENOMEM, 1, "rank %d: out of memory in the MS master", _tuccompi.rank);
+		return;
+	}
+	*x = (struct ms_rx){ .ms = ms, .rank = rank, .k = k };
+	if (!_tuccompi_link_recv_post(rank, _tuccompi_tag(TUCCOMPI_TAG_MS_REQ, ms->serial, k), MS_REQ_WORDS * sizeof(uint64_t),
+				      ms_on_request, x))
+		free(x);
+}
 
 struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned serial, int rank_tail)
 {
@@ -177,6 +198,7 @@ struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned se
 		return NULL;
 	ms->ntasks = ntasks;
 	ms->master = master;
+	ms->serial = serial;
 	ms->rank_tail = rank_tail;
 	ms->end_log = _tuccompi_env_flag("TUCCOMPI_END_LOG", 0);
 	ms->t_start = _tuccompi_now();
@@ -189,100 +211,77 @@ struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned se
 		free(ms);
 		return NULL;
 	}
-	ms->tag_req = MS_TAG_BASE + 2 * (int)(serial % 1024);
-	ms->tag_grant = ms->tag_req + 1;
 	pthread_mutex_init(&ms->lock, NULL);
-#ifdef TUCCOMPI_HAVE_MPI
-	if (_tuccompi.mpi_active && _tuccompi.nranks > 1 && _tuccompi.rank == master)
+	pthread_cond_init(&ms->cond, NULL);
+	if (_tuccompi_link_on() && _tuccompi.rank == master)
 	{
-		if (pthread_create(&ms->server, NULL, ms_server, ms) != 0)
-		{
-			free(ms->rate);
-			free(ms->job_us);
-			free(ms);
-			return NULL;
-		}
-		ms->server_running = 1;
+		/* everything above is ready: a request already here is answered inside ms_post */
+		ms->nremote = _tuccompi.nranks - 1;
+		for (int r = 0; r < _tuccompi.nranks; r++)
+			if (r != master)
+				ms_post(ms, r, 0);
 	}
-#endif
 	return ms;
 }
-
-#ifdef TUCCOMPI_HAVE_MPI
-/* The progress check of a remote rank's wait for a grant. The master's server thread answers
- * within microseconds whatever its units do, so a grant missing for TUCCOMPI_PEER_TIMEOUT seconds
- * (default 120; 0: wait forever) means a master that is stuck or lost: the job is aborted with a
- * message saying so (an error returned here would only move the hang to the next collective).
- * A dead rank is caught sooner by Open MPI, which aborts the job itself. Polls without sleeping
- * for the first millisecond (a grant normally comes in tens of microseconds), then every 20 us. */
-static void wait_for_master(const struct _tuccompi_ms *ms, MPI_Request *r, double t0)
-{
-	static double limit = -1;
-	if (limit < 0)
-	{
-		const char *e = getenv("TUCCOMPI_PEER_TIMEOUT");
-		char *end = NULL;
-		double v = e ? strtod(e, &end) : 120;
-		limit = e && (end == e || *end || v < 0) ? 120 : v;
-	}
-	struct timespec nap = { 0, 20000 };
-	for (int done = 0;;)
-	{
-		MPI_Test(r, &done, MPI_STATUS_IGNORE);
-		if (done)
-			return;
-		double waited = _tuccompi_now() - t0;
-		if (limit > 0 && waited > limit)
-		{
-			fprintf(stderr,
-				"libtuccompi-starpu: rank %d: the MS master (rank %d) has not answered a request for tasks in "
-				"%.0f s: it is stuck or lost; aborting the job (TUCCOMPI_PEER_TIMEOUT=%g s; 0 waits forever)\n",
-				_tuccompi.rank, ms->master, waited, limit);
-			MPI_Abort(_tuccompi.comm, 1);
-		}
-		if (waited > 1e-3)
-			nanosleep(&nap, NULL);
-	}
-}
-#endif
 
 int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_max, double rate, double job_s,
 			 uint64_t *first, uint64_t *count, uint64_t *rest)
 {
 	ms->nrequests++;
 	uint64_t req[MS_REQ_WORDS] = { want, want_max, (uint64_t)(rate * 1000), (uint64_t)(job_s * 1e6) };
-	if (_tuccompi.rank == ms->master || !_tuccompi.mpi_active)
+	if (_tuccompi.rank == ms->master || !_tuccompi_link_on())
 	{
 		ms_take(ms, _tuccompi.rank, req, first, count, rest);
 		return 0;
 	}
-#ifdef TUCCOMPI_HAVE_MPI
-	double t0 = _tuccompi_now();
-	uint64_t grant[3];
-	MPI_Request r;
-	if (MPI_Send(req, MS_REQ_WORDS, MPI_UINT64_T, ms->master, ms->tag_req, _tuccompi.comm) != MPI_SUCCESS ||
-	    MPI_Irecv(grant, 3, MPI_UINT64_T, ms->master, ms->tag_grant, _tuccompi.comm, &r) != MPI_SUCCESS)
-		return _tuccompi_error(-EIO, "MS request to master rank %d failed", ms->master);
-	wait_for_master(ms, &r, t0);
+	/* A remote rank: the master's answer comes from a callback within microseconds of the
+	 * request's arrival, so a live master that has not answered in TUCCOMPI_PEER_TIMEOUT seconds
+	 * is stuck (a lost one is found sooner or later by the heartbeats: link.c). */
+	double t0 = _tuccompi_now(), limit = _tuccompi_link_timeout();
+	uint64_t k = ms->nsent++, grant[3];
+	struct _tuccompi_recv *g =
+		_tuccompi_link_recv_post(ms->master, _tuccompi_tag(TUCCOMPI_TAG_MS_GRANT, ms->serial, k), sizeof(grant), NULL, NULL);
+	if (!g)
+		return _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
+	int ret = _tuccompi_link_send(ms->master, _tuccompi_tag(TUCCOMPI_TAG_MS_REQ, ms->serial, k), req, sizeof(req));
+	char what[96];
+	snprintf(what, sizeof(what), "rank %d's request for tasks (it is the MS master)", _tuccompi.rank);
+	if (ret == 0)
+		ret = _tuccompi_link_recv_wait(g, limit > 0 ? t0 + limit : 0, what);
+	if (ret < 0)
+		return ret;
+	memcpy(grant, _tuccompi_recv_data(g), sizeof(grant));
+	_tuccompi_recv_free(g);
 	ms->comm_s += _tuccompi_now() - t0;
 	*first = grant[0];
 	*count = grant[1];
 	*rest = grant[2];
 	return 0;
-#else
-	return _tuccompi_error(-ENOSYS, "MS across ranks needs MPI");
-#endif
 }
 
 int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequests)
 {
-	if (ms->server_running)
-		pthread_join(ms->server, NULL);
+	/* the master: every remote rank has been told to stop, or the layer stopped */
+	pthread_mutex_lock(&ms->lock);
+	while (ms->nstops < ms->nremote && !_tuccompi_link_broken())
+	{
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50000000;
+		ts.tv_sec += ts.tv_nsec / 1000000000;
+		ts.tv_nsec %= 1000000000;
+		pthread_cond_timedwait(&ms->cond, &ms->lock, &ts);
+	}
+	int all_stopped = ms->nstops >= ms->nremote;
+	pthread_mutex_unlock(&ms->lock);
 	if (comm_s)
 		*comm_s = ms->comm_s;
 	if (nrequests)
 		*nrequests = ms->nrequests;
+	if (!all_stopped)
+		return _tuccompi_link_broken(); /* receives are still posted with ms as their argument: kept */
 	pthread_mutex_destroy(&ms->lock);
+	pthread_cond_destroy(&ms->cond);
 	free(ms->rate);
 	free(ms->job_us);
 	free(ms);

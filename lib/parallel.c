@@ -1,6 +1,7 @@
 /* PARALLEL: a task set cut into jobs and submitted. The policy's 1st-layer rule (a partition,
  * or the MS master) decides which tasks this rank runs; its StarPU policy decides which unit
  * runs each job (taskset.h says how jobs carry tasks). */
+#include "link.h"
 #include "taskset.h"
 
 #include <stdlib.h>
@@ -60,28 +61,149 @@ static int check_policy(const struct tuccompi_policy *policy)
 	return 0;
 }
 
-/* Ranks must describe the same set: a cheap fingerprint in the first collective, so that a
- * mismatch fails everywhere with the same message instead of hanging some ranks. */
-static int check_same_everywhere(const struct tuccompi_taskset_desc *d, const struct tuccompi_policy *policy)
+/* What every rank tells the others at PARALLEL: whether its checks passed, its node, and the
+ * fields of the description that must be the same everywhere. */
+struct set_info
 {
-	uint64_t h = 1469598103934665603ULL;
-	uint64_t parts[] = { d->ntasks, d->plugin->result_size, (uint64_t)d->root, (uint64_t)policy->dynamic,
-			     (uint64_t)policy->master, (uint64_t)d->nshared, (uint64_t)!!d->journal, (uint64_t)d->resume,
-			     d->journal_key };
-	for (unsigned i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		h = (h ^ parts[i]) * 1099511628211ULL;
-	for (const char *c = d->plugin->name; *c; c++)
-		h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-	int64_t v[2] = { (int64_t)h, -(int64_t)h };
-	int ret = tuccompi_allreduce_i64(v, 2, TUCCOMPI_OP_MIN);
-	if (ret < 0)
-		return ret;
-	if (v[0] != -v[1])
-		return _tuccompi_error(-EINVAL,
-				       "task set '%s': the ranks passed different descriptions (task count, plug-in, "
-				       "result size, root, policy or journal differ); every rank must pass the same",
-				       d->plugin->name);
+	struct tuccompi_node_info node;
+	uint64_t ntasks, result_size, input_size, journal_key, nshared;
+	int64_t root, dynamic, master, journal, resume, flags;
+	char plugin[64], policy[64], sched[64];
+};
+
+static void describe(struct set_info *si, const struct tuccompi_policy *policy, const struct tuccompi_taskset_desc *d)
+{
+	memset(si, 0, sizeof(*si));
+	si->node = (struct tuccompi_node_info){ .ncpu_units = tuccompi_unit_count(TUCCOMPI_UNIT_CPU),
+						 .ncuda_units = tuccompi_unit_count(TUCCOMPI_UNIT_CUDA),
+						 .mk = _tuccompi.mk };
+	if (!d || !policy)
+		return;
+	const struct tuccompi_plugin *p = d->plugin;
+	si->ntasks = d->ntasks;
+	si->result_size = p ? p->result_size : 0;
+	si->input_size = d->input_size;
+	si->journal_key = d->journal_key;
+	si->nshared = d->nshared;
+	si->root = d->root;
+	si->dynamic = policy->dynamic;
+	si->master = policy->master;
+	si->journal = d->journal != NULL;
+	si->resume = d->resume;
+	si->flags = policy->flags;
+	snprintf(si->plugin, sizeof(si->plugin), "%s", p && p->name ? p->name : "");
+	snprintf(si->policy, sizeof(si->policy), "%s", policy->name ? policy->name : "");
+	snprintf(si->sched, sizeof(si->sched), "%s",
+		 policy->sched ? (policy->sched->policy_name ? policy->sched->policy_name : "?")
+			       : policy->sched_name ? policy->sched_name : "");
+}
+
+/* The first field in which rank @r's description differs from rank 0's, in words. */
+static int differs(const struct set_info *a, const struct set_info *b, int r, char *why, size_t len)
+{
+#define NUM(f, what)                                                                                            \
+	if (a->f != b->f)                                                                                      \
+		return snprintf(why, len, "rank %d passes %s = %lld where rank 0 passes %lld", r, what, (long long)b->f, \
+				(long long)a->f),                                                              \
+		       1;
+#define STR(f, what)                                                                                            \
+	if (strcmp(a->f, b->f))                                                                                \
+		return snprintf(why, len, "rank %d passes %s \"%s\" where rank 0 passes \"%s\"", r, what, b->f, a->f), 1;
+	STR(plugin, "the plug-in")
+	NUM(ntasks, "ntasks")
+	NUM(result_size, "the plug-in's result_size")
+	NUM(input_size, "input_size")
+	NUM(root, "root")
+	STR(policy, "the policy")
+	NUM(dynamic, "the policy's dynamic")
+	NUM(master, "the policy's master")
+	STR(sched, "the policy's StarPU policy")
+	NUM(flags, "the policy's flags")
+	NUM(nshared, "nshared")
+	NUM(journal, "a journal (1: yes)")
+	NUM(resume, "resume")
+	NUM(journal_key, "journal_key")
+#undef NUM
+#undef STR
 	return 0;
+}
+
+/* Every rank's checks and description, to every rank: a rank that failed its own checks (a NULL
+ * plug-in, a bad policy) is named with its reason on every rank, and ranks that describe
+ * different sets are told which field differs on which rank, instead of some ranks going on
+ * and the others waiting for them. Also refreshes every rank's view of the nodes (MK may have
+ * changed since the last set). */
+static int agree_on_set(unsigned serial, int status, const struct tuccompi_policy *policy,
+			const struct tuccompi_taskset_desc *d)
+{
+	int n = _tuccompi.nranks;
+	struct set_info mine, *all = calloc((size_t)n, sizeof(*all));
+	struct tuccompi_node_info *nodes = calloc((size_t)n, sizeof(*nodes));
+	if (!all || !nodes)
+	{
+		free(all);
+		free(nodes);
+		return _tuccompi_error(-ENOMEM, "out of memory");
+	}
+	describe(&mine, status == 0 ? policy : NULL, status == 0 ? d : NULL);
+	char msg[TUCCOMPI_LINK_MSG];
+	snprintf(msg, sizeof(msg), "%s", tuccompi_last_error());
+	struct _tuccompi_coll c = { .op = TUCCOMPI_COLL_PARALLEL, .serial = serial, .root = 0, .status = status, .msg = msg };
+	int ret = _tuccompi_coll_allgather(&c, &mine, sizeof(mine), all);
+	if (ret == 0)
+	{
+		for (int r = 0; r < n; r++)
+			nodes[r] = all[r].node;
+		free(_tuccompi.nodes);
+		_tuccompi.nodes = nodes;
+		nodes = NULL;
+		char why[512];
+		for (int r = 1; r < n && ret == 0; r++)
+			if (differs(&all[0], &all[r], r, why, sizeof(why)))
+				ret = _tuccompi_error(-EINVAL,
+						      "task set '%s': the ranks passed different descriptions: %s; every rank must "
+						      "pass the same",
+						      all[0].plugin, why);
+	}
+	free(nodes);
+	free(all);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ task sets in flight
+ * Kept so that a stopped 1st layer (a lost peer) fails every set of this rank at once. */
+
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tuccompi_taskset *live_sets[64];
+static int nlive;
+
+static void live_add(struct tuccompi_taskset *ts)
+{
+	pthread_mutex_lock(&live_lock);
+	if (nlive < (int)(sizeof(live_sets) / sizeof(live_sets[0])))
+		live_sets[nlive++] = ts;
+	pthread_mutex_unlock(&live_lock);
+}
+
+static void live_remove(struct tuccompi_taskset *ts)
+{
+	pthread_mutex_lock(&live_lock);
+	for (int i = 0; i < nlive; i++)
+		if (live_sets[i] == ts)
+		{
+			live_sets[i] = live_sets[--nlive];
+			break;
+		}
+	pthread_mutex_unlock(&live_lock);
+}
+
+void _tuccompi_sets_fail_all(int err, const char *msg)
+{
+	pthread_mutex_lock(&live_lock);
+	for (int i = 0; i < nlive; i++)
+		if (!live_sets[i]->waited) /* a set already waited for keeps its outcome */
+			_tuccompi_ts_fail(live_sets[i], err, "%s", msg);
+	pthread_mutex_unlock(&live_lock);
 }
 
 /* ------------------------------------------------------------------ the pool */
@@ -233,18 +355,18 @@ static int able(const struct tuccompi_taskset *ts, enum tuccompi_unit_kind kind)
 	return kind == TUCCOMPI_UNIT_CPU ? (ts->cl.where & STARPU_CPU) != 0 : (ts->cl.where & STARPU_CUDA) != 0;
 }
 
-static int ts_create(const struct tuccompi_policy *policy, const struct tuccompi_taskset_desc *desc,
-		     struct tuccompi_taskset **out)
+static int ts_create_local(const struct tuccompi_policy *policy, const struct tuccompi_taskset_desc *desc,
+			   unsigned serial, struct tuccompi_taskset **out)
 {
 	struct tuccompi_taskset *ts = calloc(1, sizeof(*ts));
+	*out = ts;
 	if (!ts)
 		return _tuccompi_error(-ENOMEM, "out of memory");
-	*out = ts;
 	ts->desc = *desc;
 	ts->plugin = *desc->plugin;
 	ts->desc.plugin = &ts->plugin;
 	ts->policy = policy;
-	ts->serial = serial_counter++;
+	ts->serial = serial;
 	ts->mk = _tuccompi.mk;
 	ts->ntodo = desc->ntasks;
 	pthread_mutex_init(&ts->lock, NULL);
@@ -281,9 +403,31 @@ static int ts_create(const struct tuccompi_policy *policy, const struct tuccompi
 						       (unsigned long long)desc->ntasks);
 		}
 	}
-	if (desc->journal && (ret = _tuccompi_journal_open(ts)) < 0)
-		return ret;
-	return _tuccompi_sched_ctx(policy, &ts->ctx);
+	return 0;
+}
+
+/* The set on this rank. Its local steps may fail on this rank alone; the journal's reading is
+ * collective when resuming, so every rank reaches it whatever happened before, and returns the
+ * first error (the caller's agreement tells every rank). */
+static int ts_create(const struct tuccompi_policy *policy, const struct tuccompi_taskset_desc *desc, unsigned serial,
+		     struct tuccompi_taskset **out)
+{
+	int ret = ts_create_local(policy, desc, serial, out);
+	if (desc->journal)
+	{
+		if (*out)
+			ret = _tuccompi_journal_open(*out, ret);
+		else
+		{
+			/* no set to read into: take part in the journal's collective with the error */
+			struct tuccompi_taskset dummy = { .desc = *desc, .serial = serial };
+			dummy.plugin = *desc->plugin;
+			ret = _tuccompi_journal_open(&dummy, ret);
+		}
+	}
+	if (ret == 0)
+		ret = _tuccompi_sched_ctx(policy, &(*out)->ctx);
+	return ret;
 }
 
 static void ts_free(struct tuccompi_taskset *ts)
@@ -367,33 +511,41 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 {
 	TUCCOMPI_REQUIRE_INIT();
 	_tuccompi_clear_error(); /* tuccompi_last_error() tells of this call's failure only */
-	if (!policy || !desc || !out)
-		return _tuccompi_error(-EINVAL, "tuccompi_parallel: NULL %s", !policy ? "policy" : !desc ? "desc" : "out");
+	/* Every rank numbers its PARALLELs alike, failed ones too: the number tags the set's messages. */
+	unsigned serial = serial_counter++;
+	if (out)
+		*out = NULL;
 	int ret;
-	if ((ret = check_desc(desc)) < 0 || (ret = check_policy(policy)) < 0)
+	if ((ret = _tuccompi_link_broken()) < 0)
 		return ret;
-	/* MK may have changed since the last set (SETMK): every rank's view is refreshed, and
-	 * the ranks check that they describe the same set. */
-	if ((ret = _tuccompi_comm_exchange_nodes()) < 0 || (ret = check_same_everywhere(desc, policy)) < 0)
+	/* 1. each rank's own checks, agreed: a rank's mistake fails the call on every rank */
+	int status = 0;
+	if (!policy || !desc || !out)
+		status = _tuccompi_error(-EINVAL, "tuccompi_parallel: NULL %s", !policy ? "policy" : !desc ? "desc" : "out");
+	else if ((status = check_desc(desc)) == 0)
+		status = check_policy(policy);
+	if ((ret = agree_on_set(serial, status, policy, desc)) < 0)
 		return ret;
+	/* 2. the set on each rank (results, journal, scheduling context), agreed */
 	struct tuccompi_taskset *ts = NULL;
-	if ((ret = ts_create(policy, desc, &ts)) < 0)
+	status = ts_create(policy, desc, serial, &ts);
+	char msg[TUCCOMPI_LINK_MSG];
+	snprintf(msg, sizeof(msg), "%s", tuccompi_last_error());
+	if ((ret = _tuccompi_coll_agree(TUCCOMPI_COLL_START, serial, status, msg)) < 0)
 	{
 		ts_free(ts);
 		return ret;
 	}
+	/* 3. start. From here a failure fails the set: every rank learns of it at SYN */
 	_tuccompi_bus_counters(NULL, NULL); /* reading them resets them */
 	_tuccompi_inject_reset();
 	ts->t_start = _tuccompi_now();
+	live_add(ts);
 	ret = policy->dynamic ? _tuccompi_ms_feed(ts) : start_partition(ts);
-	if (ret < 0 && ts->jobs_inflight == 0 && !ts->feeding)
-	{
-		/* nothing runs: undo everything (SYN would only report the error) */
-		ts_free(ts);
-		return ret;
-	}
 	if (ret < 0)
 		_tuccompi_ts_fail(ts, ret, "%s", tuccompi_last_error());
+	if (_tuccompi_link_broken())
+		_tuccompi_ts_fail(ts, _tuccompi_link_broken(), "%s", tuccompi_last_error());
 	*out = ts;
 	return 0;
 }
@@ -404,6 +556,7 @@ void tuccompi_taskset_destroy(tuccompi_taskset_t ts)
 		return;
 	if (!ts->waited && _tuccompi.initialized)
 		tuccompi_wait(ts);
+	live_remove(ts);
 	free(ts->ran_ids);
 	free(ts->all_units);
 	free(ts->tasks_per_rank);

@@ -1,5 +1,5 @@
 /* COMM / ENDCOMM / SETMK: starting StarPU (and StarPU-MPI) and describing this node's units. */
-#include "internal.h"
+#include "link.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,25 +170,26 @@ static int start_mpi(int *argc, char ***argv, int use_mpi)
 #else
 	if (!use_mpi)
 		return 0;
+	/* Every message of the library goes through StarPU-MPI, whose progression thread alone calls
+	 * MPI once it runs: the thread level StarPU-MPI asks for is enough. */
 	int inited = 0;
 	MPI_Initialized(&inited);
 	int provided = 0;
 	if (!inited)
 	{
-		if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+		if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
 			return _tuccompi_error(-EIO, "MPI_Init_thread failed; is this process started by mpirun?");
 		_tuccompi.we_init_mpi = 1;
 	}
 	else
 		MPI_Query_thread(&provided);
-	if (provided < MPI_THREAD_MULTIPLE)
-		return _tuccompi_error(-ENOTSUP, "MPI provides thread level %d, but the cross-node layer calls MPI from "
-						 "its own thread and needs MPI_THREAD_MULTIPLE (initialise MPI with "
-						 "MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...) or let tuccompi_init() do it)",
+	if (provided < MPI_THREAD_SERIALIZED)
+		return _tuccompi_error(-ENOTSUP, "MPI provides thread level %d, but StarPU-MPI calls MPI from its own "
+						 "thread and needs MPI_THREAD_SERIALIZED (initialise MPI with "
+						 "MPI_Init_thread(..., MPI_THREAD_SERIALIZED, ...) or let tuccompi_init() do it)",
 				       provided);
-	MPI_Comm_dup(MPI_COMM_WORLD, &_tuccompi.comm);
-	MPI_Comm_rank(_tuccompi.comm, &_tuccompi.rank);
-	MPI_Comm_size(_tuccompi.comm, &_tuccompi.nranks);
+	MPI_Comm_rank(MPI_COMM_WORLD, &_tuccompi.rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &_tuccompi.nranks);
 	_tuccompi.mpi_active = 1;
 	return 0;
 #endif
@@ -197,11 +198,7 @@ static int start_mpi(int *argc, char ***argv, int use_mpi)
 static void stop_mpi(void)
 {
 #ifdef TUCCOMPI_HAVE_MPI
-	if (_tuccompi.mpi_active)
-	{
-		MPI_Comm_free(&_tuccompi.comm);
-		_tuccompi.mpi_active = 0;
-	}
+	_tuccompi.mpi_active = 0;
 	if (_tuccompi.we_init_mpi)
 	{
 		MPI_Finalize();
@@ -238,21 +235,45 @@ static void unpin_ram_allocations(void)
 			starpu_malloc_on_node_set_default_flags(node, STARPU_MALLOC_COUNT);
 }
 
+#ifdef TUCCOMPI_HAVE_MPI
+/* This rank's place among the ranks of its node: what the launcher says (Open MPI, MPICH, Slurm),
+ * else MPI_COMM_TYPE_SHARED (a collective outside StarPU-MPI, which is not running yet). */
+static int local_ranks(int *rank, int *size)
+{
+	static const char *pairs[][2] = { { "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE" },
+					  { "MPI_LOCALRANKID", "MPI_LOCALNRANKS" },
+					  { "SLURM_LOCALID", "SLURM_NTASKS_PER_NODE" } };
+	for (unsigned i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+	{
+		const char *r = getenv(pairs[i][0]), *n = getenv(pairs[i][1]);
+		char *e1 = NULL, *e2 = NULL;
+		long lr = r ? strtol(r, &e1, 10) : -1, ls = n ? strtol(n, &e2, 10) : -1;
+		if (r && n && !*e1 && !*e2 && lr >= 0 && ls > lr)
+		{
+			*rank = (int)lr;
+			*size = (int)ls;
+			return 0;
+		}
+	}
+	MPI_Comm local;
+	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, _tuccompi.rank, MPI_INFO_NULL, &local) !=
+	    MPI_SUCCESS)
+		return -1;
+	MPI_Comm_rank(local, rank);
+	MPI_Comm_size(local, size);
+	MPI_Comm_free(&local);
+	return 0;
+}
+#endif
+
 static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *sconf, int mk_max)
 {
 	_tuccompi.local_rank = 0;
 	_tuccompi.local_size = 1;
 	_tuccompi.placement[0] = '\0';
 #ifdef TUCCOMPI_HAVE_MPI
-	if (!_tuccompi.mpi_active)
+	if (!_tuccompi.mpi_active || local_ranks(&_tuccompi.local_rank, &_tuccompi.local_size) < 0)
 		return;
-	MPI_Comm local;
-	if (MPI_Comm_split_type(_tuccompi.comm, MPI_COMM_TYPE_SHARED, _tuccompi.rank, MPI_INFO_NULL, &local) !=
-	    MPI_SUCCESS)
-		return;
-	MPI_Comm_rank(local, &_tuccompi.local_rank);
-	MPI_Comm_size(local, &_tuccompi.local_size);
-	MPI_Comm_free(&local);
 	int lr = _tuccompi.local_rank, ls = _tuccompi.local_size;
 	if (ls < 2 || !_tuccompi_env_flag("TUCCOMPI_NODE_SPLIT", 1))
 		return;
@@ -313,6 +334,22 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 	(void)sconf;
 	(void)mk_max;
 #endif
+}
+
+/* Every rank's node description (the first collective: it also waits for every rank's start). */
+static int exchange_nodes(void)
+{
+	struct tuccompi_node_info mine = {
+		.ncpu_units = tuccompi_unit_count(TUCCOMPI_UNIT_CPU),
+		.ncuda_units = tuccompi_unit_count(TUCCOMPI_UNIT_CUDA),
+		.mk = _tuccompi.mk,
+	};
+	free(_tuccompi.nodes);
+	_tuccompi.nodes = calloc((size_t)_tuccompi.nranks, sizeof(*_tuccompi.nodes));
+	if (!_tuccompi.nodes)
+		return _tuccompi_error(-ENOMEM, "out of memory for %d node descriptions", _tuccompi.nranks);
+	struct _tuccompi_coll c = { .op = TUCCOMPI_COLL_INIT, .root = 0 };
+	return _tuccompi_coll_allgather(&c, &mine, sizeof(mine), _tuccompi.nodes);
 }
 
 int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf)
@@ -414,7 +451,7 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 		_tuccompi.mk = _tuccompi.mk_max;
 	_tuccompi.initialized = 1;
 
-	if ((ret = _tuccompi_comm_exchange_nodes()) < 0)
+	if ((ret = _tuccompi_link_start()) < 0 || (ret = exchange_nodes()) < 0)
 	{
 		tuccompi_finalize();
 		return ret;
@@ -425,26 +462,41 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 int tuccompi_finalize(void)
 {
 	TUCCOMPI_REQUIRE_INIT();
+	int ret = 0;
+	/* every rank is here (and its task sets done): the layer may close */
+	if (_tuccompi_link_on())
+		ret = _tuccompi_coll_agree(TUCCOMPI_COLL_FINALIZE, 0, 0, NULL);
+	if (_tuccompi_link_finish() < 0)
+	{
+		/* The 1st layer stopped (a lost peer, ranks that parted): StarPU-MPI holds receives that
+		 * will never complete and MPI_Finalize would wait for the lost ranks. Nothing local is
+		 * left to save (outputs are written, journals synced), so the process just has to end;
+		 * mpirun ends the others. */
+		char why[1024];
+		snprintf(why, sizeof(why), "%s", _tuccompi_link_broken() ? tuccompi_last_error() : "goodbyes were not answered");
+		_tuccompi.initialized = 0;
+		return _tuccompi_error(-ECONNABORTED,
+				       "tuccompi_finalize: the job's 1st layer had stopped (%s); StarPU and MPI are left as they "
+				       "are: end the process now with a non-zero status",
+				       why);
+	}
 	starpu_task_wait_for_all();
 	_tuccompi_sched_ctx_free_all();
 #ifdef TUCCOMPI_HAVE_MPI
 	if (_tuccompi.mpi_active)
-	{
-		_tuccompi_comm_barrier();
 		starpu_mpi_shutdown();
-	}
 	else
 #endif
 		starpu_shutdown();
 	_tuccompi_models_free();
-	/* Every rank has flushed its FxT file once StarPU is down. */
-	_tuccompi_comm_barrier();
+	/* This rank's FxT file is complete once StarPU is down: rank 0 waits for every rank's. */
+	_tuccompi_trace_flushed(_tuccompi.rank);
 	int rank = _tuccompi.rank;
 	free(_tuccompi.nodes);
 	_tuccompi.nodes = NULL;
 	stop_mpi();
 	/* After MPI_Finalize, so that forking the converter is safe. */
-	int ret = _tuccompi_trace_convert(rank);
+	int r2 = _tuccompi_trace_convert(rank);
 	_tuccompi.initialized = 0;
-	return ret;
+	return ret < 0 ? ret : r2;
 }

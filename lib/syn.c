@@ -1,5 +1,6 @@
 /* SYN: wait until every task of the set has run on every rank, gather the results on the
  * root and the statistics everywhere, and agree on errors. */
+#include "link.h"
 #include "taskset.h"
 
 #include <stdio.h>
@@ -83,100 +84,36 @@ static void syn_print(const struct syn_clock *c)
 }
 
 
-static int gather_results(struct tuccompi_taskset *ts, struct syn_clock *clk)
+/* What each rank reports at SYN, before its ids, results and units. */
+struct syn_report
 {
-	size_t rs = ts->plugin.result_size;
-	int n = _tuccompi.nranks, root = ts->desc.root, ret;
-	uint64_t *counts = calloc((size_t)n, sizeof(uint64_t));
-	ts->tasks_per_rank = calloc((size_t)n, sizeof(uint64_t));
-	if ((ret = _tuccompi_comm_allgather_u64(ts->done, counts)) < 0)
-		goto out;
-	syn_mark(clk, "counts");
-	memcpy(ts->tasks_per_rank, counts, (size_t)n * sizeof(uint64_t));
-	uint64_t total = 0;
-	for (int r = 0; r < n; r++)
-		total += counts[r];
-	uint64_t *all_ids = NULL;
-	uint64_t *bytes = NULL;
-	if (_tuccompi.rank == root)
-	{
-		all_ids = malloc((total ? total : 1) * sizeof(uint64_t));
-		bytes = malloc((size_t)n * sizeof(uint64_t));
-		for (int r = 0; r < n; r++)
-			bytes[r] = counts[r] * sizeof(uint64_t);
-	}
-	if ((ret = _tuccompi_comm_gatherv(ts->ran_ids, ts->done * sizeof(uint64_t), all_ids, bytes, root)) < 0)
-		goto out2;
-	syn_mark(clk, "ids");
-	if (_tuccompi.rank == root)
-	{
-		ts->task_rank = malloc((ts->desc.ntasks ? ts->desc.ntasks : 1) * sizeof(int));
-		/* tasks outside the to-do list came from the journal */
-		for (uint64_t i = 0; i < ts->desc.ntasks; i++)
-			ts->task_rank[i] = ts->todo ? -2 : -1;
-		for (uint64_t p = 0; ts->todo && p < ts->ntodo; p++)
-			ts->task_rank[ts->todo[p]] = -1;
-		uint64_t k = 0;
-		for (int r = 0; r < n; r++)
-			for (uint64_t i = 0; i < counts[r]; i++, k++)
-			{
-				if (all_ids[k] >= ts->desc.ntasks || ts->task_rank[all_ids[k]] != -1)
-				{
-					ret = _tuccompi_error(-EPROTO, "task %llu reported twice or out of range (rank %d)",
-							      (unsigned long long)all_ids[k], r);
-					goto out2;
-				}
-				ts->task_rank[all_ids[k]] = r;
-			}
-	}
-	/* Collective whenever there are results: only the root's desc.results matters (the
-	 * other ranks may pass NULL), so no rank may decide from its own. */
-	if (rs && _tuccompi.mpi_active && n > 1)
-	{
-		/* Pack this rank's results in completion order, gather, place by id. */
-		unsigned char *pack = NULL, *recv = NULL;
-		if (_tuccompi.rank != root)
-		{
-			pack = malloc(ts->done ? ts->done * rs : 1);
-			for (uint64_t i = 0; i < ts->done; i++)
-				memcpy(pack + i * rs, ts->local_results + ts->ran_ids[i] * rs, rs);
-		}
-		if (_tuccompi.rank == root)
-		{
-			recv = malloc(total ? total * rs : 1);
-			for (int r = 0; r < n; r++)
-				bytes[r] = r == root ? 0 : counts[r] * rs;
-		}
-		ret = _tuccompi_comm_gatherv(pack, _tuccompi.rank == root ? 0 : ts->done * rs, recv, bytes, root);
-		syn_mark(clk, "results");
-		if (ret == 0 && _tuccompi.rank == root && ts->desc.results)
-		{
-			uint64_t k = 0, off = 0;
-			for (int r = 0; r < n; r++)
-				for (uint64_t i = 0; i < counts[r]; i++, k++)
-					if (r != root)
-					{
-						memcpy((unsigned char *)ts->desc.results + all_ids[k] * rs, recv + off * rs, rs);
-						off++;
-					}
-		}
-		free(pack);
-		free(recv);
-	}
-out2:
-	free(all_ids);
-	free(bytes);
-out:
-	free(counts);
-	return ret;
+	uint64_t done;   /* tasks run here */
+	uint64_t nunits; /* unit statistics that follow */
+	uint64_t xfer_bytes, nrequests;
+	double wall, comm, xfer_s, wait;
+	int64_t mk;
+	char placement[256];
+};
+
+/* What the root sends every rank back: per rank, then the units of all. */
+struct syn_rank
+{
+	uint64_t ntasks, xfer_bytes;
+	double wall, comm, xfer_s, wait;
+	int64_t mk;
+};
+
+static int nomem(void)
+{
+	return _tuccompi_error(-ENOMEM, "out of memory at SYN");
 }
 
-static int gather_unit_stats(struct tuccompi_taskset *ts)
+/* This rank's units' statistics for the set. */
+static struct tuccompi_unit_stats *unit_stats(const struct tuccompi_taskset *ts)
 {
-	int n = _tuccompi.nranks, ret;
 	int nu = _tuccompi.nunits;
 	struct tuccompi_unit_stats *mine = calloc((size_t)(nu ? nu : 1), sizeof(*mine));
-	for (int k = 0; k < nu; k++)
+	for (int k = 0; mine && k < nu; k++)
 	{
 		const struct tuccompi_unit *u = &_tuccompi.units[k];
 		mine[k].rank = _tuccompi.rank;
@@ -188,71 +125,233 @@ static int gather_unit_stats(struct tuccompi_taskset *ts)
 			mine[k].busy_s += 1e-9 * (double)atomic_load(&ts->worker_busy_ns[u->workers[i]]);
 		}
 	}
-	uint64_t *nus = calloc((size_t)n, sizeof(uint64_t));
-	if ((ret = _tuccompi_comm_allgather_u64((uint64_t)nu, nus)) < 0)
-		goto out;
-	uint64_t total = 0;
-	for (int r = 0; r < n; r++)
-		total += nus[r];
-	ts->all_units = calloc(total ? total : 1, sizeof(*mine));
-	ts->nall_units = (int)total;
-	/* Everybody gets everything: gather on each rank in turn is n gathers; the
-	 * counts are tiny, so do a gather on rank 0 and share it. */
-	uint64_t *bytes = malloc((size_t)n * sizeof(uint64_t));
-	for (int r = 0; r < n; r++)
-		bytes[r] = nus[r] * sizeof(*mine);
-	ret = _tuccompi_comm_gatherv(mine, (uint64_t)nu * sizeof(*mine), ts->all_units, bytes, 0);
-#ifdef TUCCOMPI_HAVE_MPI
-	if (ret == 0 && _tuccompi.mpi_active && n > 1)
-		ret = MPI_Bcast(ts->all_units, (int)(total * sizeof(*mine)), MPI_BYTE, 0, _tuccompi.comm) == MPI_SUCCESS
-			      ? 0
-			      : _tuccompi_error(-EIO, "MPI_Bcast of unit statistics failed");
-#endif
-	free(bytes);
-out:
-	free(nus);
-	free(mine);
-	return ret;
+	return mine;
 }
 
-/* Every rank learns every rank's wall, communication and transfer numbers. */
-static int share_rank_numbers(struct tuccompi_taskset *ts)
+/* The root's side: place every rank's ids and results, collect the numbers, judge. Returns the
+ * verdict (0 or the first error), with its message in @msg. */
+static int root_collect(struct tuccompi_taskset *ts, struct _tuccompi_part *parts, size_t rs, struct syn_rank *ranks,
+			struct tuccompi_unit_stats **units, uint64_t *nunits, char *msg, size_t msglen)
 {
-	int n = _tuccompi.nranks, ret = 0;
-	uint64_t *tmp = calloc((size_t)n, sizeof(uint64_t));
+	int n = _tuccompi.nranks, root = ts->desc.root;
+	/* a set that failed anywhere fails everywhere, with the first failing rank's message */
+	for (int r = 0; r < n; r++)
+		if (parts[r].status < 0)
+		{
+			if (n > 1)
+				{
+					char tmp[TUCCOMPI_LINK_MSG + 64];
+					snprintf(tmp, sizeof(tmp), "rank %d: %s", r, parts[r].msg);
+					snprintf(msg, msglen, "%s", tmp);
+				}
+			else
+				snprintf(msg, msglen, "%s", parts[r].msg);
+			return parts[r].status;
+		}
+	uint64_t total_units = 0;
+	for (int r = 0; r < n; r++)
+	{
+		const struct syn_report *rep = parts[r].data;
+		uint64_t want = sizeof(*rep);
+		if (parts[r].len >= sizeof(*rep))
+			want += rep->done * (sizeof(uint64_t) + (r == root ? 0 : rs)) + rep->nunits * sizeof(struct tuccompi_unit_stats);
+		if (parts[r].len != want)
+		{
+			snprintf(msg, msglen, "rank %d's report at SYN has %zu bytes, %llu expected", r, parts[r].len,
+				 (unsigned long long)want);
+			return -EPROTO;
+		}
+		total_units += rep->nunits;
+	}
+	ts->task_rank = malloc((ts->desc.ntasks ? ts->desc.ntasks : 1) * sizeof(int));
+	ts->placement_per_rank = calloc((size_t)n, sizeof(*ts->placement_per_rank));
+	*units = calloc(total_units ? total_units : 1, sizeof(**units));
+	if (!ts->task_rank || !ts->placement_per_rank || !*units)
+	{
+		snprintf(msg, msglen, "out of memory at SYN on the root");
+		return -ENOMEM;
+	}
+	/* tasks outside the to-do list came from the journal */
+	for (uint64_t i = 0; i < ts->desc.ntasks; i++)
+		ts->task_rank[i] = ts->todo ? -2 : -1;
+	for (uint64_t p = 0; ts->todo && p < ts->ntodo; p++)
+		ts->task_rank[ts->todo[p]] = -1;
+	uint64_t total = 0, u = 0;
+	for (int r = 0; r < n; r++)
+	{
+		const struct syn_report *rep = parts[r].data;
+		const unsigned char *p = (const unsigned char *)(rep + 1);
+		const uint64_t *ids = (const uint64_t *)p;
+		const unsigned char *res = p + rep->done * sizeof(uint64_t);
+		const unsigned char *us = res + (r == root ? 0 : rep->done * rs);
+		for (uint64_t i = 0; i < rep->done; i++)
+		{
+			uint64_t id;
+			memcpy(&id, ids + i, sizeof(id));
+			if (id >= ts->desc.ntasks || ts->task_rank[id] != -1)
+			{
+				snprintf(msg, msglen, "task %llu reported twice or out of range (rank %d)", (unsigned long long)id, r);
+				return -EPROTO;
+			}
+			ts->task_rank[id] = r;
+			if (r != root && rs && ts->desc.results)
+				memcpy((unsigned char *)ts->desc.results + id * rs, res + i * rs, rs);
+		}
+		memcpy(*units + u, us, rep->nunits * sizeof(struct tuccompi_unit_stats));
+		u += rep->nunits;
+		total += rep->done;
+		ranks[r] = (struct syn_rank){ .ntasks = rep->done,
+					      .xfer_bytes = rep->xfer_bytes,
+					      .wall = rep->wall,
+					      .comm = rep->comm,
+					      .xfer_s = rep->xfer_s,
+					      .wait = rep->wait,
+					      .mk = rep->mk };
+		memcpy(ts->placement_per_rank[r], rep->placement, sizeof(ts->placement_per_rank[r]));
+	}
+	*nunits = total_units;
+	if (total != ts->ntodo)
+	{
+		snprintf(msg, msglen, "task set '%s': %llu of %llu tasks ran", ts->plugin.name, (unsigned long long)total,
+			 (unsigned long long)ts->ntodo);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* Keep what the root sent: per-rank numbers and every unit's statistics. */
+static int keep_numbers(struct tuccompi_taskset *ts, const struct syn_rank *ranks, const struct tuccompi_unit_stats *units,
+			uint64_t nunits)
+{
+	int n = _tuccompi.nranks;
+	ts->tasks_per_rank = calloc((size_t)n, sizeof(uint64_t));
 	ts->wall_per_rank = calloc((size_t)n, sizeof(double));
 	ts->comm_per_rank = calloc((size_t)n, sizeof(double));
 	ts->xfer_s_per_rank = calloc((size_t)n, sizeof(double));
 	ts->wait_per_rank = calloc((size_t)n, sizeof(double));
 	ts->xfer_bytes_per_rank = calloc((size_t)n, sizeof(uint64_t));
-	double mine[4] = { ts->t_end - ts->t_start, ts->comm_s, ts->xfer_s, ts->wait_s };
-	double *dst[4] = { ts->wall_per_rank, ts->comm_per_rank, ts->xfer_s_per_rank, ts->wait_per_rank };
-	for (int k = 0; k < 4 && ret == 0; k++)
-	{
-		uint64_t bits;
-		memcpy(&bits, &mine[k], sizeof(bits));
-		ret = _tuccompi_comm_allgather_u64(bits, tmp);
-		for (int r = 0; r < n && ret == 0; r++)
-			memcpy(&dst[k][r], &tmp[r], sizeof(double));
-	}
-	if (ret == 0)
-		ret = _tuccompi_comm_allgather_u64(ts->xfer_bytes, ts->xfer_bytes_per_rank);
-	/* the MK each rank's set ran with (the summary divides a GPU's busy time by it) */
 	ts->mk_per_rank = calloc((size_t)n, sizeof(int));
-	if (ret == 0 && (ret = _tuccompi_comm_allgather_u64((uint64_t)ts->mk, tmp)) == 0)
-		for (int r = 0; r < n; r++)
-			ts->mk_per_rank[r] = (int)tmp[r];
-	/* placements, for the root's summary */
-	if (ret == 0 && _tuccompi.rank == ts->desc.root)
-		ts->placement_per_rank = calloc((size_t)n, sizeof(*ts->placement_per_rank));
+	ts->all_units = calloc(nunits ? nunits : 1, sizeof(*units));
+	if (!ts->tasks_per_rank || !ts->wall_per_rank || !ts->comm_per_rank || !ts->xfer_s_per_rank || !ts->wait_per_rank ||
+	    !ts->xfer_bytes_per_rank || !ts->mk_per_rank || !ts->all_units)
+		return nomem();
+	for (int r = 0; r < n; r++)
+	{
+		ts->tasks_per_rank[r] = ranks[r].ntasks;
+		ts->wall_per_rank[r] = ranks[r].wall;
+		ts->comm_per_rank[r] = ranks[r].comm;
+		ts->xfer_s_per_rank[r] = ranks[r].xfer_s;
+		ts->wait_per_rank[r] = ranks[r].wait;
+		ts->xfer_bytes_per_rank[r] = ranks[r].xfer_bytes;
+		ts->mk_per_rank[r] = (int)ranks[r].mk;
+	}
+	memcpy(ts->all_units, units, nunits * sizeof(*units));
+	ts->nall_units = (int)nunits;
+	return 0;
+}
+
+/* SYN's exchange: every rank's report (ids, results, units, numbers, its error if any) to the
+ * root, in one message; the root's verdict and the numbers of every rank back to every rank, in
+ * another. Both go whatever happened on this rank, so that its error reaches the others. */
+static int exchange(struct tuccompi_taskset *ts, int status, double t_gather, struct syn_clock *clk)
+{
+	int n = _tuccompi.nranks, root = ts->desc.root, me = _tuccompi.rank;
+	size_t rs = ts->plugin.result_size;
+	struct tuccompi_unit_stats *mine = unit_stats(ts);
+	uint64_t nu = (uint64_t)_tuccompi.nunits;
+	size_t len = sizeof(struct syn_report) + ts->done * (sizeof(uint64_t) + (me == root ? 0 : rs)) +
+		     nu * sizeof(struct tuccompi_unit_stats);
+	unsigned char *rep = mine ? malloc(len) : NULL;
+	if (!rep)
+	{
+		status = status < 0 ? status : nomem();
+		len = 0;
+	}
+	else
+	{
+		struct syn_report h = { .done = ts->done,
+					.nunits = nu,
+					.xfer_bytes = ts->xfer_bytes,
+					.nrequests = ts->nrequests,
+					.wall = t_gather - ts->t_start,
+					.comm = ts->comm_s,
+					.xfer_s = ts->xfer_s,
+					.wait = ts->wait_s,
+					.mk = ts->mk };
+		memcpy(h.placement, _tuccompi.placement, sizeof(h.placement));
+		memcpy(rep, &h, sizeof(h));
+		unsigned char *p = rep + sizeof(h);
+		memcpy(p, ts->ran_ids, ts->done * sizeof(uint64_t));
+		p += ts->done * sizeof(uint64_t);
+		/* this rank's results in completion order (the root's are in place already) */
+		for (uint64_t i = 0; me != root && i < ts->done; i++, p += rs)
+			memcpy(p, ts->local_results + ts->ran_ids[i] * rs, rs);
+		memcpy(p, mine, nu * sizeof(*mine));
+	}
+	char msg[TUCCOMPI_LINK_MSG];
+	snprintf(msg, sizeof(msg), "%s", status < 0 ? tuccompi_last_error() : "");
+	struct _tuccompi_coll c = { .op = TUCCOMPI_COLL_SYN, .serial = ts->serial, .root = root, .status = status, .msg = msg };
+	struct _tuccompi_part *parts = calloc((size_t)n, sizeof(*parts));
+	int ret = parts ? _tuccompi_coll_gather(&c, rep, len, parts) : nomem();
+	free(mine);
+	syn_mark(clk, "gather");
+	if (ret < 0) /* the layer stopped */
+	{
+		free(rep);
+		if (parts)
+			_tuccompi_parts_free(parts);
+		free(parts);
+		return ret;
+	}
+	/* the verdict and the numbers */
+	struct syn_rank *ranks = calloc((size_t)n, sizeof(*ranks));
+	struct tuccompi_unit_stats *units = NULL;
+	uint64_t nunits = 0;
+	unsigned char *back = NULL;
+	size_t back_len = 0;
+	struct _tuccompi_coll v = c;
+	char vmsg[TUCCOMPI_LINK_MSG + 64] = "";
+	if (me == root)
+	{
+		v.status = ranks ? root_collect(ts, parts, rs, ranks, &units, &nunits, vmsg, sizeof(vmsg)) : -ENOMEM;
+		if (v.status == -ENOMEM && !vmsg[0])
+			snprintf(vmsg, sizeof(vmsg), "out of memory at SYN on the root");
+		v.msg = vmsg;
+		back_len = v.status == 0 ? (size_t)n * sizeof(*ranks) + nunits * sizeof(*units) : 0;
+		back = v.status == 0 ? malloc(back_len ? back_len : 1) : NULL;
+		if (v.status == 0 && !back)
+		{
+			v.status = -ENOMEM;
+			snprintf(vmsg, sizeof(vmsg), "out of memory at SYN on the root");
+			back_len = 0;
+		}
+		if (back)
+		{
+			memcpy(back, ranks, (size_t)n * sizeof(*ranks));
+			memcpy(back + (size_t)n * sizeof(*ranks), units, nunits * sizeof(*units));
+		}
+	}
+	free(rep);
+	_tuccompi_parts_free(parts);
+	free(parts);
+	void *got = NULL;
+	size_t got_len = 0;
+	ret = _tuccompi_coll_bcast(&v, back, back_len, &got, &got_len);
+	syn_mark(clk, "verdict");
 	if (ret == 0)
 	{
-		for (int r = 0; r < n; r++)
-			tmp[r] = sizeof(*ts->placement_per_rank);
-		ret = _tuccompi_comm_gatherv(_tuccompi.placement, sizeof(_tuccompi.placement), ts->placement_per_rank, tmp,
-					     ts->desc.root);
+		const unsigned char *b = me == root ? back : got;
+		size_t blen = me == root ? back_len : got_len;
+		if (!b || blen < (size_t)n * sizeof(*ranks) || (blen - (size_t)n * sizeof(*ranks)) % sizeof(*units))
+			ret = _tuccompi_error(-EPROTO, "SYN: the root's numbers have %zu bytes", blen);
+		else
+			ret = keep_numbers(ts, (const struct syn_rank *)b, (const struct tuccompi_unit_stats *)(b + (size_t)n * sizeof(*ranks)),
+					   (blen - (size_t)n * sizeof(*ranks)) / sizeof(*units));
 	}
-	free(tmp);
+	free(got);
+	free(back);
+	free(units);
+	free(ranks);
 	return ret;
 }
 
@@ -277,96 +376,66 @@ static void wait_local(struct tuccompi_taskset *ts)
 	_tuccompi_bus_counters(&ts->xfer_bytes, &ts->xfer_s);
 }
 
-/* A failure on any rank fails the whole set, with that rank's message everywhere. */
-static int agree_on_errors(struct tuccompi_taskset *ts, int ret)
-{
-	if (ret == 0 && ts->error)
-		ret = _tuccompi_error_set(ts->error, ts->errmsg);
-	uint64_t *errs = calloc((size_t)_tuccompi.nranks, sizeof(uint64_t));
-	if (!errs)
-		return _tuccompi_error(-ENOMEM, "out of memory");
-	int r2 = _tuccompi_comm_allgather_u64((uint64_t)(int64_t)ret, errs);
-	int first_bad = -1;
-	for (int r = 0; r < _tuccompi.nranks && r2 == 0; r++)
-		if (errs[r] && first_bad < 0)
-			first_bad = r;
-	free(errs);
-	if (r2 < 0)
-		return r2;
-	if (first_bad < 0)
-		return 0;
-	if (_tuccompi.nranks == 1)
-		return ret;
-	/* every rank reports the first failing rank's error, word for word */
-	struct
-	{
-		int64_t code;
-		char msg[1024];
-	} e = { ret, "" };
-	if (_tuccompi.rank == first_bad)
-		snprintf(e.msg, sizeof(e.msg), "%s", ts->errmsg[0] ? ts->errmsg : tuccompi_last_error());
-	tuccompi_bcast(&e, sizeof(e), first_bad);
-	return _tuccompi_error((int)e.code, "rank %d: %s", first_bad, e.msg);
-}
-
 int tuccompi_wait(tuccompi_taskset_t ts)
 {
 	TUCCOMPI_REQUIRE_INIT();
-	if (!ts)
-		return _tuccompi_error(-EINVAL, "tuccompi_wait: NULL task set");
 	_tuccompi_clear_error();
+	if (!ts)
+	{
+		/* The other ranks wait for this one in SYN, for a set it cannot name: the only way to
+		 * tell them is to stop the layer. */
+		int err = _tuccompi_error(-EINVAL, "tuccompi_wait: NULL task set");
+		if (_tuccompi_link_on() && !_tuccompi_link_broken())
+		{
+			_tuccompi_link_stop_all(-EINVAL, 1, "rank %d called tuccompi_wait() with a NULL task set", _tuccompi.rank);
+			return _tuccompi_link_broken();
+		}
+		return err;
+	}
 	if (ts->waited)
 		return ts->error ? _tuccompi_error_set(ts->error, ts->errmsg) : 0;
 	/* 1. every job given to this rank has run */
 	wait_local(ts);
 
-	/* 2. results and counts to the root, statistics to everybody; the barrier first, so
-	 * that waiting for the slowest rank is not counted as communication */
+	/* 2. a barrier first, so that waiting for the slowest rank is not counted as communication;
+	 * then every rank's report to the root and the verdict back (syn.c's exchange) */
 	struct syn_clock clk;
 	syn_start(&clk, ts);
 	double tw = _tuccompi_now();
-	_tuccompi_comm_barrier();
+	int ret = _tuccompi_link_on() ? _tuccompi_coll_agree(TUCCOMPI_COLL_SYN, ts->serial, 0, NULL) : 0;
 	double t0 = _tuccompi_now();
 	syn_mark(&clk, "barrier");
+	ts->wait_s = t0 - tw;
 	/* StarPU keeps the last awake worker of each scheduling context polling for tasks (and the
 	 * CUDA workers for their streams); with the cores already full, they took this thread's core
-	 * for whole time slices in the middle of the gathers below (docs/apsp.md). Paused workers
-	 * sleep; another set in flight waits for this one's gathers only (TUCCOMPI_SYN_PAUSE=0: not). */
-	int paused = _tuccompi.mpi_active && _tuccompi.nranks > 1 && _tuccompi_env_flag("TUCCOMPI_SYN_PAUSE", 1);
+	 * for whole time slices in the middle of the exchange below (docs/apsp.md). Paused workers
+	 * sleep; another set in flight waits for this one's exchange only. */
+	int paused = _tuccompi_link_on() && ret == 0;
 	if (paused)
 		starpu_pause();
-	ts->wait_s = t0 - tw;
-	int ret = gather_results(ts, &clk);
 	if (ret == 0)
-		ret = gather_unit_stats(ts);
-	syn_mark(&clk, "units");
-	if (_tuccompi.mpi_active && _tuccompi.nranks > 1)
+	{
+		int status = 0;
+		if (ts->error)
+			status = _tuccompi_error_set(ts->error, ts->errmsg);
+		ret = exchange(ts, status, t0, &clk);
+	}
+	if (_tuccompi_link_on())
 		ts->comm_s += _tuccompi_now() - t0;
 	ts->t_end = _tuccompi_now();
-	if (ret == 0)
-		ret = share_rank_numbers(ts);
-	syn_mark(&clk, "numbers");
+	if (ts->wall_per_rank)
+		ts->wall_per_rank[_tuccompi.rank] = ts->t_end - ts->t_start;
 	ts->waited = 1;
-
-	/* 3. a failure on any rank fails the whole set */
-	ret = agree_on_errors(ts, ret);
 	if (paused)
 		starpu_resume();
-	syn_mark(&clk, "errors");
+	syn_mark(&clk, "end");
 	syn_print(&clk);
-	if (ret == 0 && _tuccompi.rank == ts->desc.root)
-	{
-		uint64_t total = 0;
-		for (int r = 0; r < _tuccompi.nranks; r++)
-			total += ts->tasks_per_rank[r];
-		if (total != ts->ntodo)
-			ret = _tuccompi_error(-EPROTO, "task set '%s': %llu of %llu tasks ran", ts->plugin.name,
-					      (unsigned long long)total, (unsigned long long)ts->ntodo);
-	}
 	if (ret < 0 && !ts->error)
 	{
 		ts->error = ret;
 		snprintf(ts->errmsg, sizeof(ts->errmsg), "%s", tuccompi_last_error());
 	}
+	else if (ret < 0)
+		snprintf(ts->errmsg, sizeof(ts->errmsg), "%s", tuccompi_last_error());
 	return ret;
 }

@@ -193,8 +193,9 @@ TUCCOMPI_INTERNAL int _tuccompi_ms_feed(struct tuccompi_taskset *ts);
 
 /* ---- journal.c */
 /* Open (or, resuming, read then reopen) the journal of a task set: fills ts->todo/ntodo with
- * the ids still to run and the root's results of the others. Collective. */
-TUCCOMPI_INTERNAL int _tuccompi_journal_open(struct tuccompi_taskset *ts);
+ * the ids still to run and the root's results of the others. Collective when resuming, on every
+ * rank whatever its own @status (the first error of its set so far), which it returns. */
+TUCCOMPI_INTERNAL int _tuccompi_journal_open(struct tuccompi_taskset *ts, int status);
 /* Record finished tasks (any thread). */
 TUCCOMPI_INTERNAL void _tuccompi_journal_record(struct tuccompi_taskset *ts, const uint64_t *ids, unsigned n);
 /* Flush and close (remove = the set completed and the caller asked for it). */

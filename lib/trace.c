@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define TRACE_FLUSH_WAIT_S 60
+
 static int mkdir_p(const char *path)
 {
 	char tmp[PATH_MAX];
@@ -72,6 +74,29 @@ int _tuccompi_trace_setup(const char *dir)
 	if (ret < 0)
 		return _tuccompi_error(ret, "cannot create trace directory %s: %s (choose a writable place)", raw,
 				       strerror(-ret));
+	/* Stale raw files of an earlier run would be merged into this trace: each rank removes its
+	 * own (StarPU names them prof_file_USER_RANK) and its flush mark, rank 0 those of ranks this
+	 * run does not have, so that no rank waits for another here (StarPU-MPI is not up yet). */
+	{
+		glob_t g;
+		char pat[PATH_MAX + 16];
+		snprintf(pat, sizeof(pat), "%s/prof_file_*", raw);
+		if (glob(pat, 0, NULL, &g) == 0)
+		{
+			for (size_t i = 0; i < g.gl_pathc; i++)
+			{
+				const char *us = strrchr(g.gl_pathv[i], '_');
+				char *end = NULL;
+				long r = us ? strtol(us + 1, &end, 10) : -1;
+				if (end && !*end && (r == _tuccompi.rank || (_tuccompi.rank == 0 && r >= _tuccompi.nranks)))
+					unlink(g.gl_pathv[i]);
+			}
+			globfree(&g);
+		}
+		char mark[PATH_MAX + 32];
+		snprintf(mark, sizeof(mark), "%s/flushed.%d", raw, _tuccompi.rank);
+		unlink(mark);
+	}
 	if (_tuccompi.rank == 0)
 	{
 		/* What an earlier run converted would pass for this run's trace if this one's
@@ -84,18 +109,7 @@ int _tuccompi_trace_setup(const char *dir)
 			snprintf(p, sizeof(p), "%s/%s", abs, outputs[i]);
 			unlink(p);
 		}
-		/* Stale raw files of an earlier run would be merged into this trace. */
-		glob_t g;
-		char pat[PATH_MAX + 16];
-		snprintf(pat, sizeof(pat), "%s/prof_file_*", raw);
-		if (glob(pat, 0, NULL, &g) == 0)
-		{
-			for (size_t i = 0; i < g.gl_pathc; i++)
-				unlink(g.gl_pathv[i]);
-			globfree(&g);
-		}
 	}
-	_tuccompi_comm_barrier();
 	snprintf(_tuccompi.trace_dir, sizeof(_tuccompi.trace_dir), "%s", abs);
 	snprintf(_tuccompi.fxt_raw_dir, sizeof(_tuccompi.fxt_raw_dir), "%s", raw);
 	char prefix[PATH_MAX + 2];
@@ -201,10 +215,45 @@ static void remove_dir(const char *path)
 	rmdir(path);
 }
 
+void _tuccompi_trace_flushed(int rank)
+{
+	if (!_tuccompi.fxt_raw_dir[0])
+		return;
+	char mark[PATH_MAX + 32];
+	snprintf(mark, sizeof(mark), "%s/flushed.%d", _tuccompi.fxt_raw_dir, rank);
+	int fd = open(mark, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Rank 0 converts once every rank's FxT file is complete: StarPU-MPI is down by then, so the
+ * ranks say so by a mark beside their file (the trace folder is shared: the converter reads
+ * every rank's file anyway). */
+static void wait_for_flushes(void)
+{
+	double until = _tuccompi_now() + TRACE_FLUSH_WAIT_S;
+	for (int r = 0; r < _tuccompi.nranks; r++)
+	{
+		char mark[PATH_MAX + 32];
+		snprintf(mark, sizeof(mark), "%s/flushed.%d", _tuccompi.fxt_raw_dir, r);
+		while (access(mark, F_OK) != 0)
+		{
+			if (_tuccompi_now() > until)
+			{
+				_tuccompi_warn("trace: rank %d's FxT file is not complete after %d s (no %s); converting what is there",
+					       r, TRACE_FLUSH_WAIT_S, mark);
+				return;
+			}
+			usleep(10000);
+		}
+	}
+}
+
 int _tuccompi_trace_convert(int rank)
 {
 	if (!_tuccompi.trace_dir[0] || rank != 0)
 		return 0;
+	wait_for_flushes();
 	const char *dir = _tuccompi.trace_dir;
 	glob_t g;
 	char pat[PATH_MAX + 16];

@@ -1,8 +1,8 @@
 #!/bin/sh
-# A stuck MS master (TUCCOMPI_FAULT_INJECT=mshang:2: its server stops answering at the second request
-# from another rank, the process stays alive) is found by the other rank's progress check: with
-# TUCCOMPI_PEER_TIMEOUT=2 the job ends non-zero within seconds, with a message naming both ranks and
-# the variable, instead of hanging.
+# A stuck MS master (TUCCOMPI_FAULT_INJECT=mshang:2: it stops answering at the second request from
+# another rank, the process stays alive and its heartbeats go on) is found by the other rank's
+# progress check: with TUCCOMPI_PEER_TIMEOUT=2 the job ends non-zero within seconds, both ranks
+# saying which rank is stuck, whose request it did not answer, and the variable, instead of hanging.
 b=${top_builddir:-.}
 s=${top_srcdir:-.}
 command -v "${MPIEXEC:-mpiexec}" >/dev/null 2>&1 || { echo "SKIP: no mpiexec"; exit 77; }
@@ -16,7 +16,12 @@ took=$(($(date +%s) - start))
 cat "$out"
 [ $rc = 124 ] && { echo "FAIL: the job hung (killed after 120 s)"; exit 1; }
 [ $rc = 0 ] && { echo "FAIL: the job succeeded although its master stopped answering"; exit 1; }
-grep -q "rank 1: the MS master (rank 0) has not answered a request for tasks in [0-9]* s: it is stuck or lost; aborting the job (TUCCOMPI_PEER_TIMEOUT=2 s" "$out" ||
-	{ echo "FAIL: no message from the progress check"; exit 1; }
+msg="rank 0 (host [^ ]*) is alive but has not answered rank 1's request for tasks (it is the MS master) in 2 s: it is stuck (TUCCOMPI_PEER_TIMEOUT=2 s"
+for r in 0 1; do
+	grep -q "^\[tuccompi $r/2\] the job's 1st layer is stopped.*$msg" "$out" ||
+		{ echo "FAIL: rank $r did not say that the 1st layer stopped, and why"; exit 1; }
+done
+[ "$(grep -c "^tuccompi-example: $msg" "$out")" = 2 ] ||
+	{ echo "FAIL: the program's error is not the progress check's message on both ranks"; exit 1; }
 [ "$took" -le 60 ] || { echo "FAIL: took $took s to notice a 2 s timeout"; exit 1; }
 echo "ok: a stuck MS master ends the job in $took s (exit $rc) with the progress check's message"
