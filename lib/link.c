@@ -739,6 +739,20 @@ int _tuccompi_link_finish(void)
 		STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
 	}
 	STARPU_PTHREAD_MUTEX_LOCK(&L.lock);
+	if (!clean)
+	{
+		/* the abort notices still to leave go first (the peers must hear why) */
+		double until = _tuccompi_now() + LINK_BYE_WAIT_S;
+		while ((L.naborts > 0 || L.sends_inflight > 0) && _tuccompi_now() < until)
+		{
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 10000000;
+			ts.tv_sec += ts.tv_nsec / 1000000000;
+			ts.tv_nsec %= 1000000000;
+			starpu_pthread_cond_timedwait(&L.cond, &L.lock, &ts);
+		}
+	}
 	L.stop = 1;
 	STARPU_PTHREAD_COND_BROADCAST(&L.cond);
 	STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
