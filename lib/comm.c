@@ -105,6 +105,8 @@ int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size
 		return ret;
 	}
 	/* the root: every header first (they come in any order), then the payloads */
+	char what[96];
+	snprintf(what, sizeof(what), "its part of %s", coll_name(c->op));
 	struct _tuccompi_recv **rx = calloc((size_t)n, sizeof(*rx));
 	if (!rx)
 		return _tuccompi_error(-ENOMEM, "out of memory");
@@ -121,7 +123,7 @@ int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size
 			ret = _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
 			break;
 		}
-		if ((ret = _tuccompi_link_recv_wait(rx[r], 0, coll_name(c->op))) < 0)
+		if ((ret = _tuccompi_link_recv_wait(rx[r], 0, what)) < 0)
 			break;
 		const struct coll_hdr *h = _tuccompi_recv_data(rx[r]);
 		if ((ret = mismatch(r, h, c->op, c->serial)) < 0)
@@ -140,7 +142,7 @@ int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size
 				ret = _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
 				break;
 			}
-			if ((ret = _tuccompi_link_recv_wait(p, 0, coll_name(c->op))) < 0)
+			if ((ret = _tuccompi_link_recv_wait(p, 0, what)) < 0)
 				break;
 			parts[r].owned = p;
 			parts[r].data = (void *)_tuccompi_recv_data(p);
@@ -193,7 +195,9 @@ int _tuccompi_coll_bcast(const struct _tuccompi_coll *c, const void *payload, si
 	if (_tuccompi_link_broken())
 		return _tuccompi_link_broken();
 	struct coll_hdr h;
-	int ret = _tuccompi_link_recv(c->root, coll_tag(seq, 1), &h, sizeof(h), coll_name(c->op));
+	char what[96];
+	snprintf(what, sizeof(what), "its part of %s", coll_name(c->op));
+	int ret = _tuccompi_link_recv(c->root, coll_tag(seq, 1), &h, sizeof(h), what);
 	if (ret < 0)
 		return ret;
 	if ((ret = mismatch(c->root, &h, c->op, c->serial)) < 0)
@@ -203,7 +207,7 @@ int _tuccompi_coll_bcast(const struct _tuccompi_coll *c, const void *payload, si
 		struct _tuccompi_recv *p = _tuccompi_link_recv_post(c->root, coll_tag(seq, 1) + 1, h.len, NULL, NULL);
 		if (!p)
 			return _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
-		if ((ret = _tuccompi_link_recv_wait(p, 0, coll_name(c->op))) < 0)
+		if ((ret = _tuccompi_link_recv_wait(p, 0, what)) < 0)
 			return ret;
 		void *copy = malloc(h.len);
 		if (!copy)

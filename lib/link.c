@@ -401,13 +401,13 @@ int _tuccompi_link_recv_wait(struct _tuccompi_recv *r, double deadline, const ch
 	{
 		int lost = _tuccompi.rank == 0 ? r->src : 0;
 		_tuccompi_link_stop_all(-ETIMEDOUT, 1,
-					"rank %d (host %s) has not been heard from in %.0f s while rank %d waited for %s: its "
-					"host or the link to it is down, or the process is stuck (TUCCOMPI_PEER_TIMEOUT=%g s)",
-					lost, _tuccompi_link_host(lost), L.timeout, _tuccompi.rank, what, L.timeout);
+					"rank %d (host %s) has not been heard from in %.0f s (rank %d was waiting for %s from rank "
+					"%d): its host or the link to it is down, or the process is stuck (TUCCOMPI_PEER_TIMEOUT=%g s)",
+					lost, _tuccompi_link_host(lost), L.timeout, _tuccompi.rank, what, r->src, L.timeout);
 		return _tuccompi_link_broken();
 	}
 	_tuccompi_link_stop_all(-ETIMEDOUT, 1,
-				"rank %d (host %s) is alive but has not answered %s in %.0f s: it is stuck "
+				"rank %d (host %s) is alive but has not sent %s in %.0f s: it is stuck "
 				"(TUCCOMPI_PEER_TIMEOUT=%g s; 0 waits forever)",
 				r->src, _tuccompi_link_host(r->src), what, L.timeout, L.timeout);
 	return _tuccompi_link_broken();

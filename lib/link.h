@@ -45,7 +45,7 @@ TUCCOMPI_INTERNAL struct _tuccompi_recv *_tuccompi_link_recv_post(int src, int64
 								    void *cb_arg);
 /* Wait for a posted receive: 0, or an error (on every rank that can be told) when the layer
  * stops, the peer is lost, or @deadline (absolute, _tuccompi_now(); 0: none) passes: a live peer
- * that does not answer @what in time is stuck. */
+ * that has not sent @what (a noun phrase: "its part of tuccompi_wait()") in time is stuck. */
 TUCCOMPI_INTERNAL int _tuccompi_link_recv_wait(struct _tuccompi_recv *r, double deadline, const char *what);
 TUCCOMPI_INTERNAL const void *_tuccompi_recv_data(const struct _tuccompi_recv *r);
 TUCCOMPI_INTERNAL size_t _tuccompi_recv_len(const struct _tuccompi_recv *r);

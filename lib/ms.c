@@ -244,8 +244,8 @@ int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_m
 	if (!g)
 		return _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
 	int ret = _tuccompi_link_send(ms->master, _tuccompi_tag(TUCCOMPI_TAG_MS_REQ, ms->serial, k), req, sizeof(req));
-	char what[96];
-	snprintf(what, sizeof(what), "rank %d's request for tasks (it is the MS master)", _tuccompi.rank);
+	char what[128];
+	snprintf(what, sizeof(what), "its answer to rank %d's request for tasks (it is the MS master)", _tuccompi.rank);
 	if (ret == 0)
 		ret = _tuccompi_link_recv_wait(g, limit > 0 ? t0 + limit : 0, what);
 	if (ret < 0)

@@ -16,7 +16,7 @@ took=$(($(date +%s) - start))
 cat "$out"
 [ $rc = 124 ] && { echo "FAIL: the job hung (killed after 120 s)"; exit 1; }
 [ $rc = 0 ] && { echo "FAIL: the job succeeded although its master stopped answering"; exit 1; }
-msg="rank 0 (host [^ ]*) is alive but has not answered rank 1's request for tasks (it is the MS master) in 2 s: it is stuck (TUCCOMPI_PEER_TIMEOUT=2 s"
+msg="rank 0 (host [^ ]*) is alive but has not sent its answer to rank 1's request for tasks (it is the MS master) in 2 s: it is stuck (TUCCOMPI_PEER_TIMEOUT=2 s"
 for r in 0 1; do
 	grep -q "^\[tuccompi $r/2\] the job's 1st layer is stopped.*$msg" "$out" ||
 		{ echo "FAIL: rank $r did not say that the 1st layer stopped, and why"; exit 1; }
