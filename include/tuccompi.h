@@ -448,6 +448,10 @@ struct tuccompi_taskset_stats
 	const double *wait_s_per_rank;
 	const uint64_t *transfer_bytes_per_rank;
 	const double *transfer_s_per_rank;
+	/** Per rank: MS requests it sent to the master, and the time they took (round trips,
+	 *  included in comm_s_per_rank; the rank's units go on with the tasks in hand meanwhile). */
+	const uint64_t *requests_per_rank;
+	const double *request_s_per_rank;
 };
 
 /** Statistics of a task set after tuccompi_wait(); valid until it is destroyed. */

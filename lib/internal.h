@@ -75,6 +75,7 @@ struct _tuccompi_ctx_cache
 	char sched_name[64];
 	int mk;
 	unsigned ctx;
+	int labelled; /* a task set's number was pushed as its StarPU iteration */
 };
 
 struct _tuccompi_state
@@ -125,6 +126,8 @@ TUCCOMPI_INTERNAL int _tuccompi_units_healthy(enum tuccompi_unit_kind kind);
  * (MK stream workers per GPU); created on first use, freed at finalize. */
 TUCCOMPI_INTERNAL int _tuccompi_sched_ctx(const struct tuccompi_policy *policy, unsigned *ctx);
 TUCCOMPI_INTERNAL void _tuccompi_sched_ctx_free_all(void);
+/* Whether a context already carries a task set's number as its StarPU iteration (marks it). */
+TUCCOMPI_INTERNAL int _tuccompi_ctx_labelled(unsigned ctx);
 /* Tell a context's policy (built from <tuccompi_sched.h>) how many tasks remain to start. */
 TUCCOMPI_INTERNAL void _tuccompi_sched_set_remaining(unsigned ctx, unsigned long remaining);
 
@@ -147,6 +150,9 @@ TUCCOMPI_INTERNAL void _tuccompi_bus_counters(uint64_t *bytes, double *seconds);
 
 TUCCOMPI_INTERNAL int _tuccompi_trace_setup(const char *dir);
 TUCCOMPI_INTERNAL int _tuccompi_trace_convert(int rank);
+/* A task set started (rank 0 keeps a list beside the trace for the plots). */
+TUCCOMPI_INTERNAL void _tuccompi_trace_note_set(const struct tuccompi_taskset_desc *d, const struct tuccompi_policy *policy,
+						unsigned serial, unsigned ctx, int mk);
 /* This rank's FxT file is complete (StarPU is down). */
 TUCCOMPI_INTERNAL void _tuccompi_trace_flushed(int rank);
 

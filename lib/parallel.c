@@ -170,6 +170,20 @@ static int agree_on_set(unsigned serial, int status, const struct tuccompi_polic
 	return ret;
 }
 
+/* Traces tell task sets apart: the set's number becomes the StarPU iteration of the tasks its
+ * scheduling context runs from now on (tasks.rec's "Iteration"; two sets in flight in one context
+ * take the later one's), and rank 0 notes what each number and context is. */
+static void label_set(const struct tuccompi_taskset *ts)
+{
+	unsigned prev = starpu_sched_ctx_get_context(), ctx = ts->ctx;
+	starpu_sched_ctx_set_context(&ctx);
+	if (_tuccompi_ctx_labelled(ctx))
+		starpu_iteration_pop();
+	starpu_iteration_push(ts->serial);
+	starpu_sched_ctx_set_context(prev == STARPU_NMAX_SCHED_CTXS ? NULL : &prev);
+	_tuccompi_trace_note_set(&ts->desc, ts->policy, ts->serial, ts->ctx, ts->mk);
+}
+
 /* ------------------------------------------------------------------ task sets in flight
  * Kept so that a stopped 1st layer (a lost peer) fails every set of this rank at once. */
 
@@ -537,6 +551,7 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 		return ret;
 	}
 	/* 3. start. From here a failure fails the set: every rank learns of it at SYN */
+	label_set(ts);
 	_tuccompi_bus_counters(NULL, NULL); /* reading them resets them */
 	_tuccompi_inject_reset();
 	ts->t_start = _tuccompi_now();
@@ -565,6 +580,8 @@ void tuccompi_taskset_destroy(tuccompi_taskset_t ts)
 	free(ts->xfer_s_per_rank);
 	free(ts->wait_per_rank);
 	free(ts->xfer_bytes_per_rank);
+	free(ts->requests_per_rank);
+	free(ts->request_s_per_rank);
 	free(ts->mk_per_rank);
 	free(ts->placement_per_rank);
 	free(ts->task_rank);

@@ -78,6 +78,20 @@ const struct tuccompi_policy *tuccompi_policy_by_name(const char *name)
 	return found;
 }
 
+int _tuccompi_ctx_labelled(unsigned ctx)
+{
+	int was = 0;
+	pthread_mutex_lock(&_tuccompi.lock);
+	for (int i = 0; i < _tuccompi.nctxs; i++)
+		if (_tuccompi.ctxs[i].ctx == ctx)
+		{
+			was = _tuccompi.ctxs[i].labelled;
+			_tuccompi.ctxs[i].labelled = 1;
+		}
+	pthread_mutex_unlock(&_tuccompi.lock);
+	return was;
+}
+
 int _tuccompi_sched_ctx(const struct tuccompi_policy *policy, unsigned *ctx)
 {
 	/* our own StarPU policies may be named too */

@@ -22,6 +22,8 @@ int tuccompi_taskset_get_stats(tuccompi_taskset_t ts, struct tuccompi_taskset_st
 	st->transfer_bytes_per_rank = ts->xfer_bytes_per_rank;
 	st->transfer_s_per_rank = ts->xfer_s_per_rank;
 	st->wait_s_per_rank = ts->wait_per_rank;
+	st->requests_per_rank = ts->requests_per_rank;
+	st->request_s_per_rank = ts->request_s_per_rank;
 	return 0;
 }
 

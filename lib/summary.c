@@ -69,6 +69,14 @@ int tuccompi_taskset_print_summary(tuccompi_taskset_t ts, FILE *f)
 			r, (unsigned long long)st.tasks_per_rank[r], wall, st.transfer_bytes_per_rank[r] / 1e6,
 			st.transfer_s_per_rank[r], wall > 0 ? 100 * st.transfer_s_per_rank[r] / wall : 0,
 			st.comm_s_per_rank[r], wall > 0 ? 100 * st.comm_s_per_rank[r] / wall : 0, st.wait_s_per_rank[r]);
+		/* the 1st layer's part in it: a remote rank's requests to the MS master (the master's own
+		 * are function calls), which its units overlap with the tasks in hand */
+		uint64_t nreq = st.requests_per_rank ? st.requests_per_rank[r] : 0;
+		double rs = st.request_s_per_rank ? st.request_s_per_rank[r] : 0;
+		if (nreq && rs > 0)
+			fprintf(f, "  rank %d: %llu requests to the MS master, %.3f ms per round trip, %.4f s in all (%.1f%% of "
+				   "the run, overlapped with the tasks in hand)\n",
+				r, (unsigned long long)nreq, 1e3 * rs / (double)nreq, rs, wall > 0 ? 100 * rs / wall : 0);
 	}
 	return 0;
 }

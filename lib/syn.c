@@ -90,7 +90,7 @@ struct syn_report
 	uint64_t done;   /* tasks run here */
 	uint64_t nunits; /* unit statistics that follow */
 	uint64_t xfer_bytes, nrequests;
-	double wall, comm, xfer_s, wait;
+	double wall, comm, xfer_s, wait, request_s;
 	int64_t mk;
 	char placement[256];
 };
@@ -98,8 +98,8 @@ struct syn_report
 /* What the root sends every rank back: per rank, then the units of all. */
 struct syn_rank
 {
-	uint64_t ntasks, xfer_bytes;
-	double wall, comm, xfer_s, wait;
+	uint64_t ntasks, xfer_bytes, nrequests;
+	double wall, comm, xfer_s, wait, request_s;
 	int64_t mk;
 };
 
@@ -206,6 +206,8 @@ static int root_collect(struct tuccompi_taskset *ts, struct _tuccompi_part *part
 					      .comm = rep->comm,
 					      .xfer_s = rep->xfer_s,
 					      .wait = rep->wait,
+					      .nrequests = rep->nrequests,
+					      .request_s = rep->request_s,
 					      .mk = rep->mk };
 		memcpy(ts->placement_per_rank[r], rep->placement, sizeof(ts->placement_per_rank[r]));
 	}
@@ -231,9 +233,12 @@ static int keep_numbers(struct tuccompi_taskset *ts, const struct syn_rank *rank
 	ts->wait_per_rank = calloc((size_t)n, sizeof(double));
 	ts->xfer_bytes_per_rank = calloc((size_t)n, sizeof(uint64_t));
 	ts->mk_per_rank = calloc((size_t)n, sizeof(int));
+	ts->requests_per_rank = calloc((size_t)n, sizeof(uint64_t));
+	ts->request_s_per_rank = calloc((size_t)n, sizeof(double));
 	ts->all_units = calloc(nunits ? nunits : 1, sizeof(*units));
 	if (!ts->tasks_per_rank || !ts->wall_per_rank || !ts->comm_per_rank || !ts->xfer_s_per_rank || !ts->wait_per_rank ||
-	    !ts->xfer_bytes_per_rank || !ts->mk_per_rank || !ts->all_units)
+	    !ts->xfer_bytes_per_rank || !ts->mk_per_rank || !ts->requests_per_rank || !ts->request_s_per_rank ||
+	    !ts->all_units)
 		return nomem();
 	for (int r = 0; r < n; r++)
 	{
@@ -244,6 +249,8 @@ static int keep_numbers(struct tuccompi_taskset *ts, const struct syn_rank *rank
 		ts->wait_per_rank[r] = ranks[r].wait;
 		ts->xfer_bytes_per_rank[r] = ranks[r].xfer_bytes;
 		ts->mk_per_rank[r] = (int)ranks[r].mk;
+		ts->requests_per_rank[r] = ranks[r].nrequests;
+		ts->request_s_per_rank[r] = ranks[r].request_s;
 	}
 	memcpy(ts->all_units, units, nunits * sizeof(*units));
 	ts->nall_units = (int)nunits;
@@ -277,6 +284,7 @@ static int exchange(struct tuccompi_taskset *ts, int status, double t_gather, st
 					.comm = ts->comm_s,
 					.xfer_s = ts->xfer_s,
 					.wait = ts->wait_s,
+					.request_s = ts->request_s,
 					.mk = ts->mk };
 		memcpy(h.placement, _tuccompi.placement, sizeof(h.placement));
 		memcpy(rep, &h, sizeof(h));
@@ -366,7 +374,8 @@ static void wait_local(struct tuccompi_taskset *ts)
 		pthread_join(ts->feeder, NULL);
 	ts->feeder_started = 0;
 	if (ts->ms)
-		_tuccompi_ms_finish(ts->ms, &ts->comm_s, &ts->nrequests);
+		_tuccompi_ms_finish(ts->ms, &ts->request_s, &ts->nrequests);
+	ts->comm_s = ts->request_s;
 	ts->ms = NULL;
 	for (unsigned k = 0; k < ts->nworkspaces; k++)
 		starpu_data_unregister_submit(ts->workspaces[k]);

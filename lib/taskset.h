@@ -116,6 +116,9 @@ struct tuccompi_taskset
 	uint64_t *tasks_per_rank;
 	double *wall_per_rank, *comm_per_rank, *xfer_s_per_rank, *wait_per_rank;
 	uint64_t *xfer_bytes_per_rank;
+	uint64_t *requests_per_rank; /* MS requests to the master */
+	double *request_s_per_rank;  /* and their round trips */
+	double request_s;            /* this rank's */
 	int *mk_per_rank;
 	char (*placement_per_rank)[256]; /* root: what node-aware start-up gave each rank */
 	uint64_t xfer_bytes;

@@ -102,7 +102,8 @@ int _tuccompi_trace_setup(const char *dir)
 		/* What an earlier run converted would pass for this run's trace if this one's
 		 * conversion fails: the files starpu_fxt_tool writes go now. */
 		static const char *outputs[] = { "paje.trace", "tasks.rec",     "trace.rec",    "data.rec",
-						 "dag.dot",    "activity.data", "distrib.data", "trace.html" };
+						 "dag.dot",    "activity.data", "distrib.data", "trace.html",
+						 "tuccompi-sets.tsv" };
 		for (unsigned i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++)
 		{
 			char p[PATH_MAX + 32];
@@ -215,6 +216,28 @@ static void remove_dir(const char *path)
 	rmdir(path);
 }
 
+/* What a trace's StarPU numbers mean, for the plots (scripts/tuccompi-plot): every task set's
+ * number (the StarPU iteration of its tasks in tasks.rec) with its plug-in, policy and size, and
+ * its scheduling context's. Rank 0 appends a line per set to DIR/tuccompi-sets.tsv. */
+void _tuccompi_trace_note_set(const struct tuccompi_taskset_desc *d, const struct tuccompi_policy *policy,
+			      unsigned serial, unsigned ctx, int mk)
+{
+	if (!_tuccompi.trace_dir[0] || _tuccompi.rank != 0)
+		return;
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof(path), "%s/tuccompi-sets.tsv", _tuccompi.trace_dir);
+	FILE *f = fopen(path, "a");
+	if (!f)
+		return;
+	if (ftell(f) == 0)
+		fprintf(f, "set\tplugin\tpolicy\tsched\tctx\tmk\ttasks\n");
+	const char *sched = policy->sched && policy->sched->policy_name ? policy->sched->policy_name
+			    : policy->sched_name ? policy->sched_name : "?";
+	fprintf(f, "%u\t%s\t%s\t%s\t%u\t%d\t%llu\n", serial, d->plugin->name, policy->name ? policy->name : "?", sched,
+		ctx, mk, (unsigned long long)d->ntasks);
+	fclose(f);
+}
+
 void _tuccompi_trace_flushed(int rank)
 {
 	if (!_tuccompi.fxt_raw_dir[0])
@@ -278,7 +301,7 @@ int _tuccompi_trace_convert(int rank)
 				       strerror(-err));
 	}
 
-	char **argv = calloc(2 * g.gl_pathc + 2, sizeof(char *));
+	char **argv = calloc(2 * g.gl_pathc + 3, sizeof(char *));
 	if (!argv)
 	{
 		globfree(&g);
@@ -287,6 +310,7 @@ int _tuccompi_trace_convert(int rank)
 	}
 	int a = 0;
 	argv[a++] = tool;
+	argv[a++] = "-c"; /* a colour per codelet: ViTE shows which plug-in runs where */
 	for (size_t i = 0; i < g.gl_pathc; i++)
 	{
 		argv[a++] = "-i";

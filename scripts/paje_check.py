@@ -713,6 +713,8 @@ class Run:
         self.workers = []         # (rank, wid, label), every worker known, ranks in order
         self.t0 = self.t1 = None  # first task start, last task end (ms)
         self._labels = None
+        self.sets = {}            # task set number -> (plugin, policy, sched, ctx, mk, tasks), from
+        self.ctx_sets = {}        # DIR/tuccompi-sets.tsv (the library writes it); context -> its sets
 
     def label(self, rank, wid):
         if getattr(self, "_labels", None) is None or len(self._labels) != len(self.workers):
@@ -735,14 +737,28 @@ class Run:
             return (lambda t: t.name), names, how
         if how == "taskset":
             base = names[0] if len(names) == 1 else "tasks"
-            fmt = lambda i: "%s, set %d" % (base, i) if i is not None and i >= 0 else "%s, no set" % base
+
+            def fmt(i):
+                if i is None or i < 0:
+                    return "%s outside the library's task sets" % base
+                if i in self.sets:
+                    plugin, policy, sched, ctx, mk, n = self.sets[i]
+                    return "set %d: %s, %s tasks, %s" % (i, plugin, n, policy)
+                return "%s, set %d" % (base, i)
             keys = sorted(set(t.iteration if t.iteration is not None and t.iteration >= 0 else -1
                               for t in self.tasks))
             return (lambda t: fmt(t.iteration)), [fmt(i) for i in keys], how
         if how == "ctx":
             keys = sorted(set(t.ctx if t.ctx is not None else 0 for t in self.tasks))
             base = names[0] if len(names) == 1 else "tasks"
-            fmt = lambda c: "%s, ctx %d" % (base, c) if c else "%s, global ctx" % base
+
+            def fmt(c):
+                if not c:
+                    return "%s, StarPU's global context" % base
+                if c in self.ctx_sets:
+                    policy, sched, mk = self.ctx_sets[c]
+                    return "%s (%s, MK %s)" % (policy, sched, mk)
+                return "%s, context %d" % (base, c)
             return (lambda t: fmt(t.ctx or 0)), [fmt(c) for c in keys], how
         lab = names[0] if len(names) == 1 else "all tasks"
         return (lambda t: lab), [lab] if self.tasks else [], how
@@ -759,6 +775,19 @@ def _activity_names(path):
     except OSError:
         pass
     return {w: next(iter(s)) for w, s in names.items() if len(s) == 1}
+
+
+def read_sets(run, path):
+    """DIR/tuccompi-sets.tsv: set, plugin, policy, sched, ctx, mk, tasks (a line per task set)."""
+    try:
+        with open(path, "r", encoding="utf-8", errors="replace") as f:
+            rows = [line.rstrip("\n").split("\t") for line in f]
+    except OSError:
+        return
+    for p in rows[1:]:
+        if len(p) == 7 and p[0].isdigit() and p[4].isdigit():
+            run.sets[int(p[0])] = (p[1], p[2], p[3], int(p[4]), p[5], p[6])
+            run.ctx_sets[int(p[4])] = (p[2], p[3], p[5])
 
 
 def load_run(d, use_paje=True, want_links=True):
@@ -796,6 +825,7 @@ def load_run(d, use_paje=True, want_links=True):
     else:
         raise NoTrace("%s holds no trace (neither tasks.rec nor paje.trace); record one with --trace DIR "
                       "or TUCCOMPI_TRACE=DIR" % d)
+    read_sets(run, os.path.join(d, "tuccompi-sets.tsv"))
     known = {}
     if run.paje is not None:
         for w in run.paje.workers:
