@@ -21,6 +21,7 @@
 #include <tuccompi.h>
 #include <tuccompi_cuda.h>
 
+#include "buffers.h"
 #include "sssp.h"
 
 // A CUDA error here is fatal for now (the message says which call failed).
@@ -248,8 +249,6 @@ __global__ void summary(const uint32_t *__restrict__ dist, uint32_t n, struct mi
 
 // Per stream worker (one host thread each): pinned staging and the phase estimate.
 static thread_local struct misc *host_misc;
-static thread_local uint32_t *host_row;
-static thread_local uint32_t host_row_n;
 static thread_local double phase_estimate;
 
 extern "C" size_t sssp_gpu_misc_size(void)
@@ -332,15 +331,10 @@ extern "C" void sssp_cuda(struct tuccompi_task *t, void *arg)
 		tuccompi_task_workspace(t, 2),
 	};
 	uint32_t src = *(const uint32_t *)tuccompi_task_input(t);
-	if (a->row && host_row_n < a->n)
-	{
-		if (host_row)
-			cudaFreeHost(host_row);
-		CUDA_OK(cudaMallocHost((void **)&host_row, (size_t)a->n * sizeof(uint32_t)));
-		host_row_n = a->n;
-	}
+	uint32_t *row = a->row ? sssp_thread_rows(a->n, 1) : NULL;
+	SSSP_CHECK(!a->row || row, "sssp: no pinned host memory for a row of %u distances", a->n);
 	struct sssp_summary *out = (struct sssp_summary *)tuccompi_task_result(t);
-	sssp_gpu_run(&g, src, &wk, a->row ? host_row : NULL, out);
-	if (a->row && a->row(tuccompi_task_id(t), src, host_row, a->n, a->row_ctx) < 0)
-		__atomic_store_n(&a->row_error, 1, __ATOMIC_RELAXED);
+	sssp_gpu_run(&g, src, &wk, row, out);
+	if (row)
+		sssp_emit_row(a, t, src, row);
 }

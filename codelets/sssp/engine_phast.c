@@ -9,9 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch_gpu.h"       /* sssp_batch_delta_rule: the graph's depth */
+#include "batch_gpu_logic.h" /* SSSP_BATCH_LOW_DEPTH */
+#include "buffers.h"
 #include "ch.h"
+#include "engine.h"
 #include "phast.h"
-#include "plan.h"
 
 #ifdef SSSP_WITH_CUDA
 #include "phast_gpu.h"
@@ -33,6 +36,7 @@
 
 struct phast_state
 {
+	struct sssp_ch *ch;
 	struct sssp_ch_dims dims;
 	struct sssp_ch_stats stats;
 	int from_cache;
@@ -46,32 +50,46 @@ static unsigned cores(const struct sssp_plan *p)
 	return n > 0 ? (unsigned)n : 1;
 }
 
-/* Load the hierarchy from the cache when it is there and belongs to this graph. */
-static int load_cached(struct sssp_plan *p, char *why, size_t len)
+/* Load the hierarchy into st from the cache when it is there and belongs to this graph. */
+static int load_cached(const struct sssp_plan *p, struct phast_state *st, char *why, size_t len)
 {
 	struct stat sb;
 	if (!p->o.ch_cache || stat(p->o.ch_cache, &sb) != 0)
 		return 0;
-	int ret = sssp_ch_read(p->o.ch_cache, sssp_graph_hash(p->g), &p->ch, why, len);
+	int ret = sssp_ch_read(p->o.ch_cache, sssp_graph_hash(p->g), &st->ch, why, len);
 	if (ret < 0)
 	{
 		if (p->o.verbose)
 			fprintf(stderr, "sssp: %s: rebuilding the hierarchy\n", why);
-		p->ch = NULL;
+		st->ch = NULL;
 		return 0;
 	}
 	return 1;
 }
 
-int sssp_phast_pays(struct sssp_plan *p, char *reason, size_t len)
+/* auto: the batched engine, except on graphs of large diameter (road networks, grids) when a
+ * contraction hierarchy pays for itself: it is cached, or the sources are enough to earn its
+ * building. A hierarchy read from the cache stays in p->state for phast_prepare. */
+static int phast_pays(struct sssp_plan *p, char *reason, size_t len)
 {
-	char why[256];
-	if (load_cached(p, why, sizeof(why)))
+	if (sssp_batch_delta_rule(p->g) == 0)
 	{
+		snprintf(reason, len,
+			 "auto: batched (shallow graph: a breadth-first search from a hub ends within %u levels, so "
+			 "frontier rounds are few)",
+			 SSSP_BATCH_LOW_DEPTH);
+		return 0;
+	}
+	char why[256];
+	struct phast_state *st = calloc(1, sizeof(*st));
+	if (st && load_cached(p, st, why, sizeof(why)))
+	{
+		p->state = st;
 		snprintf(reason, len, "auto: phast (deep graph, road-like; its contraction hierarchy is cached in %s)",
 			 p->o.ch_cache);
 		return 1;
 	}
+	free(st);
 	double build = PHAST_BUILD_S_PER_VERTEX_CORE * p->g->n / cores(p), mv = p->g->n / 1e6;
 	double per = p->o.cuda ? PHAST_SAVED_S_PER_SOURCE_PER_MVERTEX_GPU * mv
 			       : mv * (1 / CPU_DIAL_SSSP_PER_S_PER_CORE_1M - 1 / CPU_PHAST_SSSP_PER_S_PER_CORE_1M) / cores(p);
@@ -91,31 +109,35 @@ int sssp_phast_pays(struct sssp_plan *p, char *reason, size_t len)
 	return 0;
 }
 
-int sssp_phast_prepare(struct sssp_plan *p, char *why, size_t whylen)
+static int phast_prepare(struct sssp_plan *p, char *why, size_t whylen)
 {
-	struct phast_state *st = calloc(1, sizeof(*st));
+	struct phast_state *st = p->state ? p->state : calloc(1, sizeof(*st));
 	if (!st)
 	{
 		snprintf(why, whylen, "out of memory");
 		return -ENOMEM;
 	}
-	p->phast = st;
-	if (p->ch || load_cached(p, why, whylen))
+	p->state = st;
+	if (st->ch || load_cached(p, st, why, whylen))
 		st->from_cache = 1;
 	else
 	{
-		int ret = sssp_ch_build(p->g, cores(p), &p->ch, &st->stats, why, whylen);
+		int ret = sssp_ch_build(p->g, cores(p), &st->ch, &st->stats, why, whylen);
+		if (ret == -EDOM && p->o.engine == SSSP_ENGINE_AUTO)
+			/* auto took a deep graph for a road network, but it does not contract (the builder's
+			 * only -EDOM): auto runs its default engine */
+			snprintf(p->reason, sizeof(p->reason), "auto: batched (deep graph, but it does not contract: not road-like)");
 		if (ret < 0)
 			return ret;
 		if (p->o.ch_cache)
 		{
 			char err[512];
-			if (sssp_ch_write(p->ch, p->o.ch_cache, sssp_graph_hash(p->g), err, sizeof(err)) < 0)
+			if (sssp_ch_write(st->ch, p->o.ch_cache, sssp_graph_hash(p->g), err, sizeof(err)) < 0)
 				fprintf(stderr, "sssp: warning: the contraction hierarchy could not be cached: %s\n", err);
 		}
 	}
-	sssp_ch_stats(p->ch, &st->stats);
-	sssp_ch_dims(p->ch, &st->dims);
+	sssp_ch_stats(st->ch, &st->stats);
+	sssp_ch_dims(st->ch, &st->dims);
 	if (p->o.verbose)
 		fprintf(stderr,
 			"sssp: contraction hierarchy %s: %llu shortcuts, %u levels, %llu up / %llu down arcs (built in %.2f s "
@@ -131,36 +153,7 @@ static void view_of(const struct sssp_plan *p, struct tuccompi_task *t0, struct 
 	const void *buf[SSSP_CH_NBUF];
 	for (unsigned k = 0; k < SSSP_CH_NBUF; k++)
 		buf[k] = tuccompi_task_shared(t0, k);
-	sssp_ch_view_from(&((const struct phast_state *)p->phast)->dims, buf, v);
-}
-
-/* Per-thread host rows for a batch (malloc'd on CPUs, pinned on GPUs), grown on demand. */
-static __thread uint32_t *rows_buf;
-static __thread size_t rows_len;
-static __thread int rows_pinned;
-
-static uint32_t *thread_rows(size_t n, int pinned)
-{
-	if (rows_len >= n && rows_pinned == pinned)
-		return rows_buf;
-#ifdef SSSP_WITH_CUDA
-	if (rows_buf && rows_pinned)
-		cudaFreeHost(rows_buf);
-	else
-#endif
-		free(rows_buf);
-	rows_buf = NULL;
-	rows_len = 0;
-#ifdef SSSP_WITH_CUDA
-	if (pinned && cudaMallocHost((void **)&rows_buf, n * sizeof(uint32_t)) != cudaSuccess)
-		rows_buf = NULL;
-	if (!pinned)
-#endif
-		rows_buf = malloc(n * sizeof(uint32_t));
-	rows_pinned = pinned;
-	if (rows_buf)
-		rows_len = n;
-	return rows_buf;
+	sssp_ch_view_from(&((const struct phast_state *)p->state)->dims, buf, v);
 }
 
 #ifdef SSSP_WITH_CUDA
@@ -194,7 +187,7 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 	uint32_t *src = malloc(nsrc * sizeof(uint32_t));
 	struct sssp_summary *out = malloc(nsrc * sizeof(struct sssp_summary));
 	uint32_t **rows = a->row ? calloc(nsrc, sizeof(uint32_t *)) : NULL;
-	uint32_t *rb = a->row ? thread_rows((size_t)nsrc * a->n, gpu) : NULL;
+	uint32_t *rb = a->row ? sssp_thread_rows((size_t)nsrc * a->n, gpu) : NULL;
 	if (!src || !out || (a->row && (!rows || !rb)))
 	{
 		tuccompi_batch_fail(b, -ENOMEM, "sssp phast engine: out of memory for %u sources", nsrc);
@@ -266,8 +259,9 @@ static void phast_cuda_batch(struct tuccompi_batch *b, void *arg)
 }
 #endif
 
-int sssp_phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
+static int phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
 {
+	const struct phast_state *st = p->state;
 	struct tuccompi_plugin *pl = &p->plugin;
 	memset(pl, 0, sizeof(*pl));
 	pl->name = "sssp-phast";
@@ -291,37 +285,54 @@ int sssp_phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
 	pl->nworkspaces = 1;
 	const void *ptr[SSSP_CH_NBUF];
 	size_t size[SSSP_CH_NBUF];
-	unsigned nb = sssp_ch_buffers(p->ch, ptr, size, SSSP_CH_NBUF);
+	unsigned nb = sssp_ch_buffers(st->ch, ptr, size, SSSP_CH_NBUF);
 	desc->nshared = 0;
 	return sssp_share_buffers(desc, ptr, size, nb);
 }
 
-void sssp_phast_free(struct sssp_plan *p)
+/* MK 4: a pass's top levels are latency, which passes on a quarter of the GPU each overlap
+ * (docs/apsp.md, "PHAST on the GPU"). */
+static int phast_mk(const struct sssp_plan *p)
 {
-	if (p->ch)
-		sssp_ch_free(p->ch);
-	free(p->phast);
-	p->ch = NULL;
-	p->phast = NULL;
+	(void)p;
+	return 4;
 }
 
-uint64_t sssp_phast_shared_bytes(const struct sssp_plan *p)
+/* The hierarchy's buffers, and one pass's workspace at the lanes the GPU runs. */
+static uint64_t phast_gpu_bytes(const struct sssp_plan *p, int with_rows, uint64_t *shared)
 {
+	const struct phast_state *st = p->state;
 	const void *ptr[SSSP_CH_NBUF];
 	size_t size[SSSP_CH_NBUF];
-	uint64_t t = 0;
-	unsigned nb = p->ch ? sssp_ch_buffers(p->ch, ptr, size, SSSP_CH_NBUF) : 0;
+	unsigned nb = st && st->ch ? sssp_ch_buffers(st->ch, ptr, size, SSSP_CH_NBUF) : 0;
+	(void)with_rows; /* the rows' staging is part of the workspace */
+	*shared = 0;
 	for (unsigned k = 0; k < nb; k++)
-		t += size[k];
-	return t;
-}
-
-uint64_t sssp_phast_gpu_workspace(const struct sssp_plan *p)
-{
+		*shared += size[k];
 #ifdef SSSP_WITH_CUDA
 	return sssp_phast_gpu_workspace_size(p->g->n, gpu_lanes());
 #else
-	(void)p;
 	return 0;
 #endif
 }
+
+static void phast_free(struct sssp_plan *p)
+{
+	struct phast_state *st = p->state;
+	if (!st)
+		return;
+	if (st->ch)
+		sssp_ch_free(st->ch);
+	free(st);
+	p->state = NULL;
+}
+
+const struct sssp_engine_ops sssp_engine_phast = {
+	.name = "phast",
+	.mk = phast_mk,
+	.pays = phast_pays,
+	.prepare = phast_prepare,
+	.taskset = phast_taskset,
+	.gpu_bytes = phast_gpu_bytes,
+	.free = phast_free,
+};
