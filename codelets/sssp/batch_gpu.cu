@@ -44,7 +44,7 @@
 //   PULL   when the frontier is large (more than n/PULL vertices) and dense (PULL_DENSITY new
 //          lanes per vertex): warps take 3 consecutive vertices, whose in-arcs are contiguous (the
 //          warp's next group's in_rowptr is requested before this one is worked on); the tails'
-//          masks 32 at a time, then the rows of the tails in the frontier PULL_GATHER at a time (all
+//          masks 32 at a time, then the rows of the tails in the frontier 8 or 4 at a time (all
 //          requests out before the first answer is used), then only the slots of the group's own
 //          rows that got a candidate (holding nothing more in registers across the gathers: the
 //          loop's registers bound it). A warp is the only writer of its group's rows and next-frontier masks in a pull
@@ -80,18 +80,10 @@ static_assert(LANES == 64, "the engine's widest traversal is K = 2 (two slots pe
 
 TUCCOMPI_KERNELCHAR(batch_init, 1, coalesced, none, low, low);
 // The device loop: data-dependent rows of a 128-256 MB array (scatter), few instructions per access,
-// lines evicted long before reuse (C high), no reuse (D low). One object per build of the loop (lanes,
-// registers): the tuner keeps its decisions per object.
+// lines evicted long before reuse (C high), no reuse (D low). One object per lane count: the tuner
+// keeps its decisions per object.
 TUCCOMPI_KERNELCHAR(batch_loop, 1, scatter, low, high, low);
-TUCCOMPI_KERNELCHAR(batch_loop_occ, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(batch_loop64, 1, scatter, low, high, low);
-TUCCOMPI_KERNELCHAR(batch_loop64_occ, 1, scatter, low, high, low);
-TUCCOMPI_KERNELCHAR(batch_loop_occ3, 1, scatter, low, high, low);
-TUCCOMPI_KERNELCHAR(batch_loop64_occ3, 1, scatter, low, high, low);
-TUCCOMPI_KERNELCHAR(batch_loop_occ6, 1, scatter, low, high, low);
-TUCCOMPI_KERNELCHAR(batch_loop64_occ6, 1, scatter, low, high, low);
-TUCCOMPI_KERNELCHAR(batch_loop_occ8, 1, scatter, low, high, low);
-TUCCOMPI_KERNELCHAR(batch_loop64_occ8, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(batch_summary, 1, coalesced, low, low, low);
 TUCCOMPI_KERNELCHAR(batch_summary64, 1, coalesced, low, low, low);
 // Transpose through a shared-memory tile: coalesced both ways, each word reused once (D medium).
@@ -653,26 +645,11 @@ __device__ void step_pushb(const struct kparams &P, const struct sssp_batch_ctl 
 	}
 }
 
-#ifndef TUCCOMPI_PULL_GROUP
-#define TUCCOMPI_PULL_GROUP SSSP_BATCH_PULL_GROUP
-#endif
-#define PULL_GROUP TUCCOMPI_PULL_GROUP // consecutive vertices per warp item of a PULL step
+#define PULL_GROUP SSSP_BATCH_PULL_GROUP // consecutive vertices per warp item of a PULL step
 // In-neighbours' rows a pull requests at once: 8 K-slot rows for K = 1, 4 for K = 2 (8 requests of
-// 128 bytes in flight per warp either way, 16 registers for the answers).
-#ifndef TUCCOMPI_PULL_GATHER2
-#define TUCCOMPI_PULL_GATHER2 4
-#endif
-#define PULL_GATHER(K) ((K) == 1 ? 8 : TUCCOMPI_PULL_GATHER2)
-// PULL, a group's own rows: 2 (default) requests the slots that got a candidate, after the gathers
-// -- one more round trip, but no rows held in registers meanwhile; 0 requests all of them first
-// (the measured "before", kept for comparisons: scripts/gpu-pull.sh). 2 is the fastest
-// (docs/apsp.md): the loop is bound by its registers, and what it holds across the gathers spills.
-#ifndef TUCCOMPI_PULL_LAZY_ROWS
-#define TUCCOMPI_PULL_LAZY_ROWS 2
-#endif
-#if TUCCOMPI_PULL_LAZY_ROWS != 0 && TUCCOMPI_PULL_LAZY_ROWS != 2
-#error "TUCCOMPI_PULL_LAZY_ROWS is 0 (own rows first) or 2 (after the gathers)"
-#endif
+// 128 bytes in flight per warp either way, 16 registers for the answers; 6 or 8 for K = 2 were
+// slower: docs/apsp.md).
+#define PULL_GATHER(K) ((K) == 1 ? 8 : 4)
 
 // The next (up to) G in-neighbours of the set `has` (warp-uniform; the arcs this warp's lanes hold:
 // tail u, its mask mk, weight wt, vk = the vertex of the group the arc belongs to): the slots of their
@@ -759,7 +736,9 @@ __device__ __forceinline__ uint64_t pull_rk(const struct kparams &P, uint64_t g)
 // one contiguous range: the lanes load up to 32 of them and their tails' masks at once, whichever
 // vertex they belong to; the warp gathers the rows of the tails in the frontier and keeps a running
 // minimum per vertex and slot; at the end it reads the slots of its own rows that got a candidate
-// (TUCCOMPI_PULL_LAZY_ROWS) and stores what improved.
+// and stores what improved (one more round trip than reading its rows first, but no rows held in
+// registers across the gathers: the loop is bound by its registers, and what it holds there
+// spills; docs/apsp.md).
 // A group with a heavy vertex (in-degree > C: done by its in-chunks, the items after the groups)
 // takes its light vertices one at a time (pull_one).
 template <int K>
@@ -784,16 +763,15 @@ __device__ void pull_group(const struct kparams &P, const MASK(K) * Fc, MASK(K) 
 	uint64_t A = __shfl_sync(FULL, rk, 0), B = __shfl_sync(FULL, rk, cnt);
 	if (A == B)
 		return; // no in-arcs: nothing can lower these rows
-	// The group's rows are compared at the end (no other writer in this step); which of their
-	// slots are requested, and when: TUCCOMPI_PULL_LAZY_ROWS.
-	const bool late = TUCCOMPI_PULL_LAZY_ROWS == 2;
+	// The group's rows are compared at the end (no other writer in this step): only the slots
+	// that got a candidate are requested, after the gathers.
 	uint32_t cur[PULL_GROUP][K], cand[PULL_GROUP][K];
 #pragma unroll
 	for (int i = 0; i < PULL_GROUP; i++)
 #pragma unroll
 		for (int h = 0; h < K; h++)
 		{
-			cur[i][h] = !late && (uint32_t)i < cnt ? ldcg(slot<K>(P, v0 + i, h)) : 0;
+			cur[i][h] = 0;
 			cand[i][h] = INF;
 		}
 	for (uint64_t base = A; base < B; base += 32)
@@ -813,13 +791,12 @@ __device__ void pull_group(const struct kparams &P, const MASK(K) * Fc, MASK(K) 
 		while (has)
 			pull_gather<K, PULL_GROUP, PULL_GATHER(K)>(P, has, u, mk, wt, vk, cand);
 	}
-	if (late)
 #pragma unroll
-		for (int i = 0; i < PULL_GROUP; i++)
+	for (int i = 0; i < PULL_GROUP; i++)
 #pragma unroll
-			for (int h = 0; h < K; h++)
-				if (cand[i][h] != INF) // i < cnt
-					cur[i][h] = ldcg(slot<K>(P, v0 + i, h));
+		for (int h = 0; h < K; h++)
+			if (cand[i][h] != INF) // i < cnt
+				cur[i][h] = ldcg(slot<K>(P, v0 + i, h));
 	// Store: F[p^1] was clear when the step began and this warp is the only writer of these rows
 	// and masks in the step, so plain stores do what atomicMin / atomicOr would (the model checks
 	// the clear mask). The far pile may hold earlier lanes of the vertex: atomicOr tells whether
@@ -1155,25 +1132,11 @@ __device__ __forceinline__ void batch_loop_body(const struct kparams &P)
 	}
 }
 
-// The device loop as built, for K sources per lane: up to 1024 threads per block at 64 registers
-// (the register file limits a 256-thread block to 4 per SM). batch_loop_occ<K, B>
-// (TUCCOMPI_SSSP_BATCH_OCC=B, 3, 5, 6 or 8): at most 256 threads and 65536 / (256 B) registers (80,
-// 48, 40, 32), so B blocks per SM (8 B warps instead of 32): fewer warps without spills (3), or more
-// warps at the price of spilling registers to L1 (more warps hide more memory latency, if the spills
-// cost less).
+// The device loop, for K sources per lane: up to 1024 threads per block at 64 registers (the
+// register file limits a 256-thread block to 4 per SM). Other register budgets did not pay: more
+// blocks per SM spilled, fewer without spills hid less latency (docs/apsp.md).
 template <int K>
 __global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
-{
-	batch_loop_body<K>(P);
-}
-
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#define OCC_BLOCKS(B) ((B) < 4 ? (B) : 4) // Turing: 1024 threads per SM
-#else
-#define OCC_BLOCKS(B) (B)
-#endif
-template <int K, int B>
-__global__ void __launch_bounds__(256, OCC_BLOCKS(B)) batch_loop_occ(const struct kparams P)
 {
 	batch_loop_body<K>(P);
 }
@@ -1342,30 +1305,11 @@ struct kernels
 	struct tuccompi_kernel *kloop, *ksummary, *krows;
 };
 
-// occ: 0 (the plain loop), 3, 5, 6 or 8 (batch_loop_occ).
-// The loop kernel of K slots per lane for an occupancy variant (occ 3, 5, 6, 8; else the default).
-template <int K> static const void *loop_of(int occ)
+static void kernels_of(int K, struct kernels *k)
 {
-	return occ == 3	  ? (const void *)batch_loop_occ<K, 3>
-	       : occ == 5 ? (const void *)batch_loop_occ<K, 5>
-	       : occ == 6 ? (const void *)batch_loop_occ<K, 6>
-	       : occ == 8 ? (const void *)batch_loop_occ<K, 8>
-			  : (const void *)batch_loop<K>;
-}
-
-static void kernels_of(int K, int occ, struct kernels *k)
-{
-	// tuning objects by [K - 1][variant]: default, occ 3, 5, 6, 8
-	struct tuccompi_kernel *const kl[2][5] = {
-		{ TUCCOMPI_KERNEL(batch_loop), TUCCOMPI_KERNEL(batch_loop_occ3), TUCCOMPI_KERNEL(batch_loop_occ),
-		  TUCCOMPI_KERNEL(batch_loop_occ6), TUCCOMPI_KERNEL(batch_loop_occ8) },
-		{ TUCCOMPI_KERNEL(batch_loop64), TUCCOMPI_KERNEL(batch_loop64_occ3), TUCCOMPI_KERNEL(batch_loop64_occ),
-		  TUCCOMPI_KERNEL(batch_loop64_occ6), TUCCOMPI_KERNEL(batch_loop64_occ8) },
-	};
-	const int v = occ == 3 ? 1 : occ == 5 ? 2 : occ == 6 ? 3 : occ == 8 ? 4 : 0;
 	const int two = K == 2;
-	k->loop = two ? loop_of<2>(occ) : loop_of<1>(occ);
-	k->kloop = kl[two][v];
+	k->loop = two ? (const void *)batch_loop<2> : (const void *)batch_loop<1>;
+	k->kloop = two ? TUCCOMPI_KERNEL(batch_loop64) : TUCCOMPI_KERNEL(batch_loop);
 	k->summary = two ? (const void *)batch_summary<2> : (const void *)batch_summary<1>;
 	k->ksummary = two ? TUCCOMPI_KERNEL(batch_summary64) : TUCCOMPI_KERNEL(batch_summary);
 	k->rows = two ? (const void *)batch_rows<2> : (const void *)batch_rows<1>;
@@ -1439,10 +1383,8 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		FAIL(-ENODEV, "sssp_batch_gpu_run: device %d cannot launch cooperative kernels", dev);
 
 	// Block sizes from the tuner; the device loop's grid from the occupancy of that block size.
-	unsigned long occ_env = sssp_env_ulong("TUCCOMPI_SSSP_BATCH_OCC", 0);
-	int occ = occ_env == 3 || occ_env == 5 || occ_env == 6 || occ_env == 8 ? (int)occ_env : 0;
 	struct kernels kf;
-	kernels_of(K, occ, &kf);
+	kernels_of(K, &kf);
 	unsigned bx_init, bx_loop, bx_sum, bx_rows = 0;
 	int r;
 	if ((r = geometry(TUCCOMPI_KERNEL(batch_init), (const void *)batch_init, (uint64_t)g->n * 8 * K, 0, &bx_init,
@@ -1476,7 +1418,6 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 	st.pull_div = P.cfg.pull_div;
 	st.pull_density = P.cfg.pull_density;
 	st.sparse_popc = P.sparse_popc;
-	st.occ = (uint32_t)occ;
 	// one traversal per `width` sources, one after the other
 	for (unsigned off = 0; off < nsrc; off += width)
 	{

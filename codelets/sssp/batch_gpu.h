@@ -63,8 +63,7 @@ size_t sssp_batch_gpu_workspace_size(uint32_t n, int with_rows);
  * PULL=4294967295 PULL_DENSITY=0 pulls every step), TUCCOMPI_SSSP_BATCH_SPARSE
  * (frontier vertices with at most this many active lanes are expanded one thread per vertex, the others
  * one warp per vertex; default 2), TUCCOMPI_SSSP_BATCH_CHUNK (smallest arc chunk of a high-degree vertex;
- * default 64), TUCCOMPI_SSSP_BATCH_OCC (3, 5, 6 or 8: the device loop compiled for that many blocks of
- * 256 threads per SM, 80, 48, 40 or 32 registers, instead of 4 at 64 registers). */
+ * default 64). */
 int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
 		       const struct sssp_batch_params *p, void *stream, struct sssp_summary *out,
 		       uint32_t *rows, char *err, size_t errlen);

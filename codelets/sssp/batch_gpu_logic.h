@@ -113,7 +113,7 @@ struct sssp_batch_stats
 	uint32_t steps, push, pushb, pull, clear, raise;
 	uint32_t lanes, traversals; /* sources per traversal (32 or 64), traversals run */
 	uint32_t grid, block, chunk; /* the device loop's launch and the arc-chunk size */
-	uint32_t delta, pull_div, pull_density, sparse_popc, occ;
+	uint32_t delta, pull_div, pull_density, sparse_popc;
 	uint64_t kind_ns[SSSP_BATCH_DONE]; /* nanoseconds in steps of each kind (enum sssp_batch_mode), grid
 					      barrier included; kind_ns[SSSP_BATCH_PROLOGUE]: the prologue */
 };

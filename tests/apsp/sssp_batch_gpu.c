@@ -7,7 +7,7 @@
  * traversals) and the default choice (64 for 64 sources, 32 for 32), the statistics saying which
  * ran; delta 0, 1 and the rule's; share 1 and 4; with and without rows; with the engine's knobs at
  * their defaults and forced to every path (never pull, always pull, chunks of 2 arcs, all-thread and
- * all-warp expansion, the 48-register device loop); and four threads running batches of 64 at once
+ * all-warp expansion); and four threads running batches of 64 at once
  * on their own streams at share 4. Bad arguments give -EINVAL and a message. Exit 77 without a GPU. */
 #include <cuda_runtime_api.h>
 #include <pthread.h>
@@ -183,22 +183,22 @@ static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uin
 
 struct knobs
 {
-	const char *name, *pull, *density, *chunk, *sparse, *occ;
+	const char *name, *pull, *density, *chunk, *sparse;
 };
 
 static const struct knobs knob_sets[] = {
-	{ "defaults", NULL, NULL, NULL, NULL, NULL },
-	{ "never pull, all warps", "0", NULL, NULL, "0", NULL },
-	{ "always pull, chunks of 2, 48-register loop", "4294967295", "0", "2", NULL, "5" },
-	{ "never pull, chunks of 2, all threads", "0", NULL, "2", "64", NULL },
+	{ "defaults", NULL, NULL, NULL, NULL },
+	{ "never pull, all warps", "0", NULL, NULL, "0" },
+	{ "always pull, chunks of 2", "4294967295", "0", "2", NULL },
+	{ "never pull, chunks of 2, all threads", "0", NULL, "2", "64" },
 };
 
 static void set_knobs(const struct knobs *k)
 {
 	const char *names[] = { "TUCCOMPI_SSSP_BATCH_PULL", "TUCCOMPI_SSSP_BATCH_PULL_DENSITY", "TUCCOMPI_SSSP_BATCH_CHUNK",
-				"TUCCOMPI_SSSP_BATCH_SPARSE", "TUCCOMPI_SSSP_BATCH_OCC" };
-	const char *vals[] = { k->pull, k->density, k->chunk, k->sparse, k->occ };
-	for (int i = 0; i < 5; i++)
+				"TUCCOMPI_SSSP_BATCH_SPARSE" };
+	const char *vals[] = { k->pull, k->density, k->chunk, k->sparse };
+	for (int i = 0; i < 4; i++)
 		if (vals[i])
 			setenv(names[i], vals[i], 1);
 		else
