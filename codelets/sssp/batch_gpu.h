@@ -1,8 +1,8 @@
 /* codelets/sssp/batch_gpu.h — plain C header (no CUDA types)
  *
  * The batched GPU SSSP engine: up to 64 shortest-path trees per traversal of the graph (32 or
- * 64 sources: one or two per warp lane), the whole loop on the device (codelets/sssp/batch_gpu.cu
- * explains the algorithm). sssp_batch_delta_rule() and sssp_transpose() are plain host code
+ * 64 sources: one or two per warp lane), the whole loop on the device (the device code
+ * codelets/sssp/batch_gpu_kernels.cu explains the algorithm; batch_gpu.cu is its host driver). sssp_batch_delta_rule() and sssp_transpose() are plain host code
  * (batch_host.c) and exist in builds without CUDA too. */
 #ifndef TUCCOMPI_SSSP_BATCH_GPU_H
 #define TUCCOMPI_SSSP_BATCH_GPU_H

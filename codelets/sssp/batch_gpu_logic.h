@@ -1,4 +1,4 @@
-/* The state machine of the batched GPU SSSP engine (batch_gpu.cu), shared by the kernel and by
+/* The state machine of the batched GPU SSSP engine (batch_gpu_kernels.cu), shared by the kernel and by
  * its sequential model (tests/apsp/batch_model.c) so that both take the same decisions: the
  * step kinds, the counters, what the control step (run by the last block to reach each grid
  * barrier) decides from them, and the small arithmetic rules (saturating sums, the far-pile
