@@ -1,4 +1,4 @@
-/* The "phast" engine, glued to the runtime: a contraction hierarchy of the graph (ch.c: built
+/* The "phast" engine, glued to the runtime: a contraction hierarchy of the graph (ch_build.c: built
  * once, cached in a file tied to the graph), then PHAST trees: CPU units sweep
  * SSSP_PHAST_LANES sources at once (phast.c), GPU units SSSP_PHAST_GPU_LANES per pass
  * (phast_gpu.cu; TUCCOMPI_PHAST_GPU_LANES for measurements). */
