@@ -12,7 +12,6 @@
 #include <tuccompi_cuda.h>
 
 #include "batch_gpu_kernels.h"
-#include "sssp_env.h"
 
 TUCCOMPI_KERNELCHAR(batch_init, 1, coalesced, none, low, low);
 // The device loop: data-dependent rows of a 128-256 MB array (scatter), few instructions per access,
@@ -139,6 +138,56 @@ static void kernels_of(int K, struct kernels *k)
 	k->krows = two ? TUCCOMPI_KERNEL(batch_rows64) : TUCCOMPI_KERNEL(batch_rows);
 }
 
+extern "C" void sssp_batch_gpu_graph_free(struct sssp_batch_dgraph *dg)
+{
+	const void *p[6] = { dg->rowptr, dg->col, dg->w, dg->in_rowptr, dg->in_col, dg->in_w };
+	for (int k = 0; k < 6; k++)
+		cudaFree((void *)p[k]);
+	memset(dg, 0, sizeof(*dg));
+}
+
+extern "C" int sssp_batch_gpu_graph_upload(const struct sssp_graph *g, struct sssp_batch_dgraph *dg, char *err,
+					   size_t errlen)
+{
+	memset(dg, 0, sizeof(*dg));
+	size_t n1 = ((size_t)g->n + 1) * sizeof(uint64_t), m4 = (size_t)g->m * sizeof(uint32_t);
+	uint64_t *irp = (uint64_t *)malloc(n1);
+	uint32_t *icol = (uint32_t *)malloc(m4 ? m4 : 4), *iw = (uint32_t *)malloc(m4 ? m4 : 4);
+	if (!irp || !icol || !iw)
+	{
+		free(irp);
+		free(icol);
+		free(iw);
+		FAIL(-ENOMEM, "sssp_batch_gpu_graph_upload: out of memory for the transpose (%llu arcs)",
+		     (unsigned long long)g->m);
+	}
+	sssp_transpose(g, irp, icol, iw);
+	const void *host[6] = { g->rowptr, g->col, g->w, irp, icol, iw };
+	const size_t bytes[6] = { n1, m4, m4, n1, m4, m4 };
+	void *dev[6] = { 0 };
+	cudaError_t e = cudaSuccess;
+	for (int k = 0; k < 6 && e == cudaSuccess; k++)
+		if ((e = cudaMalloc(&dev[k], bytes[k] ? bytes[k] : 4)) == cudaSuccess && bytes[k])
+			e = cudaMemcpy(dev[k], host[k], bytes[k], cudaMemcpyHostToDevice);
+	free(irp);
+	free(icol);
+	free(iw);
+	dg->n = g->n;
+	dg->m = g->m;
+	dg->rowptr = (const uint64_t *)dev[0];
+	dg->col = (const uint32_t *)dev[1];
+	dg->w = (const uint32_t *)dev[2];
+	dg->in_rowptr = (const uint64_t *)dev[3];
+	dg->in_col = (const uint32_t *)dev[4];
+	dg->in_w = (const uint32_t *)dev[5];
+	if (e != cudaSuccess)
+	{
+		sssp_batch_gpu_graph_free(dg);
+		FAIL(-EIO, "sssp_batch_gpu_graph_upload: %s (%.1f MB of arcs)", cudaGetErrorString(e), 2.0 * (n1 + 2 * m4) / 1e6);
+	}
+	return 0;
+}
+
 extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
 				  const struct sssp_batch_params *p, void *stream, struct sssp_summary *out,
 				  uint32_t *rows, char *err, size_t errlen)
@@ -156,21 +205,26 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 			FAIL(-EINVAL, "sssp_batch_gpu_run: source %u (index %u) is not a vertex (n = %u)", src[i], i, g->n);
 
 	// sources per traversal: 32 (one slot per lane) or 64 (two)
-	unsigned long lenv = sssp_env_ulong("TUCCOMPI_SSSP_BATCH_LANES", 0);
-	const unsigned width = lenv == 32 || lenv == 64 ? (unsigned)lenv : nsrc <= 32 ? 32 : 64;
+	struct sssp_batch_knobs kn;
+	if (p && p->knobs)
+		kn = *p->knobs;
+	else
+		sssp_batch_knobs_default(&kn);
+	if (kn.lanes && kn.lanes != 32 && kn.lanes != 64)
+		FAIL(-EINVAL, "sssp_batch_gpu_run: %u lanes per traversal; use 32, 64 or 0 (by the batch)", kn.lanes);
+	const unsigned width = kn.lanes ? kn.lanes : nsrc <= 32 ? 32 : 64;
 	const int K = (int)width / 32;
 
 	struct kparams P;
 	memset(&P, 0, sizeof(P));
 	P.n = g->n;
-	P.chunk = sssp_batch_chunk(g->n, g->m, (uint32_t)sssp_env_ulong("TUCCOMPI_SSSP_BATCH_CHUNK", SSSP_BATCH_CHUNK_MIN));
-	P.sparse_popc = (uint32_t)sssp_env_ulong("TUCCOMPI_SSSP_BATCH_SPARSE", SSSP_BATCH_SPARSE_POPC);
+	P.chunk = sssp_batch_chunk(g->n, g->m, kn.chunk_min);
+	P.sparse_popc = kn.sparse_popc;
 	P.cfg.n = g->n;
 	P.cfg.delta = p ? p->delta : 0;
-	unsigned long pd = sssp_env_ulong("TUCCOMPI_SSSP_BATCH_PULL", SSSP_BATCH_PULL_DIV);
-	P.cfg.pull_div = pd > 0xffffffffUL ? 0xffffffffu : (uint32_t)pd;
-	P.cfg.pull_density = (uint32_t)sssp_env_ulong("TUCCOMPI_SSSP_BATCH_PULL_DENSITY", SSSP_BATCH_PULL_DENSITY);
-	P.timeout_ns = (unsigned long long)sssp_env_ulong("TUCCOMPI_SSSP_BATCH_TIMEOUT", 60) * 1000000000ull;
+	P.cfg.pull_div = kn.pull_div;
+	P.cfg.pull_density = kn.pull_density;
+	P.timeout_ns = (unsigned long long)kn.timeout_s * 1000000000ull;
 	P.rowptr = g->rowptr;
 	P.col = g->col;
 	P.w = g->w;
@@ -284,7 +338,7 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		if (res.ctl.abort || res.ctl.mode != SSSP_BATCH_DONE)
 			FAIL(-ETIMEDOUT,
 			     "sssp_batch_gpu_run: the device loop's grid barrier waited more than %lu s (%u blocks of %u "
-			     "threads, share %u): were other kernels holding the GPU? raise share or TUCCOMPI_SSSP_BATCH_TIMEOUT",
+			     "threads, share %u): were other kernels holding the GPU? raise share (MK) or the timeout",
 			     (unsigned long)(P.timeout_ns / 1000000000ull), (unsigned)grid, bx_loop, share);
 		for (unsigned i = 0; i < k; i++)
 		{

@@ -12,7 +12,7 @@
 // expanded later at a distance no larger, until no pair improves.
 //
 // Lanes: a traversal serves 32 K sources, K = 1 or 2 (the template parameter of the device code;
-// TUCCOMPI_SSSP_BATCH_LANES picks, batch_gpu.h). Source i is slot i of a vertex's distance row
+// sssp_batch_knobs::lanes picks, batch_gpu.h). Source i is slot i of a vertex's distance row
 // dist[v][32 K] and bit i of its masks (32- or 64-bit words); lane l of a warp holds slots l and
 // l + 32, so a warp reads or lowers a row with K coalesced 128-byte requests, and the ballot of the
 // slots l + 32h is bits 32h..32h+31 of a mask. Each step of the device loop is a few chains of

@@ -21,7 +21,7 @@ extern "C" {
 
 #define SSSP_BATCH_INF 0xffffffffu
 
-/* Defaults of the tuning knobs (batch_gpu.h lists their environment variables). */
+/* Defaults of the tuning knobs (struct sssp_batch_knobs, batch_gpu.h). */
 #define SSSP_BATCH_PULL_DIV 10u   /* pull when the frontier holds more than n/10 vertices (the probe's switch) */
 #define SSSP_BATCH_PULL_DENSITY 1u /* ... and its vertices have at least 1 new lane each on average
                                     * (docs/apsp.md: the measured choice) */

@@ -13,8 +13,7 @@
  * 2 * (shortcuts its contraction would add - arcs it would remove) + contracted
  * neighbours + level, with level(v) = 1 + the largest level of v's neighbours contracted
  * before it (0 if none). Witness searches settle at most 50 vertices when estimating a
- * priority and 1000 when contracting (TUCCOMPI_CH_SETTLED=SIM,REAL[,SIM_HOPS] for
- * experiments). Directed graphs in general, zero weights and disconnected parts
+ * priority and 1000 when contracting. Directed graphs in general, zero weights and disconnected parts
  * included; every distance PHAST computes equals Dijkstra's.
  *
  * The result, in the vertex numbering that the sweeps use ("positions"): vertices sorted by

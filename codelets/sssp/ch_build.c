@@ -21,6 +21,7 @@
 #include "ch_internal.h"
 #include "pool.h"
 #include "sssp.h"
+#include "sssp_env.h"
 
 #define CH_SIM_SETTLED 50
 #define CH_REAL_SETTLED 1000
@@ -632,9 +633,6 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 		nthreads = 1024;
 	struct build b = { .n = n, .T = nthreads, .nwk = nthreads, .sim_settled = CH_SIM_SETTLED,
 			   .real_settled = CH_REAL_SETTLED, .sim_hops = CH_SIM_HOPS };
-	const char *lim = getenv("TUCCOMPI_CH_SETTLED"); /* experiments: "SIM,REAL" */
-	if (lim)
-		sscanf(lim, "%u,%u,%u", &b.sim_settled, &b.real_settled, &b.sim_hops);
 	int rc = -ENOMEM;
 	size_t nn = (size_t)n + 1;
 	b.out = calloc(nn, sizeof *b.out);
@@ -688,10 +686,8 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 	uint64_t arcs0 = 0;
 	for (uint32_t u = 0; u < n; u++)
 		arcs0 += b.out[u].len;
-	double d0 = arcs0 ? (double)arcs0 / n : 1, core_deg = 0, dense = CH_DENSE;
-	const char *de = getenv("TUCCOMPI_CH_DENSE");
-	if (de)
-		dense = strtod(de, NULL);
+	double d0 = arcs0 ? (double)arcs0 / n : 1, core_deg = 0;
+	double dense = sssp_env_number("TUCCOMPI_CH_DENSE", CH_DENSE, 0, 1e9);
 
 	struct sssp_pool pool;
 	sssp_pool_start(&pool, b.T, &b);

@@ -23,6 +23,7 @@
 
 #include "buffers.h"
 #include "sssp.h"
+#include "sssp_env.h"
 
 // A CUDA error here is fatal for now (the message says which call failed).
 #define SSSP_CHECK(cond, ...)                                                                              \
@@ -270,8 +271,8 @@ extern "C" void sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const
 	static int fused = -1;
 	if (fused < 0)
 	{
-		const char *v = getenv("TUCCOMPI_SSSP_KERNELS");
-		fused = !(v && !strcmp(v, "paper"));
+		static const char *const variants[] = { "paper", "fused" };
+		fused = sssp_env_choice("TUCCOMPI_SSSP_KERNELS", variants, 2, 1);
 	}
 	TUCCOMPI_GPULAUNCH(sssp_init, n, dist, state, n, src, (uint8_t)(fused ? UNSETTLED : FRONTIER), m);
 	int phase = 0;

@@ -1,7 +1,7 @@
 /* The "phast" engine, glued to the runtime: a contraction hierarchy of the graph (ch_build.c: built
  * once, cached in a file tied to the graph), then PHAST trees: CPU units sweep
  * SSSP_PHAST_LANES sources at once (phast.c), GPU units SSSP_PHAST_GPU_LANES per pass
- * (phast_gpu.cu; TUCCOMPI_PHAST_GPU_LANES for measurements). */
+ * (phast_gpu.cu; fewer when the GPU cannot hold their rows). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,25 +157,7 @@ static void view_of(const struct sssp_plan *p, struct tuccompi_task *t0, struct 
 }
 
 #ifdef SSSP_WITH_CUDA
-static int lanes_warned; /* the GPU could not hold gpu_lanes() rows per vertex: said once */
-
-/* Sources per GPU pass: SSSP_PHAST_GPU_LANES, or TUCCOMPI_PHAST_GPU_LANES (32, 64, 128 or 256). */
-static unsigned gpu_lanes(void)
-{
-	static unsigned lanes;
-	if (!lanes)
-	{
-		const char *e = getenv("TUCCOMPI_PHAST_GPU_LANES");
-		unsigned v = e && *e ? (unsigned)strtoul(e, NULL, 10) : SSSP_PHAST_GPU_LANES;
-		if (v != 32 && v != 64 && v != 128 && v != 256)
-		{
-			fprintf(stderr, "sssp phast engine: ignoring TUCCOMPI_PHAST_GPU_LANES=%s (use 32, 64, 128 or 256)\n", e);
-			v = SSSP_PHAST_GPU_LANES;
-		}
-		lanes = v;
-	}
-	return lanes;
-}
+static int lanes_warned; /* the GPU could not hold SSSP_PHAST_GPU_LANES rows per vertex: said once */
 #endif
 
 static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
@@ -211,15 +193,15 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 		/* a row of `lanes` words per vertex: fewer sources per pass where the GPU's memory
 		 * cannot hold the rows (the batch then runs in several passes) */
 		int mk = tuccompi_get_mk();
-		unsigned lanes = gpu_lanes();
+		unsigned lanes = SSSP_PHAST_GPU_LANES;
 		size_t wsb;
 		void *ws;
 		while (!(ws = sssp_gpu_thread_workspace(wsb = sssp_phast_gpu_workspace_size(a->n, lanes))) && lanes > 32)
 			lanes /= 2;
-		if (ws && lanes < gpu_lanes() && !__atomic_exchange_n(&lanes_warned, 1, __ATOMIC_RELAXED))
+		if (ws && lanes < SSSP_PHAST_GPU_LANES && !__atomic_exchange_n(&lanes_warned, 1, __ATOMIC_RELAXED))
 			fprintf(stderr, "sssp phast engine: the GPU has memory for %u sources per pass, not %u (%zu bytes of workspace)\n",
-				lanes, gpu_lanes(), sssp_phast_gpu_workspace_size(a->n, gpu_lanes()));
-		ret = ws ? sssp_phast_gpu(&v, src, nsrc, lanes, ws, wsb, out, rows, tuccompi_gpu_stream(), mk > 0 ? (unsigned)mk : 1, err,
+				lanes, SSSP_PHAST_GPU_LANES, sssp_phast_gpu_workspace_size(a->n, SSSP_PHAST_GPU_LANES));
+		ret = ws ? sssp_phast_gpu(&v, src, nsrc, lanes, ws, wsb, out, rows, tuccompi_gpu_stream(), mk > 0 ? (unsigned)mk : 1, NULL, err,
 					  sizeof(err))
 			 : -ENOMEM;
 		if (!ws)
@@ -278,7 +260,7 @@ static int phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc
 	{
 		/* its workspace is the stream worker's own (sssp_gpu_thread_workspace) */
 		pl->cuda_batch = phast_cuda_batch;
-		pl->batch_max[TUCCOMPI_UNIT_CUDA] = gpu_lanes();
+		pl->batch_max[TUCCOMPI_UNIT_CUDA] = SSSP_PHAST_GPU_LANES;
 	}
 #endif
 	pl->workspace_size[0] = ws;
@@ -310,7 +292,7 @@ static uint64_t phast_gpu_bytes(const struct sssp_plan *p, int with_rows, uint64
 	for (unsigned k = 0; k < nb; k++)
 		*shared += size[k];
 #ifdef SSSP_WITH_CUDA
-	return sssp_phast_gpu_workspace_size(p->g->n, gpu_lanes());
+	return sssp_phast_gpu_workspace_size(p->g->n, SSSP_PHAST_GPU_LANES);
 #else
 	return 0;
 #endif
