@@ -203,7 +203,9 @@ static double crauser_baseline(const struct graph *g, const struct sssp_batch_dg
 	tuccompi_gpu_set_stream(s);
 	struct sssp_summary out;
 	uint64_t st = seed;
-	sssp_gpu_run(&cg, (uint32_t)(bench_splitmix(&st) % g->n), &wk, NULL, &out);
+	char err[256];
+	if (sssp_gpu_run(&cg, (uint32_t)(bench_splitmix(&st) % g->n), &wk, NULL, &out, err, sizeof(err)) < 0)
+		bench_die("%s", err);
 	double t0 = bench_now();
 	for (unsigned i = 0; i < nb; i++)
 	{
@@ -211,7 +213,8 @@ static double crauser_baseline(const struct graph *g, const struct sssp_batch_dg
 		do
 			v = (uint32_t)(bench_splitmix(&st) % g->n);
 		while (g->rowptr[v + 1] == g->rowptr[v]);
-		sssp_gpu_run(&cg, v, &wk, NULL, &out);
+		if (sssp_gpu_run(&cg, v, &wk, NULL, &out, err, sizeof(err)) < 0)
+			bench_die("%s", err);
 	}
 	double dt = bench_now() - t0;
 	BENCH_CUDA(cudaStreamDestroy(s));

@@ -97,7 +97,9 @@ static void *sssp_thread(void *p)
 		if (i < 0)
 			break;
 		struct sssp_summary s;
-		sssp_gpu_run(&c->g, c->sources[i], &c->work[ta->k], NULL, &s);
+		char err[256];
+		if (sssp_gpu_run(&c->g, c->sources[i], &c->work[ta->k], NULL, &s, err, sizeof(err)) < 0)
+			bench_die("%s", err);
 		sum += s.sum + s.reached;
 	}
 	pthread_mutex_lock(&c->lock);

@@ -148,9 +148,10 @@ struct sssp_gpu_work
 	void *misc;      /**< sssp_gpu_misc_size() bytes */
 };
 size_t sssp_gpu_misc_size(void);
-/** One SSSP; row (pinned host memory, n entries) receives the distances when not NULL. */
-void sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const struct sssp_gpu_work *w, uint32_t *row,
-		  struct sssp_summary *out);
+/** One SSSP; row (pinned host memory, n entries) receives the distances when not NULL. 0, or -EIO
+ *  with one line in @p err (a failed CUDA call). */
+int sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const struct sssp_gpu_work *w, uint32_t *row,
+		 struct sssp_summary *out, char *err, size_t errlen);
 
 /* implementations (plug-in functions) */
 void sssp_cpu(struct tuccompi_task *t, void *arg);
