@@ -21,13 +21,10 @@
 #include <tuccompi_cuda.h>
 #endif
 
-/* What the hierarchy costs to build, per vertex and core, and what it saves per source against
- * the batched engine, per million vertices, as measured on the H200 node (2026-11-30,
- * docs/apsp.md "PHAST"): a 1M-vertex road-like graph built in 2.9 s and a 1024x1024 grid in
- * 17.6 s on 16 threads (47 and 270 us per vertex and core: the estimate takes 100); with a GPU,
- * the batched engine ran a 1M-vertex grid at 552 SSSP/s and PHAST at 25,700 (1.8 ms saved per
- * source); without one, 16 cores ran the bucket-queue Dijkstra at about 20 SSSP/s each and PHAST
- * at about 300 each (saved: 1/(20 c) - 1/(300 c) s per source on c cores). Auto builds the
+/* What the hierarchy costs to build, per vertex and core, and what it saves per source against the
+ * batched engine, per million vertices, with a GPU (saved per source) and without one (16 cores'
+ * bucket-queue Dijkstra and PHAST rates per core: saved 1/(dial c) - 1/(phast c) s per source on c
+ * cores). The measurements they come from: docs/apsp.md, "Engines" (auto). Auto builds the
  * hierarchy when the sources pay for it. */
 #define PHAST_BUILD_S_PER_VERTEX_CORE 1e-4
 #define PHAST_SAVED_S_PER_SOURCE_PER_MVERTEX_GPU 1.8e-3
