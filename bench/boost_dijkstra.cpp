@@ -21,7 +21,6 @@
 #include <boost/graph/dijkstra_shortest_paths_no_color_map.hpp>
 #include <boost/property_map/property_map.hpp>
 
-#include <chrono>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -32,8 +31,7 @@
 #include <utility>
 #include <vector>
 
-#include "cli.h"
-#include "graph.h"
+#include "bench.h"
 #include "sssp.h"
 #include "sssp_cpu.h"
 
@@ -47,85 +45,6 @@ struct Arc
 typedef boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, Arc, boost::no_property, uint32_t,
 					   uint64_t>
 	Csr;
-
-[[noreturn]] void die(int code, const char *fmt, const char *a = "", const char *b = "")
-{
-	std::fprintf(stderr, "boost_dijkstra: ");
-	std::fprintf(stderr, fmt, a, b);
-	std::fprintf(stderr, "\n");
-	std::exit(code);
-}
-
-bool parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-	if (!s || !*s)
-		return false;
-	errno = 0;
-	unsigned long long x = std::strtoull(s, &end, 10);
-	if (errno || *end || *s == '-')
-		return false;
-	*v = x;
-	return true;
-}
-
-bool parse_range(const char *s, uint64_t *lo, uint64_t *hi)
-{
-	const char *dash = std::strchr(s, '-');
-	if (!dash)
-		return false;
-	std::string a(s, dash - s);
-	return parse_u64(a.c_str(), lo) && parse_u64(dash + 1, hi) && *lo <= *hi;
-}
-
-/* --gen SPEC, as tuccompi-apsp reads it (grids also take a weight range here). */
-void generate(const char *spec, uint64_t seed, graph *g)
-{
-	std::string s(spec);
-	std::vector<std::string> part;
-	for (size_t p = 0;;)
-	{
-		size_t q = s.find(':', p);
-		part.push_back(s.substr(p, q == std::string::npos ? q : q - p));
-		if (q == std::string::npos)
-			break;
-		p = q + 1;
-	}
-	graph_error err = {""};
-	int ret;
-	uint64_t w1 = 1, w2 = 10;
-	if (part[0] == "random" && part.size() >= 2 && part.size() <= 4)
-	{
-		uint64_t n, d1 = 1, d2 = 9;
-		if (!parse_u64(part[1].c_str(), &n) || !n || n >= UINT32_MAX ||
-		    (part.size() > 2 && !parse_range(part[2].c_str(), &d1, &d2)) ||
-		    (part.size() > 3 && !parse_range(part[3].c_str(), &w1, &w2)))
-			die(2, "--gen '%s': expected random:N[:D1-D2[:W1-W2]]", spec);
-		ret = graph_gen_random((uint32_t)n, (uint32_t)d1, (uint32_t)d2, (uint32_t)w1, (uint32_t)w2, seed, g, &err);
-	}
-	else if (part[0] == "rmat" && part.size() >= 2 && part.size() <= 3)
-	{
-		uint64_t scale, ef = 16;
-		if (!parse_u64(part[1].c_str(), &scale) || scale > 31 ||
-		    (part.size() > 2 && !parse_u64(part[2].c_str(), &ef)))
-			die(2, "--gen '%s': expected rmat:SCALE[:EDGEFACTOR]", spec);
-		ret = graph_gen_rmat((unsigned)scale, (unsigned)ef, 0.57, 0.19, 0.19, 1, 10, seed, g, &err);
-	}
-	else if (part[0] == "grid" && part.size() >= 2 && part.size() <= 3)
-	{
-		uint64_t r, c;
-		size_t x = part[1].find('x');
-		if (x == std::string::npos || !parse_u64(part[1].substr(0, x).c_str(), &r) ||
-		    !parse_u64(part[1].substr(x + 1).c_str(), &c) || !r || !c || r * c >= UINT32_MAX ||
-		    (part.size() > 2 && !parse_range(part[2].c_str(), &w1, &w2)))
-			die(2, "--gen '%s': expected grid:ROWSxCOLS[:W1-W2]", spec);
-		ret = graph_gen_grid((uint32_t)r, (uint32_t)c, (uint32_t)w1, (uint32_t)w2, seed, g, &err);
-	}
-	else
-		die(2, "--gen '%s': expected random:N, rmat:SCALE or grid:RxC", spec);
-	if (ret < 0)
-		die(1, "%s", err.msg);
-}
 
 /* K distinct sources, the same as tuccompi-apsp --sources random:K --seed S. */
 uint64_t splitmix(uint64_t *s)
@@ -178,7 +97,7 @@ double now()
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 		return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 	}
-	return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+	return bench_now();
 }
 
 /* One engine's row of the table. */
@@ -195,6 +114,7 @@ struct Engine
 
 int main(int argc, char **argv)
 {
+	bench_name = "boost_dijkstra";
 	const char *path = nullptr, *gen = nullptr, *csv = nullptr;
 	std::string nspec;
 	uint64_t k = 4, seed = 1;
@@ -211,13 +131,11 @@ int main(int argc, char **argv)
 		}
 		else if (!std::strcmp(a, "--sources") && i + 1 < argc)
 		{
-			if (!parse_u64(argv[++i], &k) || !k)
-				die(2, "--sources '%s': want a count of at least 1", argv[i]);
+			k = bench_uint("--sources", argv[++i], 1, UINT32_MAX);
 		}
 		else if (!std::strcmp(a, "--seed") && i + 1 < argc)
 		{
-			if (!parse_u64(argv[++i], &seed))
-				die(2, "--seed '%s': want a non-negative integer", argv[i]);
+			seed = bench_uint("--seed", argv[++i], 0, UINT64_MAX);
 		}
 		else if (!std::strcmp(a, "--csv") && i + 1 < argc)
 			csv = argv[++i];
@@ -234,25 +152,16 @@ int main(int argc, char **argv)
 		else if (a[0] != '-' && !path)
 			path = a;
 		else
-			die(2, "unknown argument '%s' (see --help)", a);
+			bench_die("unknown argument '%s' (see --help)", a);
 	}
 	if (path && gen)
-		die(2, "give a graph file or --gen, not both");
+		bench_die("give a graph file or --gen, not both");
 
 	graph g = {};
 	double t0 = now();
-	if (path)
-	{
-		graph_read_options ro = {};
-		ro.format = GRAPH_FORMAT_AUTO;
-		graph_error err = {""};
-		if (graph_read(path, &ro, &g, &err) < 0)
-			die(1, "%s", err.msg);
-	}
-	else
-		generate(gen ? gen : "random:1049088", seed, &g);
+	bench_load(path, gen ? gen : "random:1049088", seed, &g);
 	if (!g.n)
-		die(1, "the graph has no vertices");
+		bench_die("the graph has no vertices");
 	if (k > g.n)
 		k = g.n;
 	std::vector<uint32_t> sources = pick_sources(g.n, k, seed);
@@ -392,7 +301,7 @@ int main(int argc, char **argv)
 		std::string tmp = std::string(csv) + ".tmp";
 		FILE *f = std::fopen(tmp.c_str(), "w");
 		if (!f || std::fputs(rows.c_str(), f) < 0 || std::fclose(f) || std::rename(tmp.c_str(), csv))
-			die(1, "%s: cannot write the CSV (%s); check the directory", csv, std::strerror(errno));
+			bench_die("%s: cannot write the CSV (%s); check the directory", csv, std::strerror(errno));
 	}
 	std::printf("%s\n", bad ? "DIFFERENT distances: see above" : "all distances identical");
 	graph_free(&g);

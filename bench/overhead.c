@@ -12,18 +12,9 @@
  *
  * Usage: overhead [--tasks N] [--task-us LIST] [--reps R] [--policies a,b,c] [--csv FILE] */
 #include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 #include <tuccompi.h>
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "bench.h"
 
 static unsigned spin_us;
 
@@ -32,8 +23,8 @@ static void task_cpu(struct tuccompi_task *t, void *arg)
 	(void)arg;
 	if (spin_us)
 	{
-		double end = now() + spin_us * 1e-6;
-		while (now() < end)
+		double end = bench_now() + spin_us * 1e-6;
+		while (bench_now() < end)
 			;
 	}
 	*(uint64_t *)tuccompi_task_result(t) = tuccompi_task_id(t);
@@ -47,6 +38,7 @@ static int cmp_double(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+	bench_name = "overhead";
 	uint64_t maxtasks = 20000;
 	unsigned reps = 5;
 	const char *policies = "eq1,eq2,ms,ms-tail,eager,lws", *csv = NULL, *durations = "0,1,10,100,1000";
@@ -72,10 +64,7 @@ int main(int argc, char **argv)
 	tuccompi_conf_init(&conf);
 	conf.quiet = 1;
 	if (tuccompi_init(&argc, &argv, &conf) < 0)
-	{
-		fprintf(stderr, "overhead: %s\n", tuccompi_last_error());
-		return 1;
-	}
+		bench_die("%s", tuccompi_last_error());
 	int root = tuccompi_rank() == 0;
 	int workers = tuccompi_unit_count(TUCCOMPI_UNIT_CPU);
 	uint64_t *res = calloc(maxtasks, sizeof(uint64_t));
@@ -112,22 +101,16 @@ int main(int argc, char **argv)
 		{
 			const struct tuccompi_policy *pol = tuccompi_policy_by_name(name);
 			if (!pol)
-			{
-				fprintf(stderr, "overhead: %s\n", tuccompi_last_error());
-				return 2;
-			}
+				bench_die("%s", tuccompi_last_error());
 			double *t = calloc(reps + 1, sizeof(double)), comm = 0;
 			uint64_t requests = 0;
 			for (unsigned r = 0; r <= reps; r++) /* run 0 warms up */
 			{
 				tuccompi_taskset_t ts;
-				double t0 = now();
+				double t0 = bench_now();
 				if (tuccompi_parallel(pol, &d, &ts) < 0 || tuccompi_wait(ts) < 0)
-				{
-					fprintf(stderr, "overhead: %s\n", tuccompi_last_error());
-					return 1;
-				}
-				double el = now() - t0;
+					bench_die("%s", tuccompi_last_error());
+				double el = bench_now() - t0;
 				struct tuccompi_taskset_stats st;
 				tuccompi_taskset_get_stats(ts, &st);
 				if (r)

@@ -22,26 +22,10 @@
 #include <tuccompi_tune.h>
 #include <vector>
 
-#include "graph.h"
+#include "bench.h"
 #include "sssp.h"
 
-#define CK(call)                                                                                       \
-	do                                                                                             \
-	{                                                                                              \
-		cudaError_t e_ = (call);                                                               \
-		if (e_ != cudaSuccess)                                                                 \
-		{                                                                                      \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-			exit(1);                                                                       \
-		}                                                                                      \
-	} while (0)
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#define CK(call) BENCH_CUDA(call)
 
 // ------------------------------------------------------------------ 2-D stencil
 TUCCOMPI_KERNELCHAR(jacobi, 2, coalesced, low, medium, high);
@@ -113,7 +97,9 @@ static void *sssp_thread(void *p)
 		if (i < 0)
 			break;
 		struct sssp_summary s;
-		sssp_gpu_run(&c->g, c->sources[i], &c->work[ta->k], NULL, &s);
+		char err[256];
+		if (sssp_gpu_run(&c->g, c->sources[i], &c->work[ta->k], NULL, &s, err, sizeof(err)) < 0)
+			bench_die("%s", err);
 		sum += s.sum + s.reached;
 	}
 	pthread_mutex_lock(&c->lock);
@@ -140,12 +126,12 @@ static double run_sssp(struct sssp_ctx *c, int mk, int nsources, uint64_t *check
 	c->next = 0;
 	c->nsources = nsources;
 	c->checksum = 0;
-	double t0 = now();
+	double t0 = bench_now();
 	for (int k = 0; k < mk; k++)
 		pthread_create(&th[k], NULL, sssp_thread, &ta[k]);
 	for (int k = 0; k < mk; k++)
 		pthread_join(th[k], NULL);
-	double el = now() - t0;
+	double el = bench_now() - t0;
 	if (checksum)
 		*checksum = c->checksum;
 	return nsources / el;
@@ -155,6 +141,7 @@ static const char *const kernels[] = { "relax", "minimum", "update" };
 
 int main(int argc, char **argv)
 {
+	bench_name = "tune_kernels";
 	uint32_t n = 1049088;
 	int nsources = 256, grid = 4096;
 	const char *csv = NULL;
@@ -182,7 +169,7 @@ int main(int argc, char **argv)
 
 	struct graph g = {};
 	struct graph_error err;
-	double tg = now();
+	double tg = bench_now();
 	if (graph_gen_random(n, 1, 9, 1, 10, 42, &g, &err) < 0)
 	{
 		fprintf(stderr, "tune_kernels: %s\n", err.msg);
@@ -197,7 +184,7 @@ int main(int argc, char **argv)
 		return 77;
 	}
 	printf("device %s (%s), %d SMs; graph n=%u m=%llu (generated in %.1f s)\n", dp.name, key, dp.sm_count, g.n,
-	       (unsigned long long)g.m, now() - tg);
+	       (unsigned long long)g.m, bench_now() - tg);
 
 	struct sssp_ctx c;
 	memset(&c.g, 0, sizeof(c.g));

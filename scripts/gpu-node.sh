@@ -1,12 +1,40 @@
 #!/usr/bin/env bash
-# gpu-node.sh STEP...: what we run on the H200 node, from the bundle (make bundle), in one call.
-# Results go to $OUT (the device tool brings them back) or ./gpu-out.
-#   tests     the make-check suite from the bundle (CUDA tests run there)
-#   apsp      GPU SSSP on the paper's 1M-vertex graph, checked against the CPU
-#   tune      bench/tune_kernels: rules / empirical / CUDA / sweep, MK 1..8
-#   overhead  bench/overhead: per-task cost of the policies, 1 rank and 2 ranks
-#   trace     a traced APSP run with MK = 4 (paje.trace + plots' inputs, tarred)
-#   apspbench bench/apsp.sh: the APSP throughput table
+# gpu-node.sh STEP...: what we run on the GPU nodes, from the runtime bundle (make bundle), in one
+# call; the one script for GPU measurements (the steps that produced the numbers docs/ quote). Results
+# go to $OUT (the device tool brings them back) or ./gpu-out; steps marked * write their own folder
+# $OUT/STEP/ (the device tool brings back a few files only: end with `pack`).
+# Checks:
+#   tests         the make-check suite from the bundle (CUDA tests run there)
+#   gputests      the GPU paths alone, fast: every engine's kernels against Dijkstra, CUDA batches
+#   faults        an injected GPU fault in the middle of an APSP run: identical results
+# The paper's engine and the library:
+#   apsp          GPU SSSP on the paper's 1M-vertex graph, checked against the CPU
+#   tune          bench/tune_kernels: rules / empirical / CUDA / sweep, MK 1..8
+#   profile       where the GPU time of one paper-engine SSSP goes (ncu)
+#   overhead      bench/overhead: per-task cost of the policies, 1 rank and 2 ranks
+#   trace         a traced APSP run with MK = 4 (paje.trace + plots' inputs, tarred)
+#   mpi           the cross-rank communication share, 2 and 4 ranks
+#   tail          MS against MS-TAIL on every unit: the end of small task sets
+# The engines (docs/apsp.md):
+#   apspbench     bench/apsp.sh: the APSP throughput table (every engine per graph, Boost)
+#   final*        the measurements docs/apsp.md's tables quote in one call: the GPU engines' tests,
+#                 bench/apsp.sh, every unit one rank against two, bench/overhead (OVERHEAD=0 skips)
+#   batched*      the batched GPU engine alone (bench/bench_batched): its test and model, SSSP/s on
+#                 random 1M and 4M, R-MAT 20 and the grid per delta and streams, against Crauser
+#   batched-lanes*  bench/bench_batched --lanes 32,64 on the same four graphs (ratio in one run)
+#   batched-knobs*  its knobs (struct sssp_batch_knobs, --knob; KNOBS: items base, delta, streams2 or
+#                 NAME=VALUE[,...]) on random 1M and 4M and R-MAT 20 (GRAPHS), defaults first and last
+#   batched-ncu*  one batch of random 1M and of the grid under Nsight Compute (the device loop)
+#   phast*        PHAST (bench/bench_phast) on road-like 1M and the grid: hierarchy, CPU and GPU rates
+#   phast-profile*  where a GPU PHAST pass spends its time, per plan of its levels (PLANS, LANES, GRAPHS)
+#   phast-mk*     GPU PHAST through tuccompi-apsp by passes at once (MKS, default "1 2 4"; REPS)
+#   ranks*        every unit, 8,192 sources: one rank against two (REPS, POLICIES, PF0, SYN_AB,
+#                 OVERHEAD), then bench/overhead on 2 and 4 ranks
+#   x2*           the two-GPU node (nvidia-h200-x2): tests, GPUs one and two ranks, every unit, journal
+#                 cost, a too-small GPU, a traced two-rank run, --mk auto
+#   idle*, pin*   the two-GPU node: the H200 node's shape on GPU 0, idle units with every unit running
+#                 (waking one worker or all), pinned against unpinned CPU workspaces
+#   pack          one archive of everything in $OUT (last)
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUNDLE:-$here/bundle}
@@ -15,7 +43,33 @@ mkdir -p "$out"
 . "$B/env.sh"
 export STARPU_SILENT=1
 export TUCCOMPI_TUNE_DB=$out/tune.db
+APP=$B/apps/apsp/tuccompi-apsp
+GT=$B/apps/apsp/tuccompi-graph
+BB=$B/bench/bench_batched
+BP=$B/bench/bench_phast
+tmp=${TMPDIR:-/tmp}
 step() { echo; echo "=== $* ($(date +%T))"; }
+# folder NAME: this step's results go to $o = $out/NAME
+folder() { o=$out/$1; mkdir -p "$o"; }
+# rate LOG: the SSSP/s of a run's final report line (not of its progress line)
+rate() { grep -oE 'SSSP in [0-9.]+ s: [0-9.]+ SSSP/s' "$1" | tail -1 | awk '{print $5}'; }
+# run NAME COMMAND...: COMMAND's output in $o/NAME.log, its rate appended to $o/rates.txt and shown
+# ($RUN_LIMIT seconds at most, default 300)
+run() {
+	local name=$1
+	shift
+	timeout "${RUN_LIMIT:-300}" "$@" >"$o/$name.log" 2>&1 || echo "$name: exit $?"
+	printf '%-28s %10s SSSP/s\n' "$name" "$(rate "$o/$name.log")" | tee -a "$o/rates.txt"
+}
+# bb LOG TIMEOUT ARGS...: bench_batched, its CSV lines appended to $o/bench_batched.csv
+bb() {
+	local log=$1 t=$2
+	shift 2
+	timeout "$t" "$BB" --csv "$o/bench_batched.csv" "$@" 2>&1 | tee -a "$o/$log.txt"
+	echo "(exit ${PIPESTATUS[0]})"
+}
+# gen SPEC FILE: the graph of SPEC (seed 1) as a binary file
+gen() { "$GT" gen "$1" --seed 1 -o "$2" >/dev/null 2>&1 || echo "cannot generate $1"; }
 
 for s in "$@"; do
 	case $s in
@@ -129,6 +183,294 @@ PY
 			-o "$out/faulty.csv" --summary 2>&1 | grep -E "failed|taken out|run again|SSSP/s" | tee "$out/faults.txt"
 		cmp "$out/ref.csv" "$out/faulty.csv" && echo "identical results after the fault" | tee -a "$out/faults.txt"
 		;;
-	*) echo "unknown step $s" ;;
+	final)
+		folder final
+		for t in sssp_batch_gpu phast_gpu; do
+			step "tests/apsp/$t"
+			timeout 150 "$B/tests/apsp/$t" >"$o/$t.txt" 2>&1
+			echo "$t: exit $?"
+			tail -n 1 "$o/$t.txt"
+		done
+		step "bench/apsp.sh"
+		APP=$APP GRAPHTOOL=$GT BOOST=$B/bench/boost_dijkstra timeout "${APSP_LIMIT:-420}" \
+			"$B/bench/apsp.sh" "$o" 2>&1 | grep -v '^ *$' | tail -45
+		G=$o/random-1049088.tgb
+		if [ -s "$G" ]; then
+			step "every unit, 8192 sources: one rank, then two ranks on this one-GPU node"
+			timeout 100 "$APP" "$G" --sources random:8192 --summary >"$o/ranks1.log" 2>&1
+			timeout 100 "$B/tests/mpirun.sh" 2 "$APP" "$G" --sources random:8192 --summary >"$o/ranks2.log" 2>&1
+			for r in 1 2; do
+				grep -E "SSSP in|local rank|cross-rank" "$o/ranks$r.log" | sed "s/^/[$r rank(s)] /" | grep -v '^\[.*\] *$' | head -8
+			done
+		fi
+		if [ "${OVERHEAD:-1}" != 0 ]; then
+			step "bench/overhead: 1 us and 100 us tasks, 1, 2 and 4 ranks"
+			STARPU_NCUDA=0 timeout 60 "$B/bench/overhead" --task-us 1,100 --reps 3 --csv "$o/overhead-1.csv" 2>&1 | tail -18
+			for n in 2 4; do
+				MPIRUN_ARGS="-x STARPU_NCUDA=0" timeout 90 "$B/tests/mpirun.sh" $n "$B/bench/overhead" --task-us 1,100 \
+					--reps 3 --csv "$o/overhead-$n.csv" 2>&1 | tail -18
+			done
+		fi
+		rm -f "$o"/*.tgb "$o"/*.ch
+		;;
+	batched)
+		folder batched
+		step "batched: tests/apsp/sssp_batch_gpu and the sequential model"
+		nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,memory.used --format=csv,noheader
+		timeout 180 "$B/tests/apsp/sssp_batch_gpu" >"$o/batch-test.txt" 2>&1
+		echo "sssp_batch_gpu: exit $? (0 pass, 77 skip)"
+		tail -n 2 "$o/batch-test.txt"
+		timeout 60 "$B/tests/apsp/batch_model" 2>&1 | tail -n 2
+		# a batch whose blocks are not co-resident fails after 20 s instead of 60
+		step "batched: random 1M"
+		bb bench-random1m 90 --knob timeout=20 --gen random:1049088 --batches 64 --delta rule,8 --streams 1,2,4
+		step "batched: random 4M"
+		bb bench-random4m 120 --knob timeout=20 --gen random:4194304 --batches 32 --delta rule --streams 1,4
+		step "batched: R-MAT scale 20"
+		bb bench-rmat20 150 --knob timeout=20 --gen rmat:20 --batches 32 --delta rule --streams 1,4
+		step "batched: grid 1024x1024"
+		bb bench-grid 150 --knob timeout=20 --gen grid:1024x1024 --batches 16 --delta rule,90 --streams 1,4,8 --baseline 4
+		;;
+	batched-lanes)
+		folder batched-lanes
+		for g in random:1049088 random:4194304 rmat:20 grid:1024x1024; do
+			n=32
+			case $g in random:4*) n=12 ;; grid*) n=8 ;; esac
+			step "bench_batched --lanes 32,64 --gen $g"
+			bb "lanes-${g%%:*}-${g#*:}" 90 --gen "$g" --batches $n --lanes 32,64 --delta rule --streams 1 --check 1 \
+				--baseline 0 | grep -iE "lanes|SSSP/s|mismatch|error|exit" | tail -6
+		done
+		;;
+	batched-knobs)
+		folder batched-knobs
+		for g in ${GRAPHS:-random:1049088 random:4194304 rmat:20}; do
+			f=$out/$(echo "$g" | tr ':' '-').tgb
+			gen "$g" "$f"
+			n=32
+			case $g in random:4* | grid:*) n=8 ;; esac
+			for k in ${KNOBS:-base pull=5 pull=20 pull_density=2 pull_density=8 sparse=1 sparse=4 chunk=128 delta streams2 base}; do
+				opts=()
+				case $k in base) ;; delta) opts=(--delta 0,3,6,12,24) ;; streams2) opts=(--streams 2) ;; *) opts=(--knob "$k") ;; esac
+				log=$o/$(basename "$f" .tgb)-$(echo "$k" | tr '=,' '-_').log
+				timeout 120 "$BB" "$f" --batches "$n" --lanes 64 --check 1 --baseline 0 "${opts[@]}" >"$log" 2>&1 ||
+					echo "$k: exit $?" >>"$log"
+				awk -v g="$g" -v k="$k" '$1 == 64 && NF > 10 {r = sprintf("%-16s %-22s d=%-4s s=%s %9s SSSP/s %7s ms %5s steps %s", g, k, $2, $4, $6, $7, $9, $NF)}
+					/device ms per batch/ {print r, "|", substr($0, index($0, ":") + 2)}' "$log" | tee -a "$o/knobs.txt"
+				grep -h 'MISMATCH\|exit' "$log" | head -3 | tee -a "$o/knobs.txt"
+			done
+			rm -f "$f"
+		done
+		;;
+	batched-ncu)
+		folder batched-ncu
+		ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+		[ -n "$ncu" ] || { echo "no ncu"; continue; }
+		for g in random:1049088 grid:1024x1024; do
+			step "ncu: the device loop of one batch, $g"
+			# launch 0 is the warm-up batch, launch 1 the timed one
+			timeout 240 "$ncu" --kernel-name batch_loop --launch-skip 1 --launch-count 1 --set full \
+				--export "$o/ncu-${g%%:*}" --force-overwrite \
+				"$BB" --gen "$g" --batches 1 --streams 1 --delta rule --check 0 --baseline 0 >"$o/ncu-${g%%:*}.log" 2>&1
+			echo "ncu exit $?"
+			"$ncu" --import "$o/ncu-${g%%:*}.ncu-rep" --page details --section SpeedOfLight --section MemoryWorkloadAnalysis \
+				--section Occupancy --section LaunchStats 2>/dev/null |
+				grep -E "Duration|Throughput|Occupancy|Registers|Grid Size|Block Size|L2 Hit|Mem Busy" | head -30
+		done
+		;;
+	phast)
+		folder phast
+		step "tests/apsp/phast_gpu"
+		timeout 120 "$B/tests/apsp/phast_gpu" >"$o/phast-test.txt" 2>&1
+		echo "phast_gpu: exit $?"
+		tail -n 2 "$o/phast-test.txt"
+		for g in road:1000000 grid:1024x1024; do
+			name=$(echo "$g" | tr ':x' '--')
+			rm -f "$tmp/$name.ch"
+			step "bench_phast --gen $g (build the hierarchy)"
+			timeout 200 "$BP" --gen "$g" --threads 16 --sources 4096 --dijkstra 4 --gpu-sources 16384 \
+				--lanes 128 --cache "$tmp/$name.ch" 2>&1 | tee "$o/phast-$name.txt"
+			[ -s "$tmp/$name.ch" ] || { echo "no hierarchy for $g (timed out?): skipping its other runs"; continue; }
+			step "bench_phast --gen $g (from the cache; GPU 256 lanes)"
+			timeout 60 "$BP" --gen "$g" --threads 16 --sources 1024 --dijkstra 1 --gpu-sources 16384 \
+				--lanes 256 --cache "$tmp/$name.ch" 2>&1 | tee "$o/phast-$name-256.txt"
+			step "bench_phast --gen $g (from the cache; GPU 128 lanes, rows to the host)"
+			timeout 60 "$BP" --gen "$g" --threads 16 --sources 1024 --dijkstra 1 --gpu-sources 4096 \
+				--lanes 128 --rows --cache "$tmp/$name.ch" 2>&1 | tee "$o/phast-$name-rows.txt"
+			rm -f "$tmp/$name.ch"
+		done
+		;;
+	phast-profile)
+		folder phast-profile
+		# plans: default (the kernel's), whole (a warp per vertex), nofilter (no per-lane look at the
+		# upward levels' vertices), old (the plan before: whole, unfiltered, chained by vertices only),
+		# c8/c32 (chained up to 8 / 32 arcs per warp), s2/s8 (slices of at least 2 / 8 arcs)
+		plan_knob() {
+			case $1 in
+			default) echo profile=2 ;;
+			whole) echo profile=2,split=0 ;;
+			nofilter) echo profile=2,filter=0 ;;
+			old) echo profile=2,split=0,filter=0,chain_arcs=1000000000 ;;
+			c*) echo "profile=2,chain_arcs=${1#c}" ;;
+			s*) echo "profile=2,split_min=${1#s}" ;;
+			esac
+		}
+		for g in ${GRAPHS:-grid:1024x1024 road:1048576}; do
+			name=$(echo "$g" | tr ':' '-')
+			ch=$tmp/$name.ch
+			first=1
+			for lanes in ${LANES:-128 256}; do
+				for plan in ${PLANS:-default nofilter old whole c8 c32 s2 s8}; do
+					step "bench_phast --gen $g --lanes $lanes, plan $plan"
+					cpu=(--sources 256 --dijkstra 1)
+					[ $first = 1 ] && cpu=(--sources 1024 --dijkstra 1) && first=0
+					timeout 200 "$BP" --gen "$g" --threads 16 "${cpu[@]}" --gpu-sources 16384 --lanes "$lanes" \
+						--cache "$ch" --knob "$(plan_knob "$plan")" >"$o/$name-$lanes-$plan.txt" 2>&1
+					grep -E "PHAST GPU|^  |PHAST CPU, 16|distances" "$o/$name-$lanes-$plan.txt" |
+						sed -n '1,12p;/SSSP/p;/distances/p' | awk '!seen[$0]++'
+				done
+			done
+			rm -f "$ch"
+		done
+		;;
+	phast-mk)
+		folder phast-mk
+		for g in ${GRAPHS:-grid:1024x1024 road:1048576}; do
+			name=$(echo "$g" | tr ':' '-')
+			file=$out/$name.tgb
+			step "$g"
+			gen "$g" "$file"
+			args=(--engine phast --policy ms --seed 1 --summary --ch-cache "$file.ch")
+			run "$name-cpu-phast-1" "$APP" "$file" "${args[@]}" --units cpu --sources random:4096
+			for rep in $(seq "${REPS:-1}"); do
+				for mk in ${MKS:-1 2 4}; do
+					run "$name-gpu-phast-mk$mk-$rep" "$APP" "$file" "${args[@]}" --units gpu --mk "$mk" --sources random:32768
+				done
+			done
+			run "$name-cpu-phast-2" "$APP" "$file" "${args[@]}" --units cpu --sources random:4096
+			rm -f "$file" "$file.ch"
+		done
+		;;
+	ranks)
+		folder ranks
+		export TUCCOMPI_END_LOG=1 MPIRUN_ARGS="${MPIRUN_ARGS:-} -x TUCCOMPI_END_LOG"
+		gen random:1049088 "$out/r1m.tgb"
+		# two NAME POLICY: two ranks (extra mpirun arguments in $MPIRUN_ARGS), with how the set ended
+		two() {
+			run "$1" "$B/tests/mpirun.sh" 2 "$APP" "$out/r1m.tgb" --sources random:8192 --policy "$2" --summary
+			grep -E "waiting for other|SYN ms|MS grant" "$o/$1.log" | sed 's/^.*\(\[tuccompi\)/\1/; s/^/    /'
+		}
+		for rep in $(seq "${REPS:-2}"); do
+			for pol in ${POLICIES:-ms ms-tail}; do
+				run "ranks1-$pol-$rep" "$APP" "$out/r1m.tgb" --sources random:8192 --policy "$pol" --summary
+				two "ranks2-$pol-$rep" "$pol"
+				[ "${SYN_AB:-0}" = 1 ] && MPIRUN_ARGS="$MPIRUN_ARGS -x TUCCOMPI_SYN_PAUSE=0" two "ranks2-$pol-nopause-$rep" "$pol"
+			done
+			[ "${PF0:-1}" = 0 ] || MPIRUN_ARGS="$MPIRUN_ARGS -x TUCCOMPI_MS_PREFETCH=0" two "ranks2-ms-pf0-$rep" ms
+		done
+		rm -f "$out/r1m.tgb"
+		unset TUCCOMPI_END_LOG
+		if [ "${OVERHEAD:-1}" != 0 ]; then
+			step "bench/overhead, 2 and 4 ranks"
+			for n in 2 4; do
+				MPIRUN_ARGS="-x STARPU_NCUDA=0" timeout 120 "$B/tests/mpirun.sh" $n "$B/bench/overhead" --task-us 1,100 \
+					--reps 5 --policies eq1,eq2,ms,ms-tail,eager,lws --csv "$o/overhead-$n.csv" 2>&1 | grep -E '^  [a-z]' |
+					sed "s/^/[$n] /"
+			done
+		fi
+		;;
+	x2)
+		folder x2
+		G=$o/random-1m.tgb
+		K=${K:-16384}
+		step "node"
+		nvidia-smi -L
+		nproc
+		step "make check from the bundle, both GPUs visible"
+		(cd "$B/tests" && TEST_TIMEOUT=120 timeout "${CHECK_LIMIT:-200}" ./run-tests.sh) >"$o/tests.txt" 2>&1
+		grep -E "^(FAIL|SKIP)|passed" "$o/tests.txt"
+		gen random:1049088 "$G"
+		step "GPU only, batched engine, $K sources"
+		run gpu1-1rank env STARPU_NCUDA=1 "$APP" "$G" --units gpu --engine batched --sources random:$K --summary
+		run gpu2-1rank "$APP" "$G" --units gpu --engine batched --sources random:$K --summary
+		run gpu2-2ranks "$B/tests/mpirun.sh" 2 "$APP" "$G" --units gpu --engine batched --sources random:$K --summary
+		grep -h "local rank" "$o/gpu2-2ranks.log"
+		step "every unit"
+		for p in ms ms-tail; do
+			run "all-$p-1rank" "$APP" "$G" --units all --engine batched --policy $p --sources random:$K --summary
+			run "all-$p-2ranks" "$B/tests/mpirun.sh" 2 "$APP" "$G" --units all --engine batched --policy $p \
+				--sources random:$K --summary
+		done
+		# the CPU part with as many CPU workers as the every-unit runs had
+		ncpu=$(grep -oE '[0-9]+ CPU \+ [0-9]+ GPU units' "$o/all-ms-1rank.log" | head -1 | cut -d' ' -f1)
+		run cpu-all "$APP" "$G" --units cpu --ncpu "${ncpu:-24}" --engine batched --sources random:768 --summary
+		awk '{r[$1] = $2} END {
+			g1 = r["gpu1-1rank"]; g2 = r["gpu2-1rank"]; g22 = r["gpu2-2ranks"]; c = r["cpu-all"]
+			if (g1 > 0) printf "second GPU: one rank %.2fx, two ranks %.2fx\n", g2 / g1, g22 / g1
+			for (k in r) if (k ~ /^all-/ && g2 + c > 0) printf "%s: heterogeneous efficiency %.3f (%s / (%s + %s))\n", k, r[k] / (g2 + c), r[k], g2, c
+		}' "$o/rates.txt" | tee "$o/efficiency.txt"
+		step "the resume journal's cost (GPU 0 alone, 8192 sources, three runs each, alternating)"
+		for i in 1 2 3; do
+			run "nojournal-$i" env STARPU_NCUDA=1 "$APP" "$G" --units gpu --engine batched --sources random:8192 --summary
+			run "journal-$i" env STARPU_NCUDA=1 "$APP" "$G" --units gpu --engine batched --sources random:8192 --summary \
+				--journal "$o/j" -o "$o/j.csv"
+		done
+		step "a graph too big for the GPU (STARPU_LIMIT_CUDA_MEM): CPU cores with a warning"
+		(cd "$B/tests" && top_builddir=.. top_srcdir=.. ./apsp/gpu_memory.sh) 2>&1 | tail -2
+		step "a traced two-rank run"
+		rm -rf "$o/trace"
+		"$B/tests/mpirun.sh" 2 "$APP" "$G" --units all --engine batched --sources random:2048 --trace "$o/trace" \
+			--stats "$o/trace/units.csv" -q >"$o/trace.log" 2>&1 || tail -5 "$o/trace.log"
+		python3 "$B/scripts/paje_check.py" "$o/trace" --ranks 2 2>&1 | tail -12
+		rm -rf "$o/trace/fxt"
+		step "--mk auto with both GPUs (1 rank), then on 2 ranks"
+		"$APP" "$G" --units gpu --engine batched --mk auto --sources random:4096 >"$o/mkauto.log" 2>&1
+		"$B/tests/mpirun.sh" 2 "$APP" "$G" --units gpu --engine batched --mk auto --sources random:4096 >"$o/mkauto2.log" 2>&1
+		grep -h "MK =" "$o/mkauto.log" "$o/mkauto2.log"
+		"$B/bin/tuccompi-tune" show 2>&1 | tail -8
+		rm -f "$G"
+		;;
+	idle)
+		# on the two-GPU node: (1) the H200 node's shape (GPU 0 alone, cores 0-15); (2) why GPUs and
+		# cores idle when every unit runs (1 rank, both GPUs): waking one worker against all
+		# (TUCCOMPI_SCHED_WAKE, while the library has it), MS against MS-TAIL and EQ2, a traced run
+		folder idle
+		RUN_LIMIT=100
+		gen random:1049088 "$o/r1m.tgb"
+		gen random:4194304 "$o/r4m.tgb"
+		H="env CUDA_VISIBLE_DEVICES=0 taskset -c 0-15"
+		run h200-r1m-gpu $H "$APP" "$o/r1m.tgb" --units gpu --sources random:16384 --summary
+		run h200-r4m-gpu $H "$APP" "$o/r4m.tgb" --units gpu --sources random:4096 --summary
+		run h200-r1m-cpu $H "$APP" "$o/r1m.tgb" --units cpu --sources random:512 --summary
+		run h200-r1m-all-32408 $H "$APP" "$o/r1m.tgb" --units all --sources random:32408 --summary
+		run h200-r1m-alltail-32408 $H "$APP" "$o/r1m.tgb" --units all --policy ms-tail --sources random:32408 --summary
+		run x2-gpu "$APP" "$o/r1m.tgb" --units gpu --sources random:16384 --summary
+		run x2-cpu24 "$APP" "$o/r1m.tgb" --units cpu --ncpu 24 --sources random:768 --summary
+		run x2-all "$APP" "$o/r1m.tgb" --units all --policy ms-tail --sources random:16384 --summary
+		run x2-all-wakeall env TUCCOMPI_SCHED_WAKE=all "$APP" "$o/r1m.tgb" --units all --policy ms-tail --sources random:16384 --summary
+		run x2-all-eq2 "$APP" "$o/r1m.tgb" --units all --policy eq2 --sources random:16384 --summary
+		run x2-all-traced "$APP" "$o/r1m.tgb" --units all --policy ms-tail --sources random:16384 --summary \
+			--trace "$o/trace" --stats "$o/units.csv"
+		grep -hE "SSSP in|GPU  |tasks in" "$o"/x2-all*.log
+		rm -rf "$o"/*.tgb "$o/trace/fxt" "$o/trace/paje.trace" "$o/trace/trace.rec"
+		;;
+	pin)
+		# on the two-GPU node: every unit with the CPU workspaces unpinned (default) against StarPU's
+		# pinned default (TUCCOMPI_PIN_RAM=1, while the library has it), alternating, and the parts
+		folder pin
+		RUN_LIMIT=60
+		G=$o/r1m.tgb
+		gen random:1049088 "$G"
+		A="--sources random:16384 --summary"
+		run gpu "$APP" "$G" --units gpu $A
+		run cpu24 "$APP" "$G" --units cpu --ncpu 24 --sources random:768 --summary
+		for i in 1 2; do
+			run "unpinned-$i" "$APP" "$G" --units all --policy ms-tail $A
+			run "pinned-$i" env TUCCOMPI_PIN_RAM=1 "$APP" "$G" --units all --policy ms-tail $A
+		done
+		run unpinned-2ranks "$B/tests/mpirun.sh" 2 "$APP" "$G" --units all --policy ms-tail $A
+		awk '{r[$1]=$2} END {p = r["gpu"] + r["cpu24"]; for (k in r) if (k ~ /pinned/) printf "%s: efficiency %.3f\n", k, r[k] / p}' "$o/rates.txt" | sort
+		rm -f "$G"
+		;;
+	*) echo "unknown step $s (the steps are listed at the top of scripts/gpu-node.sh)" ;;
 	esac
 done

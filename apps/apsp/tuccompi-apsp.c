@@ -608,41 +608,33 @@ static void on_done(uint64_t id, const void *result, void *arg)
 	p->done++;
 }
 
-/* The graph and MK workspaces must fit in the GPU's memory: fewer batches at once if they do
- * not, and the CPU units alone (with a warning) if even one does not. */
-static void fit_gpu_memory(const struct options *o, struct run *r, struct sssp_options *so)
+/* MK, decided once with the GPU's memory (sssp_plan_fit_gpu): --mk, or the engine's own (at most
+ * the default --mk), lowered until the graph and MK workspaces fit in the GPU; the CPU units alone
+ * (with a warning) if even one does not. (--mk auto then measures, run_taskset.) */
+static void fit_gpu_memory(const struct options *o, struct run *r)
 {
 	uint64_t total = 0;
-	if (!so->cuda || tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) == 0 ||
-	    tuccompi_unit_memory(TUCCOMPI_UNIT_CUDA, &total, NULL) < 0)
+	if (!sssp_plan_uses_cuda(r->plan) || tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) == 0)
 		return;
-	int mk = o->mk_given ? o->mk : sssp_plan_mk(r->plan), rows = o->rows != NULL;
-	uint64_t room = total / 10 * 9; /* StarPU and CUDA keep some for themselves */
-	while (mk > 1 && sssp_plan_gpu_bytes(r->plan, mk, rows) > room)
-		mk--;
-	uint64_t need = sssp_plan_gpu_bytes(r->plan, mk, rows);
-	if (need <= room)
+	if (tuccompi_unit_memory(TUCCOMPI_UNIT_CUDA, &total, NULL) < 0)
+		total = 0; /* unknown: not limited */
+	struct sssp_gpu_fit fit;
+	int asked = o->mk_given ? o->mk : 0;
+	/* StarPU and CUDA keep some of the GPU's memory for themselves */
+	if (sssp_plan_fit_gpu(r->plan, asked, o->mk, total / 10 * 9, o->rows != NULL, &fit) < 0)
+		die(1, "--units gpu: the graph needs %.1f GB of GPU memory and the GPU has %.1f GB; use --units all or cpu",
+		    fit.need / 1e9, total / 1e9);
+	if (!fit.mk)
 	{
-		if (mk < (o->mk_given ? o->mk : sssp_plan_mk(r->plan)))
-		{
-			if (rank0())
-				fprintf(stderr, PROG ": warning: MK %d to fit the GPU's memory (%.1f GB of %.1f GB)\n", mk, need / 1e9,
-					total / 1e9);
-			tuccompi_set_mk(mk);
-		}
+		if (rank0())
+			fprintf(stderr, PROG ": warning: the graph needs %.1f GB of GPU memory and the GPU has %.1f GB: running on "
+					"the CPU cores only\n", fit.need / 1e9, total / 1e9);
 		return;
 	}
-	if (!strcmp(o->units, "gpu"))
-		die(1, "--units gpu: the graph needs %.1f GB of GPU memory and the GPU has %.1f GB; use --units all or cpu",
-		    need / 1e9, total / 1e9);
-	if (rank0())
-		fprintf(stderr, PROG ": warning: the graph needs %.1f GB of GPU memory and the GPU has %.1f GB: running on the "
-				"CPU cores only\n", need / 1e9, total / 1e9);
-	char why[512];
-	sssp_plan_free(r->plan);
-	so->cuda = 0;
-	if (sssp_plan_create(&r->view, so, &r->plan, why, sizeof why) < 0)
-		die(1, "%s", why);
+	if (fit.lowered && rank0())
+		fprintf(stderr, PROG ": warning: MK %d to fit the GPU's memory (%.1f GB of %.1f GB)\n", fit.mk, fit.need / 1e9,
+			total / 1e9);
+	tuccompi_set_mk(fit.mk);
 }
 
 /* The one place that knows the SSSP plug-in: the engine's plan for this graph and sources,
@@ -661,7 +653,7 @@ static void plan_taskset(const struct options *o, struct run *r)
 	char why[512];
 	if (sssp_plan_create(&r->view, &so, &r->plan, why, sizeof why) < 0)
 		die(1, "%s", why);
-	fit_gpu_memory(o, r, &so);
+	fit_gpu_memory(o, r);
 	if (o->rows)
 	{
 		rows_open(&r->rows, o->rows, r, o);
@@ -685,12 +677,6 @@ static void plan_taskset(const struct options *o, struct run *r)
 		r->desc.journal = o->journal;
 		r->desc.journal_key = key;
 		r->desc.resume = o->resume;
-	}
-	/* the MK that suits the engine, unless the user chose one */
-	if (!o->mk_given && tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) > 0)
-	{
-		int mk = sssp_plan_mk(r->plan);
-		tuccompi_set_mk(mk <= o->mk ? mk : o->mk);
 	}
 }
 

@@ -1,8 +1,8 @@
 /* codelets/sssp/batch_gpu.h — plain C header (no CUDA types)
  *
  * The batched GPU SSSP engine: up to 64 shortest-path trees per traversal of the graph (32 or
- * 64 sources: one or two per warp lane), the whole loop on the device (codelets/sssp/batch_gpu.cu
- * explains the algorithm). sssp_batch_delta_rule() and sssp_transpose() are plain host code
+ * 64 sources: one or two per warp lane), the whole loop on the device (the device code
+ * codelets/sssp/batch_gpu_kernels.cu explains the algorithm; batch_gpu.cu is its host driver). sssp_batch_delta_rule() and sssp_transpose() are plain host code
  * (batch_host.c) and exist in builds without CUDA too. */
 #ifndef TUCCOMPI_SSSP_BATCH_GPU_H
 #define TUCCOMPI_SSSP_BATCH_GPU_H
@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* The largest batch: sources per call of sssp_batch_gpu_run() (a traversal serves 32 or 64 of them,
- * TUCCOMPI_SSSP_BATCH_LANES below). */
+ * sssp_batch_knobs::lanes below). */
 #define SSSP_BATCH_LANES 64
 
 /** The graph on the device: out-arcs and in-arcs (the transpose, sssp_transpose()) in CSR
@@ -28,15 +28,40 @@ struct sssp_batch_dgraph {        /* DEVICE pointers */
 	const uint64_t *in_rowptr; const uint32_t *in_col; const uint32_t *in_w; /* in-arcs (transpose) */
 };
 
+/** The engine's knobs, for benchmarks and tests (bench/batch_gpu --knob, tests/apsp/sssp_batch_gpu
+ *  forces every path); sssp_batch_knobs_default() gives the engine's own. Any value gives the same
+ *  distances. */
+struct sssp_batch_knobs {
+	unsigned lanes;        /* sources per traversal: 32 (one per warp lane; a batch of more sources takes
+			        * several traversals, one after the other) or 64 (two per lane, 256-byte distance
+			        * rows); 0 (default): 32 for batches of at most 32 sources, else 64 */
+	uint32_t pull_div;     /* pull when the frontier holds more than n / pull_div vertices (0: never; default 10) */
+	uint32_t pull_density; /* ... with at least this many new lanes per vertex (default 1; pull_div
+			        * 4294967295 and pull_density 0: pull every step) */
+	uint32_t sparse_popc;  /* frontier vertices with at most this many active lanes are expanded one thread
+			        * per vertex, the others one warp per vertex (default 2) */
+	uint32_t chunk_min;    /* smallest arc chunk of a high-degree vertex (default 64) */
+	unsigned timeout_s;    /* the device loop's grid barrier gives up after this many seconds (default 60) */
+};
+/* The defaults (batch_host.c: in builds without CUDA too). */
+void sssp_batch_knobs_default(struct sssp_batch_knobs *k);
+
+/** For programs that drive the engine alone (its tests, bench/batch_gpu): @p g and its transpose
+ *  copied to the current device into @p dg (device memory owned by dg; free with
+ *  sssp_batch_gpu_graph_free). 0, or -ENOMEM / -EIO with one line in @p err. */
+int sssp_batch_gpu_graph_upload(const struct sssp_graph *g, struct sssp_batch_dgraph *dg, char *err, size_t errlen);
+void sssp_batch_gpu_graph_free(struct sssp_batch_dgraph *dg);
+
 /** Per-batch parameters. */
 struct sssp_batch_params {
 	uint32_t delta;   /* bucket width: vertices/lanes with distance >= current threshold wait; 0 = no buckets */
 	unsigned share;   /* this batch may use about 1/share of the GPU (share = MK batches in flight); 0 or 1: all */
+	const struct sssp_batch_knobs *knobs; /* NULL: the defaults */
 };
 
 /* Device bytes one batch needs (distances [vertex][64 lanes] uint32, 64-bit frontier and far masks,
  * lists, queues, counters, and when with_rows a staging area to turn lanes into per-source rows), for
- * any lane count and any nsrc up to SSSP_BATCH_LANES: the same size whatever TUCCOMPI_SSSP_BATCH_LANES says.
+ * any lane count and any nsrc up to SSSP_BATCH_LANES: the same size whatever sssp_batch_knobs::lanes says.
  * About 344 bytes per vertex, 600 with rows, plus a few KiB (n = 4,194,304: 1.44 GB, 2.52 GB with rows). */
 size_t sssp_batch_gpu_workspace_size(uint32_t n, int with_rows);
 
@@ -51,20 +76,8 @@ size_t sssp_batch_gpu_workspace_size(uint32_t n, int with_rows);
  * must be there even when no pull is wanted.
  * Other errors: -EINVAL (bad arguments: nsrc, a source >= n, NULL pointers), -ENODEV (the device cannot
  * launch cooperative kernels), -ETIMEDOUT (the device loop's grid barrier waited longer than
- * $TUCCOMPI_SSSP_BATCH_TIMEOUT seconds, default 60: blocks of the batch were not co-resident).
- * Thread-safe; concurrent calls need their own stream and workspace.
- * Lanes (environment, read at each call): TUCCOMPI_SSSP_BATCH_LANES=32 runs traversals of 32 sources (one
- * per warp lane; a batch of more sources takes several traversals, one after the other), =64 traversals
- * of 64 (two per lane, 256-byte distance rows); unset or anything else: 32 for batches of at most 32
- * sources, else 64.
- * Tuning knobs (environment, read at each call; for benchmarks and tests): TUCCOMPI_SSSP_BATCH_PULL
- * (pull when the frontier holds more than n/PULL vertices; 0 never; default 10) and
- * TUCCOMPI_SSSP_BATCH_PULL_DENSITY (... with at least this many new lanes per vertex; default 1;
- * PULL=4294967295 PULL_DENSITY=0 pulls every step), TUCCOMPI_SSSP_BATCH_SPARSE
- * (frontier vertices with at most this many active lanes are expanded one thread per vertex, the others
- * one warp per vertex; default 2), TUCCOMPI_SSSP_BATCH_CHUNK (smallest arc chunk of a high-degree vertex;
- * default 64), TUCCOMPI_SSSP_BATCH_OCC (3, 5, 6 or 8: the device loop compiled for that many blocks of
- * 256 threads per SM, 80, 48, 40 or 32 registers, instead of 4 at 64 registers). */
+ * knobs->timeout_s seconds, default 60: blocks of the batch were not co-resident).
+ * Thread-safe; concurrent calls need their own stream and workspace. */
 int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
 		       const struct sssp_batch_params *p, void *stream, struct sssp_summary *out,
 		       uint32_t *rows, char *err, size_t errlen);

@@ -1,4 +1,4 @@
-/* The state machine of the batched GPU SSSP engine (batch_gpu.cu), shared by the kernel and by
+/* The state machine of the batched GPU SSSP engine (batch_gpu_kernels.cu), shared by the kernel and by
  * its sequential model (tests/apsp/batch_model.c) so that both take the same decisions: the
  * step kinds, the counters, what the control step (run by the last block to reach each grid
  * barrier) decides from them, and the small arithmetic rules (saturating sums, the far-pile
@@ -21,7 +21,7 @@ extern "C" {
 
 #define SSSP_BATCH_INF 0xffffffffu
 
-/* Defaults of the tuning knobs (batch_gpu.h lists their environment variables). */
+/* Defaults of the tuning knobs (struct sssp_batch_knobs, batch_gpu.h). */
 #define SSSP_BATCH_PULL_DIV 10u   /* pull when the frontier holds more than n/10 vertices (the probe's switch) */
 #define SSSP_BATCH_PULL_DENSITY 1u /* ... and its vertices have at least 1 new lane each on average
                                     * (docs/apsp.md: the measured choice) */
@@ -113,7 +113,7 @@ struct sssp_batch_stats
 	uint32_t steps, push, pushb, pull, clear, raise;
 	uint32_t lanes, traversals; /* sources per traversal (32 or 64), traversals run */
 	uint32_t grid, block, chunk; /* the device loop's launch and the arc-chunk size */
-	uint32_t delta, pull_div, pull_density, sparse_popc, occ;
+	uint32_t delta, pull_div, pull_density, sparse_popc;
 	uint64_t kind_ns[SSSP_BATCH_DONE]; /* nanoseconds in steps of each kind (enum sssp_batch_mode), grid
 					      barrier included; kind_ns[SSSP_BATCH_PROLOGUE]: the prologue */
 };

@@ -1,5 +1,6 @@
 /* Host side of the batched GPU SSSP engine (batch_gpu.h): the transpose of a graph (the
- * in-arcs its PULL steps read) and the rule that picks the bucket width delta.
+ * in-arcs its PULL steps read), the rule that picks the bucket width delta, and the knobs'
+ * defaults.
  *
  * The delta rule. The device loop pays a grid barrier (a few microseconds) per step, and the
  * work of a step is the relaxations it does. Plain Bellman-Ford (delta = 0) runs as many steps as
@@ -79,6 +80,16 @@ static uint32_t bfs_depth(const struct sssp_graph *g, uint32_t s, uint32_t limit
 		}
 	}
 	return depth;
+}
+
+void sssp_batch_knobs_default(struct sssp_batch_knobs *k)
+{
+	k->lanes = 0;
+	k->pull_div = SSSP_BATCH_PULL_DIV;
+	k->pull_density = SSSP_BATCH_PULL_DENSITY;
+	k->sparse_popc = SSSP_BATCH_SPARSE_POPC;
+	k->chunk_min = SSSP_BATCH_CHUNK_MIN;
+	k->timeout_s = 60;
 }
 
 uint32_t sssp_batch_delta_rule(const struct sssp_graph *g)

@@ -13,8 +13,7 @@
  * 2 * (shortcuts its contraction would add - arcs it would remove) + contracted
  * neighbours + level, with level(v) = 1 + the largest level of v's neighbours contracted
  * before it (0 if none). Witness searches settle at most 50 vertices when estimating a
- * priority and 1000 when contracting (TUCCOMPI_CH_SETTLED=SIM,REAL[,SIM_HOPS] for
- * experiments). Directed graphs in general, zero weights and disconnected parts
+ * priority and 1000 when contracting. Directed graphs in general, zero weights and disconnected parts
  * included; every distance PHAST computes equals Dijkstra's.
  *
  * The result, in the vertex numbering that the sweeps use ("positions"): vertices sorted by
@@ -63,7 +62,7 @@ uint64_t sssp_graph_hash(const struct sssp_graph *g);
 
 /** Build the hierarchy of @p g with @p nthreads threads (0: every online core). Returns 0
  *  and *out (free with sssp_ch_free), or -ENOMEM / -EINVAL (n above 2^31 - 1, an arc out of
- *  range) / -EDOM (the graph does not contract: a large dense core remains, ch.c's dense_core)
+ *  range) / -EDOM (the graph does not contract: a large dense core remains, ch_build.c's dense_core)
  *  with one line in @p err. @p st (may be NULL) receives the statistics. Results do
  *  not depend on the number of threads. */
 int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch **out, struct sssp_ch_stats *st,

@@ -15,25 +15,16 @@
 //          that defined Delta), so it can neither unsettle a vertex nor settle a wrong one; a
 //          vertex lowered to exactly Delta during the pass is final whether it is caught in
 //          this phase or the next. Two passes over the vertices per phase instead of three.
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tuccompi.h>
 #include <tuccompi_cuda.h>
 
+#include "buffers.h"
 #include "sssp.h"
-
-// A CUDA error here is fatal for now (the message says which call failed).
-#define SSSP_CHECK(cond, ...)                                                                              \
-	do                                                                                                 \
-	{                                                                                                  \
-		if (!(cond))                                                                               \
-		{                                                                                          \
-			fprintf(stderr, __VA_ARGS__);                                                      \
-			fputc('\n', stderr);                                                               \
-			abort();                                                                           \
-		}                                                                                          \
-	} while (0)
+#include "sssp_env.h"
 
 #define INF 0xffffffffu
 enum
@@ -239,17 +230,21 @@ __global__ void summary(const uint32_t *__restrict__ dist, uint32_t n, struct mi
 	}
 }
 
+// A CUDA call; on error, one line in err and -EIO. (The tuner's launches, TUCCOMPI_GPULAUNCH,
+// abort on errors themselves: the library's rule for GPULAUNCH.)
 #define CUDA_OK(call)                                                                                 \
 	do                                                                                            \
 	{                                                                                             \
 		cudaError_t e_ = (call);                                                              \
-		SSSP_CHECK(e_ == cudaSuccess, "sssp: %s: %s", #call, cudaGetErrorString(e_)); \
+		if (e_ != cudaSuccess)                                                                \
+		{                                                                                     \
+			snprintf(err, errlen, "sssp: %s: %s", #call, cudaGetErrorString(e_));         \
+			return -EIO;                                                                  \
+		}                                                                                     \
 	} while (0)
 
 // Per stream worker (one host thread each): pinned staging and the phase estimate.
 static thread_local struct misc *host_misc;
-static thread_local uint32_t *host_row;
-static thread_local uint32_t host_row_n;
 static thread_local double phase_estimate;
 
 extern "C" size_t sssp_gpu_misc_size(void)
@@ -257,8 +252,8 @@ extern "C" size_t sssp_gpu_misc_size(void)
 	return sizeof(struct misc);
 }
 
-extern "C" void sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const struct sssp_gpu_work *wk,
-			     uint32_t *row, struct sssp_summary *out)
+extern "C" int sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const struct sssp_gpu_work *wk,
+			    uint32_t *row, struct sssp_summary *out, char *err, size_t errlen)
 {
 	uint32_t n = g->n;
 	uint32_t *dist = wk->dist;
@@ -271,8 +266,8 @@ extern "C" void sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const
 	static int fused = -1;
 	if (fused < 0)
 	{
-		const char *v = getenv("TUCCOMPI_SSSP_KERNELS");
-		fused = !(v && !strcmp(v, "paper"));
+		static const char *const variants[] = { "paper", "fused" };
+		fused = sssp_env_choice("TUCCOMPI_SSSP_KERNELS", variants, 2, 1);
 	}
 	TUCCOMPI_GPULAUNCH(sssp_init, n, dist, state, n, src, (uint8_t)(fused ? UNSETTLED : FRONTIER), m);
 	int phase = 0;
@@ -293,8 +288,11 @@ extern "C" void sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const
 			}
 		CUDA_OK(cudaMemcpyAsync(&host_misc->last_active, &m->last_active, sizeof(int32_t), cudaMemcpyDeviceToHost,
 					s));
-		int r = TUCCOMPI_GPUSYN();
-		SSSP_CHECK(r == 0, "sssp: %s", tuccompi_last_error());
+		if (TUCCOMPI_GPUSYN() != 0)
+		{
+			snprintf(err, errlen, "sssp: %s", tuccompi_last_error());
+			return -EIO;
+		}
 		if (host_misc->last_active < phase - 1)
 			break; // the last phase found nothing to settle: done
 		batch = 4;
@@ -306,14 +304,18 @@ extern "C" void sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const
 	CUDA_OK(cudaMemcpyAsync(host_misc, m, sizeof(*m), cudaMemcpyDeviceToHost, s));
 	if (row)
 		CUDA_OK(cudaMemcpyAsync(row, dist, (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-	int r = TUCCOMPI_GPUSYN();
-	SSSP_CHECK(r == 0, "sssp: %s", tuccompi_last_error());
+	if (TUCCOMPI_GPUSYN() != 0)
+	{
+		snprintf(err, errlen, "sssp: %s", tuccompi_last_error());
+		return -EIO;
+	}
 	out->source = src;
 	out->sum = host_misc->sum;
 	out->ecc = host_misc->ecc;
 	out->reached = host_misc->reached;
 	out->phases = phases;
 	out->overflow = host_misc->overflow;
+	return 0;
 }
 
 extern "C" void sssp_cuda(struct tuccompi_task *t, void *arg)
@@ -332,15 +334,20 @@ extern "C" void sssp_cuda(struct tuccompi_task *t, void *arg)
 		tuccompi_task_workspace(t, 2),
 	};
 	uint32_t src = *(const uint32_t *)tuccompi_task_input(t);
-	if (a->row && host_row_n < a->n)
+	uint32_t *row = a->row ? sssp_thread_rows(a->n, 1) : NULL;
+	if (a->row && !row)
 	{
-		if (host_row)
-			cudaFreeHost(host_row);
-		CUDA_OK(cudaMallocHost((void **)&host_row, (size_t)a->n * sizeof(uint32_t)));
-		host_row_n = a->n;
+		tuccompi_task_fail(t, -ENOMEM, "sssp: no pinned host memory for a row of %u distances", a->n);
+		return;
 	}
 	struct sssp_summary *out = (struct sssp_summary *)tuccompi_task_result(t);
-	sssp_gpu_run(&g, src, &wk, a->row ? host_row : NULL, out);
-	if (a->row && a->row(tuccompi_task_id(t), src, host_row, a->n, a->row_ctx) < 0)
-		__atomic_store_n(&a->row_error, 1, __ATOMIC_RELAXED);
+	char err[256] = "";
+	int ret = sssp_gpu_run(&g, src, &wk, row, out, err, sizeof(err));
+	if (ret < 0)
+	{
+		tuccompi_task_fail(t, ret, "%s", err);
+		return;
+	}
+	if (row)
+		sssp_emit_row(a, t, src, row);
 }

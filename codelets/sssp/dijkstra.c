@@ -3,6 +3,7 @@
  * children of a node in one or two cache lines). */
 #include <string.h>
 
+#include "buffers.h"
 #include "sssp.h"
 
 #define NOT_SEEN UINT32_MAX
@@ -118,6 +119,5 @@ void sssp_cpu(struct tuccompi_task *t, void *arg)
 	uint32_t *heap = tuccompi_task_workspace(t, 2);
 	struct sssp_summary *s = tuccompi_task_result(t);
 	sssp_dijkstra(&g, src, dist, heap, pos, s);
-	if (a->row && a->row(tuccompi_task_id(t), src, dist, a->n, a->row_ctx) < 0)
-		__atomic_store_n(&a->row_error, 1, __ATOMIC_RELAXED);
+	sssp_emit_row(a, t, src, dist);
 }

@@ -1,65 +1,63 @@
 /* The "batched" engine, glued to the runtime: CPU units run one source per task with the
  * bucket-queue engine (sssp_cpu.c) on a packed copy of the graph; GPU units run batches of up to
- * 64 sources per traversal (32 with TUCCOMPI_SSSP_BATCH_LANES=32) (batch_gpu.cu) on the graph's out- and in-arcs. */
+ * SSSP_BATCH_LANES (64) sources, 64 or 32 per traversal (batch_gpu.cu), on the graph's out- and
+ * in-arcs. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "batch_gpu.h"
-#include "plan.h"
+#include "buffers.h"
+#include "engine.h"
 #include "sssp_cpu.h"
 
 #ifdef SSSP_WITH_CUDA
 #include <tuccompi_cuda.h>
 #endif
 
+/* Shared buffers of a task set (tuccompi_task_shared() indices). */
+enum
+{
+	SH_PACKED = 0, /* the CPU engine's packed graph (a placeholder without CPU units) */
+	SH_ROWPTR,     /* out-arcs and in-arcs for the GPU (absent without CUDA units) */
+	SH_COL,
+	SH_W,
+	SH_IN_ROWPTR,
+	SH_IN_COL,
+	SH_IN_W,
+};
+
+/* What the engine precomputes for a graph. */
+struct batched_state
+{
+	void *packed; /* the CPU engine's copy of the graph */
+	size_t packed_size;
+	size_t cpu_work; /* bytes of CPU scratch after the n distances */
+	uint64_t *in_rowptr; /* the graph's in-arcs (GPU) */
+	uint32_t *in_col, *in_w;
+	uint32_t delta; /* the GPU's bucket width (0: none) */
+};
+
+static const struct batched_state *state_of(const struct sssp_args *a)
+{
+	return a->plan->state;
+}
+
 /* CPU: one source. Workspace 0 holds the n distances, then the engine's scratch. */
 static void batched_cpu(struct tuccompi_task *t, void *arg)
 {
 	struct sssp_args *a = arg;
-	const struct sssp_plan *p = a->plan;
 	uint32_t src = *(const uint32_t *)tuccompi_task_input(t);
 	uint32_t *dist = tuccompi_task_workspace(t, 0);
 	void *work = (char *)dist + (((size_t)a->n * sizeof(uint32_t) + 63) & ~(size_t)63);
 	struct sssp_summary *out = tuccompi_task_result(t);
-	sssp_cpu_run(tuccompi_task_shared(t, SH_BATCH_PACKED), src, dist, work, out);
+	sssp_cpu_run(tuccompi_task_shared(t, SH_PACKED), src, dist, work, out);
 	out->source = src;
-	(void)p;
 	sssp_emit_row(a, t, src, dist);
 }
 
 #ifdef SSSP_WITH_CUDA
-/* Pinned host rows of this stream worker (n x 32), grown on demand, kept for the thread. */
-static __thread uint32_t *host_rows;
-static __thread size_t host_rows_len;
-
-/* The GPU workspace of this stream worker (one batch at a time per worker, so never shared by
- * concurrent batches: PARLLMK's rule). Allocated by the engine rather than as a StarPU scratch
- * buffer: a StarPU workspace is allocated on every unit that runs a task, CPU cores included,
- * where StarPU pins main memory for CUDA; 200 MB pinned per CPU worker cost seconds at start-up
- * (measured on the two-GPU node). */
-static __thread void *dev_work;
-static __thread size_t dev_work_len;
-
-void *sssp_gpu_thread_workspace(size_t bytes)
-{
-	if (dev_work_len >= bytes)
-		return dev_work;
-	if (dev_work)
-		cudaFree(dev_work);
-	dev_work = NULL;
-	dev_work_len = 0;
-	if (cudaMalloc(&dev_work, bytes) != cudaSuccess)
-	{
-		cudaGetLastError();
-		dev_work = NULL;
-		return NULL;
-	}
-	dev_work_len = bytes;
-	return dev_work;
-}
-
 static void batched_cuda(struct tuccompi_batch *b, void *arg)
 {
 	struct sssp_args *a = arg;
@@ -69,38 +67,26 @@ static void batched_cuda(struct tuccompi_batch *b, void *arg)
 	struct sssp_batch_dgraph dg = {
 		.n = a->n,
 		.m = p->g->m,
-		.rowptr = tuccompi_task_shared(t0, SH_BATCH_ROWPTR),
-		.col = tuccompi_task_shared(t0, SH_BATCH_COL),
-		.w = tuccompi_task_shared(t0, SH_BATCH_W),
-		.in_rowptr = tuccompi_task_shared(t0, SH_BATCH_IN_ROWPTR),
-		.in_col = tuccompi_task_shared(t0, SH_BATCH_IN_COL),
-		.in_w = tuccompi_task_shared(t0, SH_BATCH_IN_W),
+		.rowptr = tuccompi_task_shared(t0, SH_ROWPTR),
+		.col = tuccompi_task_shared(t0, SH_COL),
+		.w = tuccompi_task_shared(t0, SH_W),
+		.in_rowptr = tuccompi_task_shared(t0, SH_IN_ROWPTR),
+		.in_col = tuccompi_task_shared(t0, SH_IN_COL),
+		.in_w = tuccompi_task_shared(t0, SH_IN_W),
 	};
 	uint32_t src[SSSP_BATCH_LANES];
 	struct sssp_summary out[SSSP_BATCH_LANES];
 	for (unsigned i = 0; i < nsrc; i++)
 		src[i] = *(const uint32_t *)tuccompi_task_input(tuccompi_batch_task(b, i));
 	uint32_t *rows = NULL;
-	if (a->row)
+	if (a->row && !(rows = sssp_thread_rows((size_t)a->n * SSSP_BATCH_LANES, 1)))
 	{
-		size_t need = (size_t)a->n * SSSP_BATCH_LANES;
-		if (host_rows_len < need)
-		{
-			if (host_rows)
-				cudaFreeHost(host_rows);
-			host_rows = NULL;
-			host_rows_len = 0;
-			if (cudaMallocHost((void **)&host_rows, need * sizeof(uint32_t)) != cudaSuccess)
-			{
-				tuccompi_batch_fail(b, -ENOMEM, "sssp: no pinned host memory for %zu distance rows", need);
-				return;
-			}
-			host_rows_len = need;
-		}
-		rows = host_rows;
+		tuccompi_batch_fail(b, -ENOMEM, "sssp: no pinned host memory for %zu distance rows",
+				    (size_t)a->n * SSSP_BATCH_LANES);
+		return;
 	}
 	int mk = tuccompi_get_mk();
-	struct sssp_batch_params prm = { .delta = p->delta, .share = mk > 0 ? (unsigned)mk : 1 };
+	struct sssp_batch_params prm = { .delta = state_of(a)->delta, .share = mk > 0 ? (unsigned)mk : 1 };
 	char err[256] = "";
 	size_t wsb = sssp_batch_gpu_workspace_size(a->n, rows != NULL);
 	void *ws = sssp_gpu_thread_workspace(wsb);
@@ -125,40 +111,57 @@ static void batched_cuda(struct tuccompi_batch *b, void *arg)
 }
 #endif
 
-int sssp_batched_prepare(struct sssp_plan *p, char *why, size_t whylen)
+static int batched_prepare(struct sssp_plan *p, char *why, size_t whylen)
 {
 	const struct sssp_graph *g = p->g;
+	struct batched_state *st = calloc(1, sizeof(*st));
+	if (!st)
+	{
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	p->state = st;
 	if (p->o.cpu)
 	{
-		p->packed_size = sssp_cpu_packed_size(g);
-		if (posix_memalign(&p->packed, 64, p->packed_size ? p->packed_size : 64) != 0)
+		st->packed_size = sssp_cpu_packed_size(g);
+		if (posix_memalign(&st->packed, 64, st->packed_size ? st->packed_size : 64) != 0)
 		{
+			st->packed = NULL;
 			snprintf(why, whylen, "out of memory for the CPU engine's copy of the graph (%zu bytes)",
-				 p->packed_size);
+				 st->packed_size);
 			return -ENOMEM;
 		}
-		sssp_cpu_pack(g, p->packed);
-		p->cpu_work = sssp_cpu_workspace_size(p->packed);
+		sssp_cpu_pack(g, st->packed);
+		st->cpu_work = sssp_cpu_workspace_size(st->packed);
 	}
 	if (p->o.cuda)
 	{
-		p->in_rowptr = malloc(((size_t)g->n + 1) * sizeof(uint64_t));
-		p->in_col = malloc((g->m ? g->m : 1) * sizeof(uint32_t));
-		p->in_w = malloc((g->m ? g->m : 1) * sizeof(uint32_t));
-		if (!p->in_rowptr || !p->in_col || !p->in_w)
+		st->in_rowptr = malloc(((size_t)g->n + 1) * sizeof(uint64_t));
+		st->in_col = malloc((g->m ? g->m : 1) * sizeof(uint32_t));
+		st->in_w = malloc((g->m ? g->m : 1) * sizeof(uint32_t));
+		if (!st->in_rowptr || !st->in_col || !st->in_w)
 		{
 			snprintf(why, whylen, "out of memory for the graph's in-arcs (%llu arcs)", (unsigned long long)g->m);
 			return -ENOMEM;
 		}
-		sssp_transpose(g, p->in_rowptr, p->in_col, p->in_w);
-		p->delta = p->o.delta ? p->o.delta : sssp_batch_delta_rule(g);
+		sssp_transpose(g, st->in_rowptr, st->in_col, st->in_w);
+		st->delta = p->o.delta ? p->o.delta : sssp_batch_delta_rule(g);
 	}
 	return 0;
 }
 
-int sssp_batched_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
+/* MK 1 on shallow graphs (one traversal fills the GPU: sharing it made every one slower), 4 on
+ * deep ones (small frontiers leave room for other batches): docs/apsp.md, "Engines". */
+static int batched_mk(const struct sssp_plan *p)
+{
+	const struct batched_state *st = p->state;
+	return st && st->delta ? 4 : 1;
+}
+
+static int batched_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
 {
 	const struct sssp_graph *g = p->g;
+	const struct batched_state *st = p->state;
 	struct tuccompi_plugin *pl = &p->plugin;
 	memset(pl, 0, sizeof(*pl));
 	pl->name = "sssp-batched";
@@ -167,7 +170,7 @@ int sssp_batched_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc
 	if (p->o.cpu)
 	{
 		pl->cpu = batched_cpu;
-		ws = (((size_t)g->n * sizeof(uint32_t) + 63) & ~(size_t)63) + p->cpu_work;
+		ws = (((size_t)g->n * sizeof(uint32_t) + 63) & ~(size_t)63) + st->cpu_work;
 	}
 #ifdef SSSP_WITH_CUDA
 	if (p->o.cuda)
@@ -182,26 +185,53 @@ int sssp_batched_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc
 	desc->nshared = 0;
 	size_t n1 = ((size_t)g->n + 1) * sizeof(uint64_t), m4 = (size_t)g->m * sizeof(uint32_t);
 	/* the CPU engine's packed graph first (a placeholder without CPU units), then the GPU's arcs */
-	const void *ptr[7] = { p->packed, g->rowptr, g->col, g->w, p->in_rowptr, p->in_col, p->in_w };
-	size_t size[7] = { p->packed ? p->packed_size : 0, n1, m4, m4, n1, m4, m4 };
+	const void *ptr[7] = { st->packed, g->rowptr, g->col, g->w, st->in_rowptr, st->in_col, st->in_w };
+	size_t size[7] = { st->packed ? st->packed_size : 0, n1, m4, m4, n1, m4, m4 };
 	return sssp_share_buffers(desc, ptr, size, p->o.cuda ? 7 : 1);
 }
 
-void sssp_batched_free(struct sssp_plan *p)
+/* The packed graph, out- and in-arcs; a batch's workspace (batch_gpu.h). */
+static uint64_t batched_gpu_bytes(const struct sssp_plan *p, int with_rows, uint64_t *shared)
 {
-	free(p->packed);
-	free(p->in_rowptr);
-	free(p->in_col);
-	free(p->in_w);
-}
-
-uint64_t sssp_batched_gpu_workspace(const struct sssp_plan *p, int with_rows)
-{
+	const struct batched_state *st = p->state;
+	uint64_t n = p->g->n, m = p->g->m;
+	*shared = st->packed_size + 2 * (8 * (n + 1) + 8 * m);
 #ifdef SSSP_WITH_CUDA
 	return sssp_batch_gpu_workspace_size(p->g->n, with_rows);
 #else
-	(void)p;
 	(void)with_rows;
 	return 0;
 #endif
 }
+
+static void batched_drop_gpu(struct sssp_plan *p)
+{
+	struct batched_state *st = p->state;
+	free(st->in_rowptr);
+	free(st->in_col);
+	free(st->in_w);
+	st->in_rowptr = NULL;
+	st->in_col = st->in_w = NULL;
+	st->delta = 0;
+}
+
+static void batched_free(struct sssp_plan *p)
+{
+	struct batched_state *st = p->state;
+	if (!st)
+		return;
+	free(st->packed);
+	batched_drop_gpu(p);
+	free(st);
+	p->state = NULL;
+}
+
+const struct sssp_engine_ops sssp_engine_batched = {
+	.name = "batched",
+	.mk = batched_mk,
+	.prepare = batched_prepare,
+	.taskset = batched_taskset,
+	.gpu_bytes = batched_gpu_bytes,
+	.drop_gpu = batched_drop_gpu,
+	.free = batched_free,
+};

@@ -1,7 +1,7 @@
-/* The "phast" engine, glued to the runtime: a contraction hierarchy of the graph (ch.c: built
+/* The "phast" engine, glued to the runtime: a contraction hierarchy of the graph (ch_build.c: built
  * once, cached in a file tied to the graph), then PHAST trees: CPU units sweep
  * SSSP_PHAST_LANES sources at once (phast.c), GPU units SSSP_PHAST_GPU_LANES per pass
- * (phast_gpu.cu; TUCCOMPI_PHAST_GPU_LANES for measurements). */
+ * (phast_gpu.cu; fewer when the GPU cannot hold their rows). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,22 +9,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch_gpu.h"       /* sssp_batch_delta_rule: the graph's depth */
+#include "batch_gpu_logic.h" /* SSSP_BATCH_LOW_DEPTH */
+#include "buffers.h"
 #include "ch.h"
+#include "engine.h"
 #include "phast.h"
-#include "plan.h"
 
 #ifdef SSSP_WITH_CUDA
 #include "phast_gpu.h"
 #include <tuccompi_cuda.h>
 #endif
 
-/* What the hierarchy costs to build, per vertex and core, and what it saves per source against
- * the batched engine, per million vertices, as measured on the H200 node (2026-11-30,
- * docs/apsp.md "PHAST"): a 1M-vertex road-like graph built in 2.9 s and a 1024x1024 grid in
- * 17.6 s on 16 threads (47 and 270 us per vertex and core: the estimate takes 100); with a GPU,
- * the batched engine ran a 1M-vertex grid at 552 SSSP/s and PHAST at 25,700 (1.8 ms saved per
- * source); without one, 16 cores ran the bucket-queue Dijkstra at about 20 SSSP/s each and PHAST
- * at about 300 each (saved: 1/(20 c) - 1/(300 c) s per source on c cores). Auto builds the
+/* What the hierarchy costs to build, per vertex and core, and what it saves per source against the
+ * batched engine, per million vertices, with a GPU (saved per source) and without one (16 cores'
+ * bucket-queue Dijkstra and PHAST rates per core: saved 1/(dial c) - 1/(phast c) s per source on c
+ * cores). The measurements they come from: docs/apsp.md, "Engines" (auto). Auto builds the
  * hierarchy when the sources pay for it. */
 #define PHAST_BUILD_S_PER_VERTEX_CORE 1e-4
 #define PHAST_SAVED_S_PER_SOURCE_PER_MVERTEX_GPU 1.8e-3
@@ -33,6 +33,7 @@
 
 struct phast_state
 {
+	struct sssp_ch *ch;
 	struct sssp_ch_dims dims;
 	struct sssp_ch_stats stats;
 	int from_cache;
@@ -46,32 +47,46 @@ static unsigned cores(const struct sssp_plan *p)
 	return n > 0 ? (unsigned)n : 1;
 }
 
-/* Load the hierarchy from the cache when it is there and belongs to this graph. */
-static int load_cached(struct sssp_plan *p, char *why, size_t len)
+/* Load the hierarchy into st from the cache when it is there and belongs to this graph. */
+static int load_cached(const struct sssp_plan *p, struct phast_state *st, char *why, size_t len)
 {
 	struct stat sb;
 	if (!p->o.ch_cache || stat(p->o.ch_cache, &sb) != 0)
 		return 0;
-	int ret = sssp_ch_read(p->o.ch_cache, sssp_graph_hash(p->g), &p->ch, why, len);
+	int ret = sssp_ch_read(p->o.ch_cache, sssp_graph_hash(p->g), &st->ch, why, len);
 	if (ret < 0)
 	{
 		if (p->o.verbose)
 			fprintf(stderr, "sssp: %s: rebuilding the hierarchy\n", why);
-		p->ch = NULL;
+		st->ch = NULL;
 		return 0;
 	}
 	return 1;
 }
 
-int sssp_phast_pays(struct sssp_plan *p, char *reason, size_t len)
+/* auto: the batched engine, except on graphs of large diameter (road networks, grids) when a
+ * contraction hierarchy pays for itself: it is cached, or the sources are enough to earn its
+ * building. A hierarchy read from the cache stays in p->state for phast_prepare. */
+static int phast_pays(struct sssp_plan *p, char *reason, size_t len)
 {
-	char why[256];
-	if (load_cached(p, why, sizeof(why)))
+	if (sssp_batch_delta_rule(p->g) == 0)
 	{
+		snprintf(reason, len,
+			 "auto: batched (shallow graph: a breadth-first search from a hub ends within %u levels, so "
+			 "frontier rounds are few)",
+			 SSSP_BATCH_LOW_DEPTH);
+		return 0;
+	}
+	char why[256];
+	struct phast_state *st = calloc(1, sizeof(*st));
+	if (st && load_cached(p, st, why, sizeof(why)))
+	{
+		p->state = st;
 		snprintf(reason, len, "auto: phast (deep graph, road-like; its contraction hierarchy is cached in %s)",
 			 p->o.ch_cache);
 		return 1;
 	}
+	free(st);
 	double build = PHAST_BUILD_S_PER_VERTEX_CORE * p->g->n / cores(p), mv = p->g->n / 1e6;
 	double per = p->o.cuda ? PHAST_SAVED_S_PER_SOURCE_PER_MVERTEX_GPU * mv
 			       : mv * (1 / CPU_DIAL_SSSP_PER_S_PER_CORE_1M - 1 / CPU_PHAST_SSSP_PER_S_PER_CORE_1M) / cores(p);
@@ -91,31 +106,35 @@ int sssp_phast_pays(struct sssp_plan *p, char *reason, size_t len)
 	return 0;
 }
 
-int sssp_phast_prepare(struct sssp_plan *p, char *why, size_t whylen)
+static int phast_prepare(struct sssp_plan *p, char *why, size_t whylen)
 {
-	struct phast_state *st = calloc(1, sizeof(*st));
+	struct phast_state *st = p->state ? p->state : calloc(1, sizeof(*st));
 	if (!st)
 	{
 		snprintf(why, whylen, "out of memory");
 		return -ENOMEM;
 	}
-	p->phast = st;
-	if (p->ch || load_cached(p, why, whylen))
+	p->state = st;
+	if (st->ch || load_cached(p, st, why, whylen))
 		st->from_cache = 1;
 	else
 	{
-		int ret = sssp_ch_build(p->g, cores(p), &p->ch, &st->stats, why, whylen);
+		int ret = sssp_ch_build(p->g, cores(p), &st->ch, &st->stats, why, whylen);
+		if (ret == -EDOM && p->o.engine == SSSP_ENGINE_AUTO)
+			/* auto took a deep graph for a road network, but it does not contract (the builder's
+			 * only -EDOM): auto runs its default engine */
+			snprintf(p->reason, sizeof(p->reason), "auto: batched (deep graph, but it does not contract: not road-like)");
 		if (ret < 0)
 			return ret;
 		if (p->o.ch_cache)
 		{
 			char err[512];
-			if (sssp_ch_write(p->ch, p->o.ch_cache, sssp_graph_hash(p->g), err, sizeof(err)) < 0)
+			if (sssp_ch_write(st->ch, p->o.ch_cache, sssp_graph_hash(p->g), err, sizeof(err)) < 0)
 				fprintf(stderr, "sssp: warning: the contraction hierarchy could not be cached: %s\n", err);
 		}
 	}
-	sssp_ch_stats(p->ch, &st->stats);
-	sssp_ch_dims(p->ch, &st->dims);
+	sssp_ch_stats(st->ch, &st->stats);
+	sssp_ch_dims(st->ch, &st->dims);
 	if (p->o.verbose)
 		fprintf(stderr,
 			"sssp: contraction hierarchy %s: %llu shortcuts, %u levels, %llu up / %llu down arcs (built in %.2f s "
@@ -131,58 +150,11 @@ static void view_of(const struct sssp_plan *p, struct tuccompi_task *t0, struct 
 	const void *buf[SSSP_CH_NBUF];
 	for (unsigned k = 0; k < SSSP_CH_NBUF; k++)
 		buf[k] = tuccompi_task_shared(t0, k);
-	sssp_ch_view_from(&((const struct phast_state *)p->phast)->dims, buf, v);
-}
-
-/* Per-thread host rows for a batch (malloc'd on CPUs, pinned on GPUs), grown on demand. */
-static __thread uint32_t *rows_buf;
-static __thread size_t rows_len;
-static __thread int rows_pinned;
-
-static uint32_t *thread_rows(size_t n, int pinned)
-{
-	if (rows_len >= n && rows_pinned == pinned)
-		return rows_buf;
-#ifdef SSSP_WITH_CUDA
-	if (rows_buf && rows_pinned)
-		cudaFreeHost(rows_buf);
-	else
-#endif
-		free(rows_buf);
-	rows_buf = NULL;
-	rows_len = 0;
-#ifdef SSSP_WITH_CUDA
-	if (pinned && cudaMallocHost((void **)&rows_buf, n * sizeof(uint32_t)) != cudaSuccess)
-		rows_buf = NULL;
-	if (!pinned)
-#endif
-		rows_buf = malloc(n * sizeof(uint32_t));
-	rows_pinned = pinned;
-	if (rows_buf)
-		rows_len = n;
-	return rows_buf;
+	sssp_ch_view_from(&((const struct phast_state *)p->state)->dims, buf, v);
 }
 
 #ifdef SSSP_WITH_CUDA
-static int lanes_warned; /* the GPU could not hold gpu_lanes() rows per vertex: said once */
-
-/* Sources per GPU pass: SSSP_PHAST_GPU_LANES, or TUCCOMPI_PHAST_GPU_LANES (32, 64, 128 or 256). */
-static unsigned gpu_lanes(void)
-{
-	static unsigned lanes;
-	if (!lanes)
-	{
-		const char *e = getenv("TUCCOMPI_PHAST_GPU_LANES");
-		unsigned v = e && *e ? (unsigned)strtoul(e, NULL, 10) : SSSP_PHAST_GPU_LANES;
-		if (v != 32 && v != 64 && v != 128 && v != 256)
-		{
-			fprintf(stderr, "sssp phast engine: ignoring TUCCOMPI_PHAST_GPU_LANES=%s (use 32, 64, 128 or 256)\n", e);
-			v = SSSP_PHAST_GPU_LANES;
-		}
-		lanes = v;
-	}
-	return lanes;
-}
+static int lanes_warned; /* the GPU could not hold SSSP_PHAST_GPU_LANES rows per vertex: said once */
 #endif
 
 static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
@@ -194,7 +166,7 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 	uint32_t *src = malloc(nsrc * sizeof(uint32_t));
 	struct sssp_summary *out = malloc(nsrc * sizeof(struct sssp_summary));
 	uint32_t **rows = a->row ? calloc(nsrc, sizeof(uint32_t *)) : NULL;
-	uint32_t *rb = a->row ? thread_rows((size_t)nsrc * a->n, gpu) : NULL;
+	uint32_t *rb = a->row ? sssp_thread_rows((size_t)nsrc * a->n, gpu) : NULL;
 	if (!src || !out || (a->row && (!rows || !rb)))
 	{
 		tuccompi_batch_fail(b, -ENOMEM, "sssp phast engine: out of memory for %u sources", nsrc);
@@ -218,15 +190,15 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 		/* a row of `lanes` words per vertex: fewer sources per pass where the GPU's memory
 		 * cannot hold the rows (the batch then runs in several passes) */
 		int mk = tuccompi_get_mk();
-		unsigned lanes = gpu_lanes();
+		unsigned lanes = SSSP_PHAST_GPU_LANES;
 		size_t wsb;
 		void *ws;
 		while (!(ws = sssp_gpu_thread_workspace(wsb = sssp_phast_gpu_workspace_size(a->n, lanes))) && lanes > 32)
 			lanes /= 2;
-		if (ws && lanes < gpu_lanes() && !__atomic_exchange_n(&lanes_warned, 1, __ATOMIC_RELAXED))
+		if (ws && lanes < SSSP_PHAST_GPU_LANES && !__atomic_exchange_n(&lanes_warned, 1, __ATOMIC_RELAXED))
 			fprintf(stderr, "sssp phast engine: the GPU has memory for %u sources per pass, not %u (%zu bytes of workspace)\n",
-				lanes, gpu_lanes(), sssp_phast_gpu_workspace_size(a->n, gpu_lanes()));
-		ret = ws ? sssp_phast_gpu(&v, src, nsrc, lanes, ws, wsb, out, rows, tuccompi_gpu_stream(), mk > 0 ? (unsigned)mk : 1, err,
+				lanes, SSSP_PHAST_GPU_LANES, sssp_phast_gpu_workspace_size(a->n, SSSP_PHAST_GPU_LANES));
+		ret = ws ? sssp_phast_gpu(&v, src, nsrc, lanes, ws, wsb, out, rows, tuccompi_gpu_stream(), mk > 0 ? (unsigned)mk : 1, NULL, err,
 					  sizeof(err))
 			 : -ENOMEM;
 		if (!ws)
@@ -266,8 +238,9 @@ static void phast_cuda_batch(struct tuccompi_batch *b, void *arg)
 }
 #endif
 
-int sssp_phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
+static int phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
 {
+	const struct phast_state *st = p->state;
 	struct tuccompi_plugin *pl = &p->plugin;
 	memset(pl, 0, sizeof(*pl));
 	pl->name = "sssp-phast";
@@ -284,44 +257,61 @@ int sssp_phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
 	{
 		/* its workspace is the stream worker's own (sssp_gpu_thread_workspace) */
 		pl->cuda_batch = phast_cuda_batch;
-		pl->batch_max[TUCCOMPI_UNIT_CUDA] = gpu_lanes();
+		pl->batch_max[TUCCOMPI_UNIT_CUDA] = SSSP_PHAST_GPU_LANES;
 	}
 #endif
 	pl->workspace_size[0] = ws;
 	pl->nworkspaces = 1;
 	const void *ptr[SSSP_CH_NBUF];
 	size_t size[SSSP_CH_NBUF];
-	unsigned nb = sssp_ch_buffers(p->ch, ptr, size, SSSP_CH_NBUF);
+	unsigned nb = sssp_ch_buffers(st->ch, ptr, size, SSSP_CH_NBUF);
 	desc->nshared = 0;
 	return sssp_share_buffers(desc, ptr, size, nb);
 }
 
-void sssp_phast_free(struct sssp_plan *p)
+/* MK 4: a pass's top levels are latency, which passes on a quarter of the GPU each overlap
+ * (docs/apsp.md, "PHAST on the GPU"). */
+static int phast_mk(const struct sssp_plan *p)
 {
-	if (p->ch)
-		sssp_ch_free(p->ch);
-	free(p->phast);
-	p->ch = NULL;
-	p->phast = NULL;
+	(void)p;
+	return 4;
 }
 
-uint64_t sssp_phast_shared_bytes(const struct sssp_plan *p)
+/* The hierarchy's buffers, and one pass's workspace at the lanes the GPU runs. */
+static uint64_t phast_gpu_bytes(const struct sssp_plan *p, int with_rows, uint64_t *shared)
 {
+	const struct phast_state *st = p->state;
 	const void *ptr[SSSP_CH_NBUF];
 	size_t size[SSSP_CH_NBUF];
-	uint64_t t = 0;
-	unsigned nb = p->ch ? sssp_ch_buffers(p->ch, ptr, size, SSSP_CH_NBUF) : 0;
+	unsigned nb = st && st->ch ? sssp_ch_buffers(st->ch, ptr, size, SSSP_CH_NBUF) : 0;
+	(void)with_rows; /* the rows' staging is part of the workspace */
+	*shared = 0;
 	for (unsigned k = 0; k < nb; k++)
-		t += size[k];
-	return t;
-}
-
-uint64_t sssp_phast_gpu_workspace(const struct sssp_plan *p)
-{
+		*shared += size[k];
 #ifdef SSSP_WITH_CUDA
-	return sssp_phast_gpu_workspace_size(p->g->n, gpu_lanes());
+	return sssp_phast_gpu_workspace_size(p->g->n, SSSP_PHAST_GPU_LANES);
 #else
-	(void)p;
 	return 0;
 #endif
 }
+
+static void phast_free(struct sssp_plan *p)
+{
+	struct phast_state *st = p->state;
+	if (!st)
+		return;
+	if (st->ch)
+		sssp_ch_free(st->ch);
+	free(st);
+	p->state = NULL;
+}
+
+const struct sssp_engine_ops sssp_engine_phast = {
+	.name = "phast",
+	.mk = phast_mk,
+	.pays = phast_pays,
+	.prepare = phast_prepare,
+	.taskset = phast_taskset,
+	.gpu_bytes = phast_gpu_bytes,
+	.free = phast_free,
+};

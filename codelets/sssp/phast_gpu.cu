@@ -21,7 +21,6 @@
 #include <tuccompi_cuda.h>
 
 #include "phast_gpu.h"
-#include "sssp_env.h"
 
 namespace cg = cooperative_groups;
 
@@ -31,10 +30,8 @@ constexpr uint32_t INF = 0xffffffffu;
 constexpr uint32_t CAP = 0xfffffffeu;
 constexpr unsigned MAX_LANES = 256;
 // A chained level costs its work's latency per warp of block 0 in turn; a grid-wide level costs
-// the latency of its (smaller) share per warp plus a grid barrier (a few microseconds).
-// TUCCOMPI_PHAST_SMALL and TUCCOMPI_PHAST_CHAIN_ARCS override them (0: never chain);
-// TUCCOMPI_PHAST_SPLIT=0 gives every vertex one warp; TUCCOMPI_PHAST_SPLIT_MIN its slice;
-// TUCCOMPI_PHAST_FILTER=0 turns off up_filtered (FILTER_MAX_DEGREE).
+// the latency of its (smaller) share per warp plus a grid barrier (a few microseconds). The
+// defaults of struct sssp_phast_gpu_knobs (phast_gpu.h), which benchmarks and tests change.
 constexpr unsigned CHAIN_VERTICES_PER_WARP = 1;
 constexpr unsigned CHAIN_ARCS_PER_WARP = 16;
 constexpr unsigned SPLIT_MIN_ARCS = 4;
@@ -62,11 +59,11 @@ struct params
 	level_plan *plan;
 	unsigned long long *acc_sum;
 	uint32_t *acc_ecc, *acc_cnt;
-	unsigned long long *prof; // TUCCOMPI_PHAST_PROFILE: times of the steps (see stamp), else NULL
+	unsigned long long *prof; // knobs->profile: times of the steps (see stamp), else NULL
 	uint32_t src[MAX_LANES];  // original ids
 };
 
-// Profile of one pass (TUCCOMPI_PHAST_PROFILE=1): block 0's thread 0 stamps the global timer
+// Profile of one pass (sssp_phast_gpu_knobs::profile): block 0's thread 0 stamps the global timer
 // (ns) at index 0 (entry), 1 (sources' rows done), 2 + c (upward level c done) and 2 + L + c
 // (downward level c done). A grid-wide level's stamp follows its grid barrier.
 __device__ __forceinline__ void stamp(const params &P, unsigned idx)
@@ -592,7 +589,7 @@ extern "C" size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes)
 			return fail(err, errlen, -EIO, "PHAST GPU: %s: %s", #call, cudaGetErrorString(e_));       \
 	} while (0)
 
-// TUCCOMPI_PHAST_PROFILE=N: the first N passes of the process print where their time went
+// knobs->profile = N: the first N passes of the process print where their time went
 // (stderr): per class of levels (by vertices) the levels, vertices, arcs and microseconds of the
 // upward and downward sweeps, and the costliest levels. For profiling; it costs a few
 // small copies per profiled pass.
@@ -688,10 +685,26 @@ out:
 }
 } // namespace
 
+extern "C" void sssp_phast_gpu_knobs_default(struct sssp_phast_gpu_knobs *k)
+{
+	k->chain_vertices = CHAIN_VERTICES_PER_WARP;
+	k->chain_arcs = CHAIN_ARCS_PER_WARP;
+	k->split = 1;
+	k->split_min = SPLIT_MIN_ARCS;
+	k->filter = 1;
+	k->profile = 0;
+}
+
 extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, unsigned lanes,
 			      void *work, size_t work_bytes, struct sssp_summary *out, uint32_t *const *rows,
-			      void *stream, unsigned share, char *err, size_t errlen)
+			      void *stream, unsigned share, const struct sssp_phast_gpu_knobs *knobs, char *err,
+			      size_t errlen)
 {
+	struct sssp_phast_gpu_knobs kn;
+	if (knobs)
+		kn = *knobs;
+	else
+		sssp_phast_gpu_knobs_default(&kn);
 	uint32_t n = v->n;
 	const void *kern = lanes == 32    ? (const void *)phast_sweep32
 			   : lanes == 64  ? (const void *)phast_sweep64
@@ -787,11 +800,11 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 	memset(&P, 0, sizeof P);
 	P.n = n;
 	P.levels = v->levels;
-	P.small_per_warp = (uint32_t)sssp_env_ulong("TUCCOMPI_PHAST_SMALL", CHAIN_VERTICES_PER_WARP);
-	P.chain_arcs = (uint32_t)sssp_env_ulong("TUCCOMPI_PHAST_CHAIN_ARCS", CHAIN_ARCS_PER_WARP);
-	P.split = (uint32_t)sssp_env_ulong("TUCCOMPI_PHAST_SPLIT", 1);
-	P.split_min = (uint32_t)sssp_env_ulong("TUCCOMPI_PHAST_SPLIT_MIN", SPLIT_MIN_ARCS);
-	P.filter = (uint32_t)sssp_env_ulong("TUCCOMPI_PHAST_FILTER", 1);
+	P.small_per_warp = kn.chain_vertices;
+	P.chain_arcs = kn.chain_arcs;
+	P.split = kn.split;
+	P.split_min = kn.split_min;
+	P.filter = kn.filter;
 	if (!P.split_min)
 		P.split_min = 1;
 	P.plan = l.plan;
@@ -807,7 +820,7 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 	P.acc_ecc = l.acc_ecc;
 	P.acc_cnt = l.acc_cnt;
 	static unsigned profiled; // passes profiled by this process
-	const unsigned to_profile = (unsigned)sssp_env_ulong("TUCCOMPI_PHAST_PROFILE", 0);
+	const unsigned to_profile = kn.profile;
 	struct prof_buf
 	{
 		unsigned long long *d = nullptr, *h = nullptr;
@@ -825,7 +838,7 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 		{
 			size_t pb = (2 * (size_t)v->levels + 2) * sizeof *prof;
 			if (!prof && (cudaMalloc((void **)&prof, pb) != cudaSuccess || !(prof_host = (unsigned long long *)malloc(pb))))
-				return fail(err, errlen, -EIO, "PHAST GPU: no memory for TUCCOMPI_PHAST_PROFILE");
+				return fail(err, errlen, -EIO, "PHAST GPU: no memory for the profile");
 			CUDA_TRY(cudaMemsetAsync(prof, 0, pb, s));
 			P.prof = prof;
 		}

@@ -45,6 +45,23 @@ extern "C" {
  *  (docs/apsp.md, "PHAST on the GPU"). */
 #define SSSP_PHAST_GPU_LANES 256
 
+/** How each level of a pass is planned, and profiling; for benchmarks and tests (bench/phast sets
+ *  them with --knob, tests/apsp/phast_gpu runs every plan). sssp_phast_gpu_knobs_default() gives
+ *  the engine's own; any value gives the same distances. */
+struct sssp_phast_gpu_knobs
+{
+	uint32_t chain_vertices; /**< a level is chained (block 0 alone) when its vertices are at most this
+				  *   many per warp of a block (default 1; 0: never chain) ... */
+	uint32_t chain_arcs;     /**< ... and its arcs at most this many per warp (default 16) */
+	uint32_t split;          /**< 1: a vertex of a narrow level gets several warps (default); 0: one */
+	uint32_t split_min;      /**< the smallest slice of a vertex's arcs a warp takes (default 4; 0 counts as 1) */
+	uint32_t filter;         /**< 1: upward grid-wide levels of few arcs per vertex look at their vertices
+				  *   one lane each first (default); 0: never */
+	uint32_t profile;        /**< the first this many passes of the process print where their time went,
+				  *   per class of levels, on stderr (default 0) */
+};
+void sssp_phast_gpu_knobs_default(struct sssp_phast_gpu_knobs *k);
+
 /** Device bytes of workspace for an n-vertex hierarchy and @p lanes sources per pass
  *  (about 4 * lanes + 25 bytes per vertex); 0 if lanes is not 32, 64, 128 or 256. */
 size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes);
@@ -55,7 +72,8 @@ size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes);
  *  @p work: device memory of sssp_phast_gpu_workspace_size(v->n, lanes) bytes (256-byte
  *  aligned, as cudaMalloc gives), contents need not be kept between calls. @p stream: a
  *  cudaStream_t (NULL: the default stream); @p share: how many such calls run at once on this
- *  GPU (MK; each pass's grid takes 1/share of the blocks that can be resident; 0 counts as 1). out[i] (host memory) receives the summary of
+ *  GPU (MK; each pass's grid takes 1/share of the blocks that can be resident; 0 counts as 1);
+ *  @p knobs: NULL for the engine's own plans. out[i] (host memory) receives the summary of
  *  src[i] with phases = the number of levels; when @p rows and rows[i] are not NULL,
  *  rows[i] (n entries, pinned host memory for an asynchronous copy) receives the distances
  *  in original ids. Returns when everything is done: 0, -EINVAL (bad argument: source out
@@ -63,7 +81,7 @@ size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes);
  *  cooperative launch) or -EIO (a CUDA error), with one line in @p err. */
 int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, unsigned lanes, void *work,
 		   size_t work_bytes, struct sssp_summary *out, uint32_t *const *rows, void *stream, unsigned share,
-		   char *err, size_t errlen);
+		   const struct sssp_phast_gpu_knobs *knobs, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,9 @@
-/* The SSSP plug-in of the APSP case study: one task = the shortest paths from one source.
- * CPU: Dijkstra with an indexed 4-ary heap. GPU: Crauser's phases as three characterised
- * kernels (relax, minimum, update; Table 2 of the TuCCompi paper) launched through the
- * tuner. Both give exact integer distances. */
+/* The SSSP plug-in of the APSP case study: one task = the shortest paths from one source, run by
+ * one of several engines (enum sssp_engine) that all give exact integer distances. The paper's
+ * engine: CPU Dijkstra with an indexed 4-ary heap, GPU Crauser's phases as three characterised
+ * kernels (relax, minimum, update; Table 2 of the TuCCompi paper) launched through the tuner.
+ * Inside: the engine interface (engine.h), the dispatcher (plan.c), one file per engine
+ * (engine_*.c), what they share (buffers.c); docs/architecture.md draws the layers. */
 #ifndef TUCCOMPI_SSSP_H
 #define TUCCOMPI_SSSP_H
 
@@ -35,7 +37,9 @@ struct sssp_args
  *
  * An engine is a pair of implementations (CPU, GPU) of the SSSP task; a plan is an engine
  * prepared for one graph: whatever the engine precomputes (reverse arcs, a contraction
- * hierarchy, ...), the plug-in and the shared buffers of the task set. */
+ * hierarchy, ...), the plug-in and the shared buffers of the task set. A plan is used as:
+ * sssp_plan_create, sssp_plan_fit_gpu (MK and the GPU's memory, once), sssp_plan_taskset, run the
+ * task set, sssp_plan_taskset_done, sssp_plan_free. */
 enum sssp_engine
 {
 	SSSP_ENGINE_AUTO = 0, /**< chosen from the graph's measured shape and the number of sources */
@@ -70,10 +74,6 @@ struct sssp_options
 	int verbose;          /**< say on stderr what was chosen and what preprocessing cost */
 };
 
-/** An engine prepared for one graph. */
-struct sssp_plan;
-struct sssp_args;
-
 /** Prepare @p g (kept by reference: it must outlive the plan) for the engine of @p o.
  *  Returns 0 or a negative errno with one line in @p why. */
 int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, struct sssp_plan **out, char *why,
@@ -81,19 +81,31 @@ int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, s
 /** The engine the plan runs, and one line saying why it was chosen (auto) or "as asked". */
 enum sssp_engine sssp_plan_engine(const struct sssp_plan *p);
 const char *sssp_plan_reason(const struct sssp_plan *p);
-/** The MK (batches at once per GPU) that suits the plan's engine, for when the user did not choose
- *  one: 1 for phast and for batched on shallow graphs (a traversal fills the GPU: sharing it made
- *  every one slower on the H200), 4 for batched on deep graphs (small frontiers) and for the
- *  paper's one-source Crauser kernels. */
-int sssp_plan_mk(const struct sssp_plan *p);
-
-/** Bytes of GPU memory a task set of the plan needs with @p mk batches at once per GPU: its
- *  shared buffers (copied to each GPU once) plus mk workspaces (@p with_rows: the engines'
- *  larger workspaces for distance rows). 0 for plans without CUDA. */
-uint64_t sssp_plan_gpu_bytes(const struct sssp_plan *p, int mk, int with_rows);
-
 /** Seconds sssp_plan_create() spent preparing (building a contraction hierarchy, transposing). */
 double sssp_plan_prepare_seconds(const struct sssp_plan *p);
+/** 1 if the plan's task sets have a CUDA implementation (o.cuda, in a CUDA build, and the GPU
+ *  not dropped by sssp_plan_fit_gpu()). */
+int sssp_plan_uses_cuda(const struct sssp_plan *p);
+
+/** What a task set of the plan runs with on each GPU (sssp_plan_fit_gpu()). */
+struct sssp_gpu_fit
+{
+	int mk;        /**< batches at once per GPU (MK); 0: the GPU cannot hold one, the plan runs on CPU units */
+	int lowered;   /**< 1: mk is below the MK asked (or the engine's own), to fit the GPU's memory */
+	uint64_t need; /**< bytes of GPU memory at mk (at MK 1 when mk is 0): the shared buffers, copied to each
+			*   GPU once, plus mk workspaces; 0 for a plan without CUDA */
+};
+
+/** The plan's one MK decision, with the GPU's memory. The MK wanted is @p asked, or when it is 0 the
+ *  engine's own, at most @p cap (when cap > 0): 4 for crauser (the paper's one-source kernels leave
+ *  a GPU mostly idle), phast (a pass's top levels are latency, which overlapping passes hide) and
+ *  batched on deep graphs (small frontiers), 1 for batched on shallow graphs (one traversal fills the
+ *  GPU). It is lowered until the shared buffers and mk workspaces (@p with_rows: the engines' larger
+ *  workspaces for distance rows) fit in @p room bytes (0: not limited). When not even one batch
+ *  fits, the plan drops its CUDA implementation (and frees what it kept for it) and f->mk is 0,
+ *  or, for a plan without CPU units, -ENOSPC is returned (f->need says how much was needed). A
+ *  plan without CUDA: f->mk as wanted, f->need 0. Call before sssp_plan_taskset(). */
+int sssp_plan_fit_gpu(struct sssp_plan *p, int asked, int cap, uint64_t room, int with_rows, struct sssp_gpu_fit *f);
 
 /** Fill @p desc (plugin, arg, shared buffers, batch sizes) for the sources at @p sources
  *  (k entries, kept by reference) with @p args as the plug-in's argument. Registers the shared
@@ -136,9 +148,10 @@ struct sssp_gpu_work
 	void *misc;      /**< sssp_gpu_misc_size() bytes */
 };
 size_t sssp_gpu_misc_size(void);
-/** One SSSP; row (pinned host memory, n entries) receives the distances when not NULL. */
-void sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const struct sssp_gpu_work *w, uint32_t *row,
-		  struct sssp_summary *out);
+/** One SSSP; row (pinned host memory, n entries) receives the distances when not NULL. 0, or -EIO
+ *  with one line in @p err (a failed CUDA call). */
+int sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const struct sssp_gpu_work *w, uint32_t *row,
+		 struct sssp_summary *out, char *err, size_t errlen);
 
 /* implementations (plug-in functions) */
 void sssp_cpu(struct tuccompi_task *t, void *arg);

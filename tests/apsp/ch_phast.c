@@ -1,4 +1,4 @@
-/* Contraction hierarchies and CPU PHAST (codelets/sssp/ch.c, phast.c): every distance row and
+/* Contraction hierarchies and CPU PHAST (codelets/sssp/ch*.c, phast.c): every distance row and
  * summary equals the reference Dijkstra's (tests/apsp/sssp_ref.h) on random (with and without
  * zero weights), grid (all weights equal: ties everywhere), R-MAT and road-like graphs and on
  * hand-made cases (a single vertex, isolated vertices and disconnected parts, one-way arcs,

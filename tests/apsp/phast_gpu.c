@@ -50,35 +50,31 @@ static void release(struct dev_ch *d)
 		cudaFree(d->buf[i]);
 }
 
-/* The level plans of the sweeps, chosen through the kernel's experiment variables: the default;
- * a warp per vertex everywhere, unfiltered; nothing chained and vertices split as finely as
- * possible, on a third of the GPU (share 3); and long chains in block 0 (split there too). */
+/* The level plans of the sweeps, chosen through the kernel's knobs (struct sssp_phast_gpu_knobs): the
+ * default; a warp per vertex everywhere, unfiltered; nothing chained and vertices split as finely
+ * as possible, on a third of the GPU (share 3); and long chains in block 0 (split there too). */
 #define NPLANS 4
 static const char *const plans[NPLANS] = { "default plan", "a warp per vertex", "no chains, finest split",
 					   "long chains" };
 
-static void plan(int i)
+static void plan(int i, struct sssp_phast_gpu_knobs *k)
 {
-	unsetenv("TUCCOMPI_PHAST_SPLIT");
-	unsetenv("TUCCOMPI_PHAST_SMALL");
-	unsetenv("TUCCOMPI_PHAST_CHAIN_ARCS");
-	unsetenv("TUCCOMPI_PHAST_SPLIT_MIN");
-	unsetenv("TUCCOMPI_PHAST_FILTER");
+	sssp_phast_gpu_knobs_default(k);
 	if (i == 1)
 	{
-		setenv("TUCCOMPI_PHAST_SPLIT", "0", 1);
-		setenv("TUCCOMPI_PHAST_FILTER", "0", 1);
+		k->split = 0;
+		k->filter = 0;
 	}
 	if (i == 2)
 	{
-		setenv("TUCCOMPI_PHAST_SMALL", "0", 1);
-		setenv("TUCCOMPI_PHAST_SPLIT_MIN", "1", 1);
+		k->chain_vertices = 0;
+		k->split_min = 1;
 	}
 	if (i == 3)
 	{
-		setenv("TUCCOMPI_PHAST_SMALL", "64", 1);
-		setenv("TUCCOMPI_PHAST_CHAIN_ARCS", "100000", 1);
-		setenv("TUCCOMPI_PHAST_SPLIT_MIN", "1", 1);
+		k->chain_vertices = 64;
+		k->chain_arcs = 100000;
+		k->split_min = 1;
 	}
 }
 
@@ -113,7 +109,8 @@ static void check(const char *what, const struct graph *g, int all)
 	static const unsigned lanes[] = { 32, 64, 128, 256 };
 	for (int pi = 0; pi < NPLANS; pi++)
 	{
-		plan(pi);
+		struct sssp_phast_gpu_knobs kn;
+		plan(pi, &kn);
 		for (int li = 0; li < 4; li++)
 		{
 			size_t ws = sssp_phast_gpu_workspace_size(g->n, lanes[li]);
@@ -123,7 +120,8 @@ static void check(const char *what, const struct graph *g, int all)
 			for (unsigned i = 0; i < k; i++)
 				if (rows[i])
 					memset(rows[i], 0x5a, g->n * sizeof(uint32_t));
-			int rc = sssp_phast_gpu(&d.view, src, k, lanes[li], work, ws, out, rows, NULL, pi == 2 ? 3 : 1, err, sizeof err);
+			int rc = sssp_phast_gpu(&d.view, src, k, lanes[li], work, ws, out, rows, NULL, pi == 2 ? 3 : 1, &kn, err,
+						sizeof err);
 			if (rc < 0)
 				FAIL("%s, %u lanes, %s: %s", what, lanes[li], plans[pi], err);
 			for (unsigned i = 0; i < k; i++)
@@ -144,7 +142,6 @@ static void check(const char *what, const struct graph *g, int all)
 			CUDA_OK(cudaFree(work));
 		}
 	}
-	plan(0);
 	printf("%-28s n=%-6u sources=%u: equal to Dijkstra for 32, 64, 128 and 256 lanes, %d plans\n", what, g->n, k,
 	       NPLANS);
 	free(refs);
@@ -193,14 +190,14 @@ static void bad_arguments(void)
 	CUDA_OK(cudaMalloc(&work, ws));
 	struct sssp_summary out[2];
 	uint32_t src[2] = { 3, 64 };
-	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws, out, NULL, NULL, 1, err, sizeof err), -EINVAL);
+	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws, out, NULL, NULL, 1, NULL, err, sizeof err), -EINVAL);
 	ASSERT_STR_CONTAINS(err, "source 64");
 	src[1] = 5;
-	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 48, work, ws, out, NULL, NULL, 1, err, sizeof err), -EINVAL);
+	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 48, work, ws, out, NULL, NULL, 1, NULL, err, sizeof err), -EINVAL);
 	ASSERT_STR_CONTAINS(err, "48 lanes");
-	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws - 1, out, NULL, NULL, 1, err, sizeof err), -EINVAL);
+	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws - 1, out, NULL, NULL, 1, NULL, err, sizeof err), -EINVAL);
 	ASSERT_STR_CONTAINS(err, "workspace");
-	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws, out, NULL, NULL, 1, err, sizeof err), 0);
+	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws, out, NULL, NULL, 1, NULL, err, sizeof err), 0);
 	cudaFree(work);
 	release(&d);
 	sssp_ch_free(ch);

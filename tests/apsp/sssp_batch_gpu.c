@@ -2,13 +2,14 @@
  * batch equals the reference Dijkstra (tests/apsp/sssp_ref.h), as full rows and as summaries
  * (sum, eccentricity, reached, overflow), on random, R-MAT, grid, zero-weight and hand-made graphs
  * (zero-weight cycles, unreachable and isolated vertices, distances past SSSP_DIST_LIMIT, n < 32,
- * n = 1); with traversals of 64 lanes (TUCCOMPI_SSSP_BATCH_LANES=64: 64 sources with repeats, also
- * across the two halves of a row, 33, 1), of 32 lanes (=32: 32, 7, 1, and 64 and 33 sources as two
+ * n = 1); with traversals of 64 lanes (knob lanes 64: 64 sources with repeats, also
+ * across the two halves of a row, 33, 1), of 32 lanes (32: 32, 7, 1, and 64 and 33 sources as two
  * traversals) and the default choice (64 for 64 sources, 32 for 32), the statistics saying which
  * ran; delta 0, 1 and the rule's; share 1 and 4; with and without rows; with the engine's knobs at
  * their defaults and forced to every path (never pull, always pull, chunks of 2 arcs, all-thread and
- * all-warp expansion, the 48-register device loop); and four threads running batches of 64 at once
- * on their own streams at share 4. Bad arguments give -EINVAL and a message. Exit 77 without a GPU. */
+ * all-warp expansion); and four threads running batches of 64 at once
+ * on their own streams at share 4. Bad arguments (a lane count of 48 too) give -EINVAL and a message.
+ * Exit 77 without a GPU. */
 #include <cuda_runtime_api.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -34,21 +35,11 @@ struct gcase
 	const char *name;
 	struct graph g;
 	struct sssp_batch_dgraph dg;
-	void *dmem[6];
 	uint32_t rule;
 	uint32_t **ref; /* reference rows, per source */
 	uint32_t s64[64], s33[33], s32[32], s7[7], s1[1];
 	int keep_sources; /* the case set its sources itself */
 };
-
-static void *upload(const void *host, size_t bytes)
-{
-	void *d = NULL;
-	CK(cudaMalloc(&d, bytes ? bytes : 4));
-	if (bytes)
-		CK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
-	return d;
-}
 
 static uint64_t next_rand(uint64_t *s)
 {
@@ -84,27 +75,9 @@ static void prepare(struct gcase *c)
 {
 	struct graph *g = &c->g;
 	struct sssp_graph v = { g->n, g->m, g->rowptr, g->col, g->w, g->min_out, g->max_w };
-	uint64_t *irp = malloc(((size_t)g->n + 1) * sizeof(uint64_t));
-	uint32_t *icol = malloc((g->m ? g->m : 1) * sizeof(uint32_t)), *iw = malloc((g->m ? g->m : 1) * sizeof(uint32_t));
-	ASSERT(irp && icol && iw);
-	sssp_transpose(&v, irp, icol, iw);
-	c->dmem[0] = upload(g->rowptr, ((size_t)g->n + 1) * sizeof(uint64_t));
-	c->dmem[1] = upload(g->col, g->m * sizeof(uint32_t));
-	c->dmem[2] = upload(g->w, g->m * sizeof(uint32_t));
-	c->dmem[3] = upload(irp, ((size_t)g->n + 1) * sizeof(uint64_t));
-	c->dmem[4] = upload(icol, g->m * sizeof(uint32_t));
-	c->dmem[5] = upload(iw, g->m * sizeof(uint32_t));
-	free(irp);
-	free(icol);
-	free(iw);
-	c->dg.n = g->n;
-	c->dg.m = g->m;
-	c->dg.rowptr = c->dmem[0];
-	c->dg.col = c->dmem[1];
-	c->dg.w = c->dmem[2];
-	c->dg.in_rowptr = c->dmem[3];
-	c->dg.in_col = c->dmem[4];
-	c->dg.in_w = c->dmem[5];
+	char err[256];
+	if (sssp_batch_gpu_graph_upload(&v, &c->dg, err, sizeof(err)) < 0)
+		FAIL("%s: %s", c->name, err);
 	c->rule = sssp_batch_delta_rule(&v);
 	ASSERT((c->ref = calloc(g->n, sizeof(uint32_t *))) != NULL);
 	if (!c->keep_sources)
@@ -129,18 +102,20 @@ static void prepare(struct gcase *c)
 
 static void release(struct gcase *c)
 {
-	for (int i = 0; i < 6; i++)
-		CK(cudaFree(c->dmem[i]));
+	sssp_batch_gpu_graph_free(&c->dg);
 	for (uint32_t v = 0; v < c->g.n; v++)
 		free(c->ref[v]);
 	free(c->ref);
 	graph_free(&c->g);
 }
 
-static const char *lanes_env(void)
+/* The knobs every batch runs with (run_case changes them between batches; the threads of
+ * concurrent batches read them only). */
+static struct sssp_batch_knobs knobs_now;
+
+static const char *lanes_now(void)
 {
-	const char *e = getenv("TUCCOMPI_SSSP_BATCH_LANES");
-	return e ? e : "default";
+	return knobs_now.lanes == 32 ? "32" : knobs_now.lanes == 64 ? "64" : "by the batch";
 }
 
 /* One batch on stream s with workspace work (sized for rows); checks every lane. */
@@ -148,7 +123,7 @@ static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uin
 			uint32_t *rows, cudaStream_t s, void *work, const char *knobs)
 {
 	struct sssp_summary out[SSSP_BATCH_LANES + 1];
-	struct sssp_batch_params p = { delta, share };
+	struct sssp_batch_params p = { delta, share, &knobs_now };
 	char err[256] = "";
 	memset(out, 0xa5, sizeof(out));
 	int r = sssp_batch_gpu_run(&c->dg, src, nsrc, work, &p, s, out, rows, err, sizeof(err));
@@ -166,7 +141,7 @@ static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uin
 		    out[i].reached != want.reached || out[i].overflow != want.overflow)
 			FAIL("%s (%s, lanes %s), delta %u, share %u, %u sources, lane %u (source %u): sum %llu ecc %u "
 			     "reached %u overflow %u; reference sum %llu ecc %u reached %u overflow %u",
-			     c->name, knobs, lanes_env(), delta, share, nsrc, i, src[i], (unsigned long long)out[i].sum, out[i].ecc,
+			     c->name, knobs, lanes_now(), delta, share, nsrc, i, src[i], (unsigned long long)out[i].sum, out[i].ecc,
 			     out[i].reached, out[i].overflow, (unsigned long long)want.sum, want.ecc, want.reached,
 			     want.overflow);
 		if (out[i].phases < 1)
@@ -176,33 +151,38 @@ static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uin
 				if (rows[(size_t)i * n + v] != ref[v])
 					FAIL("%s (%s, lanes %s), delta %u, share %u, %u sources: row %u (source %u) vertex %u: "
 					     "%u, reference %u",
-					     c->name, knobs, lanes_env(), delta, share, nsrc, i, src[i], v, rows[(size_t)i * n + v],
+					     c->name, knobs, lanes_now(), delta, share, nsrc, i, src[i], v, rows[(size_t)i * n + v],
 					     ref[v]);
 	}
 }
 
-struct knobs
+/* Knob sets forcing every path (-1: the default). */
+struct knob_set
 {
-	const char *name, *pull, *density, *chunk, *sparse, *occ;
+	const char *name;
+	int64_t pull, density, chunk, sparse;
 };
 
-static const struct knobs knob_sets[] = {
-	{ "defaults", NULL, NULL, NULL, NULL, NULL },
-	{ "never pull, all warps", "0", NULL, NULL, "0", NULL },
-	{ "always pull, chunks of 2, 48-register loop", "4294967295", "0", "2", NULL, "5" },
-	{ "never pull, chunks of 2, all threads", "0", NULL, "2", "64", NULL },
+static const struct knob_set knob_sets[] = {
+	{ "defaults", -1, -1, -1, -1 },
+	{ "never pull, all warps", 0, -1, -1, 0 },
+	{ "always pull, chunks of 2", 4294967295, 0, 2, -1 },
+	{ "never pull, chunks of 2, all threads", 0, -1, 2, 64 },
 };
 
-static void set_knobs(const struct knobs *k)
+static void set_knobs(const struct knob_set *k)
 {
-	const char *names[] = { "TUCCOMPI_SSSP_BATCH_PULL", "TUCCOMPI_SSSP_BATCH_PULL_DENSITY", "TUCCOMPI_SSSP_BATCH_CHUNK",
-				"TUCCOMPI_SSSP_BATCH_SPARSE", "TUCCOMPI_SSSP_BATCH_OCC" };
-	const char *vals[] = { k->pull, k->density, k->chunk, k->sparse, k->occ };
-	for (int i = 0; i < 5; i++)
-		if (vals[i])
-			setenv(names[i], vals[i], 1);
-		else
-			unsetenv(names[i]);
+	unsigned lanes = knobs_now.lanes;
+	sssp_batch_knobs_default(&knobs_now);
+	knobs_now.lanes = lanes;
+	if (k->pull >= 0)
+		knobs_now.pull_div = (uint32_t)k->pull;
+	if (k->density >= 0)
+		knobs_now.pull_density = (uint32_t)k->density;
+	if (k->chunk >= 0)
+		knobs_now.chunk_min = (uint32_t)k->chunk;
+	if (k->sparse >= 0)
+		knobs_now.sparse_popc = (uint32_t)k->sparse;
 }
 
 static uint64_t batches;
@@ -225,12 +205,10 @@ static void note_stats(unsigned lanes, unsigned traversals)
 	batches++;
 }
 
-static void set_lanes(const char *v)
+/* 0: by the batch (32 for at most 32 sources, else 64) */
+static void set_lanes(unsigned lanes)
 {
-	if (v)
-		setenv("TUCCOMPI_SSSP_BATCH_LANES", v, 1);
-	else
-		unsetenv("TUCCOMPI_SSSP_BATCH_LANES");
+	knobs_now.lanes = lanes;
 }
 
 static void run_case(struct gcase *c, cudaStream_t s)
@@ -256,13 +234,13 @@ static void run_case(struct gcase *c, cudaStream_t s)
 			for (unsigned share = 1; share <= 4; share += 3)
 			{
 				/* the default: 64 lanes for more than 32 sources, else 32 */
-				set_lanes(NULL);
+				set_lanes(0);
 				check_batch(c, c->s64, 64, dl, share, rows, s, work_rows, kn);
 				note_stats(64, 1);
 				check_batch(c, c->s32, 32, dl, share, NULL, s, work, kn);
 				note_stats(32, 1);
 				/* 64 lanes, also for small batches */
-				set_lanes("64");
+				set_lanes(64);
 				check_batch(c, c->s64, 64, dl, share, NULL, s, work, kn);
 				note_stats(64, 1);
 				if (k == 0)
@@ -275,7 +253,7 @@ static void run_case(struct gcase *c, cudaStream_t s)
 					note_stats(64, 1);
 				}
 				/* 32 lanes: larger batches take two traversals */
-				set_lanes("32");
+				set_lanes(32);
 				check_batch(c, c->s32, 32, dl, share, rows, s, work_rows, kn);
 				note_stats(32, 1);
 				if (k == 0)
@@ -292,7 +270,7 @@ static void run_case(struct gcase *c, cudaStream_t s)
 			}
 		}
 	}
-	set_lanes(NULL);
+	set_lanes(0);
 	set_knobs(&knob_sets[0]);
 	CK(cudaFreeHost(rows));
 	CK(cudaFree(work_rows));
@@ -367,6 +345,7 @@ int main(void)
 	CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 	struct graph_error err;
 	struct gcase c;
+	sssp_batch_knobs_default(&knobs_now);
 
 	/* bad arguments */
 	{
@@ -378,11 +357,17 @@ int main(void)
 		void *work;
 		CK(cudaMalloc(&work, sssp_batch_gpu_workspace_size(100, 0)));
 		struct sssp_summary out[SSSP_BATCH_LANES + 1];
-		struct sssp_batch_params p = { 0, 1 };
+		struct sssp_batch_params p = { 0, 1, NULL };
 		uint32_t src[SSSP_BATCH_LANES + 1] = { 0 };
 		char msg[256] = "";
 		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 0, work, &p, s, out, NULL, msg, sizeof(msg)), -EINVAL);
 		ASSERT_STR_CONTAINS(msg, "sources");
+		struct sssp_batch_knobs k48;
+		sssp_batch_knobs_default(&k48);
+		k48.lanes = 48;
+		struct sssp_batch_params p48 = { 0, 1, &k48 };
+		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 4, work, &p48, s, out, NULL, msg, sizeof(msg)), -EINVAL);
+		ASSERT_STR_CONTAINS(msg, "lanes");
 		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, SSSP_BATCH_LANES + 1, work, &p, s, out, NULL, msg, sizeof(msg)),
 			  -EINVAL);
 		src[3] = 100;

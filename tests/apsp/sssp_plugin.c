@@ -5,7 +5,8 @@
  * vertex) equals an independent reference (tests/apsp/sssp_ref.h), and so do the per-source
  * summaries. Without arguments the CPU implementations are checked; with --gpu the CUDA ones
  * (exit 77 when there is no GPU or no CUDA in the build), under MK = 3 so that concurrent
- * batches share the GPU. */
+ * batches share the GPU. In CUDA builds the CPU run also checks the plans' MK and GPU-memory
+ * decision (sssp_plan_fit_gpu), which needs no GPU. */
 #include <pthread.h>
 #include <tuccompi.h>
 
@@ -29,8 +30,10 @@ static int keep_row(uint64_t id, uint32_t source, const uint32_t *dist, uint32_t
 	return 0;
 }
 
-static void check_graph(const char *what, struct graph *g, int gpu, const char *policy, enum sssp_engine engine)
+/* Every row and summary of every source of g through plan's task set on the CPU or the GPU. */
+static void check_plan(const char *what, struct graph *g, struct sssp_plan *plan, int gpu, const char *policy)
 {
+	enum sssp_engine engine = sssp_plan_engine(plan);
 	uint64_t k = g->n;
 	uint32_t *src = malloc(k * sizeof(uint32_t));
 	for (uint64_t i = 0; i < k; i++)
@@ -39,12 +42,6 @@ static void check_graph(const char *what, struct graph *g, int gpu, const char *
 	struct sssp_args args = { .n = g->n, .row = keep_row, .row_ctx = &rows };
 	struct sssp_summary *res = calloc(k, sizeof(*res));
 	struct tuccompi_taskset_desc desc = { .results = res };
-	struct sssp_graph gv = apsp_graph_view(g);
-	struct sssp_options o = { .engine = engine, .cpu = !gpu, .cuda = gpu, .nsources = k, .threads = 2 };
-	struct sssp_plan *plan;
-	char why[512];
-	if (sssp_plan_create(&gv, &o, &plan, why, sizeof(why)) < 0)
-		FAIL("%s: sssp_plan_create(%s): %s", what, sssp_engine_name(engine), why);
 	ASSERT_OK(sssp_plan_taskset(plan, src, k, &args, &desc));
 	tuccompi_taskset_t ts;
 	ASSERT_OK(tuccompi_parallel(tuccompi_policy_by_name(policy), &desc, &ts));
@@ -90,11 +87,73 @@ static void check_graph(const char *what, struct graph *g, int gpu, const char *
 	       gpu ? "GPU" : "CPU", (unsigned long long)unreachable);
 	tuccompi_taskset_destroy(ts);
 	sssp_plan_taskset_done(plan, &desc);
-	sssp_plan_free(plan);
 	free(ref);
 	free(res);
 	free(rows.data);
 	free(src);
+}
+
+static void check_graph(const char *what, struct graph *g, int gpu, const char *policy, enum sssp_engine engine)
+{
+	struct sssp_graph gv = apsp_graph_view(g);
+	struct sssp_options o = { .engine = engine, .cpu = !gpu, .cuda = gpu, .nsources = g->n, .threads = 2 };
+	struct sssp_plan *plan;
+	char why[512];
+	if (sssp_plan_create(&gv, &o, &plan, why, sizeof(why)) < 0)
+		FAIL("%s: sssp_plan_create(%s): %s", what, sssp_engine_name(engine), why);
+	check_plan(what, g, plan, gpu, policy);
+	sssp_plan_free(plan);
+}
+
+/* The plan's MK decision (sssp_plan_fit_gpu) for a plan of CPU and CUDA implementations: the
+ * engine's own MK, capped, or the one asked; lowered to what a GPU of `room` bytes holds; and when
+ * not even one batch fits, the plan goes on with its CPU units alone (exact rows on the CPU) or,
+ * without CPU units, -ENOSPC. Needs no GPU: the decision is the plan's. */
+static void check_fit(struct graph *g, enum sssp_engine engine, int engine_mk)
+{
+	struct sssp_graph gv = apsp_graph_view(g);
+	struct sssp_options o = { .engine = engine, .cpu = 1, .cuda = 1, .nsources = g->n, .threads = 2 };
+	struct sssp_plan *plan;
+	struct sssp_gpu_fit f;
+	char why[512];
+	if (sssp_plan_create(&gv, &o, &plan, why, sizeof(why)) < 0)
+		FAIL("sssp_plan_create(%s): %s", sssp_engine_name(engine), why);
+	ASSERT_EQ(sssp_plan_uses_cuda(plan), 1);
+	ASSERT_OK(sssp_plan_fit_gpu(plan, 0, 0, 0, 0, &f));
+	ASSERT_EQ(f.mk, engine_mk);
+	ASSERT_EQ(f.lowered, 0);
+	ASSERT(f.need > 0);
+	ASSERT_OK(sssp_plan_fit_gpu(plan, 0, 2, 0, 0, &f));
+	ASSERT_EQ(f.mk, engine_mk < 2 ? engine_mk : 2);
+	ASSERT_OK(sssp_plan_fit_gpu(plan, 3, 2, 0, 0, &f)); /* asked: not capped */
+	ASSERT_EQ(f.mk, 3);
+	uint64_t at3 = f.need, with_rows;
+	ASSERT_OK(sssp_plan_fit_gpu(plan, 3, 0, 0, 1, &f));
+	with_rows = f.need;
+	ASSERT(with_rows >= at3);
+	ASSERT_OK(sssp_plan_fit_gpu(plan, 3, 0, at3 - 1, 0, &f)); /* room for 2 */
+	ASSERT_EQ(f.mk, 2);
+	ASSERT_EQ(f.lowered, 1);
+	ASSERT(f.need <= at3 - 1);
+	ASSERT_EQ(sssp_plan_uses_cuda(plan), 1);
+	ASSERT_OK(sssp_plan_fit_gpu(plan, 3, 0, 1, 0, &f)); /* not even one: the CPU units alone */
+	ASSERT_EQ(f.mk, 0);
+	ASSERT(f.need > 1 && f.need < at3); /* what one batch needs */
+	ASSERT_EQ(sssp_plan_uses_cuda(plan), 0);
+	check_plan("after the GPU was dropped", g, plan, 0, "eager");
+	ASSERT_OK(sssp_plan_fit_gpu(plan, 3, 0, 1, 0, &f)); /* a plan without CUDA: as asked, nothing needed */
+	ASSERT_EQ(f.mk, 3);
+	ASSERT_EQ(f.need, 0);
+	sssp_plan_free(plan);
+	o.cpu = 0;
+	if (sssp_plan_create(&gv, &o, &plan, why, sizeof(why)) < 0)
+		FAIL("sssp_plan_create(%s, GPU only): %s", sssp_engine_name(engine), why);
+	ASSERT_EQ(sssp_plan_fit_gpu(plan, 1, 0, 1, 0, &f), -ENOSPC);
+	ASSERT(f.need > 1);
+	ASSERT_EQ(sssp_plan_uses_cuda(plan), 1);
+	sssp_plan_free(plan);
+	printf("%s engine: MK %d by default, capped, as asked, lowered to fit, CPU units alone when nothing fits\n",
+	       sssp_engine_name(engine), engine_mk);
 }
 
 int main(int argc, char **argv)
@@ -123,6 +182,19 @@ int main(int argc, char **argv)
 	}
 	struct graph g = { 0 };
 	struct graph_error err;
+
+	if (!gpu && sssp_have_cuda())
+	{
+		/* batched: MK 4 on a deep graph (buckets), 1 on a shallow one; phast and crauser: 4 */
+		ASSERT_OK(graph_gen_grid(6, 120, 1, 100, 10, &g, &err)); /* 125 levels */
+		check_fit(&g, SSSP_ENGINE_BATCHED, 4);
+		check_fit(&g, SSSP_ENGINE_PHAST, 4);
+		check_fit(&g, SSSP_ENGINE_CRAUSER, 4);
+		graph_free(&g);
+		ASSERT_OK(graph_gen_random(600, 1, 9, 0, 10, 8, &g, &err));
+		check_fit(&g, SSSP_ENGINE_BATCHED, 1);
+		graph_free(&g);
+	}
 
 	static const enum sssp_engine engines[] = { SSSP_ENGINE_CRAUSER, SSSP_ENGINE_BATCHED, SSSP_ENGINE_PHAST };
 	static const char *policies[] = { "ms", "eq2", "ms-tail", "eq1", "eager" };

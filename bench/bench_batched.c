@@ -1,4 +1,4 @@
-/* bench/batch_gpu: throughput of the batched GPU SSSP engine (codelets/sssp/batch_gpu.cu).
+/* bench/bench_batched: throughput of the batched GPU SSSP engine (codelets/sssp/batch_gpu.h).
  *
  * Loads or generates a graph, copies it and its transpose to the GPU once, then for every
  * (lanes, delta, streams, share) asked for runs K batches of N sources on S host threads, each with
@@ -13,141 +13,32 @@
  * last one (the upper half of a 64-lane row) are compared with the CPU Dijkstra (summaries), for
  * every configuration.
  *
- *   batch_gpu --gen random:1049088 --batches 64 --delta rule,0 --streams 1,4 [--share LIST]
- *   batch_gpu --gen rmat:20 --lanes 32,64       (32-lane traversals of 32 sources, then 64 of 64)
- *   batch_gpu --gen grid:1024x1024 --delta rule,0,50 --streams 4 --csv out.csv
- *   batch_gpu graph.gr --batches 16
+ *   bench_batched --gen random:1049088 --batches 64 --delta rule,0 --streams 1,4 [--share LIST]
+ *   bench_batched --gen rmat:20 --lanes 32,64       (32-lane traversals of 32 sources, then 64 of 64)
+ *   bench_batched --gen grid:1024x1024 --delta rule,0,50 --streams 4 --csv out.csv
+ *   bench_batched graph.gr --batches 16 --knob pull=0
  *
- * Options: --gen random:N[:D1-D2[:W1-W2]] | rmat:SCALE[:EF] | grid:RxC (weights 1..10, as
- * tuccompi-apsp), or a graph file; --seed S (1); --batches K (32, per configuration); --nsrc N (1 to
+ * Options: --gen SPEC (random:N[:D1-D2[:W1-W2]], rmat:SCALE[:EF], grid:RxC, road:N: tuccompi-apsp's
+ * generators), or a graph file; --seed S (1); --batches K (32, per configuration); --nsrc N (1 to
  * SSSP_BATCH_LANES = 64; default: the lanes of the configuration, 64 without --lanes);
- * --lanes LIST of 32, 64 or default (sets TUCCOMPI_SSSP_BATCH_LANES for each configuration; without
- * it the environment's setting stays);
+ * --lanes LIST of 32, 64 or default (the knob lanes of each configuration; default: by the batch);
  * --delta LIST of numbers or "rule" (rule); --streams LIST (1); --share LIST (default: = streams);
  * --rows (also copy the distance rows to pinned host memory); --any-sources (sources may be
  * vertices without out-arcs; by default they are drawn among vertices with some); --check N (1;
  * 0: none); --baseline N (sources for the Crauser baseline, 8; 0: none); --csv FILE (append);
- * --dry-run (the host side only: graph, transpose, delta rule, CPU check; no GPU needed).
- * Knobs of the engine: TUCCOMPI_SSSP_BATCH_PULL / _SPARSE / _CHUNK / _TIMEOUT (batch_gpu.h). */
+ * --dry-run (the host side only: graph, transpose, delta rule, CPU check; no GPU needed);
+ * --knob NAME=VALUE[,...] the engine's knobs (struct sssp_batch_knobs, batch_gpu.h): pull,
+ * pull_density, sparse, chunk, timeout. */
 #include <cuda_runtime_api.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <tuccompi.h>
 #include <tuccompi_cuda.h>
 
 #include "batch_gpu.h"
 #include "batch_gpu_logic.h"
-#include "graph.h"
+#include "bench.h"
 #include "sssp.h"
-
-#define CK(call)                                                                                       \
-	do                                                                                             \
-	{                                                                                              \
-		cudaError_t e_ = (call);                                                               \
-		if (e_ != cudaSuccess)                                                                 \
-		{                                                                                      \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-			exit(1);                                                                       \
-		}                                                                                      \
-	} while (0)
-
-static void die(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "batch_gpu: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n");
-	exit(2);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* ------------------------------------------------------------------ graph */
-
-static int parse_range(const char *s, uint64_t *lo, uint64_t *hi)
-{
-	char *e;
-	*lo = strtoull(s, &e, 10);
-	if (*e != '-')
-		return -1;
-	*hi = strtoull(e + 1, &e, 10);
-	return *e || *lo > *hi ? -1 : 0;
-}
-
-static void load_graph(const char *gen, const char *file, uint64_t seed, struct graph *g)
-{
-	struct graph_error err = { "" };
-	int ret;
-	if (file)
-	{
-		struct graph_read_options ro = { .format = GRAPH_FORMAT_AUTO };
-		if ((ret = graph_read(file, &ro, g, &err)) < 0)
-			die("%s", err.msg);
-		return;
-	}
-	char kind[16] = "", rest[128] = "";
-	if (sscanf(gen, "%15[^:]:%127s", kind, rest) < 2)
-		die("--gen '%s': expected random:N, rmat:SCALE or grid:RxC", gen);
-	char *parts[3] = { 0 };
-	int np = 0;
-	for (char *p = strtok(rest, ":"); p && np < 3; p = strtok(NULL, ":"))
-		parts[np++] = p;
-	char *end;
-	if (!strcmp(kind, "random"))
-	{
-		uint64_t n = strtoull(parts[0], &end, 10), d1 = 1, d2 = 9, w1 = 1, w2 = 10;
-		if (*end || !n || n >= UINT32_MAX || (np > 1 && parse_range(parts[1], &d1, &d2)) ||
-		    (np > 2 && parse_range(parts[2], &w1, &w2)))
-			die("--gen '%s': expected random:N[:D1-D2[:W1-W2]]", gen);
-		ret = graph_gen_random((uint32_t)n, (uint32_t)d1, (uint32_t)d2, (uint32_t)w1, (uint32_t)w2, seed, g, &err);
-	}
-	else if (!strcmp(kind, "rmat"))
-	{
-		uint64_t scale = strtoull(parts[0], &end, 10), ef = 16;
-		if (*end || scale > 31 || (np > 1 && !(ef = strtoull(parts[1], &end, 10))))
-			die("--gen '%s': expected rmat:SCALE[:EDGEFACTOR]", gen);
-		ret = graph_gen_rmat((unsigned)scale, (unsigned)ef, 0.57, 0.19, 0.19, 1, 10, seed, g, &err);
-	}
-	else if (!strcmp(kind, "grid"))
-	{
-		uint64_t r = strtoull(parts[0], &end, 10), c = 0;
-		if (*end == 'x')
-			c = strtoull(end + 1, &end, 10);
-		if (*end || !r || !c || r * c >= UINT32_MAX)
-			die("--gen '%s': expected grid:ROWSxCOLS", gen);
-		ret = graph_gen_grid((uint32_t)r, (uint32_t)c, 1, 10, seed, g, &err);
-	}
-	else
-		die("--gen '%s': unknown generator (random, rmat, grid)", gen);
-	if (ret < 0)
-		die("%s", err.msg);
-}
-
-static void *upload(const void *host, size_t bytes)
-{
-	void *d = NULL;
-	CK(cudaMalloc(&d, bytes ? bytes : 4));
-	if (bytes)
-		CK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
-	return d;
-}
 
 /* ------------------------------------------------------------------ one configuration */
 
@@ -162,6 +53,7 @@ struct run
 	const struct sssp_batch_dgraph *dg;
 	const struct graph *g;
 	struct config cfg;
+	struct sssp_batch_knobs knobs;
 	unsigned nsrc, batches;
 	int rows, any_sources;
 	uint64_t seed;
@@ -193,7 +85,7 @@ static void batch_sources(const struct run *r, unsigned b, uint32_t *src)
 		uint32_t v;
 		int tries = 0;
 		do
-			v = (uint32_t)(splitmix(&s) % r->g->n);
+			v = (uint32_t)(bench_splitmix(&s) % r->g->n);
 		while (!r->any_sources && r->g->rowptr[v + 1] == r->g->rowptr[v] && ++tries < 1000);
 		src[i] = v;
 	}
@@ -204,14 +96,11 @@ static void one_batch(struct run *r, unsigned k, unsigned b, struct sssp_summary
 	uint32_t src[SSSP_BATCH_LANES];
 	char err[256];
 	batch_sources(r, b, src);
-	struct sssp_batch_params p = { r->cfg.delta, r->cfg.share };
+	struct sssp_batch_params p = { r->cfg.delta, r->cfg.share, &r->knobs };
 	int ret = sssp_batch_gpu_run(r->dg, src, r->nsrc, r->work[k], &p, r->stream[k], out,
 				     r->rows ? r->rowbuf[k] : NULL, err, sizeof(err));
 	if (ret < 0)
-	{
-		fprintf(stderr, "batch_gpu: %s\n", err);
-		exit(1);
-	}
+		bench_die("%s", err);
 }
 
 static void *bench_thread(void *arg)
@@ -223,7 +112,7 @@ static void *bench_thread(void *arg)
 	one_batch(r, ta->k, 0, out); /* warm-up (tuner decisions, first-touch) */
 	if (ta->k == 0)
 		memcpy(r->first, out, sizeof(out));
-	CK(cudaEventRecord(ta->start, r->stream[ta->k]));
+	BENCH_CUDA(cudaEventRecord(ta->start, r->stream[ta->k]));
 	for (;;)
 	{
 		pthread_mutex_lock(&r->lock);
@@ -231,9 +120,9 @@ static void *bench_thread(void *arg)
 		pthread_mutex_unlock(&r->lock);
 		if (b == UINT32_MAX)
 			break;
-		double t0 = now();
+		double t0 = bench_now();
 		one_batch(r, ta->k, b + 1, out);
-		double dt = now() - t0;
+		double dt = bench_now() - t0;
 		sssp_batch_gpu_last_stats(&st);
 		pthread_mutex_lock(&r->lock);
 		r->host_s += dt;
@@ -252,8 +141,8 @@ static void *bench_thread(void *arg)
 		r->traversals = st.traversals;
 		pthread_mutex_unlock(&r->lock);
 	}
-	CK(cudaEventRecord(ta->stop, r->stream[ta->k]));
-	CK(cudaEventSynchronize(ta->stop));
+	BENCH_CUDA(cudaEventRecord(ta->stop, r->stream[ta->k]));
+	BENCH_CUDA(cudaEventSynchronize(ta->stop));
 	return NULL;
 }
 
@@ -270,10 +159,10 @@ static double run_config(struct run *r)
 	{
 		ta[k].r = r;
 		ta[k].k = k;
-		CK(cudaEventCreate(&ta[k].start));
-		CK(cudaEventCreate(&ta[k].stop));
+		BENCH_CUDA(cudaEventCreate(&ta[k].start));
+		BENCH_CUDA(cudaEventCreate(&ta[k].stop));
 		if (pthread_create(&th[k], NULL, bench_thread, &ta[k]))
-			die("%s", "pthread_create failed");
+			bench_die("pthread_create failed");
 	}
 	for (unsigned k = 0; k < r->cfg.streams; k++)
 		pthread_join(th[k], NULL);
@@ -281,8 +170,8 @@ static double run_config(struct run *r)
 	for (unsigned k = 0; k < r->cfg.streams; k++)
 	{
 		float a, b;
-		CK(cudaEventElapsedTime(&a, ta[0].start, ta[k].start));
-		CK(cudaEventElapsedTime(&b, ta[0].start, ta[k].stop));
+		BENCH_CUDA(cudaEventElapsedTime(&a, ta[0].start, ta[k].start));
+		BENCH_CUDA(cudaEventElapsedTime(&b, ta[0].start, ta[k].stop));
 		if (a < first)
 			first = a;
 		if (b > last)
@@ -301,33 +190,38 @@ static double run_config(struct run *r)
 /* SSSP/s of the one-source Crauser engine on one stream over nb sources (after one warm-up). */
 static double crauser_baseline(const struct graph *g, const struct sssp_batch_dgraph *dg, unsigned nb, uint64_t seed)
 {
-	void *min_out = upload(g->min_out, (size_t)g->n * sizeof(uint32_t));
+	void *min_out;
+	BENCH_CUDA(cudaMalloc(&min_out, (size_t)g->n * sizeof(uint32_t)));
+	BENCH_CUDA(cudaMemcpy(min_out, g->min_out, (size_t)g->n * sizeof(uint32_t), cudaMemcpyHostToDevice));
 	struct sssp_gpu_graph cg = { g->n, dg->rowptr, dg->col, dg->w, min_out };
 	struct sssp_gpu_work wk;
-	CK(cudaMalloc((void **)&wk.dist, (size_t)g->n * sizeof(uint32_t)));
-	CK(cudaMalloc((void **)&wk.state, g->n));
-	CK(cudaMalloc(&wk.misc, sssp_gpu_misc_size()));
+	BENCH_CUDA(cudaMalloc((void **)&wk.dist, (size_t)g->n * sizeof(uint32_t)));
+	BENCH_CUDA(cudaMalloc((void **)&wk.state, g->n));
+	BENCH_CUDA(cudaMalloc(&wk.misc, sssp_gpu_misc_size()));
 	cudaStream_t s;
-	CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+	BENCH_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 	tuccompi_gpu_set_stream(s);
 	struct sssp_summary out;
 	uint64_t st = seed;
-	sssp_gpu_run(&cg, (uint32_t)(splitmix(&st) % g->n), &wk, NULL, &out);
-	double t0 = now();
+	char err[256];
+	if (sssp_gpu_run(&cg, (uint32_t)(bench_splitmix(&st) % g->n), &wk, NULL, &out, err, sizeof(err)) < 0)
+		bench_die("%s", err);
+	double t0 = bench_now();
 	for (unsigned i = 0; i < nb; i++)
 	{
 		uint32_t v;
 		do
-			v = (uint32_t)(splitmix(&st) % g->n);
+			v = (uint32_t)(bench_splitmix(&st) % g->n);
 		while (g->rowptr[v + 1] == g->rowptr[v]);
-		sssp_gpu_run(&cg, v, &wk, NULL, &out);
+		if (sssp_gpu_run(&cg, v, &wk, NULL, &out, err, sizeof(err)) < 0)
+			bench_die("%s", err);
 	}
-	double dt = now() - t0;
-	CK(cudaStreamDestroy(s));
-	CK(cudaFree(wk.dist));
-	CK(cudaFree(wk.state));
-	CK(cudaFree(wk.misc));
-	CK(cudaFree(min_out));
+	double dt = bench_now() - t0;
+	BENCH_CUDA(cudaStreamDestroy(s));
+	BENCH_CUDA(cudaFree(wk.dist));
+	BENCH_CUDA(cudaFree(wk.state));
+	BENCH_CUDA(cudaFree(wk.misc));
+	BENCH_CUDA(cudaFree(min_out));
 	return nb / dt;
 }
 
@@ -349,15 +243,6 @@ static unsigned split_list(const char *s, char items[][32], unsigned max)
 	return k;
 }
 
-static unsigned parse_uint(const char *s, const char *what)
-{
-	char *e;
-	unsigned long v = strtoul(s, &e, 10);
-	if (*e || !*s || v > 1000000000ul)
-		die(what, s);
-	return (unsigned)v;
-}
-
 int main(int argc, char **argv)
 {
 	const char *gen = NULL, *file = NULL, *deltas = "rule", *streams = "1", *shares = NULL, *csv = NULL;
@@ -365,6 +250,12 @@ int main(int argc, char **argv)
 	unsigned batches = 32, nsrc_opt = 0, check = 1, baseline = 8;
 	int rows = 0, any_sources = 0, dry = 0;
 	uint64_t seed = 1;
+	bench_name = "bench_batched";
+	struct sssp_batch_knobs knobs;
+	sssp_batch_knobs_default(&knobs);
+	const struct bench_knob knob_table[] = { { "pull", &knobs.pull_div },       { "pull_density", &knobs.pull_density },
+						 { "sparse", &knobs.sparse_popc },  { "chunk", &knobs.chunk_min },
+						 { "timeout", &knobs.timeout_s } };
 	for (int i = 1; i < argc; i++)
 	{
 		const char *a = argv[i];
@@ -376,19 +267,15 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--dry-run"))
 			dry = 1;
 		else if (a[0] == '-' && a[1] == '-' && !v)
-			die("%s needs a value", a);
+			bench_die("%s needs a value", a);
 		else if (!strcmp(a, "--gen"))
 			gen = argv[++i];
 		else if (!strcmp(a, "--seed"))
-			seed = parse_uint(argv[++i], "--seed %s: not a number");
+			seed = bench_uint(a, argv[++i], 0, UINT64_MAX);
 		else if (!strcmp(a, "--batches"))
-			batches = parse_uint(argv[++i], "--batches %s: not a number");
+			batches = (unsigned)bench_uint(a, argv[++i], 0, 1000000000);
 		else if (!strcmp(a, "--nsrc"))
-		{
-			nsrc_opt = parse_uint(argv[++i], "--nsrc %s: not a number");
-			if (!nsrc_opt)
-				die("--nsrc %s: 1 to 64", argv[i]);
-		}
+			nsrc_opt = (unsigned)bench_uint(a, argv[++i], 1, SSSP_BATCH_LANES);
 		else if (!strcmp(a, "--lanes"))
 			lanes = argv[++i];
 		else if (!strcmp(a, "--delta"))
@@ -398,22 +285,22 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--share"))
 			shares = argv[++i];
 		else if (!strcmp(a, "--check"))
-			check = parse_uint(argv[++i], "--check %s: not a number");
+			check = (unsigned)bench_uint(a, argv[++i], 0, SSSP_BATCH_LANES);
 		else if (!strcmp(a, "--baseline"))
-			baseline = parse_uint(argv[++i], "--baseline %s: not a number");
+			baseline = (unsigned)bench_uint(a, argv[++i], 0, 1000000000);
 		else if (!strcmp(a, "--csv"))
 			csv = argv[++i];
+		else if (!strcmp(a, "--knob"))
+			bench_knobs(knob_table, sizeof(knob_table) / sizeof(knob_table[0]), argv[++i]);
 		else if (a[0] != '-' && !file)
 			file = a;
 		else
-			die("unknown option %s (see the comment at the top of bench/batch_gpu.c)", a);
+			bench_die("unknown option %s (see the comment at the top of bench/bench_batched.c)", a);
 	}
 	if (!gen && !file)
 		gen = "random:1049088";
-	if (nsrc_opt > SSSP_BATCH_LANES)
-		die("--nsrc %s: 1 to 64", "");
-	/* lane configurations: TUCCOMPI_SSSP_BATCH_LANES values ("" = leave the environment alone) and
-	 * the sources per batch of each */
+	/* lane configurations: the knob lanes ("" or "default": by the batch) and the sources per
+	 * batch of each */
 	char ll[4][32];
 	unsigned nl = lanes ? split_list(lanes, ll, 4) : 1, lnsrc[4], nsrc_min = SSSP_BATCH_LANES, nsrc_max = 1;
 	if (!lanes)
@@ -421,7 +308,7 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < nl; i++)
 	{
 		if (lanes && strcmp(ll[i], "32") && strcmp(ll[i], "64") && strcmp(ll[i], "default"))
-			die("--lanes: %s is not 32, 64 or default", ll[i]);
+			bench_die("--lanes: %s is not 32, 64 or default", ll[i]);
 		lnsrc[i] = nsrc_opt ? nsrc_opt : !strcmp(ll[i], "32") ? 32 : SSSP_BATCH_LANES;
 		if (lnsrc[i] < nsrc_min)
 			nsrc_min = lnsrc[i];
@@ -433,28 +320,21 @@ int main(int argc, char **argv)
 	int ndev = 0;
 	if (!dry && (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0))
 	{
-		fprintf(stderr, "batch_gpu: no CUDA device\n");
+		fprintf(stderr, "%s: no CUDA device: skipped\n", bench_name);
 		return 77;
 	}
 
-	double t0 = now();
+	double t0 = bench_now();
 	struct graph g = { 0 };
-	load_graph(gen, file, seed, &g);
-	double t_load = now() - t0;
-	struct sssp_graph view = { g.n, g.m, g.rowptr, g.col, g.w, g.min_out, g.max_w };
-	t0 = now();
-	uint64_t *irp = malloc(((size_t)g.n + 1) * sizeof(uint64_t));
-	uint32_t *icol = malloc((g.m ? g.m : 1) * sizeof(uint32_t)), *iw = malloc((g.m ? g.m : 1) * sizeof(uint32_t));
-	if (!irp || !icol || !iw)
-		die("%s", "out of memory for the transpose");
-	sssp_transpose(&view, irp, icol, iw);
-	double t_tr = now() - t0;
-	t0 = now();
+	bench_load(file, gen, seed, &g);
+	double t_load = bench_now() - t0;
+	struct sssp_graph view = apsp_graph_view(&g);
+	t0 = bench_now();
 	uint32_t rule = sssp_batch_delta_rule(&view);
-	double t_rule = now() - t0;
+	double t_rule = bench_now() - t0;
 	const char *gname = file ? file : gen;
-	printf("graph %s: n %u, m %" PRIu64 " (load %.2f s, transpose %.2f s, delta rule %.3f s -> %u)\n", gname, g.n,
-	       g.m, t_load, t_tr, t_rule, rule);
+	printf("graph %s: n %u, m %" PRIu64 " (load %.2f s, delta rule %.3f s -> %u)\n", gname, g.n, g.m, t_load, t_rule,
+	       rule);
 
 	/* CPU reference for batch 0's first `check` sources and the last of each lane configuration (batch
 	 * 0's first k sources are the same for any nsrc >= k) */
@@ -467,13 +347,13 @@ int main(int argc, char **argv)
 		batch_sources(&tmp, 0, src);
 		uint32_t *dist = malloc((size_t)g.n * 4), *heap = malloc((size_t)g.n * 4), *pos = malloc((size_t)g.n * 4);
 		if (!dist || !heap || !pos)
-			die("%s", "out of memory for the check");
+			bench_die("out of memory for the check");
 		unsigned nref = 0;
 		for (unsigned i = 0; i < check; i++)
 			want[i] = 1;
 		for (unsigned i = 0; i < nl; i++)
 			want[lnsrc[i] - 1] = 1;
-		t0 = now();
+		t0 = bench_now();
 		for (unsigned i = 0; i < SSSP_BATCH_LANES; i++)
 			if (want[i])
 			{
@@ -482,7 +362,7 @@ int main(int argc, char **argv)
 			}
 		printf("CPU Dijkstra for the check: %.2f s per source, %u sources (first: source %" PRIu64
 		       ", reached %u, ecc %u)\n",
-		       (now() - t0) / nref, nref, ref[0].source, ref[0].reached, ref[0].ecc);
+		       (bench_now() - t0) / nref, nref, ref[0].source, ref[0].reached, ref[0].ecc);
 		free(dist);
 		free(heap);
 		free(pos);
@@ -491,22 +371,19 @@ int main(int argc, char **argv)
 	{
 		printf("--dry-run: host side only, no GPU used\n");
 		graph_free(&g);
-		free(irp);
-		free(icol);
-		free(iw);
 		return 0;
 	}
 	struct cudaDeviceProp prop;
-	CK(cudaGetDeviceProperties(&prop, 0));
-	struct sssp_batch_dgraph dg = { g.n, g.m, upload(g.rowptr, ((size_t)g.n + 1) * 8), upload(g.col, g.m * 4),
-					upload(g.w, g.m * 4), upload(irp, ((size_t)g.n + 1) * 8), upload(icol, g.m * 4),
-					upload(iw, g.m * 4) };
-	free(irp);
-	free(icol);
-	free(iw);
-	printf("GPU %s, %d SMs; workspace %.1f MB per batch%s; sources: %u to %u per batch, %s\n", prop.name,
-	       prop.multiProcessorCount, sssp_batch_gpu_workspace_size(g.n, rows) / 1e6, rows ? " (with rows)" : "",
-	       nsrc_min, nsrc_max, any_sources ? "any vertex" : "vertices with out-arcs");
+	BENCH_CUDA(cudaGetDeviceProperties(&prop, 0));
+	struct sssp_batch_dgraph dg;
+	char err[256];
+	t0 = bench_now();
+	if (sssp_batch_gpu_graph_upload(&view, &dg, err, sizeof(err)) < 0)
+		bench_die("%s", err);
+	printf("GPU %s, %d SMs; transpose and upload %.2f s; workspace %.1f MB per batch%s; sources: %u to %u per "
+	       "batch, %s\n",
+	       prop.name, prop.multiProcessorCount, bench_now() - t0, sssp_batch_gpu_workspace_size(g.n, rows) / 1e6,
+	       rows ? " (with rows)" : "", nsrc_min, nsrc_max, any_sources ? "any vertex" : "vertices with out-arcs");
 
 	double base = 0;
 	if (baseline)
@@ -520,9 +397,7 @@ int main(int argc, char **argv)
 	unsigned maxs = 1;
 	for (unsigned i = 0; i < ns; i++)
 	{
-		unsigned s = parse_uint(sl[i], "--streams: bad value %s");
-		if (s < 1 || s > 64)
-			die("--streams %s: 1 to 64", sl[i]);
+		unsigned s = (unsigned)bench_uint("--streams", sl[i], 1, 64);
 		if (s > maxs)
 			maxs = s;
 	}
@@ -540,17 +415,17 @@ int main(int argc, char **argv)
 	r.stream = calloc(maxs, sizeof(cudaStream_t));
 	for (unsigned k = 0; k < maxs; k++)
 	{
-		CK(cudaMalloc(&r.work[k], sssp_batch_gpu_workspace_size(g.n, rows)));
-		CK(cudaStreamCreateWithFlags(&r.stream[k], cudaStreamNonBlocking));
+		BENCH_CUDA(cudaMalloc(&r.work[k], sssp_batch_gpu_workspace_size(g.n, rows)));
+		BENCH_CUDA(cudaStreamCreateWithFlags(&r.stream[k], cudaStreamNonBlocking));
 		if (rows)
-			CK(cudaMallocHost((void **)&r.rowbuf[k], (size_t)nsrc_max * g.n * sizeof(uint32_t)));
+			BENCH_CUDA(cudaMallocHost((void **)&r.rowbuf[k], (size_t)nsrc_max * g.n * sizeof(uint32_t)));
 	}
 	FILE *cf = NULL;
 	if (csv)
 	{
 		cf = fopen(csv, "a");
 		if (!cf)
-			die("cannot open --csv %s", csv);
+			bench_die("--csv %s: cannot open it for appending (is the folder there?)", csv);
 		if (ftell(cf) == 0)
 			fprintf(cf, "bench,graph,n,m,gpu,delta,share,streams,batches,nsrc,rows,sssp_per_s,ms_per_batch,steps,push,"
 				    "pushb,pull,clear,raise,us_per_step,grid,block,chunk,baseline_sssp_per_s,ratio,lanes,traversals\n");
@@ -565,13 +440,11 @@ int main(int argc, char **argv)
 				{
 					const unsigned nsrc = lnsrc[li];
 					r.nsrc = nsrc;
-					if (lanes && !strcmp(ll[li], "default"))
-						unsetenv("TUCCOMPI_SSSP_BATCH_LANES");
-					else if (lanes)
-						setenv("TUCCOMPI_SSSP_BATCH_LANES", ll[li], 1); /* before the threads start */
-					r.cfg.delta = !strcmp(dl[di], "rule") ? rule : parse_uint(dl[di], "--delta: bad value %s");
-					r.cfg.streams = parse_uint(sl[si], "--streams: bad value %s");
-					r.cfg.share = nh ? parse_uint(hl[hi], "--share: bad value %s") : r.cfg.streams;
+					r.knobs = knobs;
+					r.knobs.lanes = !lanes || !strcmp(ll[li], "default") ? 0 : (unsigned)atoi(ll[li]);
+					r.cfg.delta = !strcmp(dl[di], "rule") ? rule : (uint32_t)bench_uint("--delta", dl[di], 0, UINT32_MAX);
+					r.cfg.streams = (unsigned)bench_uint("--streams", sl[si], 1, 64);
+					r.cfg.share = nh ? (unsigned)bench_uint("--share", hl[hi], 0, 1024) : r.cfg.streams;
 					double span = run_config(&r);
 					const char *ok = "-";
 					for (unsigned i = 0; i < nsrc; i++)
@@ -580,7 +453,7 @@ int main(int argc, char **argv)
 						     r.first[i].reached != ref[i].reached))
 						{
 							fprintf(stderr,
-								"batch_gpu: MISMATCH %u sources, delta %u: lane %u source %" PRIu64
+								"bench_batched: MISMATCH %u sources, delta %u: lane %u source %" PRIu64
 								": sum %" PRIu64 " ecc %u reached %u, CPU sum %" PRIu64
 								" ecc %u reached %u\n",
 								nsrc, r.cfg.delta, i, r.first[i].source, r.first[i].sum, r.first[i].ecc,
@@ -603,7 +476,7 @@ int main(int argc, char **argv)
 					       r.pull / b, r.raise / b, us_step, gb, base > 0 ? sps / base : 0, ok);
 					char line[512];
 					snprintf(line, sizeof(line),
-						 "batch_gpu,%s,%u,%" PRIu64 ",%s,%u,%u,%u,%u,%u,%d,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%u,%u,"
+						 "bench_batched,%s,%u,%" PRIu64 ",%s,%u,%u,%u,%u,%u,%d,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%u,%u,"
 						 "%u,%.1f,%.2f,%u,%u",
 						 gname, g.n, g.m, prop.name, r.cfg.delta, r.cfg.share, r.cfg.streams, batches, nsrc, rows, sps,
 						 ms, steps, r.push / b, r.pushb / b, r.pull / b, r.clear / b, r.raise / b, us_step, r.grid,
@@ -621,11 +494,12 @@ int main(int argc, char **argv)
 		fclose(cf);
 	for (unsigned k = 0; k < maxs; k++)
 	{
-		CK(cudaFree(r.work[k]));
-		CK(cudaStreamDestroy(r.stream[k]));
+		BENCH_CUDA(cudaFree(r.work[k]));
+		BENCH_CUDA(cudaStreamDestroy(r.stream[k]));
 		if (rows)
-			CK(cudaFreeHost(r.rowbuf[k]));
+			BENCH_CUDA(cudaFreeHost(r.rowbuf[k]));
 	}
+	sssp_batch_gpu_graph_free(&dg);
 	graph_free(&g);
 	return 0;
 }

@@ -1,9 +1,13 @@
-/* bench/phast: what PHAST buys on one graph, measured in one run.
+/* bench/bench_phast: what PHAST buys on one graph, measured in one run.
  *
- *   bench/phast (GRAPH | --gen SPEC) [--cache FILE] [--threads T] [--sources K] [--dijkstra D]
+ *   bench/bench_phast (GRAPH | --gen SPEC) [--cache FILE] [--threads T] [--sources K] [--dijkstra D]
  *               [--gpu-sources G] [--lanes 32|64|128|256] [--rows] [--no-gpu] [--seed S]
+ *               [--knob NAME=VALUE[,...]]
  *
- * SPEC: road:N, grid:RxC (weights 1-10), random:N (out-degree 1-9, weights 1-10), rmat:SCALE.
+ * SPEC: tuccompi-apsp's generators: road:N, grid:RxC (weights 1-10), random:N (out-degree 1-9,
+ * weights 1-10), rmat:SCALE, with their options. --knob sets the GPU sweeps' knobs (struct
+ * sssp_phast_gpu_knobs, phast_gpu.h): chain_vertices, chain_arcs, split, split_min, filter, and
+ * profile (the first N passes print where their time went).
  * Prints the contraction hierarchy (built, or read from --cache and rebuilt when stale or
  * corrupt), its upward search spaces, then the SSSP rate of: Dijkstra on one core and on T
  * threads (sssp_dijkstra), PHAST on one core and on T threads (16 sources per sweep), PHAST on
@@ -18,9 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "ch.h"
-#include "cli.h"
-#include "graph.h"
 #include "phast.h"
 #include "sssp.h"
 #ifdef SSSP_WITH_CUDA
@@ -29,50 +32,11 @@
 #include "phast_gpu.h"
 #endif
 
-static void die(const char *fmt, const char *a, const char *b)
-{
-	fprintf(stderr, "bench/phast: ");
-	fprintf(stderr, fmt, a, b);
-	fputc('\n', stderr);
-	exit(2);
-}
-
 static void usage(void)
 {
 	printf("usage: bench/phast (GRAPH | --gen road:N|grid:RxC|random:N|rmat:SCALE) [--cache FILE]\n"
 	       "       [--threads T] [--sources K] [--dijkstra D] [--gpu-sources G] [--lanes 32|64|128|256]\n"
-	       "       [--rows] [--no-gpu] [--seed S]\n");
-}
-
-static void load(const char *path, const char *gen, uint64_t seed, struct graph *g)
-{
-	struct graph_error err;
-	int rc;
-	if (path)
-		rc = graph_read(path, NULL, g, &err);
-	else
-	{
-		char kind[16];
-		unsigned long long a = 0, b = 0;
-		if (sscanf(gen, "%15[^:]:%llu", kind, &a) < 2)
-			die("--gen '%s': expected road:N, grid:RxC, random:N or rmat:SCALE%s", gen, "");
-		if (!strcmp(kind, "road"))
-			rc = graph_gen_road((uint32_t)a, seed, g, &err);
-		else if (!strcmp(kind, "grid"))
-		{
-			if (sscanf(gen, "grid:%llux%llu", &a, &b) != 2)
-				die("--gen '%s': expected grid:ROWSxCOLS%s", gen, "");
-			rc = graph_gen_grid((uint32_t)a, (uint32_t)b, 1, 10, seed, g, &err);
-		}
-		else if (!strcmp(kind, "random"))
-			rc = graph_gen_random((uint32_t)a, 1, 9, 1, 10, seed, g, &err);
-		else if (!strcmp(kind, "rmat"))
-			rc = graph_gen_rmat((unsigned)a, 16, 0.57, 0.19, 0.19, 1, 10, seed, g, &err);
-		else
-			die("--gen '%s': unknown generator (road, grid, random, rmat)%s", gen, "");
-	}
-	if (rc < 0)
-		die("%s%s", err.msg, "");
+	       "       [--rows] [--no-gpu] [--seed S] [--knob NAME=VALUE[,...]]\n");
 }
 
 /* Vertices and arcs of the upward search space of a source (all reachable by up arcs). */
@@ -136,7 +100,7 @@ static void *worker(void *arg)
 	{
 		void *work = malloc(sssp_phast_cpu_workspace_size(n, SSSP_PHAST_LANES));
 		if (!work)
-			die("out of memory%s%s", "", "");
+			bench_die("out of memory");
 		for (;;)
 		{
 			uint64_t s = __atomic_fetch_add(&j->next, SSSP_PHAST_LANES, __ATOMIC_RELAXED);
@@ -151,7 +115,7 @@ static void *worker(void *arg)
 	{
 		uint32_t *d = malloc((size_t)n * 4), *h = malloc((size_t)n * 4), *p = malloc((size_t)n * 4);
 		if (!d || !h || !p)
-			die("out of memory%s%s", "", "");
+			bench_die("out of memory");
 		for (;;)
 		{
 			uint64_t s = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
@@ -172,13 +136,13 @@ static double run(const struct sssp_graph *g, const struct sssp_ch_view *v, cons
 {
 	struct job j = { g, v, src, k, out, 0, phast };
 	pthread_t th[256];
-	double t0 = cli_now();
+	double t0 = bench_now();
 	for (unsigned i = 1; i < T; i++)
 		pthread_create(&th[i], NULL, worker, &j);
 	worker(&j);
 	for (unsigned i = 1; i < T; i++)
 		pthread_join(th[i], NULL);
-	return cli_now() - t0;
+	return bench_now() - t0;
 }
 
 static int same(const struct sssp_summary *a, const struct sssp_summary *b)
@@ -190,13 +154,21 @@ int main(int argc, char **argv)
 {
 	const char *path = NULL, *gen = NULL, *cache = NULL;
 	unsigned T = 0, lanes = 128, rows = 0, nogpu = 0;
+	bench_name = "bench_phast";
+#ifdef SSSP_WITH_CUDA
+	struct sssp_phast_gpu_knobs kn;
+	sssp_phast_gpu_knobs_default(&kn);
+	const struct bench_knob knob_table[] = { { "chain_vertices", &kn.chain_vertices }, { "chain_arcs", &kn.chain_arcs },
+						 { "split", &kn.split },			{ "split_min", &kn.split_min },
+						 { "filter", &kn.filter },			{ "profile", &kn.profile } };
+#endif
 	uint32_t K = 1024, D = 8, G = 16384;
 	uint64_t seed = 1;
 	for (int i = 1; i < argc; i++)
 	{
 		const char *a = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-#define ARG(name) (!strcmp(a, name) && (val ? (i++, 1) : (die("%s needs a value%s", name, ""), 0)))
+#define ARG(name) (!strcmp(a, name) && (val ? (i++, 1) : (bench_die("%s needs a value", name), 0)))
 		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
 		{
 			usage();
@@ -217,18 +189,24 @@ int main(int argc, char **argv)
 		else if (ARG("--lanes"))
 			lanes = (unsigned)atoi(val);
 		else if (ARG("--seed"))
-			seed = strtoull(val, NULL, 10);
+			seed = bench_uint("--seed", val, 0, UINT64_MAX);
+		else if (ARG("--knob"))
+#ifdef SSSP_WITH_CUDA
+			bench_knobs(knob_table, sizeof(knob_table) / sizeof(knob_table[0]), val);
+#else
+			bench_die("--knob: the GPU sweeps' knobs need a CUDA build");
+#endif
 		else if (!strcmp(a, "--rows"))
 			rows = 1;
 		else if (!strcmp(a, "--no-gpu"))
 			nogpu = 1;
 		else if (a[0] == '-')
-			die("unknown option '%s'%s (--help)", a, "");
+			bench_die("unknown option '%s' (--help)", a);
 		else
 			path = a;
 	}
 	if (!path == !gen)
-		die("give a GRAPH file or --gen SPEC%s%s", "", "");
+		bench_die("give a GRAPH file or --gen SPEC");
 	if (T == 0)
 	{
 		long c = sysconf(_SC_NPROCESSORS_ONLN);
@@ -242,27 +220,27 @@ int main(int argc, char **argv)
 		K = D;
 
 	struct graph gr;
-	double t0 = cli_now();
-	load(path, gen, seed, &gr);
+	double t0 = bench_now();
+	bench_load(path, gen, seed, &gr);
 	struct sssp_graph g = apsp_graph_view(&gr);
-	printf("graph: %s, n = %" PRIu32 ", m = %" PRIu64 " (%.2f s to %s)\n", path ? path : gen, g.n, g.m, cli_now() - t0,
+	printf("graph: %s, n = %" PRIu32 ", m = %" PRIu64 " (%.2f s to %s)\n", path ? path : gen, g.n, g.m, bench_now() - t0,
 	       path ? "read" : "generate");
 
 	/* ---------------------------------------------------------- the hierarchy */
 	char err[512];
 	struct sssp_ch *ch = NULL;
-	t0 = cli_now();
+	t0 = bench_now();
 	uint64_t key = sssp_graph_hash(&g);
-	double t_hash = cli_now() - t0;
+	double t_hash = bench_now() - t0;
 	int from_cache = 0;
 	if (cache)
 	{
-		t0 = cli_now();
+		t0 = bench_now();
 		int rc = sssp_ch_read(cache, key, &ch, err, sizeof err);
 		if (rc == 0)
 		{
 			from_cache = 1;
-			printf("hierarchy: read from %s in %.2f s (graph hash %.2f s)\n", cache, cli_now() - t0, t_hash);
+			printf("hierarchy: read from %s in %.2f s (graph hash %.2f s)\n", cache, bench_now() - t0, t_hash);
 		}
 		else if (rc != -ENOENT)
 			printf("hierarchy: %s\n", err);
@@ -271,7 +249,7 @@ int main(int argc, char **argv)
 	if (!ch)
 	{
 		if (sssp_ch_build(&g, T, &ch, &st, err, sizeof err) < 0)
-			die("%s%s", err, "");
+			bench_die("%s", err);
 		if (cache && sssp_ch_write(ch, cache, key, err, sizeof err) < 0)
 			printf("hierarchy: %s\n", err);
 	}
@@ -369,12 +347,12 @@ int main(int argc, char **argv)
 		size_t sz[SSSP_CH_NBUF];
 		void *dbuf[SSSP_CH_NBUF];
 		sssp_ch_buffers(ch, p, sz, SSSP_CH_NBUF);
-		t0 = cli_now();
+		t0 = bench_now();
 		for (int i = 0; i < SSSP_CH_NBUF; i++)
 			if (cudaMalloc(&dbuf[i], sz[i] ? sz[i] : 8) != cudaSuccess ||
 			    cudaMemcpy(dbuf[i], p[i], sz[i], cudaMemcpyHostToDevice) != cudaSuccess)
-				die("cannot copy the hierarchy to the GPU%s%s", "", "");
-		double t_up = cli_now() - t0;
+				bench_die("cannot copy the hierarchy to the GPU");
+		double t_up = bench_now() - t0;
 		struct sssp_ch_dims dims;
 		sssp_ch_dims(ch, &dims);
 		struct sssp_ch_view dv;
@@ -383,7 +361,7 @@ int main(int argc, char **argv)
 		void *dwork;
 		cudaStream_t stream;
 		if (!ws || cudaMalloc(&dwork, ws) != cudaSuccess || cudaStreamCreate(&stream) != cudaSuccess)
-			die("cannot allocate the GPU workspace (lanes 32, 64, 128 or 256)%s%s", "", "");
+			bench_die("cannot allocate the GPU workspace (lanes 32, 64, 128 or 256)");
 		struct sssp_summary *sg = calloc(G, sizeof *sg);
 		uint32_t **grows = NULL;
 		if (rows)
@@ -391,17 +369,17 @@ int main(int argc, char **argv)
 			grows = calloc(G, sizeof *grows);
 			for (uint32_t i = 0; i < lanes && i < G; i++)
 				if (cudaMallocHost((void **)&grows[i], (size_t)g.n * 4) != cudaSuccess)
-					die("cannot allocate pinned rows%s%s", "", "");
+					bench_die("cannot allocate pinned rows");
 			for (uint32_t i = lanes; i < G; i++)
 				grows[i] = grows[i % lanes]; /* the same buffers again: the copies are timed, not kept */
 		}
 		/* warm-up pass (module load, tuner's decision) */
-		if (sssp_phast_gpu(&dv, src, lanes < G ? lanes : G, lanes, dwork, ws, sg, NULL, stream, 1, err, sizeof err) < 0)
-			die("%s%s", err, "");
-		t0 = cli_now();
-		if (sssp_phast_gpu(&dv, src, G, lanes, dwork, ws, sg, grows, stream, 1, err, sizeof err) < 0)
-			die("%s%s", err, "");
-		double tg = (cli_now() - t0) / G;
+		if (sssp_phast_gpu(&dv, src, lanes < G ? lanes : G, lanes, dwork, ws, sg, NULL, stream, 1, &kn, err, sizeof err) < 0)
+			bench_die("%s", err);
+		t0 = bench_now();
+		if (sssp_phast_gpu(&dv, src, G, lanes, dwork, ws, sg, grows, stream, 1, &kn, err, sizeof err) < 0)
+			bench_die("%s", err);
+		double tg = (bench_now() - t0) / G;
 		for (uint32_t i = 0; i < D && i < G; i++)
 			if (!same(&sd1[i], &sg[i]))
 			{
@@ -416,7 +394,7 @@ int main(int argc, char **argv)
 			struct sssp_summary s1, s2;
 			uint32_t *rr[1] = { pr };
 			sssp_dijkstra(&g, src[0], rd, h, pp, &s1);
-			if (sssp_phast_gpu(&dv, src, 1, lanes, dwork, ws, &s2, rr, stream, 1, err, sizeof err) < 0 ||
+			if (sssp_phast_gpu(&dv, src, 1, lanes, dwork, ws, &s2, rr, stream, 1, &kn, err, sizeof err) < 0 ||
 			    memcmp(rd, pr, (size_t)g.n * 4) != 0)
 			{
 				printf("MISMATCH: row of source %" PRIu32 " differs (GPU PHAST)\n", src[0]);

@@ -1,0 +1,194 @@
+/* The SSSP plug-in's dispatcher: the engines in one table (engine.h), a plan = one engine prepared
+ * for one graph, and the one MK and GPU-memory decision of its task sets (sssp.h). It calls the
+ * engines only through their operations, and no engine calls it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buffers.h"
+#include "engine.h"
+
+/* The engines, by enum sssp_engine; auto asks each engine that judges (ops->pays) in this order and
+ * takes AUTO_DEFAULT when none would pay. */
+static const struct sssp_engine_ops *const engines[] = {
+	[SSSP_ENGINE_CRAUSER] = &sssp_engine_crauser,
+	[SSSP_ENGINE_BATCHED] = &sssp_engine_batched,
+	[SSSP_ENGINE_PHAST] = &sssp_engine_phast,
+};
+#define NENGINES (sizeof(engines) / sizeof(engines[0]))
+#define AUTO_DEFAULT SSSP_ENGINE_BATCHED
+
+int sssp_engine_parse(const char *name, enum sssp_engine *out, char *why, size_t whylen)
+{
+	if (name && !strcmp(name, "auto"))
+	{
+		*out = SSSP_ENGINE_AUTO;
+		return 0;
+	}
+	for (unsigned i = 0; i < NENGINES; i++)
+		if (engines[i] && name && !strcmp(name, engines[i]->name))
+		{
+			*out = (enum sssp_engine)i;
+			return 0;
+		}
+	snprintf(why, whylen, "unknown SSSP engine '%s' (auto, batched, crauser, phast)", name ? name : "(null)");
+	return -EINVAL;
+}
+
+const char *sssp_engine_name(enum sssp_engine e)
+{
+	if (e == SSSP_ENGINE_AUTO)
+		return "auto";
+	return (unsigned)e < NENGINES && engines[e] ? engines[e]->name : "?";
+}
+
+static void use(struct sssp_plan *p, enum sssp_engine e)
+{
+	p->engine = e;
+	p->ops = engines[e];
+}
+
+/* auto: the first engine that judges it would pay, else the default (p->reason says why). */
+static void choose(struct sssp_plan *p)
+{
+	for (unsigned i = 0; i < NENGINES; i++)
+		if (engines[i] && engines[i]->pays && engines[i]->pays(p, p->reason, sizeof(p->reason)))
+		{
+			use(p, (enum sssp_engine)i);
+			return;
+		}
+	use(p, AUTO_DEFAULT);
+}
+
+int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, struct sssp_plan **out, char *why,
+		     size_t whylen)
+{
+	if (o->engine != SSSP_ENGINE_AUTO && ((unsigned)o->engine >= NENGINES || !engines[o->engine]))
+	{
+		snprintf(why, whylen, "SSSP engine %d unknown", (int)o->engine);
+		return -EINVAL;
+	}
+	struct sssp_plan *p = calloc(1, sizeof(*p));
+	if (!p)
+	{
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	p->g = g;
+	p->o = *o;
+#ifndef SSSP_WITH_CUDA
+	p->o.cuda = 0;
+#endif
+	snprintf(p->reason, sizeof(p->reason), "as asked");
+	if (o->engine == SSSP_ENGINE_AUTO)
+		choose(p);
+	else
+		use(p, o->engine);
+	double t0 = tuccompi_wtime();
+	int ret = p->ops->prepare(p, why, whylen);
+	if (ret == -EDOM && o->engine == SSSP_ENGINE_AUTO && p->engine != AUTO_DEFAULT)
+	{
+		/* the engine auto chose refused the graph, and wrote why into p->reason */
+		p->ops->free(p);
+		use(p, AUTO_DEFAULT);
+		ret = p->ops->prepare(p, why, whylen);
+	}
+	p->prep_s = tuccompi_wtime() - t0;
+	if (ret < 0)
+	{
+		sssp_plan_free(p);
+		return ret;
+	}
+	*out = p;
+	return 0;
+}
+
+enum sssp_engine sssp_plan_engine(const struct sssp_plan *p)
+{
+	return p->engine;
+}
+
+const char *sssp_plan_reason(const struct sssp_plan *p)
+{
+	return p->reason;
+}
+
+double sssp_plan_prepare_seconds(const struct sssp_plan *p)
+{
+	return p->prep_s;
+}
+
+int sssp_plan_uses_cuda(const struct sssp_plan *p)
+{
+	return p->o.cuda;
+}
+
+/* GPU bytes of a task set of the plan at @mk batches at once per GPU. */
+static uint64_t gpu_bytes(const struct sssp_plan *p, int mk, int with_rows)
+{
+	uint64_t shared = 0, ws = p->ops->gpu_bytes(p, with_rows, &shared);
+	return shared + (uint64_t)mk * ws;
+}
+
+int sssp_plan_fit_gpu(struct sssp_plan *p, int asked, int cap, uint64_t room, int with_rows, struct sssp_gpu_fit *f)
+{
+	int want = asked;
+	if (want <= 0)
+	{
+		want = p->ops->mk(p);
+		if (cap > 0 && want > cap)
+			want = cap;
+	}
+	f->mk = want;
+	f->lowered = 0;
+	f->need = 0;
+	if (!p->o.cuda)
+		return 0;
+	int mk = want;
+	while (room && mk > 1 && gpu_bytes(p, mk, with_rows) > room)
+		mk--;
+	f->need = gpu_bytes(p, mk, with_rows);
+	if (!room || f->need <= room)
+	{
+		f->mk = mk;
+		f->lowered = mk < want;
+		return 0;
+	}
+	if (!p->o.cpu)
+		return -ENOSPC;
+	/* not even one batch fits: the CPU units alone */
+	if (p->ops->drop_gpu)
+		p->ops->drop_gpu(p);
+	p->o.cuda = 0;
+	f->mk = 0;
+	return 0;
+}
+
+int sssp_plan_taskset(struct sssp_plan *p, const uint32_t *sources, uint64_t k, struct sssp_args *args,
+		      struct tuccompi_taskset_desc *desc)
+{
+	args->n = p->g->n;
+	args->plan = p;
+	desc->ntasks = k;
+	desc->arg = args;
+	desc->inputs = sources;
+	desc->input_size = sizeof(uint32_t);
+	desc->plugin = &p->plugin;
+	return p->ops->taskset(p, desc);
+}
+
+void sssp_plan_taskset_done(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
+{
+	(void)p;
+	sssp_unshare_buffers(desc);
+}
+
+void sssp_plan_free(struct sssp_plan *p)
+{
+	if (!p)
+		return;
+	if (p->ops)
+		p->ops->free(p);
+	free(p);
+}
