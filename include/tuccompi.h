@@ -102,7 +102,10 @@ TUCCOMPI_API void tuccompi_conf_init(struct tuccompi_conf *conf);
 TUCCOMPI_API int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *conf);
 
 /** ENDCOMM: wait for everything, stop StarPU (and MPI if tuccompi_init started it),
- *  write the trace if one was requested. Collective over ranks. */
+ *  write the trace if one was requested. Collective over ranks. If the 1st layer had stopped
+ *  (a rank lost, ranks whose calls parted: every rank said why), it returns -ECONNABORTED at once,
+ *  leaving StarPU and MPI as they are (MPI_Finalize would wait for the lost ranks): end the process
+ *  with a non-zero status then. */
 TUCCOMPI_API int tuccompi_finalize(void);
 
 /** This process's rank (0 without MPI); after tuccompi_finalize() still the rank it had. */
@@ -115,7 +118,11 @@ TUCCOMPI_API int tuccompi_mpi_active(void);
 /* ================================================================ collectives for applications */
 
 /* Between tuccompi_init() and tuccompi_finalize(), over every rank (local no-ops on one
- * rank). They use the library's own communicator, never MPI_COMM_WORLD's traffic. */
+ * rank), called in the same order on every rank from one thread at a time, as the library's own
+ * collective calls (tuccompi_parallel(), tuccompi_wait()). They travel as StarPU-MPI messages with
+ * the library's own tags (at or above 2^62: an application's StarPU-MPI tags stay below), so they
+ * show in traces. A bad argument on one rank fails the call on every rank, naming that rank; a lost
+ * rank or ranks whose calls differ stop the library's 1st layer (every later call fails at once). */
 
 /** Wait until every rank has called it. */
 TUCCOMPI_API int tuccompi_barrier(void);
@@ -133,7 +140,8 @@ enum tuccompi_op
 /** Reduce @p count values element-wise over the ranks; every rank gets the result in place. */
 TUCCOMPI_API int tuccompi_allreduce_i64(int64_t *values, unsigned count, enum tuccompi_op op);
 /** End the whole job with exit code @p code: every rank under mpirun (MPI_Abort), this
- *  process otherwise. For fatal errors on one rank that the others cannot know of. */
+ *  process otherwise (also when the 1st layer has stopped: MPI_Abort cannot cross a lost link; mpirun
+ *  ends the others). For fatal errors on one rank that the others cannot know of. */
 TUCCOMPI_API void tuccompi_abort(int code) __attribute__((noreturn));
 
 /* ================================================================ units */

@@ -32,8 +32,7 @@
  * arrives before a unit runs dry; the master itself, whose feeder wakes up late on a busy node,
  * keeps the paper's pack in hand. With tasks slow relative to a round trip, that is one job: the
  * rank does not sit on a second pack that its cores would run after the faster ranks are done
- * (docs/apsp.md, two ranks on one node). TUCCOMPI_MS_PREFETCH=0 keeps a full pack in hand instead
- * (for comparisons, bench/overhead).
+ * (docs/apsp.md, two ranks on one node).
  *
  * End of a set (policies with TUCCOMPI_POLICY_RANK_TAIL, MS-TAIL): MS-TAIL's rule between ranks.
  * Each request also carries the job time of the rank's faster kind of unit; the master answers "stop"
@@ -352,7 +351,6 @@ static void *feeder(void *arg)
 	 * one job starved its units (their rate fell, the mark with it; tests/sched/mpi_policies on
 	 * a busy 2-core machine). Its grants cost no message, so it keeps the pack in hand. */
 	const uint64_t low_min = _tuccompi.rank == ms->master ? target : take_max;
-	const int prefetch = _tuccompi_env_flag("TUCCOMPI_MS_PREFETCH", 1);
 	/* TUCCOMPI_MS_ADAPT_RATE: MS_ADAPT_REQUESTS_PER_S for tests and comparisons (0: always) */
 	const char *ar = getenv("TUCCOMPI_MS_ADAPT_RATE");
 	const double adapt_rate = ar && *ar ? strtod(ar, NULL) : MS_ADAPT_REQUESTS_PER_S;
@@ -379,7 +377,7 @@ static void *feeder(void *arg)
 				want_max = adapt;
 		}
 		/* the next request goes out while the units still have this much to start */
-		if (prefetch && rate > 0)
+		if (rate > 0)
 		{
 			low = (uint64_t)(rate * rtt * MS_PREFETCH_RTT + 0.5);
 			if (low < low_min)

@@ -223,13 +223,9 @@ static void stop_mpi(void)
  * default. The only such buffers here are the CPU workers' scratch workspaces (a task set's
  * workspaces, one per worker, never copied to a GPU: the data the GPUs read are registered from
  * the caller's memory), and pinning them serialises with the GPU workers in the driver, holding
- * every unit at the start of a run (measured in docs/apsp.md). TUCCOMPI_PIN_RAM=1 keeps StarPU's
- * default. */
+ * every unit at the start of a run (measured in docs/apsp.md). */
 static void unpin_ram_allocations(void)
 {
-	const char *e = getenv("TUCCOMPI_PIN_RAM");
-	if (e && strcmp(e, "0") != 0)
-		return;
 	for (unsigned node = 0; node < starpu_memory_nodes_get_count(); node++)
 		if (starpu_node_get_kind(node) == STARPU_CPU_RAM)
 			starpu_malloc_on_node_set_default_flags(node, STARPU_MALLOC_COUNT);

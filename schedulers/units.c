@@ -115,20 +115,9 @@ static void lock_for_pop(struct tuccompi_sched *s)
 	starpu_worker_relax_off();
 }
 
-/* Waking: "one" (default) wakes a single sleeping worker able to run the pushed task, as
- * StarPU's eager does, and the others find queued work at their next pop; "all" (the former
- * behaviour, TUCCOMPI_SCHED_WAKE=all) wakes every worker of every able unit. bench/overhead
- * measures both. */
-static int wake_all(void)
-{
-	static int v = -1;
-	if (v < 0)
-	{
-		const char *e = getenv("TUCCOMPI_SCHED_WAKE");
-		v = e && !strcmp(e, "all");
-	}
-	return v;
-}
+/* Waking wakes a single sleeping worker able to run the pushed task, as StarPU's eager does, and
+ * the others find queued work at their next pop (waking every worker of every able unit cost more
+ * per task: bench/README.md). */
 
 int tuccompi_sched_push_equal(struct starpu_task *task)
 {
@@ -152,9 +141,8 @@ int tuccompi_sched_push_equal(struct starpu_task *task)
 	/* The task may run and be freed once the lock is released: wake from a copy. */
 	struct tuccompi_unit u = su->u;
 	STARPU_PTHREAD_MUTEX_UNLOCK(&s->lock);
-	int all = wake_all();
 	for (int i = 0; i < u.nworkers; i++)
-		if (starpu_wake_worker_relax_light(u.workers[i]) && !all)
+		if (starpu_wake_worker_relax_light(u.workers[i]))
 			break;
 	return 0;
 }
@@ -196,9 +184,8 @@ int tuccompi_sched_push_central(struct starpu_task *task)
 	s->ncentral++;
 	starpu_push_task_end(task);
 	STARPU_PTHREAD_MUTEX_UNLOCK(&s->lock);
-	int all = wake_all();
 	for (int i = 0; i < ncand; i++)
-		if (starpu_wake_worker_relax_light(cand[i]) && !all)
+		if (starpu_wake_worker_relax_light(cand[i]))
 			break;
 	return 0;
 }

@@ -32,8 +32,7 @@
 #                 OVERHEAD), then bench/overhead on 2 and 4 ranks
 #   x2*           the two-GPU node (nvidia-h200-x2): tests, GPUs one and two ranks, every unit, journal
 #                 cost, a too-small GPU, a traced two-rank run, --mk auto
-#   idle*, pin*   the two-GPU node: the H200 node's shape on GPU 0, idle units with every unit running
-#                 (waking one worker or all), pinned against unpinned CPU workspaces
+#   idle*         the two-GPU node: the H200 node's shape on GPU 0, idle units with every unit running
 #   pack          one archive of everything in $OUT (last)
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -363,9 +362,7 @@ PY
 			for pol in ${POLICIES:-ms ms-tail}; do
 				run "ranks1-$pol-$rep" "$APP" "$out/r1m.tgb" --sources random:8192 --policy "$pol" --summary
 				two "ranks2-$pol-$rep" "$pol"
-				[ "${SYN_AB:-0}" = 1 ] && MPIRUN_ARGS="$MPIRUN_ARGS -x TUCCOMPI_SYN_PAUSE=0" two "ranks2-$pol-nopause-$rep" "$pol"
 			done
-			[ "${PF0:-1}" = 0 ] || MPIRUN_ARGS="$MPIRUN_ARGS -x TUCCOMPI_MS_PREFETCH=0" two "ranks2-ms-pf0-$rep" ms
 		done
 		rm -f "$out/r1m.tgb"
 		unset TUCCOMPI_END_LOG
@@ -431,8 +428,7 @@ PY
 		;;
 	idle)
 		# on the two-GPU node: (1) the H200 node's shape (GPU 0 alone, cores 0-15); (2) why GPUs and
-		# cores idle when every unit runs (1 rank, both GPUs): waking one worker against all
-		# (TUCCOMPI_SCHED_WAKE, while the library has it), MS against MS-TAIL and EQ2, a traced run
+		# cores idle when every unit runs (1 rank, both GPUs): MS against MS-TAIL and EQ2, a traced run
 		folder idle
 		RUN_LIMIT=100
 		gen random:1049088 "$o/r1m.tgb"
@@ -446,30 +442,11 @@ PY
 		run x2-gpu "$APP" "$o/r1m.tgb" --units gpu --sources random:16384 --summary
 		run x2-cpu24 "$APP" "$o/r1m.tgb" --units cpu --ncpu 24 --sources random:768 --summary
 		run x2-all "$APP" "$o/r1m.tgb" --units all --policy ms-tail --sources random:16384 --summary
-		run x2-all-wakeall env TUCCOMPI_SCHED_WAKE=all "$APP" "$o/r1m.tgb" --units all --policy ms-tail --sources random:16384 --summary
 		run x2-all-eq2 "$APP" "$o/r1m.tgb" --units all --policy eq2 --sources random:16384 --summary
 		run x2-all-traced "$APP" "$o/r1m.tgb" --units all --policy ms-tail --sources random:16384 --summary \
 			--trace "$o/trace" --stats "$o/units.csv"
 		grep -hE "SSSP in|GPU  |tasks in" "$o"/x2-all*.log
 		rm -rf "$o"/*.tgb "$o/trace/fxt" "$o/trace/paje.trace" "$o/trace/trace.rec"
-		;;
-	pin)
-		# on the two-GPU node: every unit with the CPU workspaces unpinned (default) against StarPU's
-		# pinned default (TUCCOMPI_PIN_RAM=1, while the library has it), alternating, and the parts
-		folder pin
-		RUN_LIMIT=60
-		G=$o/r1m.tgb
-		gen random:1049088 "$G"
-		A="--sources random:16384 --summary"
-		run gpu "$APP" "$G" --units gpu $A
-		run cpu24 "$APP" "$G" --units cpu --ncpu 24 --sources random:768 --summary
-		for i in 1 2; do
-			run "unpinned-$i" "$APP" "$G" --units all --policy ms-tail $A
-			run "pinned-$i" env TUCCOMPI_PIN_RAM=1 "$APP" "$G" --units all --policy ms-tail $A
-		done
-		run unpinned-2ranks "$B/tests/mpirun.sh" 2 "$APP" "$G" --units all --policy ms-tail $A
-		awk '{r[$1]=$2} END {p = r["gpu"] + r["cpu24"]; for (k in r) if (k ~ /pinned/) printf "%s: efficiency %.3f\n", k, r[k] / p}' "$o/rates.txt" | sort
-		rm -f "$G"
 		;;
 	*) echo "unknown step $s (the steps are listed at the top of scripts/gpu-node.sh)" ;;
 	esac
