@@ -16,7 +16,7 @@
  * work, so a rank that would otherwise ask more than MS_ADAPT_REQUESTS_PER_S times a second may
  * take more (below that the master's server is idle almost all the time, and a larger pack only
  * puts slow tasks in the tail: docs/apsp.md, two ranks on one node): enough for about
- * MS_HORIZON_RTT round trips at its measured
+ * MS_HORIZON_RTT round trips at its units' rate
  * task rate (on the master itself, whose requests are function calls but still cost its feeder a
  * wake-up each, enough for MS_LOCAL_HORIZON_S of work). The master grants that only up to half of
  * the rank's share, by measured speed, of
@@ -27,7 +27,7 @@
  * When to ask: the paper's rank asks when a unit is idle, so its units wait a round trip at every
  * refill. The first request here is the paper's pack (a job for every unit); once the rank's rate
  * is known it asks whenever it holds fewer unstarted tasks than its units finish in about two
- * round trips (MS_PREFETCH_RTT, at the measured rate and round trip; on the master, its feeder's
+ * round trips (MS_PREFETCH_RTT, at the units' rate, unit_speeds(), and the measured round trip; on the master, its feeder's
  * wake-up, MS_LOCAL_RTT_S), and never fewer than its largest job takes at once, so the answer
  * arrives before a unit runs dry; the master itself, whose feeder wakes up late on a busy node,
  * keeps the paper's pack in hand. With tasks slow relative to a round trip, that is one job: the
@@ -92,7 +92,7 @@ static int faster_ranks_finish_first(const struct _tuccompi_ms *ms, int rank, ui
 }
 
 /* A request: the paper's pack (want), what the rank would take to save round trips
- * (want_max) and its measured task rate. The master grants the pack, or more up to the rank's
+ * (want_max) and its units' task rate. The master grants the pack, or more up to the rank's
  * share of what is left by measured speed, halved (factoring), so that a slow rank never sits
  * on a large part of the tail. */
 static void ms_take(struct _tuccompi_ms *ms, int rank, const uint64_t req[MS_REQ_WORDS], uint64_t *first,
@@ -313,12 +313,17 @@ static uint64_t pack_target(const struct tuccompi_taskset *ts, uint64_t *take_ma
 	return t;
 }
 
-/* Seconds a job takes on this rank's faster kind of unit so far, averaged over the units of that
- * kind (the luckiest core's mean would promise its end too early; 0: none finished yet). */
-static double fastest_job_s(const struct tuccompi_taskset *ts)
+/* What this rank's units can do, from their measured task times: the seconds a job takes on the
+ * faster kind of unit, averaged over the units of that kind (the luckiest core's mean would promise
+ * its end too early), and in *capacity the tasks per second all of them run when kept busy (each
+ * kind's workers that run at once, CPU cores and MK streams per GPU, at their mean task time). Both
+ * 0 until a job finished. The achieved rate is no measure: units that waited for tasks lower it, and
+ * a mark computed from it keeps them waiting (one task in hand per round trip, on a slow link). */
+static double unit_speeds(const struct tuccompi_taskset *ts, double *capacity)
 {
 	double busy[2] = { 0, 0 }, best = 0;
 	uint64_t n[2] = { 0, 0 };
+	int at_once[2] = { 0, 0 };
 	for (int k = 0; k < _tuccompi.nunits; k++)
 	{
 		const struct tuccompi_unit *u = &_tuccompi.units[k];
@@ -328,12 +333,18 @@ static double fastest_job_s(const struct tuccompi_taskset *ts)
 			n[c] += atomic_load(&ts->worker_ntasks[u->workers[i]]);
 			busy[c] += 1e-9 * (double)atomic_load(&ts->worker_busy_ns[u->workers[i]]);
 		}
+		if (!_tuccompi.unit_failed[k] && (ts->cl.where & (c ? STARPU_CUDA : STARPU_CPU)))
+			at_once[c] += c ? (ts->mk < u->nworkers ? ts->mk : u->nworkers) : 1;
 	}
+	*capacity = 0;
 	for (int c = 0; c < 2; c++)
 	{
-		double job = n[c] ? busy[c] / (double)n[c] * ts->batch[c ? TUCCOMPI_UNIT_CUDA : TUCCOMPI_UNIT_CPU] : 0;
-		if (job > 0 && (best == 0 || job < best))
+		if (!n[c] || busy[c] <= 0)
+			continue;
+		double job = busy[c] / (double)n[c] * ts->batch[c ? TUCCOMPI_UNIT_CUDA : TUCCOMPI_UNIT_CPU];
+		if (best == 0 || job < best)
 			best = job;
+		*capacity += at_once[c] * (double)n[c] / busy[c];
 	}
 	return best;
 }
@@ -361,12 +372,12 @@ static void *feeder(void *arg)
 		while (!ts->error && _tuccompi_ts_in_hand(ts) >= low)
 			pthread_cond_wait(&ts->cond, &ts->lock);
 		uint64_t want = ts->error ? 0 : low - _tuccompi_ts_in_hand(ts);
-		double el = _tuccompi_now() - ts->t_start, rate = el > 0 && ts->done ? (double)ts->done / el : 0;
 		pthread_mutex_unlock(&ts->lock);
+		double rate, job_s = unit_speeds(ts, &rate);
 		/* the master's own requests are function calls, but each still costs this thread a
 		 * wake-up: MS_LOCAL_RTT_S for a round trip, a horizon of MS_LOCAL_HORIZON_S */
 		double rtt = ms->comm_s > 0 && ms->nrequests ? ms->comm_s / (double)ms->nrequests : MS_LOCAL_RTT_S;
-		/* adaptive pack: enough for a horizon of round trips at the measured rate; the master
+		/* adaptive pack: enough for a horizon of round trips at the units' rate; the master
 		 * caps it by this rank's share of the speed */
 		uint64_t want_max = want;
 		if (want && ms->nrequests && rate > 0 && rate >= adapt_rate * (double)want)
@@ -386,7 +397,7 @@ static void *feeder(void *arg)
 		uint64_t first = 0, count = 0;
 		int ret = _tuccompi_injected(2)
 				  ? _tuccompi_error(-EIO, "request to the MS master failed (fault injected by TUCCOMPI_FAULT_INJECT)")
-				  : _tuccompi_ms_request(ms, want, want_max, rate, fastest_job_s(ts), &first, &count, &rest);
+				  : _tuccompi_ms_request(ms, want, want_max, rate, job_s, &first, &count, &rest);
 		if (ret == 0 && count)
 			ret = _tuccompi_ts_take(ts, first, count);
 		pthread_mutex_lock(&ts->lock);

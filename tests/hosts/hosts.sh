@@ -30,82 +30,82 @@ hosts_dir=
 # Everything hosts_up needs, tried on a namespace of its own: says what is missing (then returns 1).
 hosts_available() {
 	[ "$(id -u)" = 0 ] || { echo "not root"; return 1; }
-	for c in ip tc unshare sysctl; do command -v $c >/dev/null 2>&1 || { echo "no $c"; return 1; }; done
+	for _h_c in ip tc unshare sysctl; do command -v $_h_c >/dev/null 2>&1 || { echo "no $_h_c"; return 1; }; done
 	[ -c /dev/net/tun ] || { echo "no /dev/net/tun"; return 1; }
-	p=${hosts_prefix}p
-	ip netns add "$p" 2>/dev/null || { echo "cannot create network namespaces"; return 1; }
-	why=
-	if ! ip link add "${p}a" type veth peer name "${p}b" 2>/dev/null; then
-		why="cannot create veth pairs"
-	elif ! ip link set "${p}b" netns "$p" 2>/dev/null; then
-		why="cannot move links into a namespace"
-	elif ! tc qdisc add dev "${p}a" root tbf rate 1gbit burst 256kb latency 20ms 2>/dev/null; then
-		why="no tc tbf"
-	elif ! ip netns exec "$p" sysctl -q -w net.ipv4.tcp_retries2=4 2>/dev/null; then
-		why="cannot set a namespace's net.ipv4.tcp_retries2"
-	elif ! ip netns exec "$p" unshare --uts true 2>/dev/null; then
-		why="cannot make UTS namespaces (unshare --uts)"
+	_h_p=${hosts_prefix}p
+	ip netns add "$_h_p" 2>/dev/null || { echo "cannot create network namespaces"; return 1; }
+	_h_why=
+	if ! ip link add "${_h_p}a" type veth peer name "${_h_p}b" 2>/dev/null; then
+		_h_why="cannot create veth pairs"
+	elif ! ip link set "${_h_p}b" netns "$_h_p" 2>/dev/null; then
+		_h_why="cannot move links into a namespace"
+	elif ! tc qdisc add dev "${_h_p}a" root tbf rate 1gbit burst 256kb latency 20ms 2>/dev/null; then
+		_h_why="no tc tbf"
+	elif ! ip netns exec "$_h_p" sysctl -q -w net.ipv4.tcp_retries2=4 2>/dev/null; then
+		_h_why="cannot set a namespace's net.ipv4.tcp_retries2"
+	elif ! ip netns exec "$_h_p" unshare --uts true 2>/dev/null; then
+		_h_why="cannot make UTS namespaces (unshare --uts)"
 	fi
-	ip link del "${p}a" 2>/dev/null
-	ip netns del "$p"
-	[ -z "$why" ] || { echo "$why"; return 1; }
+	ip link del "${_h_p}a" 2>/dev/null
+	ip netns del "$_h_p"
+	[ -z "$_h_why" ] || { echo "$_h_why"; return 1; }
 	return 0
 }
 
 hosts_name() { echo "${hosts_prefix}h$1"; }
 
 hosts_up() {
-	n=$1 rtt=${2:-0} rate=${3:-}
+	_h_n=$1 _h_rtt=${2:-0} _h_rate=${3:-}
 	hosts_dir=$(mktemp -d)
 	trap 'hosts_down; eval "${hosts_on_exit:-:}"' EXIT
 	trap 'hosts_down; eval "${hosts_on_exit:-:}"; exit 130' INT TERM
-	b=${hosts_prefix}b
-	ip link add "$b" type bridge || return 1
-	ip link set "$b" up
+	_h_b=${hosts_prefix}b
+	ip link add "$_h_b" type bridge || return 1
+	ip link set "$_h_b" up
 	# the launcher: mpirun's namespace
-	L=${hosts_prefix}L
-	ip netns add "$L" || return 1
+	_h_L=${hosts_prefix}L
+	ip netns add "$_h_L" || return 1
 	ip link add "${hosts_prefix}vL" type veth peer name "${hosts_prefix}nL" || return 1
-	ip link set "${hosts_prefix}vL" master "$b"
+	ip link set "${hosts_prefix}vL" master "$_h_b"
 	ip link set "${hosts_prefix}vL" up
-	ip link set "${hosts_prefix}nL" netns "$L"
-	ip -n "$L" link set "${hosts_prefix}nL" name eth0
-	ip -n "$L" addr add "$hosts_net.254/24" dev eth0
-	ip -n "$L" link set eth0 up
-	ip -n "$L" link set lo up
-	ip netns exec "$L" sysctl -q -w net.ipv4.tcp_retries2=4
+	ip link set "${hosts_prefix}nL" netns "$_h_L"
+	ip -n "$_h_L" link set "${hosts_prefix}nL" name eth0
+	ip -n "$_h_L" addr add "$hosts_net.254/24" dev eth0
+	ip -n "$_h_L" link set eth0 up
+	ip -n "$_h_L" link set lo up
+	ip netns exec "$_h_L" sysctl -q -w net.ipv4.tcp_retries2=4
 	# one-way delay per link in microseconds: host to host crosses two links each way
-	d=$(awk -v r="$rtt" 'BEGIN { printf "%d", r * 1000 / 4 }')
-	i=0
-	while [ $i -lt "$n" ]; do
-		ns=$(hosts_name $i) out=${hosts_prefix}v$i in=${hosts_prefix}n$i
-		ip netns add "$ns" || return 1
-		if [ "$d" -gt 0 ]; then
+	_h_d=$(awk -v r="$_h_rtt" 'BEGIN { printf "%d", r * 1000 / 4 }')
+	_h_i=0
+	while [ $_h_i -lt "$_h_n" ]; do
+		_h_ns=$(hosts_name $_h_i) _h_out=${hosts_prefix}v$_h_i _h_in=${hosts_prefix}n$_h_i
+		ip netns add "$_h_ns" || return 1
+		if [ "$_h_d" -gt 0 ]; then
 			# a real-time priority where allowed: on a busy machine the delay grows with the scheduler's
-			rt="chrt -f 50"
-			chrt -f 50 true 2>/dev/null || rt=
-			$rt "$hosts_fwd" "$out" "$in" "$d" "$hosts_dir/fwd$i.pid" 2>"$hosts_dir/fwd$i.log" &
-			k=0
-			while [ ! -s "$hosts_dir/fwd$i.pid" ] && [ $k -lt 100 ]; do sleep 0.05; k=$((k + 1)); done
-			[ -s "$hosts_dir/fwd$i.pid" ] || { cat "$hosts_dir/fwd$i.log"; return 1; }
+			_h_rt="chrt -f 50"
+			chrt -f 50 true 2>/dev/null || _h_rt=
+			$_h_rt "$hosts_fwd" "$_h_out" "$_h_in" "$_h_d" "$hosts_dir/fwd$_h_i.pid" 2>"$hosts_dir/fwd$_h_i.log" &
+			_h_k=0
+			while [ ! -s "$hosts_dir/fwd$_h_i.pid" ] && [ $_h_k -lt 100 ]; do sleep 0.05; _h_k=$((_h_k + 1)); done
+			[ -s "$hosts_dir/fwd$_h_i.pid" ] || { cat "$hosts_dir/fwd$_h_i.log"; return 1; }
 		else
-			ip link add "$out" type veth peer name "$in" || return 1
+			ip link add "$_h_out" type veth peer name "$_h_in" || return 1
 		fi
-		ip link set "$out" master "$b"
-		ip link set "$out" up
-		ip link set "$in" netns "$ns"
-		ip -n "$ns" link set "$in" name eth0
-		ip -n "$ns" addr add "$hosts_net.$((i + 1))/24" dev eth0
-		ip -n "$ns" link set eth0 up
-		ip -n "$ns" link set lo up
-		ip netns exec "$ns" sysctl -q -w net.ipv4.tcp_retries2=4
-		if [ -n "$rate" ]; then
-			tc qdisc add dev "$out" root tbf rate "$rate" burst 256kb latency 20ms
-			tc -n "$ns" qdisc add dev eth0 root tbf rate "$rate" burst 256kb latency 20ms
+		ip link set "$_h_out" master "$_h_b"
+		ip link set "$_h_out" up
+		ip link set "$_h_in" netns "$_h_ns"
+		ip -n "$_h_ns" link set "$_h_in" name eth0
+		ip -n "$_h_ns" addr add "$hosts_net.$((_h_i + 1))/24" dev eth0
+		ip -n "$_h_ns" link set eth0 up
+		ip -n "$_h_ns" link set lo up
+		ip netns exec "$_h_ns" sysctl -q -w net.ipv4.tcp_retries2=4
+		if [ -n "$_h_rate" ]; then
+			tc qdisc add dev "$_h_out" root tbf rate "$_h_rate" burst 256kb latency 20ms
+			tc -n "$_h_ns" qdisc add dev eth0 root tbf rate "$_h_rate" burst 256kb latency 20ms
 		fi
-		i=$((i + 1))
+		_h_i=$((_h_i + 1))
 	done
-	hosts_n=$n
+	hosts_n=$_h_n
 	cat >"$hosts_dir/agent" <<'EOF'
 #!/bin/sh
 # rsh agent for mpirun: AGENT [OPTIONS] HOST COMMAND... runs COMMAND in the namespace HOST, under
@@ -119,16 +119,16 @@ EOF
 }
 
 hosts_mpirun() {
-	pph=$1
+	_h_pph=$1
 	shift
-	list= i=0
-	while [ $i -lt "$hosts_n" ]; do
-		list=$list${list:+,}$(hosts_name $i):$pph
-		i=$((i + 1))
+	_h_list= _h_i=0
+	while [ $_h_i -lt "$hosts_n" ]; do
+		_h_list=$_h_list${_h_list:+,}$(hosts_name $_h_i):$_h_pph
+		_h_i=$((_h_i + 1))
 	done
 	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 STARPU_WORKERS_NOBIND=1 \
 		ip netns exec "${hosts_prefix}L" unshare --uts sh -c 'hostname "$0"; exec "$@"' "${hosts_prefix}L" \
-		"${MPIEXEC:-mpiexec}" --host "$list" -n $((pph * hosts_n)) --oversubscribe --bind-to none \
+		"${MPIEXEC:-mpiexec}" --host "$_h_list" -n $((_h_pph * hosts_n)) --oversubscribe --bind-to none \
 		--mca plm_rsh_agent "$hosts_dir/agent" --mca plm_rsh_no_tree_spawn 1 \
 		--mca pml ob1 --mca btl self,vader,tcp \
 		--mca btl_tcp_if_include "$hosts_net.0/24" --mca oob_tcp_if_include "$hosts_net.0/24" \
@@ -141,29 +141,29 @@ hosts_cut() { ip link set "${hosts_prefix}v$1" down; }
 
 hosts_pids() {
 	ip netns pids "${hosts_prefix}L" 2>/dev/null
-	i=0
-	while [ $i -lt "$hosts_n" ]; do
-		ip netns pids "$(hosts_name $i)" 2>/dev/null
-		i=$((i + 1))
+	_h_i=0
+	while [ $_h_i -lt "$hosts_n" ]; do
+		ip netns pids "$(hosts_name $_h_i)" 2>/dev/null
+		_h_i=$((_h_i + 1))
 	done
 }
 
 hosts_down() {
-	i=0
-	while [ $i -lt "$hosts_n" ]; do
-		pids=$(ip netns pids "$(hosts_name $i)" 2>/dev/null)
-		[ -n "$pids" ] && kill -9 $pids 2>/dev/null
-		[ -s "$hosts_dir/fwd$i.pid" ] && kill -9 "$(cat "$hosts_dir/fwd$i.pid")" 2>/dev/null
-		ip link del "${hosts_prefix}v$i" 2>/dev/null
-		ip netns del "$(hosts_name $i)" 2>/dev/null
-		i=$((i + 1))
+	_h_i=0
+	while [ $_h_i -lt "$hosts_n" ]; do
+		_h_pids=$(ip netns pids "$(hosts_name $_h_i)" 2>/dev/null)
+		[ -n "$_h_pids" ] && kill -9 $_h_pids 2>/dev/null
+		[ -s "$hosts_dir/fwd$_h_i.pid" ] && kill -9 "$(cat "$hosts_dir/fwd$_h_i.pid")" 2>/dev/null
+		ip link del "${hosts_prefix}v$_h_i" 2>/dev/null
+		ip netns del "$(hosts_name $_h_i)" 2>/dev/null
+		_h_i=$((_h_i + 1))
 	done
 	hosts_n=0
-	L=${hosts_prefix}L
-	pids=$(ip netns pids "$L" 2>/dev/null)
-	[ -n "$pids" ] && kill -9 $pids 2>/dev/null
+	_h_L=${hosts_prefix}L
+	_h_pids=$(ip netns pids "$_h_L" 2>/dev/null)
+	[ -n "$_h_pids" ] && kill -9 $_h_pids 2>/dev/null
 	ip link del "${hosts_prefix}vL" 2>/dev/null
-	ip netns del "$L" 2>/dev/null
+	ip netns del "$_h_L" 2>/dev/null
 	ip link del "${hosts_prefix}b" 2>/dev/null
 	[ -n "$hosts_dir" ] && rm -rf "$hosts_dir"
 	hosts_dir=
