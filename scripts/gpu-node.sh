@@ -28,8 +28,10 @@
 #   phast*        PHAST (bench/bench_phast) on road-like 1M and the grid: hierarchy, CPU and GPU rates
 #   phast-profile*  where a GPU PHAST pass spends its time, per plan of its levels (PLANS, LANES, GRAPHS)
 #   phast-mk*     GPU PHAST through tuccompi-apsp by passes at once (MKS, default "1 2 4"; REPS)
-#   ranks*        every unit, 8,192 sources: one rank against two (REPS, POLICIES, PF0, SYN_AB,
-#                 OVERHEAD), then bench/overhead on 2 and 4 ranks
+#   ranks*        every unit, 8,192 sources: one rank against two (REPS, POLICIES, OVERHEAD), then
+#                 bench/overhead on 2 and 4 ranks
+#   layer1*       the 1st layer: one rank against two (every unit), MS against EQ1 on 2 ranks against an
+#                 earlier build's (BASE=DIR with bench/overhead and lib/)
 #   x2*           the two-GPU node (nvidia-h200-x2): tests, GPUs one and two ranks, every unit, journal
 #                 cost, a too-small GPU, a traced two-rank run, --mk auto
 #   idle*         the two-GPU node: the H200 node's shape on GPU 0, idle units with every unit running
@@ -374,6 +376,32 @@ PY
 					sed "s/^/[$n] /"
 			done
 		fi
+		;;
+	layer1)
+		# the 1st layer on StarPU-MPI (issue 21): every unit on one rank against two ranks of this node,
+		# interleaved, then bench/overhead's MS per-task cost against EQ1 on 2 ranks, with this bundle
+		# and, where $BASE holds an earlier build's bench/overhead and lib/ (its libtuccompi-starpu),
+		# with that one too, alternating (the baseline in the same run)
+		folder layer1
+		gen random:1049088 "$o/r1m.tgb"
+		for rep in $(seq "${REPS:-2}"); do
+			for pol in ${POLICIES:-ms-tail ms}; do
+				run "one-$pol-$rep" "$APP" "$o/r1m.tgb" --sources random:8192 --policy "$pol" --summary
+				run "two-$pol-$rep" "$B/tests/mpirun.sh" 2 "$APP" "$o/r1m.tgb" --sources random:8192 --policy "$pol" --summary
+				grep -hE "requests to the MS|waiting for other" "$o/two-$pol-$rep.log" | sed 's/^/    /'
+			done
+		done
+		awk '{r[$1]=$2} END {for (k in r) if (k ~ /^two-/) { o = k; sub(/^two-/, "one-", o); if (r[o] > 0) printf "%s: two ranks %.3fx one rank\n", k, r[k] / r[o] } }' "$o/rates.txt" | sort
+		rm -f "$o/r1m.tgb"
+		step "bench/overhead on 2 ranks: 1 us and 100 us tasks"
+		for rep in 1 2; do
+			for b in new ${BASE:+base}; do
+				if [ "$b" = new ]; then bin=$B/bench/overhead lp=; else bin=$BASE/bench/overhead lp=$BASE/lib; fi
+				MPIRUN_ARGS="-x STARPU_NCUDA=0 -x LD_LIBRARY_PATH=${lp:+$lp:}$LD_LIBRARY_PATH" timeout 120 \
+					"$B/tests/mpirun.sh" 2 "$bin" --task-us 1,100 --reps 5 --policies eq1,ms,ms-tail \
+					--csv "$o/overhead-$b-$rep.csv" 2>&1 | grep -E '^  (eq1|ms)|tasks:' | sed "s/^/[$b $rep] /"
+			done
+		done
 		;;
 	x2)
 		folder x2
