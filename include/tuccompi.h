@@ -325,8 +325,8 @@ struct tuccompi_policy
  *  place; without it, a batch takes its tasks from the rank's pool when a unit starts it, sized
  *  for that unit's kind (MS and StarPU's own policies). */
 #define TUCCOMPI_POLICY_UNIT_SHARES 0x1u
-/** tuccompi_policy::flags: the StarPU policy is built from <tuccompi_sched.h> and wants
- *  struct tuccompi_sched::remaining kept up to date (MS-TAIL). */
+/** tuccompi_policy::flags: the StarPU policy reads tuccompi_sched_remaining() (<tuccompi_sched.h>),
+ *  which the library then keeps up to date (MS-TAIL). */
 #define TUCCOMPI_POLICY_HEARS_REMAINING 0x2u
 /** tuccompi_policy::flags, dynamic policies: the same end-of-set rule between ranks (MS-TAIL).
  *  The master stops handing tasks to a rank when the ranks at least twice as fast per job (each

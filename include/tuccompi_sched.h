@@ -52,16 +52,18 @@ struct tuccompi_sched_unit
 	uint64_t assigned;             /**< tasks (by weight) given to it so far */
 };
 
+/** Tasks of the current task set of scheduling context @p sched_ctx_id not started yet: this rank's
+ *  own plus, for dynamic policies, what the master still has. The library keeps it up to date for
+ *  policies with TUCCOMPI_POLICY_HEARS_REMAINING (what it knows of a context, behind this getter: a
+ *  policy's own data is the policy's); cheap enough for every pop. */
+TUCCOMPI_API unsigned long tuccompi_sched_remaining(unsigned sched_ctx_id);
+
 /** The policy data of a context run by these pieces. Fields are read under @c lock. */
 struct tuccompi_sched
 {
 	starpu_pthread_mutex_t lock;
 	struct starpu_task_list central; /**< "central" policies: one queue for every unit */
 	unsigned long ncentral;
-	/** Tasks of the current task set not started yet: this rank's own plus, for dynamic
-	 *  policies, what the master still has (kept up to date by the library for policies
-	 *  with TUCCOMPI_POLICY_HEARS_REMAINING; read without the lock). */
-	unsigned long remaining;
 	int nunits;
 	struct tuccompi_sched_unit units[STARPU_NMAXWORKERS];
 	int worker_unit[STARPU_NMAXWORKERS]; /**< -1: the worker is not in this context */

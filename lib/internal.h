@@ -134,8 +134,11 @@ TUCCOMPI_INTERNAL void _tuccompi_sched_set_remaining(unsigned ctx, unsigned long
 /* FIXED tuning mode: the geometry forced for a kernel name (or for all), 1 if any. */
 TUCCOMPI_INTERNAL int _tuccompi_tune_forced(const char *name, unsigned *bx, unsigned *by, int *carveout);
 
-/* The batch size the tuning database holds for a plug-in on this node's units of @kind (0: none). */
-TUCCOMPI_INTERNAL unsigned _tuccompi_tune_batch_recorded(const char *plugin, enum tuccompi_unit_kind kind);
+/* The tuning database's key of this node's units of @kind (units.c): "cpu", the first GPU's name
+ * and compute capability, or "" when it has none. */
+TUCCOMPI_INTERNAL int _tuccompi_units_key(enum tuccompi_unit_kind kind, char *key, size_t len);
+/* The batch size the tuning database holds for a plug-in on units of @kind whose key is @key (0: none). */
+TUCCOMPI_INTERNAL unsigned _tuccompi_tune_batch_recorded(const char *plugin, enum tuccompi_unit_kind kind, const char *key);
 
 /* Performance models of the plug-ins; freed once StarPU is down. */
 TUCCOMPI_INTERNAL void _tuccompi_models_free(void);

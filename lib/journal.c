@@ -12,7 +12,6 @@
  * Resuming, the root reads every JOURNAL.rank-* file, whatever the earlier number of ranks,
  * refuses a journal of another run (key, task count or result size differ), and tells every
  * rank which tasks are done; ranks then run only the others, and append to their own file. */
-#include "link.h"
 #include "taskset.h"
 
 #include <fcntl.h>
@@ -162,61 +161,41 @@ static int read_all(struct tuccompi_taskset *ts, uint8_t *done)
 	return ret;
 }
 
-int _tuccompi_journal_open(struct tuccompi_taskset *ts, int status)
+int _tuccompi_journal_read(struct tuccompi_taskset *ts, uint8_t **done)
 {
 	uint64_t n = ts->desc.ntasks;
-	int root = ts->desc.root, ret = 0;
-	if (ts->desc.resume)
+	*done = calloc(n ? n : 1, 1);
+	if (!*done)
+		return _tuccompi_error(-ENOMEM, "out of memory for the journal's %llu entries", (unsigned long long)n);
+	int ret = read_all(ts, *done);
+	if (ret < 0)
 	{
-		/* Collective whatever this rank's @status (every rank resumes, so every rank is here):
-		 * the root reads every journal and sends what is done, with its verdict. */
-		uint8_t *done = NULL;
-		if (_tuccompi.rank == root)
-		{
-			ret = status;
-			if (ret == 0 && !(done = calloc(n ? n : 1, 1)))
-				ret = _tuccompi_error(-ENOMEM, "out of memory for the journal's %llu entries", (unsigned long long)n);
-			if (ret == 0)
-				ret = read_all(ts, done);
-		}
-		char msg[TUCCOMPI_LINK_MSG];
-		snprintf(msg, sizeof(msg), "%s", ret < 0 ? tuccompi_last_error() : "");
-		struct _tuccompi_coll c = { .op = TUCCOMPI_COLL_JOURNAL, .serial = ts->serial, .root = root, .status = ret, .msg = msg };
-		void *got = NULL;
-		size_t got_len = 0;
-		ret = _tuccompi_coll_bcast(&c, ret == 0 ? done : NULL, ret == 0 ? n : 0, &got, &got_len);
-		if (_tuccompi.rank != root)
-		{
-			done = got;
-			if (ret == 0 && got_len != n)
-				ret = _tuccompi_error(-EPROTO, "the journal's task list from rank %d has %zu entries, %llu expected",
-						      root, got_len, (unsigned long long)n);
-		}
-		if (ret == 0 && status < 0)
-			ret = status;
-		if (ret < 0)
-		{
-			free(done);
-			return ret;
-		}
-		uint64_t todo = 0;
-		for (uint64_t i = 0; i < n; i++)
-			todo += !done[i];
-		ts->todo = malloc((todo ? todo : 1) * sizeof(uint64_t));
-		if (!ts->todo)
-		{
-			free(done);
-			return _tuccompi_error(-ENOMEM, "out of memory for the tasks to run");
-		}
-		for (uint64_t i = 0, k = 0; i < n; i++)
-			if (!done[i])
-				ts->todo[k++] = i;
-		ts->ntodo = todo;
-		ts->nresumed = n - todo;
-		free(done);
+		free(*done);
+		*done = NULL;
 	}
-	if (status < 0)
-		return status;
+	return ret;
+}
+
+int _tuccompi_journal_skip(struct tuccompi_taskset *ts, const uint8_t *done)
+{
+	uint64_t n = ts->desc.ntasks, todo = 0;
+	for (uint64_t i = 0; i < n; i++)
+		todo += !done[i];
+	ts->todo = malloc((todo ? todo : 1) * sizeof(uint64_t));
+	if (!ts->todo)
+		return _tuccompi_error(-ENOMEM, "out of memory for the tasks to run");
+	for (uint64_t i = 0, k = 0; i < n; i++)
+		if (!done[i])
+			ts->todo[k++] = i;
+	ts->ntodo = todo;
+	ts->nresumed = n - todo;
+	return 0;
+}
+
+int _tuccompi_journal_open(struct tuccompi_taskset *ts)
+{
+	uint64_t n = ts->desc.ntasks;
+	int ret = 0;
 	struct _tuccompi_journal *j = calloc(1, sizeof(*j));
 	if (!j)
 		return _tuccompi_error(-ENOMEM, "out of memory");

@@ -184,169 +184,6 @@ static void label_set(const struct tuccompi_taskset *ts)
 	_tuccompi_trace_note_set(&ts->desc, ts->policy, ts->serial, ts->ctx, ts->mk);
 }
 
-/* ------------------------------------------------------------------ task sets in flight
- * Kept so that a stopped 1st layer (a lost peer) fails every set of this rank at once. */
-
-static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct tuccompi_taskset *live_sets[64];
-static int nlive;
-
-static void live_add(struct tuccompi_taskset *ts)
-{
-	pthread_mutex_lock(&live_lock);
-	if (nlive < (int)(sizeof(live_sets) / sizeof(live_sets[0])))
-		live_sets[nlive++] = ts;
-	pthread_mutex_unlock(&live_lock);
-}
-
-static void live_remove(struct tuccompi_taskset *ts)
-{
-	pthread_mutex_lock(&live_lock);
-	for (int i = 0; i < nlive; i++)
-		if (live_sets[i] == ts)
-		{
-			live_sets[i] = live_sets[--nlive];
-			break;
-		}
-	pthread_mutex_unlock(&live_lock);
-}
-
-void _tuccompi_sets_fail_all(int err, const char *msg)
-{
-	pthread_mutex_lock(&live_lock);
-	for (int i = 0; i < nlive; i++)
-		if (!live_sets[i]->waited) /* a set already waited for keeps its outcome */
-			_tuccompi_ts_fail(live_sets[i], err, "%s", msg);
-	pthread_mutex_unlock(&live_lock);
-}
-
-/* ------------------------------------------------------------------ the pool */
-
-static void pool_push(struct _tuccompi_pool *p, uint64_t first, uint64_t count, int front)
-{
-	if (!count)
-		return;
-	if (p->tail - p->head + 2 > p->cap || (front && p->head == 0))
-	{
-		/* grow, leaving room at the front for returned tasks */
-		size_t len = p->tail - p->head, cap = 2 * (len + 8), off = cap / 4;
-		uint64_t(*r)[2] = malloc(cap * sizeof(*r));
-		STARPU_ASSERT_MSG(r, "out of memory for the task pool");
-		if (len)
-			memcpy(r + off, p->r + p->head, len * sizeof(*r));
-		free(p->r);
-		p->r = r;
-		p->cap = cap;
-		p->head = off;
-		p->tail = off + len;
-	}
-	if (p->tail == p->cap)
-	{
-		size_t len = p->tail - p->head;
-		memmove(p->r, p->r + p->head, len * sizeof(*p->r));
-		p->head = 0;
-		p->tail = len;
-	}
-	if (front)
-	{
-		p->head--;
-		p->r[p->head][0] = first;
-		p->r[p->head][1] = count;
-	}
-	else
-	{
-		p->r[p->tail][0] = first;
-		p->r[p->tail][1] = count;
-		p->tail++;
-	}
-	p->count += count;
-}
-
-/* Returned ids are stored as ranges of ids with the top bit set (positions never have it). */
-#define RETURNED_ID (1ULL << 63)
-
-void _tuccompi_pool_add_locked(struct tuccompi_taskset *ts, uint64_t first, uint64_t count)
-{
-	pool_push(&ts->pool, first, count, 0);
-	_tuccompi_tokens_top_up_locked(ts);
-	_tuccompi_ts_tell_remaining_locked(ts);
-	pthread_cond_broadcast(&ts->cond);
-}
-
-void _tuccompi_pool_return_locked(struct tuccompi_taskset *ts, const uint64_t *ids, unsigned n)
-{
-	for (unsigned i = n; i-- > 0;)
-		pool_push(&ts->pool, ids[i] | RETURNED_ID, 1, 1);
-	_tuccompi_ts_tell_remaining_locked(ts);
-	pthread_cond_broadcast(&ts->cond);
-}
-
-unsigned _tuccompi_pool_take_locked(struct tuccompi_taskset *ts, uint64_t *ids, unsigned max)
-{
-	struct _tuccompi_pool *p = &ts->pool;
-	unsigned n = 0;
-	while (n < max && p->head < p->tail)
-	{
-		uint64_t *r = p->r[p->head];
-		if (r[0] & RETURNED_ID)
-			ids[n++] = r[0] & ~RETURNED_ID;
-		else
-		{
-			uint64_t take = r[1] < max - n ? r[1] : max - n;
-			for (uint64_t i = 0; i < take; i++)
-				ids[n++] = _tuccompi_ts_id(ts, r[0] + i);
-			r[0] += take;
-			r[1] -= take;
-			p->count -= take;
-			if (r[1])
-				break;
-			p->head++;
-			continue;
-		}
-		p->count--;
-		p->head++;
-	}
-	if (p->head == p->tail)
-		p->head = p->tail = p->cap / 4;
-	_tuccompi_ts_wake_locked(ts); /* the feeder waits for the pool to drain */
-	return n;
-}
-
-void _tuccompi_tokens_top_up_locked(struct tuccompi_taskset *ts)
-{
-	/* A waiting token takes up to the largest batch: no more tokens than that covers (so that
-	 * none starts empty), and no more than one per able worker (enough for nobody to wait for
-	 * work that is here). Each token is counted before the lock is released, so concurrent
-	 * callers never overshoot. */
-	unsigned bmax = ts->batch_max_able ? ts->batch_max_able : 1;
-	for (;;)
-	{
-		uint64_t need = (ts->pool.count + bmax - 1) / bmax;
-		if (ts->error || ts->tokens_waiting >= ts->nworkers || ts->tokens_waiting >= need)
-			break;
-		ts->tokens_waiting++;
-		pthread_mutex_unlock(&ts->lock);
-		int ret = _tuccompi_job_submit(ts, NULL, 0);
-		pthread_mutex_lock(&ts->lock);
-		if (ret < 0)
-		{
-			ts->tokens_waiting--;
-			if (!ts->error)
-			{
-				ts->error = ret;
-				snprintf(ts->errmsg, sizeof(ts->errmsg), "%s", tuccompi_last_error());
-			}
-			break;
-		}
-	}
-}
-
-void _tuccompi_ts_tell_remaining_locked(struct tuccompi_taskset *ts)
-{
-	if (ts->policy->flags & TUCCOMPI_POLICY_HEARS_REMAINING)
-		_tuccompi_sched_set_remaining(ts->ctx, (unsigned long)ts->pool.count + ts->master_rest);
-}
-
 /* ------------------------------------------------------------------ building a set */
 
 /* Tasks per job for units of @kind: the set's choice, the tuning database's, the plug-in's
@@ -357,8 +194,9 @@ static unsigned batch_for(const struct tuccompi_taskset *ts, enum tuccompi_unit_
 	if (!(kind == TUCCOMPI_UNIT_CPU ? p->cpu_batch : p->cuda_batch))
 		return 1;
 	unsigned b = ts->desc.batch[kind];
-	if (!b)
-		b = _tuccompi_tune_batch_recorded(p->name, kind);
+	char key[96];
+	if (!b && _tuccompi_units_key(kind, key, sizeof(key)) == 0)
+		b = _tuccompi_tune_batch_recorded(p->name, kind, key);
 	if (!b || b > p->batch_max[kind])
 		b = p->batch_max[kind];
 	return b;
@@ -420,6 +258,35 @@ static int ts_create_local(const struct tuccompi_policy *policy, const struct tu
 	return 0;
 }
 
+/* Resuming: the root reads every journal and sends every rank what is done, with its verdict.
+ * Collective, so every rank comes here whatever its @status (the first error of its set so far),
+ * which it returns if nothing failed before. @ts may be NULL (it could not be made). */
+static int resume_from_journal(struct tuccompi_taskset *ts, const struct tuccompi_taskset_desc *d, unsigned serial,
+			       int status)
+{
+	int root = d->root, ret = 0;
+	uint8_t *done = NULL;
+	if (_tuccompi.rank == root)
+		ret = status < 0 ? status : _tuccompi_journal_read(ts, &done);
+	char msg[TUCCOMPI_LINK_MSG];
+	snprintf(msg, sizeof(msg), "%s", ret < 0 ? tuccompi_last_error() : "");
+	struct _tuccompi_coll c = { .op = TUCCOMPI_COLL_JOURNAL, .serial = serial, .root = root, .status = ret, .msg = msg };
+	void *got = NULL;
+	size_t got_len = 0;
+	ret = _tuccompi_coll_bcast(&c, ret == 0 ? done : NULL, ret == 0 ? d->ntasks : 0, &got, &got_len);
+	if (_tuccompi.rank != root)
+	{
+		done = got;
+		if (ret == 0 && got_len != d->ntasks)
+			ret = _tuccompi_error(-EPROTO, "the journal's task list from rank %d has %zu entries, %llu expected", root,
+					      got_len, (unsigned long long)d->ntasks);
+	}
+	if (ret == 0)
+		ret = status < 0 ? status : _tuccompi_journal_skip(ts, done);
+	free(done);
+	return ret;
+}
+
 /* The set on this rank. Its local steps may fail on this rank alone; the journal's reading is
  * collective when resuming, so every rank reaches it whatever happened before, and returns the
  * first error (the caller's agreement tells every rank). */
@@ -427,18 +294,10 @@ static int ts_create(const struct tuccompi_policy *policy, const struct tuccompi
 		     struct tuccompi_taskset **out)
 {
 	int ret = ts_create_local(policy, desc, serial, out);
-	if (desc->journal)
-	{
-		if (*out)
-			ret = _tuccompi_journal_open(*out, ret);
-		else
-		{
-			/* no set to read into: take part in the journal's collective with the error */
-			struct tuccompi_taskset dummy = { .desc = *desc, .serial = serial };
-			dummy.plugin = *desc->plugin;
-			ret = _tuccompi_journal_open(&dummy, ret);
-		}
-	}
+	if (desc->journal && desc->resume)
+		ret = resume_from_journal(ret == 0 ? *out : NULL, desc, serial, ret);
+	if (ret == 0 && desc->journal)
+		ret = _tuccompi_journal_open(*out);
 	if (ret == 0)
 		ret = _tuccompi_sched_ctx(policy, &(*out)->ctx);
 	return ret;
@@ -461,32 +320,6 @@ static void ts_free(struct tuccompi_taskset *ts)
 	pthread_mutex_destroy(&ts->lock);
 	pthread_cond_destroy(&ts->cond);
 	free(ts);
-}
-
-/* This rank takes positions [first, first+count): equal jobs for unit-share policies, the
- * pool otherwise. */
-int _tuccompi_ts_take(struct tuccompi_taskset *ts, uint64_t first, uint64_t count)
-{
-	if (!(ts->policy->flags & TUCCOMPI_POLICY_UNIT_SHARES))
-	{
-		pthread_mutex_lock(&ts->lock);
-		_tuccompi_pool_add_locked(ts, first, count);
-		int ret = ts->error;
-		pthread_mutex_unlock(&ts->lock);
-		return ret;
-	}
-	uint64_t ids[TUCCOMPI_MAX_BATCH];
-	for (uint64_t done = 0; done < count;)
-	{
-		unsigned n = count - done < ts->batch_static ? (unsigned)(count - done) : ts->batch_static;
-		for (unsigned i = 0; i < n; i++)
-			ids[i] = _tuccompi_ts_id(ts, first + done + i);
-		int ret = _tuccompi_job_submit(ts, ids, n);
-		if (ret < 0)
-			return ret;
-		done += n;
-	}
-	return 0;
 }
 
 /* Static policies: this rank's share by the partition rule. */
@@ -555,7 +388,7 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 	_tuccompi_bus_counters(NULL, NULL); /* reading them resets them */
 	_tuccompi_inject_reset();
 	ts->t_start = _tuccompi_now();
-	live_add(ts);
+	_tuccompi_sets_add(ts);
 	ret = policy->dynamic ? _tuccompi_ms_feed(ts) : start_partition(ts);
 	if (ret < 0)
 		_tuccompi_ts_fail(ts, ret, "%s", tuccompi_last_error());
@@ -571,7 +404,7 @@ void tuccompi_taskset_destroy(tuccompi_taskset_t ts)
 		return;
 	if (!ts->waited && _tuccompi.initialized)
 		tuccompi_wait(ts);
-	live_remove(ts);
+	_tuccompi_sets_remove(ts);
 	free(ts->ran_ids);
 	free(ts->all_units);
 	free(ts->tasks_per_rank);

@@ -4,14 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct starpu_sched_policy *const ours[] = { &tuccompi_sched_eq1, &tuccompi_sched_eq2, &tuccompi_sched_ms,
-						    &tuccompi_sched_ms_tail };
+/* The library's policies, the one table: by their names, and by their StarPU policies'. */
+static const struct tuccompi_policy *const lib[] = { &tuccompi_policy_eq1, &tuccompi_policy_eq2, &tuccompi_policy_ms,
+						     &tuccompi_policy_ms_tail };
 
 struct starpu_sched_policy *tuccompi_sched_policy(const char *name)
 {
-	for (unsigned i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
-		if (name && strcmp(name, ours[i]->policy_name) == 0)
-			return ours[i];
+	for (unsigned i = 0; i < sizeof(lib) / sizeof(lib[0]); i++)
+		if (name && strcmp(name, lib[i]->sched->policy_name) == 0)
+			return lib[i]->sched;
 	return NULL;
 }
 
@@ -33,8 +34,6 @@ static pthread_mutex_t builtin_lock = PTHREAD_MUTEX_INITIALIZER;
 
 const struct tuccompi_policy *tuccompi_policy_by_name(const char *name)
 {
-	static const struct tuccompi_policy *const lib[] = { &tuccompi_policy_eq1, &tuccompi_policy_eq2,
-							     &tuccompi_policy_ms, &tuccompi_policy_ms_tail };
 	if (!name)
 	{
 		_tuccompi_error(-EINVAL, "policy name is NULL");
@@ -155,9 +154,16 @@ void _tuccompi_sched_ctx_free_all(void)
 	pthread_mutex_unlock(&_tuccompi.lock);
 }
 
+/* What the core knows of each context for its policy: tasks not started yet. */
+static unsigned long ctx_remaining[STARPU_NMAX_SCHED_CTXS];
+
 void _tuccompi_sched_set_remaining(unsigned ctx, unsigned long remaining)
 {
-	struct tuccompi_sched *s = tuccompi_sched_get(ctx);
-	if (s)
-		__atomic_store_n(&s->remaining, remaining, __ATOMIC_RELAXED);
+	if (ctx < STARPU_NMAX_SCHED_CTXS)
+		__atomic_store_n(&ctx_remaining[ctx], remaining, __ATOMIC_RELAXED);
+}
+
+unsigned long tuccompi_sched_remaining(unsigned sched_ctx_id)
+{
+	return sched_ctx_id < STARPU_NMAX_SCHED_CTXS ? __atomic_load_n(&ctx_remaining[sched_ctx_id], __ATOMIC_RELAXED) : 0;
 }

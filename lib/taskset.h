@@ -1,7 +1,7 @@
 /* A task set inside the library: what PARALLEL (parallel.c) builds, the codelet (plugin.c)
  * runs, the MS feeder (ms.c) fills, the journal (journal.c) records and SYN (syn.c) gathers.
  *
- * Tasks travel in jobs: one StarPU task runs one job, i.e. a batch of tasks of the set.
+ * Tasks travel in jobs (jobs.c): one StarPU task runs one job, i.e. a batch of tasks of the set.
  *  - Unit shares (policies with TUCCOMPI_POLICY_UNIT_SHARES, EQ1/EQ2): a job's tasks are chosen
  *    when it is submitted, all jobs of one size, and the StarPU policy places it.
  *  - Otherwise a job is a token: when a unit starts it, it takes up to the batch size of that
@@ -150,22 +150,22 @@ static inline void _tuccompi_ts_wake_locked(struct tuccompi_taskset *ts)
 /* ---- plugin.c */
 /* The codelet of a task set (entries, buffer modes, model, can_execute). */
 TUCCOMPI_INTERNAL int _tuccompi_codelet_init(struct tuccompi_taskset *ts);
-/* Submit one job: bound (the given ids) or a token (ids == NULL). */
-TUCCOMPI_INTERNAL int _tuccompi_job_submit(struct tuccompi_taskset *ts, const uint64_t *ids, unsigned n);
-/* TUCCOMPI_FAULT_INJECT: does the next event of @what (0 CPU job, 1 CUDA job, 2 MS request, 3 a request
- * reaching the MS master's server) fail? */
-TUCCOMPI_INTERNAL int _tuccompi_injected(int what);
-TUCCOMPI_INTERNAL void _tuccompi_inject_reset(void);
-/* Record the first error of the set (any thread). */
-TUCCOMPI_INTERNAL void _tuccompi_ts_fail(struct tuccompi_taskset *ts, int err, const char *fmt, ...)
-	TUCCOMPI_PRINTF(3, 4);
 
-/* ---- parallel.c */
+/* ---- jobs.c: jobs, the pool and its tokens, the sets in flight, fault injection */
 /* Id of position @pos. */
 static inline uint64_t _tuccompi_ts_id(const struct tuccompi_taskset *ts, uint64_t pos)
 {
 	return ts->todo ? ts->todo[pos] : pos;
 }
+/* Submit one job: bound (the given ids) or a token (ids == NULL). */
+TUCCOMPI_INTERNAL int _tuccompi_job_submit(struct tuccompi_taskset *ts, const uint64_t *ids, unsigned n);
+/* Run a job on this worker (the codelet's entries): a token takes its tasks from the pool first. */
+TUCCOMPI_INTERNAL void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi_unit_kind kind);
+/* Is there a healthy unit of this node that can run the plug-in? */
+TUCCOMPI_INTERNAL int _tuccompi_someone_left(const struct tuccompi_taskset *ts);
+/* This rank takes positions [first, first+count): equal jobs for unit-share policies, the pool
+ * otherwise. */
+TUCCOMPI_INTERNAL int _tuccompi_ts_take(struct tuccompi_taskset *ts, uint64_t first, uint64_t count);
 /* Add positions [first, first+count) to the pool (lock held) and queue tokens for them. */
 TUCCOMPI_INTERNAL void _tuccompi_pool_add_locked(struct tuccompi_taskset *ts, uint64_t first, uint64_t count);
 /* Put ids back at the front of the pool (a failed job's), lock held. */
@@ -174,11 +174,18 @@ TUCCOMPI_INTERNAL void _tuccompi_pool_return_locked(struct tuccompi_taskset *ts,
 TUCCOMPI_INTERNAL unsigned _tuccompi_pool_take_locked(struct tuccompi_taskset *ts, uint64_t *ids, unsigned max);
 /* Queue tokens so that every able worker finds one while the pool has tasks (lock held). */
 TUCCOMPI_INTERNAL void _tuccompi_tokens_top_up_locked(struct tuccompi_taskset *ts);
-/* This rank takes positions [first, first+count): equal jobs for unit-share policies, the pool
- * otherwise. */
-TUCCOMPI_INTERNAL int _tuccompi_ts_take(struct tuccompi_taskset *ts, uint64_t first, uint64_t count);
 /* Tell a HEARS_REMAINING policy what is left (lock held). */
 TUCCOMPI_INTERNAL void _tuccompi_ts_tell_remaining_locked(struct tuccompi_taskset *ts);
+/* Record the first error of the set (any thread). */
+TUCCOMPI_INTERNAL void _tuccompi_ts_fail(struct tuccompi_taskset *ts, int err, const char *fmt, ...)
+	TUCCOMPI_PRINTF(3, 4);
+/* The sets in flight on this rank (PARALLEL adds, destroy removes; a stopped 1st layer fails them). */
+TUCCOMPI_INTERNAL void _tuccompi_sets_add(struct tuccompi_taskset *ts);
+TUCCOMPI_INTERNAL void _tuccompi_sets_remove(struct tuccompi_taskset *ts);
+/* TUCCOMPI_FAULT_INJECT: does the next event of @what (0 CPU job, 1 CUDA job, 2 MS request, 3 a request
+ * reaching the MS master) fail? */
+TUCCOMPI_INTERNAL int _tuccompi_injected(int what);
+TUCCOMPI_INTERNAL void _tuccompi_inject_reset(void);
 
 /* ---- ms.c: the MS protocol. A grant is [first, first+count) of positions; count 0 is stop. */
 /* @rank_tail: the policy's TUCCOMPI_POLICY_RANK_TAIL (the master may stop slow ranks at the end). */
@@ -195,10 +202,13 @@ TUCCOMPI_INTERNAL int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_
 TUCCOMPI_INTERNAL int _tuccompi_ms_feed(struct tuccompi_taskset *ts);
 
 /* ---- journal.c */
-/* Open (or, resuming, read then reopen) the journal of a task set: fills ts->todo/ntodo with
- * the ids still to run and the root's results of the others. Collective when resuming, on every
- * rank whatever its own @status (the first error of its set so far), which it returns. */
-TUCCOMPI_INTERNAL int _tuccompi_journal_open(struct tuccompi_taskset *ts, int status);
+/* Resuming, on the root: read every JOURNAL.rank-* file, whatever the earlier number of ranks, into
+ * the root's results; *done (malloc'd, ntasks bytes) marks the tasks they hold. */
+TUCCOMPI_INTERNAL int _tuccompi_journal_read(struct tuccompi_taskset *ts, uint8_t **done);
+/* Resuming, on every rank: run only the tasks @done does not mark (ts->todo, ntodo). */
+TUCCOMPI_INTERNAL int _tuccompi_journal_skip(struct tuccompi_taskset *ts, const uint8_t *done);
+/* Open this rank's journal file (appended to when resuming). */
+TUCCOMPI_INTERNAL int _tuccompi_journal_open(struct tuccompi_taskset *ts);
 /* Record finished tasks (any thread). */
 TUCCOMPI_INTERNAL void _tuccompi_journal_record(struct tuccompi_taskset *ts, const uint64_t *ids, unsigned n);
 /* Flush and close (remove = the set completed and the caller asked for it). */

@@ -4,6 +4,7 @@
  *   mk     DEVICE PLUGIN 0 0 0 0 MK TASKS_PER_S SAMPLES            */
 #include "internal.h"
 
+
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,4 +280,16 @@ int tuccompi_tune_db_clear(void)
 	if (unlink(tuccompi_tune_db_path()) < 0 && errno != ENOENT)
 		return _tuccompi_error(-errno, "cannot remove %s: %s", tuccompi_tune_db_path(), strerror(errno));
 	return 0;
+}
+
+/* ------------------------------------------------------------------ recorded per device */
+
+unsigned _tuccompi_tune_batch_recorded(const char *plugin, enum tuccompi_unit_kind kind, const char *key)
+{
+	struct tuccompi_tune_record rec;
+	if (!key[0])
+		return 0;
+	if (tuccompi_tune_db_lookup("batch", key, plugin, (int)kind, &rec) != 1 || rec.mk < 1)
+		return 0;
+	return (unsigned)rec.mk;
 }

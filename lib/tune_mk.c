@@ -12,26 +12,6 @@
 #include <tuccompi_cuda.h>
 #endif
 
-/* Database key of this node's units of @kind: the first GPU's name and compute capability, or
- * "cpu" (CPU cores of one build behave alike enough for a batch size). "" when none. */
-static int device_key(enum tuccompi_unit_kind kind, char *key, size_t len)
-{
-	key[0] = '\0';
-	for (int k = 0; k < _tuccompi.nunits; k++)
-		if (_tuccompi.units[k].kind == kind)
-		{
-			if (kind == TUCCOMPI_UNIT_CPU)
-			{
-				snprintf(key, len, "cpu");
-				return 0;
-			}
-#ifdef TUCCOMPI_HAVE_CUDA
-			return tuccompi_gpu_device_props(_tuccompi.units[k].index, NULL, key, len);
-#endif
-		}
-	return 0;
-}
-
 /* Probe task sets: every rank with a unit of the kind gets the same number of tasks. */
 struct probe_arg
 {
@@ -74,7 +54,7 @@ static int probe(const struct tuccompi_taskset_desc *desc, enum tuccompi_unit_ki
 		.name = "tune-probe",
 		.description = "the same number of tasks on every rank with units of the probed kind",
 		.partition = per_rank,
-		.sched = tuccompi_sched_policy("tuccompi-ms"),
+		.sched = tuccompi_policy_ms.sched,
 		.arg = &pa,
 	};
 	struct tuccompi_plugin only = *desc->plugin;
@@ -140,7 +120,7 @@ int tuccompi_tune_mk(const struct tuccompi_taskset_desc *desc, const int *cand, 
 		return _tuccompi_error(-EINVAL, "tuccompi_tune_mk: plug-in '%s' has no CUDA implementation",
 				       desc->plugin->name);
 	char key[96];
-	int ret = device_key(TUCCOMPI_UNIT_CUDA, key, sizeof(key));
+	int ret = _tuccompi_units_key(TUCCOMPI_UNIT_CUDA, key, sizeof(key));
 	if (ret < 0)
 		return ret;
 	int have_gpu = key[0] != '\0';
@@ -183,17 +163,6 @@ int tuccompi_tune_mk(const struct tuccompi_taskset_desc *desc, const int *cand, 
 #endif
 }
 
-unsigned _tuccompi_tune_batch_recorded(const char *plugin, enum tuccompi_unit_kind kind)
-{
-	char key[96];
-	struct tuccompi_tune_record rec;
-	if (device_key(kind, key, sizeof(key)) < 0 || !key[0])
-		return 0;
-	if (tuccompi_tune_db_lookup("batch", key, plugin, (int)kind, &rec) != 1 || rec.mk < 1)
-		return 0;
-	return (unsigned)rec.mk;
-}
-
 int tuccompi_tune_batch(const struct tuccompi_taskset_desc *desc, enum tuccompi_unit_kind kind, const unsigned *cand,
 			int ncand, unsigned rounds, unsigned *best)
 {
@@ -206,10 +175,10 @@ int tuccompi_tune_batch(const struct tuccompi_taskset_desc *desc, enum tuccompi_
 		return _tuccompi_error(-EINVAL, "tuccompi_tune_batch: plug-in '%s' has no %s batch implementation", p->name,
 				       kind == TUCCOMPI_UNIT_CPU ? "CPU" : "CUDA");
 	char key[96];
-	int ret = device_key(kind, key, sizeof(key));
+	int ret = _tuccompi_units_key(kind, key, sizeof(key));
 	if (ret < 0)
 		return ret;
-	unsigned known = _tuccompi_tune_batch_recorded(p->name, kind);
+	unsigned known = _tuccompi_tune_batch_recorded(p->name, kind, key);
 	if (known > max)
 		known = 0;
 	int any;

@@ -4,6 +4,10 @@
  * workers of its context, both with tuccompi_units_group(). */
 #include "internal.h"
 
+#ifdef TUCCOMPI_HAVE_CUDA
+#include <tuccompi_cuda.h>
+#endif
+
 int tuccompi_units_group(const int *workers, int nworkers, struct tuccompi_unit *units, int max_units,
 			 int *worker_unit)
 {
@@ -108,3 +112,23 @@ int _tuccompi_cuda_device_count(void)
 	return 0; /* built without CUDA: no GPU is driven */
 }
 #endif
+
+/* Database key of this node's units of @kind: the first GPU's name and compute capability, or
+ * "cpu" (CPU cores of one build behave alike enough for a batch size). "" when none. */
+int _tuccompi_units_key(enum tuccompi_unit_kind kind, char *key, size_t len)
+{
+	key[0] = '\0';
+	for (int k = 0; k < _tuccompi.nunits; k++)
+		if (_tuccompi.units[k].kind == kind)
+		{
+			if (kind == TUCCOMPI_UNIT_CPU)
+			{
+				snprintf(key, len, "cpu");
+				return 0;
+			}
+#ifdef TUCCOMPI_HAVE_CUDA
+			return tuccompi_gpu_device_props(_tuccompi.units[k].index, NULL, key, len);
+#endif
+		}
+	return 0;
+}

@@ -38,7 +38,7 @@ static int faster_units_finish_first(struct tuccompi_sched *s, int u, struct sta
 	}
 	if (rate <= 0)
 		return 0;
-	double left = (double)__atomic_load_n(&s->remaining, __ATOMIC_RELAXED);
+	double left = (double)tuccompi_sched_remaining(t->sched_ctx);
 	return left / rate < mine;
 }
 
