@@ -195,7 +195,8 @@ typedef void (*tuccompi_batch_func)(struct tuccompi_batch *batch, void *arg);
 /** A plug-in: the code of one task, for CPU cores and/or GPUs. */
 struct tuccompi_plugin
 {
-	/** Name, for traces and performance models (must be unique per program). */
+	/** Name, for traces, performance models and the tuning database: one name, one plug-in
+	 *  (tuccompi_parallel() refuses a second plug-in of a name already used with other code). */
 	const char *name;
 	/** CPU implementation, or NULL when there is none. */
 	tuccompi_plugin_func cpu;
@@ -205,9 +206,9 @@ struct tuccompi_plugin
 	size_t result_size;
 	/** PARLLMK: per-task private workspaces, allocated in the memory of the unit that
 	 *  runs the task (device memory on a GPU) and never shared between tasks running
-	 *  at the same time. Sizes in bytes; 0 ends the list early. */
+	 *  at the same time. Sizes in bytes, each at least 1. */
 	size_t workspace_size[TUCCOMPI_MAX_WORKSPACES];
-	/** Number of entries used in workspace_size. */
+	/** Number of entries used in workspace_size (the first nworkspaces). */
 	unsigned nworkspaces;
 	/** Task batches: implementations that run up to batch_max[kind] tasks in one call
 	 *  (e.g. one traversal of a graph for 64 sources). Where given they are used instead of
@@ -380,14 +381,16 @@ struct tuccompi_taskset_desc
 	uint64_t ntasks;                      /**< task ids are 0 .. ntasks-1 */
 	void *arg;                            /**< passed to the plug-in functions */
 	/** Optional per-task inputs: task i reads inputs + i*input_size (host memory,
-	 *  the same on every rank). */
+	 *  the same on every rank). Both set or both 0/NULL. */
 	const void *inputs;
 	size_t input_size;
 	/** Shared read-only buffers, available to every task as tuccompi_task_shared(t, k). */
 	tuccompi_shared_t shared[TUCCOMPI_MAX_SHARED];
 	unsigned nshared;
 	/** Where the results end up on rank @c root: ntasks * plugin->result_size bytes,
-	 *  result of task i at results + i*result_size. NULL: results are not gathered. */
+	 *  result of task i at results + i*result_size. Only the root's matters: other ranks may
+	 *  pass NULL (the results are gathered whenever result_size is not 0). NULL on the root:
+	 *  results are not kept. Set only with a plug-in whose result_size is not 0. */
 	void *results;
 	int root;
 	/** Optional per-task completion callback (see tuccompi_done_func). */

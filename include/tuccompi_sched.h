@@ -1,6 +1,6 @@
 /*
  * Building blocks for StarPU scheduling policies of one's own, the ones EQ1, EQ2, MS and
- * MS-TAIL are made of (schedulers/ in the source tree; examples/gpu_first.c is a policy
+ * MS-TAIL are made of (schedulers/ in the source tree; examples/cpu_last.c is a policy
  * built from them against the installed headers).
  *
  * TuCCompi counts computational units, not StarPU workers: every CPU worker is a unit, and

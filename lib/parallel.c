@@ -40,6 +40,13 @@ static int check_desc(const struct tuccompi_taskset_desc *d)
 			return _tuccompi_error(-EINVAL, "task set: shared[%u] is NULL (register it first)", k);
 	if (d->inputs && !d->input_size)
 		return _tuccompi_error(-EINVAL, "task set: inputs given with input_size 0");
+	if (!d->inputs && d->input_size)
+		return _tuccompi_error(-EINVAL, "task set: input_size %zu given without inputs (set desc.inputs, or input_size 0)",
+				       d->input_size);
+	if (d->results && !p->result_size)
+		return _tuccompi_error(-EINVAL, "task set: a results buffer is given but plug-in '%s' has result_size 0: set "
+						"its result_size (the bytes each task writes), or results NULL",
+				       p->name);
 	if (d->root < 0 || d->root >= _tuccompi.nranks)
 		return _tuccompi_error(-EINVAL, "task set: root rank %d out of [0, %d)", d->root, _tuccompi.nranks);
 	if (p->result_size && d->ntasks > SIZE_MAX / p->result_size)

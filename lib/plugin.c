@@ -149,32 +149,49 @@ int tuccompi_shared_unregister(tuccompi_shared_t s)
 
 /* One history-based model per plug-in name, kept until StarPU stops (StarPU holds on
  * to registered models until starpu_shutdown), so that dmda & co learn across sets. */
+/* One entry per plug-in name: its model, and the code it was first seen with (a name is one
+ * plug-in: its model and tuning records would mix two otherwise). */
 struct model_entry
 {
 	struct starpu_perfmodel model;
 	char symbol[128];
+	void (*code[4])(void); /* cpu, cuda, cpu_batch, cuda_batch as first seen (NULL: none yet) */
 	struct model_entry *next;
 };
 static struct model_entry *models;
 static pthread_mutex_t models_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static struct starpu_perfmodel *model_for(const char *name)
+static int model_for(const struct tuccompi_plugin *p, struct starpu_perfmodel **out)
 {
+	void (*code[4])(void) = { (void (*)(void))p->cpu, (void (*)(void))p->cuda, (void (*)(void))p->cpu_batch,
+				  (void (*)(void))p->cuda_batch };
+	int ret = 0;
 	pthread_mutex_lock(&models_lock);
 	struct model_entry *e;
 	for (e = models; e; e = e->next)
-		if (strcmp(e->symbol + strlen("tuccompi_"), name) == 0)
+		if (strcmp(e->symbol + strlen("tuccompi_"), p->name) == 0)
 			break;
 	if (!e && (e = calloc(1, sizeof(*e))))
 	{
-		snprintf(e->symbol, sizeof(e->symbol), "tuccompi_%s", name);
+		snprintf(e->symbol, sizeof(e->symbol), "tuccompi_%s", p->name);
 		e->model.type = STARPU_HISTORY_BASED;
 		e->model.symbol = e->symbol;
 		e->next = models;
 		models = e;
 	}
+	for (int k = 0; e && k < 4 && ret == 0; k++)
+		if (code[k] && e->code[k] && code[k] != e->code[k])
+			ret = _tuccompi_error(-EINVAL,
+					      "plug-in name '%s' is already used by a plug-in with other code (its performance "
+					      "model and tuning records are kept by name): give each plug-in a name of its own",
+					      p->name);
+		else if (code[k])
+			e->code[k] = code[k];
 	pthread_mutex_unlock(&models_lock);
-	return e ? &e->model : NULL;
+	if (!e)
+		return _tuccompi_error(-ENOMEM, "out of memory");
+	*out = &e->model;
+	return ret;
 }
 
 void _tuccompi_models_free(void)
@@ -220,8 +237,9 @@ int _tuccompi_codelet_init(struct tuccompi_taskset *ts)
 		return _tuccompi_error(-ENOMEM, "out of memory");
 	for (unsigned k = 0; k < ts->nbuffers; k++)
 		STARPU_CODELET_SET_MODE(&ts->cl, k < desc->nshared ? STARPU_R : STARPU_SCRATCH, k);
-	if (!(ts->cl.model = model_for(ts->plugin.name)))
-		return _tuccompi_error(-ENOMEM, "out of memory for a performance model");
+	int ret = model_for(&ts->plugin, &ts->cl.model);
+	if (ret < 0)
+		return ret;
 	for (unsigned k = 0; k < ts->nworkspaces; k++)
 		starpu_variable_data_register(&ts->workspaces[k], -1, 0, ts->plugin.workspace_size[k]);
 	return 0;

@@ -1,6 +1,7 @@
 /* Mistakes of a programmer get a clear error (negative errno and a message saying how
- * to fix it), never a crash: calls before init, bad MK, bad plug-ins and task sets,
- * bad environment values. */
+ * to fix it), never a crash: calls before init, bad MK, bad plug-ins and task sets (results
+ * without a result size, an input size without inputs, two plug-ins of one name), bad
+ * environment values. */
 #include <stdlib.h>
 #include <string.h>
 #include <tuccompi.h>
@@ -11,6 +12,12 @@ static void nop(struct tuccompi_task *t, void *arg)
 {
 	(void)t;
 	(void)arg;
+}
+
+static void square_nop(struct tuccompi_task *t, void *arg)
+{
+	(void)arg;
+	*(uint64_t *)tuccompi_task_result(t) = 0; /* other code than nop's */
 }
 
 int main(int argc, char **argv)
@@ -82,6 +89,27 @@ int main(int argc, char **argv)
 	struct tuccompi_policy badname = { .name = "badname", .partition = tuccompi_partition_eq1, .sched_name = "nope" };
 	ASSERT_EQ(tuccompi_parallel(&badname, &desc, &ts), -EINVAL);
 	ASSERT_STR_CONTAINS(tuccompi_last_error(), "names no StarPU policy");
+
+	/* the surprises a new user met: results with no result size, an input size without inputs, a
+	 * second plug-in of a name already used with other code */
+	uint64_t res[4];
+	desc.plugin = &ok;
+	desc.results = res;
+	ASSERT_EQ(tuccompi_parallel(&tuccompi_policy_eq1, &desc, &ts), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "has result_size 0");
+	desc.results = NULL;
+	desc.input_size = 8;
+	ASSERT_EQ(tuccompi_parallel(&tuccompi_policy_eq1, &desc, &ts), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "input_size 8 given without inputs");
+	desc.input_size = 0;
+	ASSERT_OK(tuccompi_parallel(&tuccompi_policy_eq1, &desc, &ts)); /* "nop" is now ok's name */
+	ASSERT_OK(tuccompi_wait(ts));
+	tuccompi_taskset_destroy(ts);
+	struct tuccompi_plugin impostor = { .name = "nop", .cpu = square_nop };
+	desc.plugin = &impostor;
+	ASSERT_EQ(tuccompi_parallel(&tuccompi_policy_eq1, &desc, &ts), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "plug-in name 'nop' is already used by a plug-in with other code");
+	desc.plugin = &ok;
 
 	/* a CUDA-only plug-in on a node without GPU */
 	if (tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) == 0)

@@ -89,15 +89,20 @@ static void take(int fd, struct queue *q, uint64_t delay_ns, unsigned char *buf)
 	}
 }
 
-/* Write the frames of @q that are due to @fd; the time until the next one (ns), or -1. */
-static int64_t give(int fd, struct queue *q)
+/* Write the frames of @q that are due to @fd; the time until the next one (ns), or -1. *full is
+ * set when the device takes no more for now (the caller waits until it can be written to). */
+static int64_t give(int fd, struct queue *q, int *full)
 {
 	uint64_t t = now_ns();
+	*full = 0;
 	while (q->head && q->head->due_ns <= t)
 	{
 		struct frame *f = q->head;
 		if (write(fd, f->data, f->len) < 0 && errno == EAGAIN)
-			return 0; /* the device is full: try again at once */
+		{
+			*full = 1; /* never spin on it: this process may run at a real-time priority */
+			return -1;
+		}
 		q->head = f->next;
 		if (!q->head)
 			q->tail = NULL;
@@ -141,13 +146,15 @@ int main(int argc, char **argv)
 	for (;;)
 	{
 		int64_t wait = -1;
+		int full[2];
 		for (int k = 0; k < 2; k++)
 		{
-			int64_t w = give(fd[1 - k], &q[k]);
+			int64_t w = give(fd[1 - k], &q[k], &full[1 - k]);
 			if (w >= 0 && (wait < 0 || w < wait))
 				wait = w;
 		}
-		struct pollfd p[2] = { { fd[0], POLLIN, 0 }, { fd[1], POLLIN, 0 } };
+		struct pollfd p[2] = { { fd[0], (short)(POLLIN | (full[0] ? POLLOUT : 0)), 0 },
+				       { fd[1], (short)(POLLIN | (full[1] ? POLLOUT : 0)), 0 } };
 		struct timespec ts = { (time_t)(wait / 1000000000), (long)(wait % 1000000000) };
 		if (ppoll(p, 2, wait < 0 ? NULL : &ts, NULL) < 0 && errno != EINTR)
 		{
