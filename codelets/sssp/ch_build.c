@@ -30,6 +30,8 @@
 #define CH_DENSE_MIN 1024 /* ... with more vertices than this, and n / 16, is not contracted */
 #define CH_DENSE_PAIRS 8.0 /* nor are vertices with this x CH_DENSE x n x (d0 + 1) in x out pairs */
 #define CH_DENSE_PAIRS_MIN 4e6 /* (when there are more than this: smaller ones take seconds at most) */
+#define CH_DEFER_PAIRS 4e6     /* a vertex with more in x out pairs waits: its priority is not computed */
+#define CH_DEFERRED (INT64_MAX / 4) /* the priority of a vertex that waits */
 /* Shortcut weights stay below SSSP_INF, like the distances of sssp_dijkstra. */
 #define CH_WMAX (SSSP_INF - 1)
 
@@ -145,6 +147,7 @@ struct build
 	struct worker *wk;
 	unsigned sim_settled, real_settled, sim_hops;
 	int failed;
+	int no_waiting; /* the guard is off and only waiting vertices remain: they are evaluated */
 };
 
 static inline uint32_t owner(const struct build *b, uint32_t v)
@@ -320,8 +323,19 @@ static uint64_t contract(struct build *b, struct worker *wk, uint32_t x, int rea
 	return count;
 }
 
+/* A vertex whose in x out shortcut candidates are more than CH_DEFER_PAIRS (a hub) waits: its witness
+ * searches alone would cost more than a round of the rest, and contracting its neighbours first
+ * shrinks it (a star's leaves go, and its hub is left with no arc at all). It is never selected while
+ * it waits, and its priority is computed again whenever a neighbour is contracted. */
+static int waits(const struct build *b, uint32_t x)
+{
+	return !b->no_waiting && (double)b->in[x].len * b->out[x].len > CH_DEFER_PAIRS;
+}
+
 static int64_t priority(struct build *b, struct worker *wk, uint32_t x)
 {
+	if (waits(b, x))
+		return CH_DEFERRED;
 	int64_t added = (int64_t)contract(b, wk, x, 0);
 	int64_t removed = (int64_t)b->in[x].len + b->out[x].len;
 	return 2 * (added - removed) + b->cn[x] + b->level[x];
@@ -336,6 +350,15 @@ static void job_priority_all(struct sssp_pool *p, unsigned tid)
 	while (sssp_pool_chunk(p, 256, &s, &e))
 		for (uint64_t i = s; i < e; i++)
 			b->prio[i] = priority(b, &b->wk[tid], (uint32_t)i);
+}
+
+static void job_priority_rem(struct sssp_pool *p, unsigned tid)
+{
+	struct build *b = p->ctx;
+	uint64_t s, e;
+	while (sssp_pool_chunk(p, 256, &s, &e))
+		for (uint64_t i = s; i < e; i++)
+			b->prio[b->rem[i]] = priority(b, &b->wk[tid], b->rem[i]);
 }
 
 static inline int before(const struct build *b, uint32_t x, uint32_t y)
@@ -354,7 +377,7 @@ static void job_select(struct sssp_pool *p, unsigned tid)
 		for (uint64_t i = s; i < e; i++)
 		{
 			uint32_t x = b->rem[i];
-			int ok = 1;
+			int ok = b->prio[x] < CH_DEFERRED;
 			for (uint32_t k = 0; ok && k < b->out[x].len; k++)
 				ok = before(b, x, b->out[x].a[k].v);
 			for (uint32_t k = 0; ok && k < b->in[x].len; k++)
@@ -594,22 +617,32 @@ static void build_free(struct build *b)
  * the first round (or before the first) that leaves either more than CH_DENSE_MIN vertices (and
  * n / 16) at more than CH_DENSE times the input's average out-degree d0 (and 16), or sum(in x out
  * degree) of the remaining vertices above CH_DENSE_PAIRS x CH_DENSE x n x (d0 + 1) and
- * CH_DENSE_PAIRS_MIN. The thresholds and the profiles they were set from (road-like, grids,
- * random, R-MAT) are in docs/apsp.md (PHAST). TUCCOMPI_CH_DENSE=X sets the factor; 0 turns the
- * guard off. */
+ * CH_DENSE_PAIRS_MIN. The pairs are what the next round's priorities cost, so vertices that wait
+ * (hubs, waits()) do not count: they are evaluated only once their neighbours are gone; a core made
+ * only of vertices that wait cannot go on and counts as dense. The thresholds and the profiles they
+ * were set from (road-like, grids, random, R-MAT) are in docs/apsp.md (PHAST). TUCCOMPI_CH_DENSE=X sets
+ * the factor; 0 turns the guard off (a core of waiting vertices is then contracted all the same). */
 static int dense_core(const struct build *b, double factor, double d0, double *deg)
 {
-	if (factor <= 0 || !b->nrem)
+	if (!b->nrem)
 		return 0;
 	uint64_t arcs = 0;
 	double pairs = 0;
+	uint32_t waiting = 0;
 	for (uint32_t i = 0; i < b->nrem; i++)
 	{
 		uint32_t v = b->rem[i];
 		arcs += b->out[v].len;
-		pairs += (double)b->out[v].len * b->in[v].len;
+		if (waits(b, v))
+			waiting++;
+		else
+			pairs += (double)b->out[v].len * b->in[v].len;
 	}
 	*deg = (double)arcs / b->nrem;
+	if (factor <= 0)
+		return 0;
+	if (waiting == b->nrem)
+		return 1;
 	if (pairs > CH_DENSE_PAIRS_MIN && pairs > CH_DENSE_PAIRS * factor * ((double)b->n * d0 + b->n))
 		return 1;
 	return b->nrem > CH_DENSE_MIN && b->nrem > b->n / 16 && *deg > factor * d0 && *deg > 16;
@@ -704,6 +737,19 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 	{
 		rounds++;
 		sssp_pool_run(&pool, job_select, b.nrem);
+		if (!b.no_waiting)
+		{
+			int any = 0;
+			for (uint32_t i = 0; i < b.nrem && !any; i++)
+				any = b.is_min[i];
+			if (!any)
+			{
+				/* only waiting vertices are left (the guard is off): evaluate them now */
+				b.no_waiting = 1;
+				sssp_pool_run(&pool, job_priority_rem, b.nrem);
+				sssp_pool_run(&pool, job_select, b.nrem);
+			}
+		}
 		b.nsel = 0;
 		uint32_t keep = 0;
 		for (uint32_t i = 0; i < b.nrem; i++)
