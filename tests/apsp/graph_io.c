@@ -1,4 +1,4 @@
-/* Tests of the graph readers and writers (apps/apsp/graph/graph_io.c):
+/* Tests of the graph readers and writers (apps/apsp/graph/graph_io.c and the format files beside it):
  *  - every file of tests/data/graphs/good/ reads and matches its .expect, and survives a
  *    round trip through the binary and the DIMACS writers (.co coordinate files: their values);
  *  - every file of tests/data/graphs/bad/ fails with the message of its .expect (file:line),

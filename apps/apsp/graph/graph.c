@@ -20,6 +20,11 @@ int graph_set_error(struct graph_error *err, int rc, const char *fmt, ...)
 	return rc;
 }
 
+int graph_io_error(struct graph_error *err, const char *path, const char *what, int e)
+{
+	return graph_set_error(err, -e, "%s: %s: %s", path, what, strerror(e));
+}
+
 int graph_alloc(struct graph *g, uint32_t n, uint64_t m, struct graph_error *err)
 {
 	/* +1: malloc(0) may return NULL, which would read as a failure. */
