@@ -7,6 +7,8 @@
  *    vertices refused, random:K on a graph of 2^32 - 2 vertices without a 32-bit wrap;
  *  - output checks: missing or unwritable folders, folders as files, an output that is an
  *    input (by inode, through a symbolic link, by name), two outputs naming one file;
+ *  - option tables: names, aliases, values (next argument or after '='), every kind of
+ *    field, positional arguments, the one-line errors, and the help text's columns;
  *  - the progress line never says "ETA 0 s" before a task is done;
  *  - temporary files: removed by outfile_abort, at exit, and on SIGTERM, SIGINT and SIGHUP
  *    (the signal still ends the process); an ignored SIGINT stays ignored; a forked child
@@ -18,6 +20,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -477,6 +481,116 @@ static void test_temporaries(void)
 	ASSERT_EQ(temporaries(), 0);
 }
 
+struct opts
+{
+	const char *name, *pos[4];
+	int flag, i, npos, custom;
+	uint64_t u64, bytes;
+	uint32_t u32;
+	double d;
+};
+
+static int custom_opt(const char *name, const char *v, void *opts, struct graph_error *err)
+{
+	struct opts *o = opts;
+	if (strcmp(v, "yes"))
+	{
+		snprintf(err->msg, sizeof err->msg, "%s '%s': say yes", name, v);
+		return -EINVAL;
+	}
+	o->custom++;
+	return 0;
+}
+
+static int positional(const char *arg, void *opts, struct graph_error *err)
+{
+	struct opts *o = opts;
+	if (o->npos == 4)
+	{
+		snprintf(err->msg, sizeof err->msg, "too many: %s", arg);
+		return -EINVAL;
+	}
+	o->pos[o->npos++] = arg;
+	return 0;
+}
+
+static const struct cli_option table[] = {
+	{ .kind = CLI_OPT_SECTION, .help = "Things:" },
+	{ "--name", "-n", "NAME", CLI_OPT_STRING, offsetof(struct opts, name), .help = "a name" },
+	{ "--flag", NULL, NULL, CLI_OPT_FLAG, offsetof(struct opts, flag), .help = "a flag\non two lines" },
+	{ "--int", NULL, "N", CLI_OPT_INT, offsetof(struct opts, i), .min = 2, .max = 5, .label = "--int N, --u32 N",
+	  .help = "small" },
+	{ "--u32", NULL, "N", CLI_OPT_U32, offsetof(struct opts, u32), .min = 0, .max = UINT64_MAX },
+	{ "--u64", NULL, "N", CLI_OPT_U64, offsetof(struct opts, u64), .min = 1, .max = UINT64_MAX, .help = "big" },
+	{ "--bytes", NULL, "B", CLI_OPT_BYTES, offsetof(struct opts, bytes), .help = "memory" },
+	{ "--real", NULL, "X", CLI_OPT_DOUBLE, offsetof(struct opts, d), .dmin = 0.5, .dmax = 2, .help = "a number" },
+	{ "--custom-with-a-long-name", NULL, "yes|no", CLI_OPT_CUSTOM, .parse = custom_opt, .help = "its own parser" },
+	{ .kind = CLI_OPT_TEXT, .help = "    verbatim\n" },
+};
+
+static int parse(struct opts *o, struct graph_error *err, ...)
+{
+	char *argv[24] = { "prog" };
+	int argc = 1;
+	va_list ap;
+	va_start(ap, err);
+	for (char *a; argc < 23 && (a = va_arg(ap, char *));)
+		argv[argc++] = a;
+	va_end(ap);
+	memset(o, 0, sizeof *o);
+	return cli_options_parse(table, sizeof table / sizeof table[0], argc, argv, o, positional, err);
+}
+
+static void test_options(void)
+{
+	struct opts o;
+	struct graph_error err;
+	ASSERT_EQ(parse(&o, &err, "-n", "a", "x", "--flag", "--int=3", "--u32", "4294967295", "--u64", "7", "--bytes=2K",
+			"--real", "1.5", "-", "--custom-with-a-long-name", "yes", "--name=b=c", NULL),
+		  0);
+	ASSERT(!strcmp(o.name, "b=c") && o.flag == 1 && o.i == 3 && o.u32 == UINT32_MAX && o.u64 == 7 && o.bytes == 2048);
+	ASSERT(o.d == 1.5 && o.custom == 1 && o.npos == 2 && !strcmp(o.pos[0], "x") && !strcmp(o.pos[1], "-"));
+	static const struct
+	{
+		const char *args[3], *msg;
+	} bad[] = {
+		{ { "--nope" }, "unknown option '--nope' (see --help)" },
+		{ { "--nope=1" }, "unknown option '--nope' (see --help)" },
+		{ { "Things:" }, "too many" }, /* a heading is no option: a positional argument */
+		{ { "--name" }, "option --name needs a value (see --help)" },
+		{ { "--flag=1" }, "option --flag takes no value: '--flag=1'" },
+		{ { "--int", "6" }, "--int '6': expected an integer 2..5" },
+		{ { "--u32", "4294967296" }, "--u32 '4294967296': expected an integer 0..4294967295" },
+		{ { "--u64", "0" }, "--u64 '0': expected an integer 1..18446744073709551615" },
+		{ { "--bytes", "0" }, "--bytes '0': the limit must be above 0" },
+		{ { "--real=3" }, "--real '3': expected a number 0.5..2" },
+		{ { "--custom-with-a-long-name", "no" }, "--custom-with-a-long-name 'no': say yes" },
+	};
+	for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++)
+	{
+		int rc = !strcmp(bad[k].args[0], "Things:") ? parse(&o, &err, "1", "2", "3", "4", "5", NULL)
+							    : parse(&o, &err, bad[k].args[0], bad[k].args[1], NULL);
+		ASSERT_EQ(rc, -EINVAL);
+		ASSERT_STR_CONTAINS(err.msg, bad[k].msg);
+	}
+
+	char help[1024] = "";
+	FILE *f = fmemopen(help, sizeof help - 1, "w");
+	ASSERT(f);
+	cli_options_help(table, sizeof table / sizeof table[0], f);
+	fclose(f);
+	ASSERT_STR_CONTAINS(help, "\nThings:\n"
+				  "  --name NAME            a name\n"
+				  "  --flag                 a flag\n"
+				  "                         on two lines\n"
+				  "  --int N, --u32 N       small\n"
+				  "  --u64 N                big\n"
+				  "  --bytes B              memory\n"
+				  "  --real X               a number\n"
+				  "  --custom-with-a-long-name yes|no   its own parser\n"
+				  "    verbatim\n");
+}
+
 static void test_memory(void)
 {
 	const char *what = NULL;
@@ -498,11 +612,12 @@ int main(void)
 	test_gen_specs();
 	test_sources();
 	test_outputs();
+	test_options();
 	test_progress();
 	test_temporaries();
 	test_memory();
 	if (rmdir(scratch) < 0)
 		FAIL("%s not empty: %s", scratch, strerror(errno));
-	printf("cli_helpers: numbers, generator specs, sources, output checks, progress, temporary files: ok\n");
+	printf("cli_helpers: numbers, generator specs, sources, output checks, option tables, progress, temporary files: ok\n");
 	return 0;
 }
