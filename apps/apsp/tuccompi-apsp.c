@@ -138,8 +138,9 @@ static int opt_mk(const char *name, const char *v, void *opts, struct graph_erro
 
 static int opt_format(const char *name, const char *v, void *opts, struct graph_error *err)
 {
-	static const char *const names[] = { "gr", "mtx", "tgb" };
-	static const enum graph_format formats[] = { GRAPH_FORMAT_DIMACS, GRAPH_FORMAT_MTX, GRAPH_FORMAT_BINARY };
+	static const char *const names[] = { "gr", "mtx", "tgb", "edgelist" };
+	static const enum graph_format formats[] = { GRAPH_FORMAT_DIMACS, GRAPH_FORMAT_MTX, GRAPH_FORMAT_BINARY,
+						     GRAPH_FORMAT_EDGELIST };
 	struct options *o = opts;
 	for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++)
 		if (!strcmp(v, names[k]))
@@ -147,7 +148,7 @@ static int opt_format(const char *name, const char *v, void *opts, struct graph_
 			o->format = formats[k];
 			return 0;
 		}
-	snprintf(err->msg, sizeof err->msg, "--format '%s': use gr (DIMACS), mtx (Matrix Market) or tgb (binary)", v);
+	snprintf(err->msg, sizeof err->msg, "--format '%s': use gr (DIMACS), mtx (Matrix Market), tgb (binary) or edgelist", v);
 	return -EINVAL;
 }
 
@@ -171,9 +172,11 @@ static int opt_engine(const char *name, const char *v, void *opts, struct graph_
 static const struct cli_option options_table[] = {
 	SECTION("Graph (a file, or --gen):"),
 	{ .kind = CLI_OPT_TEXT, .label = "GRAPH",
-	  .help = ".gr (DIMACS shortest path), .mtx (Matrix Market), .tgb (binary cache);\n"
+	  .help = ".gr (DIMACS shortest path), .mtx (Matrix Market), .tgb (binary cache),\n"
+		  ".edges .el .txt .csv .tsv (edge list: 'U V' or 'U V W' a line, blanks,\n"
+		  "tabs or one comma, ids from 0, weight 1 when missing, '#' and '%' comments);\n"
 		  "'-' reads standard input (one rank only; needs --format)" },
-	CUSTOM("--format", "gr|mtx|tgb", opt_format, "the format of GRAPH, when its name does not say it"),
+	CUSTOM("--format", "gr|mtx|tgb|edgelist", opt_format, "the format of GRAPH, when its name does not say it"),
 	STRING("--cache", "FILE", cache, "keep a binary copy of the parsed GRAPH in FILE, reuse it when newer"),
 	STRING("--gen", "SPEC", gen_spec, "generate the graph; SPEC is one of"),
 	{ .kind = CLI_OPT_TEXT, .help = cli_gen_help },
@@ -276,8 +279,9 @@ static void check_args(struct options *o)
 		       "smaller graph", o->gen_spec, need, limit, what);
 	if (o->format && !o->graph)
 		die(2, "--format describes a GRAPH file; there is none");
-	if (o->graph && !strcmp(o->graph, "-") && o->format != GRAPH_FORMAT_DIMACS && o->format != GRAPH_FORMAT_MTX)
-		die(2, "GRAPH '-' (standard input) needs its format: --format gr or --format mtx");
+	if (o->graph && !strcmp(o->graph, "-") && o->format != GRAPH_FORMAT_DIMACS && o->format != GRAPH_FORMAT_MTX &&
+	    o->format != GRAPH_FORMAT_EDGELIST)
+		die(2, "GRAPH '-' (standard input) needs its format: --format gr, mtx or edgelist");
 	if (o->cache && !o->graph)
 		die(2, "--cache keeps a copy of a GRAPH file; there is none (--gen graphs are not cached)");
 	if (o->resume && !o->journal)

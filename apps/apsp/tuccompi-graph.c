@@ -32,11 +32,15 @@ static const char usage_main[] =
 	"  .mtx   Matrix Market coordinate matrix (read only); symmetric gives both arcs\n"
 	"  .tgb   this tool's binary form: checksummed, loads far faster than text\n"
 	"  .co    DIMACS coordinates: 'p aux sp co VERTICES', then 'v ID X Y' (read only)\n"
+	"  .edges .el .txt .csv .tsv   edge list: 'FROM TO' or 'FROM TO WEIGHT' a line (blanks, tabs\n"
+	"         or one comma; written with commas for .csv, tabs for .tsv), ids from 0 used as\n"
+	"         given (vertices = largest id + 1), weight 1 when missing, '#' or '%' comments\n"
 	"\n"
 	"Options of info and convert:\n"
-	"  --format gr|mtx|tgb  the input's format, when its name does not say it\n"
+	"  --format gr|mtx|tgb|edgelist  the input's format, when its name does not say it\n"
 	"  --coords FILE.co     info: also read the graph's coordinates and check they match it\n"
-	"  --real-scale X       multiply Matrix Market real weights by X, then round (default 1)\n"
+	"  --real-scale X       multiply real weights (Matrix Market real, decimal edge-list weights)\n"
+	"                       by X, then round (default 1)\n"
 	"  --pattern-weight W   weight of the arcs of a pattern Matrix Market file (default 1)\n"
 	"  --max-memory BYTES   refuse inputs that need more memory (e.g. 8G; default: the available\n"
 	"                       memory or the cgroup's limit), checked from the header first\n"
@@ -56,7 +60,8 @@ static const char usage_gen_tail[] =
 	"                     tuccompi-apsp --gen SPEC --seed S the same one\n"
 	"  --abc A,B,C        rmat: quadrant probabilities (default Graph500's 0.57,0.19,0.19)\n"
 	"  --max-memory BYTES refuse specs that need more memory (default: the available memory)\n"
-	"  -o OUT             output: .gr (DIMACS text) or .tgb (binary)\n"
+	"  -o OUT             output: .gr (DIMACS text), .tgb (binary) or an edge list (.edges,\n"
+	"                     .el, .txt, .csv, .tsv)\n"
 	"\n"
 	"Self-loops and repeated arcs are dropped, so a graph can have a few arcs less\n"
 	"than drawn. The older form 'gen random -n N --degree MIN:MAX --weights MIN:MAX' (and rmat\n"
@@ -93,12 +98,19 @@ static int has_suffix(const char *s, const char *suffix)
 	return a >= b && strcasecmp(s + a - b, suffix) == 0;
 }
 
+static int is_edgelist(const char *path)
+{
+	return has_suffix(path, ".edges") || has_suffix(path, ".el") || has_suffix(path, ".txt") || has_suffix(path, ".csv") ||
+	       has_suffix(path, ".tsv");
+}
+
 /* Before any work: the output format comes from the name, the path can be created and is
  * not the input. */
 static void check_output(const char *path, const char *input)
 {
-	if (!has_suffix(path, ".gr") && !has_suffix(path, ".tgb"))
-		usage_error("cannot write '%s': output files are .gr (DIMACS) or .tgb (binary)", path);
+	if (!has_suffix(path, ".gr") && !has_suffix(path, ".tgb") && !is_edgelist(path))
+		usage_error("cannot write '%s': output files are .gr (DIMACS), .tgb (binary) or .edges/.el/.txt/.csv/.tsv "
+			    "(edge list)", path);
 	struct cli_output out = { .option = "output", .path = path };
 	struct graph_error err;
 	int rc = cli_check_outputs(&out, 1, &input, input ? 1 : 0, &err);
@@ -110,7 +122,9 @@ static void check_output(const char *path, const char *input)
 static void write_graph(struct graph *g, const char *path)
 {
 	struct graph_error err;
-	int rc = has_suffix(path, ".gr") ? graph_write_dimacs(g, path, &err) : graph_write_binary(g, path, &err);
+	int rc = has_suffix(path, ".gr") ? graph_write_dimacs(g, path, &err)
+		 : is_edgelist(path)	 ? graph_write_edgelist(g, path, &err)
+					 : graph_write_binary(g, path, &err);
 	graph_free(g);
 	if (rc < 0)
 		fail_io(&err);
@@ -151,12 +165,13 @@ static void read_args(int argc, char **argv, int nfiles, const char *usage, stru
 			rc = cli_parse_u32("--pattern-weight", optarg, 1, GRAPH_MAX_WEIGHT, &a->opt.pattern_weight, &err);
 			break;
 		case 'f':
-			a->opt.format = !strcmp(optarg, "gr")	 ? GRAPH_FORMAT_DIMACS
-					: !strcmp(optarg, "mtx") ? GRAPH_FORMAT_MTX
-					: !strcmp(optarg, "tgb") ? GRAPH_FORMAT_BINARY
-								 : GRAPH_FORMAT_AUTO;
+			a->opt.format = !strcmp(optarg, "gr")	      ? GRAPH_FORMAT_DIMACS
+					: !strcmp(optarg, "mtx")      ? GRAPH_FORMAT_MTX
+					: !strcmp(optarg, "tgb")      ? GRAPH_FORMAT_BINARY
+					: !strcmp(optarg, "edgelist") ? GRAPH_FORMAT_EDGELIST
+								      : GRAPH_FORMAT_AUTO;
 			if (!a->opt.format)
-				usage_error("--format '%s': use gr (DIMACS), mtx (Matrix Market) or tgb (binary)", optarg);
+				usage_error("--format '%s': use gr (DIMACS), mtx (Matrix Market), tgb (binary) or edgelist", optarg);
 			break;
 		case 'c':
 			if (nfiles != 1)
@@ -181,8 +196,9 @@ static void read_args(int argc, char **argv, int nfiles, const char *usage, stru
 		usage_error("%s takes %s (see " PROG " --help)", argv[0], usage);
 	for (int i = 0; i < nfiles; i++)
 		a->files[i] = argv[optind + i];
-	if (!strcmp(a->files[0], "-") && a->opt.format != GRAPH_FORMAT_DIMACS && a->opt.format != GRAPH_FORMAT_MTX)
-		usage_error("'-' (standard input) needs its format: --format gr or --format mtx");
+	if (!strcmp(a->files[0], "-") && a->opt.format != GRAPH_FORMAT_DIMACS && a->opt.format != GRAPH_FORMAT_MTX &&
+	    a->opt.format != GRAPH_FORMAT_EDGELIST)
+		usage_error("'-' (standard input) needs its format: --format gr, mtx or edgelist");
 	a->opt.max_bytes = cli_memory_limit(a->max_memory, &a->opt.max_bytes_what);
 }
 
@@ -447,7 +463,7 @@ static int cmd_gen(int argc, char **argv)
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (see " PROG " gen --help)", argv[optind]);
 	if (!out)
-		usage_error("gen needs an output file: -o OUT.gr or -o OUT.tgb");
+		usage_error("gen needs an output file: -o OUT.gr, -o OUT.tgb or -o OUT.edges");
 	char spec[128];
 	cli_gen_spec(&gen, spec, sizeof spec);
 	struct cli_gen check;

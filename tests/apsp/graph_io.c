@@ -4,7 +4,7 @@
  *  - every file of tests/data/graphs/bad/ fails with the message of its .expect (file:line),
  *    among them NUL and other control bytes, and headers whose counts need more memory than
  *    max_bytes (refused before allocating, whatever the file's size);
- *  - every control byte but tab (and CR before LF) is refused in .gr, .mtx and .co text;
+ *  - every control byte but tab (and CR before LF) is refused in .gr, .mtx, .co and edge-list text;
  *  - a header announcing more arcs than the file can hold allocates nothing big; through a
  *    pipe, where the size is unknown, max_bytes refuses it;
  *  - standard input ("-", a pipe or a file on fd 0, and /dev/stdin) reads like a file, needs
@@ -104,15 +104,17 @@ static void assert_valid(const struct graph *g, const char *what)
 		FAIL("%s: %s", what, err.msg);
 }
 
-/* Write g as binary and as DIMACS, read both back: the same graph. */
+/* Write g as binary, as DIMACS and as edge lists, read them back: the same graph. */
 static void round_trip(const struct graph *g, const char *what)
 {
 	struct graph_error err;
 	struct graph back;
-	const char *paths[2] = {in_scratch("trip.tgb"), in_scratch("trip.gr")};
-	for (int k = 0; k < 2; k++)
+	const char *paths[4] = {in_scratch("trip.tgb"), in_scratch("trip.gr"), in_scratch("trip.edges"), in_scratch("trip.csv")};
+	for (int k = 0; k < 4; k++)
 	{
-		int rc = k ? graph_write_dimacs(g, paths[k], &err) : graph_write_binary(g, paths[k], &err);
+		int rc = k == 0 ? graph_write_binary(g, paths[k], &err)
+			 : k == 1 ? graph_write_dimacs(g, paths[k], &err)
+				  : graph_write_edgelist(g, paths[k], &err);
 		if (rc < 0)
 			FAIL("%s: writing %s: %s", what, paths[k], err.msg);
 		if (graph_read(paths[k], NULL, &back, &err) < 0)
@@ -125,12 +127,15 @@ static void round_trip(const struct graph *g, const char *what)
 
 /* ------------------------------------------------------------------ the corpus */
 
+/* The first id of a .expect's vertices: 1 as in .gr and .mtx files, 0 after "ids 0" (edge lists). */
+static unsigned long id_base;
+
 static uint32_t vertex(const char *file, int line, const char *s, const struct graph *g)
 {
 	unsigned long v = strtoul(s, NULL, 10);
-	if (v < 1 || v > g->n)
-		FAIL("%s:%d: vertex %s out of range 1..%u", file, line, s, g->n);
-	return (uint32_t)(v - 1);
+	if (v < id_base || v - id_base >= g->n)
+		FAIL("%s:%d: vertex %s out of range %lu..%lu", file, line, s, id_base, g->n - 1 + id_base);
+	return (uint32_t)(v - id_base);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -205,8 +210,11 @@ static void check_file(const char *sub, const char *name)
 	/* Options first, then read, then the checks. */
 	struct graph_read_options opt = {0};
 	int want_rc = -EINVAL, nerrors = 0, narcs = 0;
+	id_base = 1;
 	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
 	{
+		if (strcmp(l, "ids 0") == 0)
+			id_base = 0;
 		if (sscanf(l, "option real_scale %lf", &opt.real_scale) == 1 ||
 		    sscanf(l, "option pattern_weight %" SCNu32, &opt.pattern_weight) == 1 ||
 		    sscanf(l, "option max_bytes %" SCNu64, &opt.max_bytes) == 1)
@@ -243,7 +251,8 @@ static void check_file(const char *sub, const char *name)
 		next = strchr(l, '\n');
 		next = next ? (*next = '\0', next + 1) : l + strlen(l);
 		char a[64], b[64], c[64];
-		if (l[0] == '#' || l[0] == '\0' || strncmp(l, "option ", 7) == 0 || strncmp(l, "errno ", 6) == 0)
+		if (l[0] == '#' || l[0] == '\0' || strncmp(l, "option ", 7) == 0 || strncmp(l, "errno ", 6) == 0 ||
+		    strcmp(l, "ids 0") == 0)
 			continue;
 		if (strncmp(l, "error ", 6) == 0)
 		{
@@ -306,9 +315,11 @@ static void check_file(const char *sub, const char *name)
 
 static int graph_file(const struct dirent *d)
 {
-	size_t len = strlen(d->d_name);
-	return (len > 3 && strcmp(d->d_name + len - 3, ".gr") == 0) || (len > 4 && strcmp(d->d_name + len - 4, ".mtx") == 0) ||
-	       (len > 3 && strcmp(d->d_name + len - 3, ".co") == 0);
+	static const char *const kinds[] = {".gr", ".mtx", ".co", ".edges", ".el", ".txt", ".csv", ".tsv"};
+	for (unsigned k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		if (ends_with(d->d_name, kinds[k]) && strlen(d->d_name) > strlen(kinds[k]))
+			return 1;
+	return 0;
 }
 
 static int check_corpus(const char *sub)
@@ -380,10 +391,17 @@ static void test_names_and_options(void)
 {
 	struct graph g;
 	struct graph_error err;
-	const char *txt = in_scratch("graph.txt");
+	const char *txt = in_scratch("graph.dat");
 	write_file(txt, "p sp 2 1\na 1 2 3\n", 17);
 	ASSERT_EQ(graph_read(txt, NULL, &g, &err), -EINVAL);
-	ASSERT_STR_CONTAINS(err.msg, "graph.txt: cannot tell the format from the name");
+	ASSERT_STR_CONTAINS(err.msg, "graph.dat: cannot tell the format from the name; use a .gr (DIMACS), .mtx (Matrix "
+				     "Market), .tgb (binary) or .edges/.el/.txt/.csv/.tsv (edge list) file");
+	/* a DIMACS file named .txt is read as an edge list, and says where it stops */
+	const char *astxt = in_scratch("dimacs.txt");
+	write_file(astxt, "p sp 2 1\na 1 2 3\n", 17);
+	ASSERT_EQ(graph_read(astxt, NULL, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "dimacs.txt:1: source 'p' is not a vertex id (an integer from 0); a header line?");
+	unlink(astxt);
 	struct graph_read_options opt = {.format = GRAPH_FORMAT_DIMACS};
 	ASSERT_EQ(graph_read(txt, &opt, &g, &err), 0);
 	ASSERT_EQ(g.m, 1);
@@ -657,11 +675,13 @@ static void test_control_bytes(void)
 		{ "ctl.gr", "p sp 2 1\nc %s\na 1 2 1\n" },
 		{ "ctl.mtx", "%%%%MatrixMarket matrix coordinate integer general\n%% %s\n2 2 1\n1 2 1\n" },
 		{ "ctl.co", "p aux sp co 1\nc %s\nv 1 0 0\n" },
+		{ "ctl.edges", "0 1\n# %s\n1 0\n" },
+		{ "ctl.csv", "0,1\n%% %s\n1,0\n" },
 	};
 	struct graph g;
 	struct graph_coords c;
 	struct graph_error err;
-	for (unsigned f = 0; f < 3; f++)
+	for (unsigned f = 0; f < sizeof forms / sizeof forms[0]; f++)
 	{
 		const char *path = in_scratch(forms[f][0]);
 		for (int byte = 0; byte < 256; byte++)

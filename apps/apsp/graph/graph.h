@@ -1,6 +1,6 @@
 /* tuccompi-graph: the graphs of the APSP application. Directed graphs in CSR form with
- * non-negative integer weights, read from DIMACS (.gr) and Matrix Market (.mtx) files,
- * cached in a binary form, or generated (the paper's random graphs, R-MAT/Kronecker
+ * non-negative integer weights, read from DIMACS (.gr), Matrix Market (.mtx) and edge-list
+ * (.edges, .el, .txt, .csv, .tsv) files, cached in a binary form, or generated (the paper's random graphs, R-MAT/Kronecker
  * with Graph500 parameters, 2-D grids).
  *
  * Errors: every function returns 0 or a negative errno and fills a struct graph_error
@@ -47,10 +47,12 @@ struct graph_error
 /** What a file holds. */
 enum graph_format
 {
-	GRAPH_FORMAT_AUTO = 0, /**< from the file name: .gr, .mtx, .tgb (binary cache) */
+	GRAPH_FORMAT_AUTO = 0, /**< from the file name: .gr, .mtx, .tgb (binary cache), .edges .el .txt .csv .tsv */
 	GRAPH_FORMAT_DIMACS,   /**< 9th DIMACS challenge: "p sp n m", "a u v w", 1-based */
 	GRAPH_FORMAT_MTX,      /**< Matrix Market coordinate: pattern/integer/real, general/symmetric */
 	GRAPH_FORMAT_BINARY,   /**< this library's cache (.tgb) */
+	GRAPH_FORMAT_EDGELIST, /**< one arc a line, "u v" or "u v w" (blanks, tabs or one comma), 0-based,
+				    n = largest id + 1, missing weight 1, '#' and '%' comment lines */
 };
 
 /** Options of graph_read. */
@@ -72,7 +74,7 @@ struct graph_read_options
 };
 
 /** Read a graph. Symmetric .mtx files give both arcs of each edge. A @p path of "-" reads
- *  standard input (DIMACS or Matrix Market, whose format must be set; it is not closed).
+ *  standard input (DIMACS, Matrix Market or edge list, whose format must be set; it is not closed).
  *  Text holding a NUL or another control byte (other than tab, and CR before LF) is
  *  refused at its line; so is a header announcing more arcs than the rest of a regular
  *  file can hold. */
@@ -104,6 +106,11 @@ int graph_write_binary(const struct graph *g, const char *path, struct graph_err
 
 /** Write DIMACS text (for interchange and tests), atomically. */
 int graph_write_dimacs(const struct graph *g, const char *path, struct graph_error *err);
+
+/** Write an edge list, "u v w" a line, 0-based, atomically: commas for a .csv @p path, tabs for
+ *  .tsv, else blanks. When the last vertex has no arc, a self-loop "n-1 n-1 0" (which readers
+ *  drop) keeps n. */
+int graph_write_edgelist(const struct graph *g, const char *path, struct graph_error *err);
 
 /** Read @p path through a cache: if @p cache_path holds a valid cache newer than the input
  *  and made from it (size + mtime recorded), load it; otherwise parse and write the cache. */

@@ -322,18 +322,6 @@ void graph_coords_free(struct graph_coords *c)
 
 /* ------------------------------------------------------------------ writer */
 
-static char *put_uint(char *p, uint64_t v)
-{
-	char tmp[20];
-	int k = 0;
-	do
-		tmp[k++] = (char)('0' + v % 10);
-	while ((v /= 10));
-	while (k)
-		*p++ = tmp[--k];
-	return p;
-}
-
 int graph_write_dimacs(const struct graph *g, const char *path, struct graph_error *err)
 {
 	int rc = graph_validate(g, err);
@@ -361,11 +349,11 @@ int graph_write_dimacs(const struct graph *g, const char *path, struct graph_err
 			}
 			*p++ = 'a';
 			*p++ = ' ';
-			p = put_uint(p, (uint64_t)u + 1);
+			p = graph_put_uint(p, (uint64_t)u + 1);
 			*p++ = ' ';
-			p = put_uint(p, (uint64_t)g->col[e] + 1);
+			p = graph_put_uint(p, (uint64_t)g->col[e] + 1);
 			*p++ = ' ';
-			p = put_uint(p, g->w[e]);
+			p = graph_put_uint(p, g->w[e]);
 			*p++ = '\n';
 		}
 	if (rc == 0 && (rc = outfile_write(&o, buf, (uint64_t)(p - buf), err)) == 0)

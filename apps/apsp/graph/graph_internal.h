@@ -13,6 +13,19 @@ int graph_set_error(struct graph_error *err, int rc, const char *fmt, ...) __att
 /** "path: what: strerror(e)"; returns -e. */
 int graph_io_error(struct graph_error *err, const char *path, const char *what, int e);
 
+/* Write @p v in decimal at @p p; returns the end (the writers' number formatting). */
+static inline char *graph_put_uint(char *p, uint64_t v)
+{
+	char tmp[20];
+	int k = 0;
+	do
+		tmp[k++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (k)
+		*p++ = tmp[--k];
+	return p;
+}
+
 /* The name of standard input in messages. */
 #define STDIN_NAME "<stdin>"
 

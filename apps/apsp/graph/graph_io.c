@@ -1,6 +1,7 @@
 /* Reading graph files: the format from the name or the options, the options checked, the
- * reader of each format (graph_gr.c DIMACS, graph_mtx.c Matrix Market, graph_tgb.c the binary
- * file; graph_text.c is the text formats' line reader), and the cache of graph_read_cached.
+ * reader of each format (graph_gr.c DIMACS, graph_mtx.c Matrix Market, graph_edgelist.c edge
+ * lists, graph_tgb.c the binary file; graph_text.c is the text formats' line reader), and the
+ * cache of graph_read_cached.
  *
  * A path of "-" is standard input (text formats only, read without seeking; its format must be
  * given). Writers go through outfile.h ("PATH.tmp.PID", fsync, rename): a reader of PATH sees
@@ -26,13 +27,17 @@ static int format_of(const char *path, enum graph_format *f, struct graph_error 
 		*f = GRAPH_FORMAT_MTX;
 	else if (dot && strcasecmp(dot, ".tgb") == 0)
 		*f = GRAPH_FORMAT_BINARY;
+	else if (dot && (strcasecmp(dot, ".edges") == 0 || strcasecmp(dot, ".el") == 0 || strcasecmp(dot, ".txt") == 0 ||
+			 strcasecmp(dot, ".csv") == 0 || strcasecmp(dot, ".tsv") == 0))
+		*f = GRAPH_FORMAT_EDGELIST;
 	else if (dot && (strcasecmp(dot, ".gz") == 0 || strcasecmp(dot, ".bz2") == 0 || strcasecmp(dot, ".xz") == 0 ||
 			 strcasecmp(dot, ".zst") == 0))
 		return graph_set_error(err, -EINVAL, "%s: compressed files are not read; decompress it first", path);
 	else
 		return graph_set_error(err, -EINVAL,
-				       "%s: cannot tell the format from the name; use a .gr (DIMACS), .mtx (Matrix Market) or .tgb "
-				       "(binary) file, or give the format (--format gr|mtx|tgb)",
+				       "%s: cannot tell the format from the name; use a .gr (DIMACS), .mtx (Matrix Market), .tgb "
+				       "(binary) or .edges/.el/.txt/.csv/.tsv (edge list) file, or give the format "
+				       "(--format gr|mtx|tgb|edgelist)",
 				       path);
 	return 0;
 }
@@ -64,7 +69,7 @@ int graph_read(const char *path, const struct graph_read_options *opt, struct gr
 		return rc;
 	if (f == GRAPH_FORMAT_AUTO && is_stdin(path))
 		return graph_set_error(err, -EINVAL, STDIN_NAME ": standard input has no name to tell its format by; give the "
-				       "format (--format gr or mtx)");
+				       "format (--format gr, mtx or edgelist)");
 	if (f == GRAPH_FORMAT_AUTO && (rc = format_of(path, &f, err)) < 0)
 		return rc;
 	if (f == GRAPH_FORMAT_BINARY && is_stdin(path))
@@ -72,12 +77,14 @@ int graph_read(const char *path, const struct graph_read_options *opt, struct gr
 				       "input; give the file's name");
 	if (f == GRAPH_FORMAT_BINARY)
 		return graph_tgb_read(path, &o, NULL, g, err);
-	if (f != GRAPH_FORMAT_DIMACS && f != GRAPH_FORMAT_MTX)
+	if (f != GRAPH_FORMAT_DIMACS && f != GRAPH_FORMAT_MTX && f != GRAPH_FORMAT_EDGELIST)
 		return graph_set_error(err, -EINVAL, "%s: unknown format %d", path, (int)f);
 	struct reader r;
 	if ((rc = graph_reader_open(&r, path, err)) < 0)
 		return rc;
-	rc = f == GRAPH_FORMAT_DIMACS ? graph_read_dimacs_text(&r, &o, g) : graph_read_mtx_text(&r, &o, g);
+	rc = f == GRAPH_FORMAT_DIMACS ? graph_read_dimacs_text(&r, &o, g)
+	     : f == GRAPH_FORMAT_MTX  ? graph_read_mtx_text(&r, &o, g)
+				      : graph_read_edgelist_text(&r, &o, g);
 	graph_reader_close(&r);
 	return rc;
 }

@@ -5,7 +5,6 @@
 #include "graph_text.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,26 +100,6 @@ static int parse_size(struct reader *r, char *p, uint64_t *n, uint64_t *nnz)
 	return 0;
 }
 
-/* A real weight: finite, >= 0, times scale, rounded to the nearest integer. */
-static int parse_real(struct reader *r, char **pp, double scale, uint64_t *w)
-{
-	char *tok = skip_blank(*pp), *e = token_end(tok), *end;
-	double x = strtod(tok, &end);
-	*pp = e;
-	if (end != e || e == tok)
-		return rerr(r, r->line, "weight '%.*s' is not a number; weights must be finite and >= 0", TOK(tok));
-	if (!isfinite(x))
-		return rerr(r, r->line, "weight '%.*s' is not a finite number; weights must be finite and >= 0", TOK(tok));
-	if (x < 0)
-		return rerr(r, r->line, "negative weight %.*s; weights must be >= 0", TOK(tok));
-	double s = x * scale;
-	if (!(s < GRAPH_MAX_WEIGHT + 0.5))
-		return rerr(r, r->line, "weight %.*s x real_scale %g is above the maximum %u; use a smaller real_scale", TOK(tok),
-			    scale, GRAPH_MAX_WEIGHT);
-	*w = (uint64_t)(s + 0.5);
-	return 0;
-}
-
 static const char *const field_names[] = {"pattern", "integer", "real"};
 
 static int parse_entry(struct reader *r, char *p, uint64_t n, enum mtx_field field, const struct graph_read_options *o,
@@ -135,7 +114,11 @@ static int parse_entry(struct reader *r, char *p, uint64_t n, enum mtx_field fie
 			return rerr(r, r->line, "entry has %d number%s, expected %d: %s", k, k == 1 ? "" : "s", want, form);
 		int rc;
 		if (k == 2 && field == MTX_REAL)
-			rc = parse_real(r, &p, o->real_scale, &v[2]);
+		{
+			char *tok = skip_blank(p);
+			p = token_end(tok);
+			rc = graph_parse_real(r, tok, p, o, &v[2]);
+		}
 		else
 		{
 			char *tok;

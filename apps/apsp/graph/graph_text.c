@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -233,4 +234,25 @@ int __attribute__((noinline, cold)) graph_bad_weight(struct reader *r, enum num 
 	default:
 		return rerr(r, r->line, "weight '%.*s' is not an integer 0..%u", TOK(tok), GRAPH_MAX_WEIGHT);
 	}
+}
+
+/* ------------------------------------------------------------------ real weights */
+
+int graph_parse_real(struct reader *r, char *tok, char *end, const struct graph_read_options *o, uint64_t *w)
+{
+	int len = (int)(end - tok > 40 ? 40 : end - tok);
+	char *stop = tok;
+	double x = end > tok ? strtod(tok, &stop) : 0;
+	if (end == tok || stop != end)
+		return rerr(r, r->line, "weight '%.*s' is not a number; weights must be finite and >= 0", len, tok);
+	if (!isfinite(x))
+		return rerr(r, r->line, "weight '%.*s' is not a finite number; weights must be finite and >= 0", len, tok);
+	if (x < 0)
+		return rerr(r, r->line, "negative weight %.*s; weights must be >= 0", len, tok);
+	double s = x * o->real_scale;
+	if (!(s < GRAPH_MAX_WEIGHT + 0.5))
+		return rerr(r, r->line, "weight %.*s x real_scale %g is above the maximum %u; use a smaller real_scale", len, tok,
+			    o->real_scale, GRAPH_MAX_WEIGHT);
+	*w = (uint64_t)(s + 0.5);
+	return 0;
 }

@@ -241,10 +241,15 @@ static inline int check_weight(struct reader *r, enum num t, char *tok, uint64_t
 	return t == NUM_OK && v <= GRAPH_MAX_WEIGHT ? 0 : graph_bad_weight(r, t, tok);
 }
 
+/** A real weight, the token [tok, end): finite, >= 0, times real_scale, rounded to the nearest
+ *  integer 0..GRAPH_MAX_WEIGHT. */
+int graph_parse_real(struct reader *r, char *tok, char *end, const struct graph_read_options *o, uint64_t *w);
+
 /* ------------------------------------------------------------------ the formats */
 
 /** The parsers, on an open reader: 0 and the graph, or a negative errno with the message. */
 int graph_read_dimacs_text(struct reader *r, const struct graph_read_options *o, struct graph *g);
 int graph_read_mtx_text(struct reader *r, const struct graph_read_options *o, struct graph *g);
+int graph_read_edgelist_text(struct reader *r, const struct graph_read_options *o, struct graph *g);
 
 #endif
