@@ -50,7 +50,7 @@ struct options
 	enum sssp_engine engine;
 	uint64_t seed, max_memory;
 	uint32_t delta;
-	int ncpu, ngpu, quiet, verify, summary, demo, automk, mk, mk_given, resume;
+	int ncpu, ngpu, quiet, verify, summary, demo, automk, mk, mk_given, resume, undirected;
 	double real_scale;
 };
 
@@ -180,6 +180,9 @@ static const struct cli_option options_table[] = {
 	STRING("--cache", "FILE", cache, "keep a binary copy of the parsed GRAPH in FILE, reuse it when newer"),
 	STRING("--gen", "SPEC", gen_spec, "generate the graph; SPEC is one of"),
 	{ .kind = CLI_OPT_TEXT, .help = cli_gen_help },
+	FLAG("--undirected", undirected,
+	     "every arc also in the other direction (any GRAPH format, and --gen);\n"
+	     "opposite arcs of different weights keep the lighter one both ways"),
 	{ "--seed", NULL, "S", CLI_OPT_U64, OFF(seed), .min = 0, .max = UINT64_MAX,
 	  .help = "seed of generators and random sources (default 1)" },
 	{ "--mtx-real-scale", NULL, "X", CLI_OPT_DOUBLE, OFF(real_scale), .dmin = 1e-300, .dmax = 1e300,
@@ -379,6 +382,18 @@ static void load_graph(const struct options *o, struct run *r)
 	}
 	else if ((rc = cli_gen_run(&o->gen, o->seed, &r->g, &err)) < 0)
 		die(rc == -EINVAL ? 2 : 1, "--gen %s: %s", o->gen_spec, err.msg);
+	if (o->undirected)
+	{
+		/* the available memory is measured with the graph in it: then only the new CSR counts */
+		uint64_t more = graph_undirected_bytes(&r->g), need = o->max_memory ? graph_bytes(&r->g) + more : more;
+		limit = cli_memory_limit(o->max_memory, &what);
+		if (limit && need > limit)
+			die(1, "--undirected: the graph with both directions of every arc needs about %" PRIu64 " bytes%s, more "
+			       "than the limit of %" PRIu64 " (%s); use a smaller graph",
+			    need, o->max_memory ? "" : " more", limit, what);
+		if (graph_make_undirected(&r->g, &err) < 0)
+			die(1, "--undirected: %s", err.msg);
+	}
 	r->load_s = cli_now() - t0;
 	r->view = apsp_graph_view(&r->g);
 }
@@ -396,8 +411,9 @@ static void announce(const struct options *o, struct run *r)
 {
 	if (rank0() && !o->quiet)
 	{
-		fprintf(stderr, "graph: %" PRIu32 " vertices, %" PRIu64 " arcs, weights up to %" PRIu32 " (%.2f s to %s)\n",
-			r->g.n, r->g.m, r->g.max_w, r->load_s, o->graph ? "read" : "generate");
+		fprintf(stderr, "graph: %" PRIu32 " vertices, %" PRIu64 " arcs%s, weights up to %" PRIu32 " (%.2f s to %s)\n",
+			r->g.n, r->g.m, o->undirected ? " (undirected: both directions of each)" : "", r->g.max_w, r->load_s,
+			o->graph ? "read" : "generate");
 		if (o->demo)
 			fprintf(stderr, "demo: %" PRIu64 " sources of a generated random graph (see --help for more)\n", r->k);
 	}

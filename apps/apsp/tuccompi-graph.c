@@ -39,6 +39,8 @@ static const char usage_main[] =
 	"Options of info and convert:\n"
 	"  --format gr|mtx|tgb|edgelist  the input's format, when its name does not say it\n"
 	"  --coords FILE.co     info: also read the graph's coordinates and check they match it\n"
+	"  --undirected         every arc also in the other direction (the lighter weight of\n"
+	"                       opposite arcs both ways)\n"
 	"  --real-scale X       multiply real weights (Matrix Market real, decimal edge-list weights)\n"
 	"                       by X, then round (default 1)\n"
 	"  --pattern-weight W   weight of the arcs of a pattern Matrix Market file (default 1)\n"
@@ -132,10 +134,14 @@ static void write_graph(struct graph *g, const char *path)
 
 /* ------------------------------------------------------------------ info and convert */
 
+struct read_args;
+static void read_graph(const struct read_args *a, const char *path, struct graph *g);
+
 struct read_args
 {
 	struct graph_read_options opt;
 	uint64_t max_memory;
+	int undirected;
 	const char *coords;
 	char *files[2];
 };
@@ -147,6 +153,7 @@ static void read_args(int argc, char **argv, int nfiles, const char *usage, stru
 						  { "format", required_argument, NULL, 'f' },
 						  { "coords", required_argument, NULL, 'c' },
 						  { "max-memory", required_argument, NULL, 'm' },
+						  { "undirected", no_argument, NULL, 'u' },
 						  { "help", no_argument, NULL, 'h' },
 						  { NULL, 0, NULL, 0 } };
 	memset(a, 0, sizeof *a);
@@ -181,6 +188,9 @@ static void read_args(int argc, char **argv, int nfiles, const char *usage, stru
 		case 'm':
 			rc = cli_parse_bytes("--max-memory", optarg, &a->max_memory, &err);
 			break;
+		case 'u':
+			a->undirected = 1;
+			break;
 		case 'h':
 			fputs(usage_main, stdout);
 			exit(0);
@@ -200,6 +210,28 @@ static void read_args(int argc, char **argv, int nfiles, const char *usage, stru
 	    a->opt.format != GRAPH_FORMAT_EDGELIST)
 		usage_error("'-' (standard input) needs its format: --format gr, mtx or edgelist");
 	a->opt.max_bytes = cli_memory_limit(a->max_memory, &a->opt.max_bytes_what);
+}
+
+/* Read @p path as the options say (--undirected included), or exit with the reader's message. */
+static void read_graph(const struct read_args *a, const char *path, struct graph *g)
+{
+	struct graph_error err;
+	if (graph_read(path, &a->opt, g, &err) < 0)
+		fail_io(&err);
+	if (!a->undirected)
+		return;
+	const char *what;
+	uint64_t more = graph_undirected_bytes(g), limit = cli_memory_limit(a->max_memory, &what);
+	uint64_t need = a->max_memory ? graph_bytes(g) + more : more;
+	if (limit && need > limit)
+	{
+		fprintf(stderr, PROG ": --undirected: the graph with both directions of every arc needs about %" PRIu64
+				" bytes%s, more than the limit of %" PRIu64 " (%s); use a smaller graph\n",
+			need, a->max_memory ? "" : " more", limit, what);
+		exit(1);
+	}
+	if (graph_make_undirected(g, &err) < 0)
+		fail_io(&err);
 }
 
 static void print_coords(const struct graph_coords *c)
@@ -231,8 +263,7 @@ static int cmd_info(int argc, char **argv)
 	struct graph g;
 	struct graph_error err;
 	double t0 = cli_now();
-	if (graph_read(path, &a.opt, &g, &err) < 0)
-		fail_io(&err);
+	read_graph(&a, path, &g);
 	double t = cli_now() - t0;
 	struct graph_coords c = { 0 };
 	if (a.coords && graph_read_coords(a.coords, &a.opt, &c, &err) < 0)
@@ -296,9 +327,7 @@ static int cmd_convert(int argc, char **argv)
 	read_args(argc, argv, 2, "IN and OUT", &a);
 	check_output(a.files[1], a.files[0]);
 	struct graph g;
-	struct graph_error err;
-	if (graph_read(a.files[0], &a.opt, &g, &err) < 0)
-		fail_io(&err);
+	read_graph(&a, a.files[0], &g);
 	write_graph(&g, a.files[1]);
 	return 0;
 }

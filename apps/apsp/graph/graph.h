@@ -122,6 +122,14 @@ int graph_read_cached(const char *path, const char *cache_path, const struct gra
 int graph_from_arcs(uint32_t n, uint64_t m, const uint32_t *src, const uint32_t *dst, const uint32_t *w,
 		    struct graph *g, struct graph_error *err);
 
+/** Make @p g undirected: every arc u -> v also v -> u with the same weight (parallel arcs then
+ *  merged, the lightest kept, as everywhere). On failure @p g is left as it was. */
+int graph_make_undirected(struct graph *g, struct graph_error *err);
+
+/** About the bytes graph_make_undirected() allocates beside @p g at its peak (the new CSR of up
+ *  to 2 m arcs), for checks before calling it. */
+uint64_t graph_undirected_bytes(const struct graph *g);
+
 /** The paper's random graphs: every vertex gets an out-degree uniform in
  *  [deg_min, deg_max] with uniformly random targets, weights uniform in [w_min, w_max].
  *  Deterministic for a seed. */
