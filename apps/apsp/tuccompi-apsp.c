@@ -228,8 +228,10 @@ static const struct cli_option options_table[] = {
 		  "distances; CSV, or TSV when FILE ends in .tsv; '-' for stdout (then\n"
 		  "stdout carries the table only)" },
 	STRING("--rows", "FILE", rows,
-	       "full distance rows (binary: see docs/apsp.md), needs a shared file\n"
-	       "system across nodes"),
+	       "full distance rows, |S| x n in the order of --sources: FILE.npy is\n"
+	       "numpy's format (float64, inf where unreachable; numpy.load reads\n"
+	       "it), another name the binary format of docs/apsp.md; needs a\n"
+	       "shared file system across nodes"),
 	STRING("--stats", "FILE", stats, "per-unit statistics as CSV (tasks, busy/idle time, transfers)"),
 	FLAG("--summary", summary,
 	     "print the run summary: tasks, busy and idle time per unit, shares\n"
@@ -427,7 +429,9 @@ static void announce(const struct options *o, struct run *r)
 static void rows_open(struct rows_file *rf, const char *path, const struct run *r, const struct options *o)
 {
 	struct graph_error err;
-	if (rows_file_open(rf, path, r->g.n, r->src, r->k, o->journal != NULL, o->resume, &err) < 0)
+	/* a journaled run's partial rows carry the graph's key, so that --resume knows them */
+	uint64_t key = o->journal ? sssp_graph_hash(&r->view) | 1 : 0;
+	if (rows_file_open(rf, path, r->g.n, r->src, r->k, o->journal != NULL, key, o->resume, &err) < 0)
 		die(1, "%s", err.msg);
 }
 
