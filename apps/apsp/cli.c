@@ -403,6 +403,23 @@ int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **out, uin
 	return 0;
 }
 
+/* ================================================================ real weights */
+
+void cli_warn_rounding(FILE *f, const char *prog, const char *path, const struct graph_read_info *info, double scale,
+		       const char *option)
+{
+	if (info->rounded)
+		fprintf(f, "%s: warning: %s: %" PRIu64 " real weight%s rounded to %s (by up to %.3g after %s %g; the "
+			   "first at line %" PRIu64 "): the graph holds the rounded weights; a larger %s keeps more "
+			   "decimals (weights and distances then come multiplied by it)\n",
+			prog, path, info->rounded, info->rounded == 1 ? "" : "s", info->rounded == 1 ? "an integer" : "integers",
+			info->max_rounding, option, scale, info->first_line, option);
+	else if (info->rounded_cache)
+		fprintf(f, "%s: warning: %s: its cache holds real weights rounded to integers (%s %g) when it was made: the "
+			   "graph holds the rounded weights; a larger %s keeps more decimals\n",
+			prog, path, option, scale, option);
+}
+
 /* ================================================================ outputs */
 
 /* The folder of @p path ("." when it has none) into @p dir. */

@@ -135,6 +135,14 @@ int cli_gen_run(const struct cli_gen *gen, uint64_t seed, struct graph *g, struc
  *  *src is malloc'd (the caller frees it). -EINVAL for a bad spec, -ENOMEM. */
 int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **src, uint64_t *count, struct graph_error *err);
 
+/* ================================================================ real weights */
+
+/** The warning of a read that rounded real weights (graph_read_info), one line on @p f:
+ *  "PROG: warning: PATH: N real weights rounded to integers (by up to D, ...)" naming @p option
+ *  (the tool's real_scale option) and @p scale; nothing when none were rounded. */
+void cli_warn_rounding(FILE *f, const char *prog, const char *path, const struct graph_read_info *info, double scale,
+		       const char *option);
+
 /* ================================================================ outputs */
 
 /** An output path and the option that named it. */

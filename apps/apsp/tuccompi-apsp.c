@@ -52,6 +52,7 @@ struct options
 	uint32_t delta;
 	int ncpu, ngpu, quiet, verify, summary, demo, automk, mk, mk_given, resume, undirected;
 	double real_scale;
+	int real_round; /* --mtx-real-scale given: round real weights (with a warning) */
 };
 
 struct progress
@@ -68,6 +69,7 @@ struct run
 {
 	const struct tuccompi_policy *policy;
 	struct graph g;
+	struct graph_read_info read_info; /* real weights rounded (said once the ranks are known) */
 	struct sssp_graph view;
 	double load_s, wall_s;
 	uint32_t *src;
@@ -152,6 +154,13 @@ static int opt_format(const char *name, const char *v, void *opts, struct graph_
 	return -EINVAL;
 }
 
+static int opt_real_scale(const char *name, const char *v, void *opts, struct graph_error *err)
+{
+	struct options *o = opts;
+	o->real_round = 1;
+	return cli_parse_double(name, v, 1e-300, 1e300, &o->real_scale, err);
+}
+
 static int opt_engine(const char *name, const char *v, void *opts, struct graph_error *err)
 {
 	struct options *o = opts;
@@ -185,8 +194,12 @@ static const struct cli_option options_table[] = {
 	     "opposite arcs of different weights keep the lighter one both ways"),
 	{ "--seed", NULL, "S", CLI_OPT_U64, OFF(seed), .min = 0, .max = UINT64_MAX,
 	  .help = "seed of generators and random sources (default 1)" },
-	{ "--mtx-real-scale", NULL, "X", CLI_OPT_DOUBLE, OFF(real_scale), .dmin = 1e-300, .dmax = 1e300,
-	  .help = "multiply real Matrix Market weights by X before rounding (default 1)" },
+	CUSTOM("--mtx-real-scale", "X", opt_real_scale,
+	       "real weights (Matrix Market real, decimal edge-list weights) are\n"
+	       "integers or refused; with this option they are multiplied by X and\n"
+	       "rounded to integers, with a warning that says how many were rounded\n"
+	       "and by how much (e.g. 100 keeps two decimals; distances then come\n"
+	       "multiplied by X; 1 rounds them as they are)"),
 	{ "--max-memory", NULL, "BYTES", CLI_OPT_BYTES, OFF(max_memory),
 	  .help = "refuse graphs that need more memory (e.g. 48G; default: the available\n"
 		  "memory or the cgroup's limit), checked from the file's header first" },
@@ -373,7 +386,8 @@ static void load_graph(const struct options *o, struct run *r)
 	{
 		if (!strcmp(o->graph, "-") && tuccompi_nranks() > 1)
 			die(2, "GRAPH '-': standard input reaches rank 0 only; give every rank a file");
-		struct graph_read_options ro = { .format = o->format, .real_scale = o->real_scale, .max_bytes = limit,
+		struct graph_read_options ro = { .format = o->format, .real_scale = o->real_scale, .real_round = o->real_round,
+						 .real_scale_what = "--mtx-real-scale", .info = &r->read_info, .max_bytes = limit,
 						 .max_bytes_what = what };
 		rc = o->cache ? graph_read_cached(o->graph, o->cache, &ro, &r->g, &err) : graph_read(o->graph, &ro, &r->g, &err);
 		if (rc < 0)
@@ -411,6 +425,8 @@ static void choose_sources(const struct options *o, struct run *r)
 /* Once the ranks are known: what was loaded (rank 0), and room for the results. */
 static void announce(const struct options *o, struct run *r)
 {
+	if (rank0())
+		cli_warn_rounding(stderr, PROG, o->graph ? o->graph : "", &r->read_info, o->real_scale, "--mtx-real-scale");
 	if (rank0() && !o->quiet)
 	{
 		fprintf(stderr, "graph: %" PRIu32 " vertices, %" PRIu64 " arcs%s, weights up to %" PRIu32 " (%.2f s to %s)\n",

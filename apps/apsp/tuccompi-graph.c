@@ -41,8 +41,9 @@ static const char usage_main[] =
 	"  --coords FILE.co     info: also read the graph's coordinates and check they match it\n"
 	"  --undirected         every arc also in the other direction (the lighter weight of\n"
 	"                       opposite arcs both ways)\n"
-	"  --real-scale X       multiply real weights (Matrix Market real, decimal edge-list weights)\n"
-	"                       by X, then round (default 1)\n"
+	"  --real-scale X       real weights (Matrix Market real, decimal edge-list weights) that are\n"
+	"                       not integers are refused; with this option they are multiplied by X\n"
+	"                       and rounded, with a warning saying how many and by how much\n"
 	"  --pattern-weight W   weight of the arcs of a pattern Matrix Market file (default 1)\n"
 	"  --max-memory BYTES   refuse inputs that need more memory (e.g. 8G; default: the available\n"
 	"                       memory or the cgroup's limit), checked from the header first\n"
@@ -167,6 +168,7 @@ static void read_args(int argc, char **argv, int nfiles, const char *usage, stru
 		{
 		case 'r':
 			rc = cli_parse_double("--real-scale", optarg, 1e-300, 1e300, &a->opt.real_scale, &err);
+			a->opt.real_round = 1;
 			break;
 		case 'p':
 			rc = cli_parse_u32("--pattern-weight", optarg, 1, GRAPH_MAX_WEIGHT, &a->opt.pattern_weight, &err);
@@ -210,14 +212,19 @@ static void read_args(int argc, char **argv, int nfiles, const char *usage, stru
 	    a->opt.format != GRAPH_FORMAT_EDGELIST)
 		usage_error("'-' (standard input) needs its format: --format gr, mtx or edgelist");
 	a->opt.max_bytes = cli_memory_limit(a->max_memory, &a->opt.max_bytes_what);
+	a->opt.real_scale_what = "--real-scale";
 }
 
 /* Read @p path as the options say (--undirected included), or exit with the reader's message. */
 static void read_graph(const struct read_args *a, const char *path, struct graph *g)
 {
 	struct graph_error err;
-	if (graph_read(path, &a->opt, g, &err) < 0)
+	struct graph_read_info info;
+	struct graph_read_options opt = a->opt;
+	opt.info = &info;
+	if (graph_read(path, &opt, g, &err) < 0)
 		fail_io(&err);
+	cli_warn_rounding(stderr, PROG, path, &info, opt.real_scale ? opt.real_scale : 1, "--real-scale");
 	if (!a->undirected)
 		return;
 	const char *what;

@@ -8,7 +8,11 @@
 #  - --rows FILE.npy: numpy's format 1.0 (the preamble, float64, inf), |S| x n in the order of
 #    --sources, the same distances as the binary rows file; numpy.load reads it as it is (when
 #    numpy is there); partial rows of another run (another graph, the same n and sources) are
-#    refused by --resume, in both formats.
+#    refused by --resume, in both formats;
+#  - real weights (Matrix Market real, decimal edge-list weights) that are not integers: refused
+#    at file:line, naming --mtx-real-scale, no output; with --mtx-real-scale X rounded with a
+#    warning that says how many, by how much and where the first is (through a cache too); exact
+#    with a scale that keeps their decimals (4.25 -> 425, not 5).
 set -u
 b=${top_builddir:-.}
 s=${top_srcdir:-.}
@@ -168,5 +172,37 @@ for e in npy rows; do
 	[ -e "$tmp/o.$e" ] && fail "an output was written after refusing another run's rows"
 done
 echo "ok: --rows FILE.npy: numpy's format, the binary file's distances$(have_mpi && echo '; 2 and 4 ranks'); resumed after kill -9"
+
+# ---------------------------------------------------------------- real weights
+printf '%%%%MatrixMarket matrix coordinate real general\n%% eccentricity 4.25 from vertex 0\n4 4 3\n1 2 1.5\n2 3 2.75\n3 4 0\n' >"$tmp/r.mtx"
+mkdir "$tmp/out"
+"$app" "$tmp/r.mtx" -q -o "$tmp/out/r.csv" >"$tmp/err" 2>&1 && fail "fractional real weights were taken without --mtx-real-scale"
+grep -q "^tuccompi-apsp: $tmp/r.mtx:4: weight 1.5 is not an integer; weights are integers: give --mtx-real-scale X to multiply the real weights by X (e.g. 100 keeps two decimals; the distances come multiplied by X), or --mtx-real-scale 1 to round them to the nearest integer$" \
+	"$tmp/err" || fail "refused real weights: $(cat "$tmp/err")"
+[ -z "$(ls "$tmp/out")" ] || fail "a refused graph left $(ls "$tmp/out")"
+"$app" "$tmp/r.mtx" --sources 0-0 -q --mtx-real-scale 1 -o "$tmp/r1.csv" 2>"$tmp/err" || fail "--mtx-real-scale 1"
+grep -q "^tuccompi-apsp: warning: $tmp/r.mtx: 2 real weights rounded to integers (by up to 0.5 after --mtx-real-scale 1; the first at line 4): the graph holds the rounded weights" \
+	"$tmp/err" || fail "no warning for rounded weights: $(cat "$tmp/err")"
+[ "$(sed -n 2p "$tmp/r1.csv")" = "0,4,5,12,4.0000" ] || fail "rounded weights: $(cat "$tmp/r1.csv")"
+"$app" "$tmp/r.mtx" --sources 0-0 -q --mtx-real-scale 100 -o "$tmp/r100.csv" 2>"$tmp/err" || fail "--mtx-real-scale 100"
+[ -s "$tmp/err" ] && fail "an exact scale warned: $(cat "$tmp/err")"
+[ "$(sed -n 2p "$tmp/r100.csv")" = "0,4,425,1000,333.3333" ] || fail "scaled weights: $(cat "$tmp/r100.csv")"
+# through a cache: the second run uses it, and still warns
+"$app" "$tmp/r.mtx" --sources 0-0 -q --mtx-real-scale 1 --cache "$tmp/r.tgb" -o "$tmp/c1.csv" 2>/dev/null || fail "cached run"
+"$app" "$tmp/r.mtx" --sources 0-0 -q --mtx-real-scale 1 --cache "$tmp/r.tgb" -o "$tmp/c2.csv" 2>"$tmp/err" || fail "second cached run"
+same "$tmp/c2.csv" "$tmp/r1.csv" "the cached rounded graph"
+grep -q "warning: $tmp/r.mtx: its cache holds real weights rounded to integers (--mtx-real-scale 1) when it was made" "$tmp/err" ||
+	fail "no warning through the cache: $(cat "$tmp/err")"
+"$app" "$tmp/r.mtx" --sources 0-0 -q --cache "$tmp/r.tgb" -o "$tmp/out/c3.csv" >"$tmp/err" 2>&1 &&
+	fail "the cache of rounded weights served a run that refuses rounding"
+grep -q "r.mtx:4: weight 1.5 is not an integer" "$tmp/err" || fail "cache of rounded weights: $(cat "$tmp/err")"
+# an edge list's decimal weights alike
+printf '0 1 1.5\n1 2 2.75\n2 3 0\n' >"$tmp/r.edges"
+"$app" "$tmp/r.edges" -q -o "$tmp/out/e.csv" >"$tmp/err" 2>&1 && fail "fractional edge-list weights were taken"
+grep -q "r.edges:1: weight 1.5 is not an integer; weights are integers: give --mtx-real-scale X" "$tmp/err" ||
+	fail "refused edge-list weights: $(cat "$tmp/err")"
+"$app" "$tmp/r.edges" --sources 0-0 -q --mtx-real-scale 100 -o "$tmp/e100.csv" || fail "edge list --mtx-real-scale 100"
+same "$tmp/e100.csv" "$tmp/r100.csv" "the edge list of the same real weights"
+echo "ok: real weights: refused without --mtx-real-scale, rounded with a warning (through a cache too), exact when scaled"
 
 exit 0

@@ -95,6 +95,14 @@ fi
 expect 1 "missing.gr: cannot open: No such file or directory" "$tg" info "$tmp/missing.gr"
 expect 1 "bad_target.gr:5: arc target 4 out of range 1..3" "$tg" info "$corpus/bad/bad_target.gr"
 expect 1 "mtx_nan.mtx:3: weight 'nan'" "$tg" convert "$corpus/bad/mtx_nan.mtx" "$tmp/x.tgb"
+expect 1 "real_default.mtx:4: weight 2.4 is not an integer; weights are integers: give --real-scale X to multiply" \
+	"$tg" convert "$corpus/good/real_default.mtx" "$tmp/x.tgb"
+expect 0 "" "$tg" convert --real-scale 1 "$corpus/good/real_default.mtx" "$tmp/r.gr"
+grep -q "^tuccompi-graph: warning: .*real_default.mtx: 2 real weights rounded to integers (by up to 0.4 after --real-scale 1; the first at line 4)" \
+	"$tmp/err" || fail "convert --real-scale 1 did not warn: $(cat "$tmp/err")"
+expect 0 "" "$tg" convert --real-scale 10 "$corpus/good/real_default.mtx" "$tmp/r.gr"
+[ -s "$tmp/err" ] && fail "an exact --real-scale warned: $(cat "$tmp/err")"
+rm -f "$tmp/r.gr"
 expect 1 "nul_in_arc.gr:2: a NUL byte at column 8" "$tg" info "$corpus/bad/nul_in_arc.gr"
 expect 1 "nul_line.gr:3: a NUL byte at column 1" "$tg" convert "$corpus/bad/nul_line.gr" "$tmp/x.tgb"
 expect 1 "mtx_nul.mtx:3: a NUL byte at column 6" "$tg" info "$corpus/bad/mtx_nul.mtx"

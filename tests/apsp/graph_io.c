@@ -13,7 +13,8 @@
  *  - damaged binary files (every byte flipped in turn, truncations, an extra byte) are
  *    rejected cleanly;
  *  - graph_read_cached builds, uses and rebuilds its cache (damaged cache, changed source,
- *    changed options, unwritable cache);
+ *    changed options, unwritable cache; a cache of rounded real weights says so and is not used
+ *    by a read that refuses rounding);
  *  - writers leave nothing behind when they fail, and no temporary file remains;
  *  - I/O errors name the path and the system's reason.
  * The corpus is $top_srcdir/tests/data/graphs; scratch files go to a fresh directory under
@@ -34,11 +35,11 @@ static char corpus[2048], scratch[2048];
 /* scratch/name; the same name always gets the same (static) buffer. */
 static const char *in_scratch(const char *name)
 {
-	static char names[32][64], paths[32][sizeof scratch + 64];
+	static char names[48][64], paths[48][sizeof scratch + 64];
 	int i = 0;
-	for (; i < 32 && names[i][0] && strcmp(names[i], name) != 0; i++)
+	for (; i < 48 && names[i][0] && strcmp(names[i], name) != 0; i++)
 		;
-	if (i == 32 || strlen(name) >= sizeof names[0])
+	if (i == 48 || strlen(name) >= sizeof names[0])
 		FAIL("in_scratch: too many names or too long a name: %s", name);
 	snprintf(names[i], sizeof names[i], "%s", name);
 	snprintf(paths[i], sizeof paths[i], "%s/%s", scratch, name);
@@ -216,6 +217,7 @@ static void check_file(const char *sub, const char *name)
 		if (strcmp(l, "ids 0") == 0)
 			id_base = 0;
 		if (sscanf(l, "option real_scale %lf", &opt.real_scale) == 1 ||
+		    sscanf(l, "option real_round %d", &opt.real_round) == 1 ||
 		    sscanf(l, "option pattern_weight %" SCNu32, &opt.pattern_weight) == 1 ||
 		    sscanf(l, "option max_bytes %" SCNu64, &opt.max_bytes) == 1)
 			continue;
@@ -230,6 +232,8 @@ static void check_file(const char *sub, const char *name)
 	}
 	struct graph g;
 	struct graph_error err = {{0}};
+	struct graph_read_info info;
+	opt.info = &info;
 	int rc = graph_read(input, &opt, &g, &err);
 	if (good && rc < 0)
 		FAIL("%s: should read, but: %s", input, err.msg);
@@ -293,6 +297,12 @@ static void check_file(const char *sub, const char *name)
 			for (uint64_t e = 0; e < g.m; e++)
 				got += g.col[e] == u;
 		}
+		else if (strcmp(key, "rounded") == 0 && fields == 1)
+			got = (long long)info.rounded, want = atoll(a);
+		else if (strcmp(key, "first_rounded") == 0 && fields == 1)
+			got = (long long)info.first_line, want = atoll(a);
+		else if (strcmp(key, "max_rounding") == 0 && fields == 1)
+			got = (long long)(info.max_rounding * 1000 + 0.5), want = (long long)(atof(a) * 1000 + 0.5);
 		else if (strcmp(key, "min_out") == 0 && fields == 2)
 			got = g.min_out[vertex(expect, line, a, &g)], want = strcmp(b, "inf") == 0 ? GRAPH_INF : atoll(b);
 		else
@@ -587,6 +597,25 @@ static void test_cache(void)
 	ASSERT_EQ(graph_read_cached(mtx, cache, &opt, &g, &err), 0);
 	ASSERT_EQ(g.w[0], 5);
 	graph_free(&g);
+
+	/* Rounded real weights: the cache says so, and is not used by a read that refuses rounding. */
+	const char *real = in_scratch("r.mtx");
+	static const char real_text[] = "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 2.5\n";
+	write_file(real, real_text, sizeof real_text - 1);
+	struct graph_read_info info;
+	opt = (struct graph_read_options){.real_round = 1, .info = &info};
+	ASSERT_EQ(graph_read_cached(real, cache, &opt, &g, &err), 0);
+	ASSERT(info.rounded == 1 && info.first_line == 3 && info.max_rounding == 0.5 && !info.rounded_cache);
+	ASSERT_EQ(g.w[0], 3);
+	graph_free(&g);
+	ASSERT_EQ(graph_read_cached(real, cache, &opt, &g, &err), 0); /* from the cache */
+	ASSERT(info.rounded == 0 && info.rounded_cache);
+	graph_free(&g);
+	opt.real_round = 0;
+	ASSERT_EQ(graph_read_cached(real, cache, &opt, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "r.mtx:3: weight 2.5 is not an integer");
+	ASSERT(is_zeroed(&g));
+	unlink(real);
 
 	/* A cache that cannot be written does not fail the read, and says why. */
 	ASSERT_EQ(graph_read_cached(mtx, in_scratch("nodir/c.tgb"), NULL, &g, &err), 0);

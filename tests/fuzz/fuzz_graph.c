@@ -8,7 +8,8 @@
  *   3    .tgb: write the right checksum into the header first, so that the checks behind the
  *        checksum (sizes, CSR invariants) see arbitrary arrays; format 3: an edge list, not .co
  *   4-5  real_scale (Matrix Market real, edge lists' decimal weights): 1, 0.001, 1e6 or 3.7
- *   6    pattern_weight 1000000 (else the default)
+ *   6    pattern_weight 1000000 and real_round 1 (else the defaults: pattern weight 1, real
+ *        weights that are not integers refused)
  *   7    text formats: read through graph_read_cached (parse, write the cache, read it back)
  * What must hold (else abort(), which the fuzzer reports): a failed read returns a negative
  * errno, leaves the graph zeroed and says one line naming the file; a successful read gives a
@@ -181,9 +182,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 
 	static const enum graph_format formats[5] = {GRAPH_FORMAT_DIMACS, GRAPH_FORMAT_MTX, GRAPH_FORMAT_BINARY,
 						     GRAPH_FORMAT_AUTO, GRAPH_FORMAT_EDGELIST};
+	struct graph_read_info info;
 	struct graph_read_options o = {.format = formats[format],
 				       .real_scale = scales[(mode >> 4) & 3],
 				       .pattern_weight = (mode >> 6) & 1 ? GRAPH_MAX_WEIGHT : 0,
+				       .real_round = (mode >> 6) & 1,
+				       .info = &info,
 				       .max_bytes = MAX_BYTES,
 				       .max_bytes_what = "fuzz"};
 	struct graph g;
@@ -229,6 +233,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 			check_failure(rc, &g, &err, mem_path);
 		else if (rc == 0)
 		{
+			check(info.rounded == 0 || (o.real_round && info.first_line > 0 && info.max_rounding > 0 &&
+						    info.max_rounding <= 0.5),
+			      "rounded real weights without real_round, or a rounding out of 0..0.5");
 			round_trip(&g);
 			graph_free(&g);
 		}

@@ -55,13 +55,31 @@ enum graph_format
 				    n = largest id + 1, missing weight 1, '#' and '%' comment lines */
 };
 
+/** What a read did that its user should hear of (graph_read_options::info). */
+struct graph_read_info
+{
+	uint64_t rounded;     /**< real weights rounded to an integer (after real_scale) */
+	double max_rounding;  /**< the most one of them changed, 0..0.5 (in weight units after real_scale) */
+	uint64_t first_line;  /**< the line of the first one */
+	int rounded_cache;    /**< graph_read_cached: the cache used holds weights rounded when it was
+				   made (their count is not kept) */
+};
+
 /** Options of graph_read. */
 struct graph_read_options
 {
 	enum graph_format format;
-	/** Matrix Market "real" weights: multiply by this and round to the nearest integer
-	 *  (0: 1). Negative results are an error. */
+	/** Real weights (Matrix Market "real", decimal edge-list weights): multiplied by this (0:
+	 *  1). Negative results are an error. */
 	double real_scale;
+	/** A real weight that is not an integer once multiplied: 0 refuses it at its line (saying
+	 *  how to scale it, naming real_scale_what); 1 rounds it to the nearest integer and counts
+	 *  it in *info. Never silent. */
+	int real_round;
+	/** The option that sets real_scale, for messages, e.g. "--mtx-real-scale" (NULL: "real_scale"). */
+	const char *real_scale_what;
+	/** Filled when not NULL (zeroed first). */
+	struct graph_read_info *info;
 	/** Pattern matrices (no weights): weight given to every arc (0: 1). */
 	uint32_t pattern_weight;
 	/** Refuse inputs whose reading would need more than this many bytes at its peak

@@ -47,6 +47,8 @@ static int options(const struct graph_read_options *opt, struct graph_read_optio
 {
 	static const struct graph_read_options defaults = {0};
 	*o = opt ? *opt : defaults;
+	if (o->info)
+		memset(o->info, 0, sizeof *o->info);
 	if (o->real_scale == 0)
 		o->real_scale = 1;
 	if (o->pattern_weight == 0)
@@ -85,6 +87,8 @@ int graph_read(const char *path, const struct graph_read_options *opt, struct gr
 	rc = f == GRAPH_FORMAT_DIMACS ? graph_read_dimacs_text(&r, &o, g)
 	     : f == GRAPH_FORMAT_MTX  ? graph_read_mtx_text(&r, &o, g)
 				      : graph_read_edgelist_text(&r, &o, g);
+	if (rc == 0 && o.info)
+		*o.info = r.info;
 	graph_reader_close(&r);
 	return rc;
 }
@@ -104,7 +108,8 @@ static int source_key(const char *path, const struct graph_read_options *o, stru
 				  .mtime_sec = st.st_mtim.tv_sec,
 				  .mtime_nsec = st.st_mtim.tv_nsec,
 				  .real_scale = o->real_scale,
-				  .pattern_weight = o->pattern_weight};
+				  .pattern_weight = o->pattern_weight,
+				  .real_round = o->real_round};
 	return 0;
 }
 
@@ -127,13 +132,20 @@ int graph_read_cached(const char *path, const char *cache_path, const struct gra
 	    src_st.st_ino == cache_st.st_ino)
 		return graph_set_error(err, -EINVAL, "%s: the cache %s is the graph file itself; name another file for the cache",
 				       path, cache_path);
+	struct graph_read_info info = {0}, *caller = o.info;
+	o.info = &info; /* the cache records whether weights were rounded */
 	if (graph_tgb_read(cache_path, &o, &before, g, err) == 0)
 	{
 		err->msg[0] = '\0';
+		if (caller)
+			*caller = info;
 		return 0;
 	}
 	if ((rc = graph_read(path, &o, g, err)) < 0)
 		return rc;
+	if (caller)
+		*caller = info;
+	before.rounded = info.rounded > 0;
 	err->msg[0] = '\0';
 	/* A source changed while it was parsed must not be cached under its new date. */
 	if (source_key(path, &o, &after, err) < 0 || before.size != after.size ||

@@ -249,10 +249,29 @@ int graph_parse_real(struct reader *r, char *tok, char *end, const struct graph_
 		return rerr(r, r->line, "weight '%.*s' is not a finite number; weights must be finite and >= 0", len, tok);
 	if (x < 0)
 		return rerr(r, r->line, "negative weight %.*s; weights must be >= 0", len, tok);
+	const char *what = o->real_scale_what ? o->real_scale_what : "real_scale";
 	double s = x * o->real_scale;
 	if (!(s < GRAPH_MAX_WEIGHT + 0.5))
-		return rerr(r, r->line, "weight %.*s x real_scale %g is above the maximum %u; use a smaller real_scale", len, tok,
-			    o->real_scale, GRAPH_MAX_WEIGHT);
+		return rerr(r, r->line, "weight %.*s x %s %g is above the maximum %u; use a smaller %s", len, tok, what,
+			    o->real_scale, GRAPH_MAX_WEIGHT, what);
 	*w = (uint64_t)(s + 0.5);
+	/* Decimal text times a scale is rarely exact in binary: 0.29 x 100 is 28.999999999999996.
+	 * Differences below a billionth of the weight are the conversion's, not the file's. */
+	double off = fabs(s - (double)*w);
+	if (off <= 1e-9 * (s > 1 ? s : 1))
+		return 0;
+	if (!o->real_round)
+	{
+		char scaled[64] = "";
+		if (o->real_scale != 1)
+			snprintf(scaled, sizeof scaled, " x %g = %g", o->real_scale, s);
+		return rerr(r, r->line, "weight %.*s%s is not an integer; weights are integers: give %s X to multiply "
+			    "the real weights by X (e.g. 100 keeps two decimals; the distances come multiplied by X), or "
+			    "%s 1 to round them to the nearest integer", len, tok, scaled, what, what);
+	}
+	if (!r->info.rounded++)
+		r->info.first_line = r->line;
+	if (off > r->info.max_rounding)
+		r->info.max_rounding = off;
 	return 0;
 }

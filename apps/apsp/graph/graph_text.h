@@ -48,6 +48,7 @@ struct reader
 	const char *nul;    /* the first NUL byte of buf[pos..len), or NULL */
 	char comment;       /* first character of comment lines ('c', '%') */
 	char comment2;      /* a second one ('#' and '%' of edge lists), or 0 */
+	struct graph_read_info info; /* real weights rounded so far */
 	const char *cur, *cur_end; /* the line last returned, without its line end */
 };
 
@@ -241,8 +242,9 @@ static inline int check_weight(struct reader *r, enum num t, char *tok, uint64_t
 	return t == NUM_OK && v <= GRAPH_MAX_WEIGHT ? 0 : graph_bad_weight(r, t, tok);
 }
 
-/** A real weight, the token [tok, end): finite, >= 0, times real_scale, rounded to the nearest
- *  integer 0..GRAPH_MAX_WEIGHT. */
+/** A real weight, the token [tok, end): finite, >= 0, times real_scale, an integer
+ *  0..GRAPH_MAX_WEIGHT; one that is not an integer is refused, or rounded to the nearest and
+ *  counted in r->info, as graph_read_options::real_round says. */
 int graph_parse_real(struct reader *r, char *tok, char *end, const struct graph_read_options *o, uint64_t *w);
 
 /* ------------------------------------------------------------------ the formats */

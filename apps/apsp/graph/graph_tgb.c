@@ -133,7 +133,7 @@ int graph_tgb_read(const char *path, const struct graph_read_options *o, const s
 	}
 	if (key && (!(h.flags & TGB_CACHE) || h.src_size != key->size || h.src_mtime_sec != key->mtime_sec ||
 		    h.src_mtime_nsec != key->mtime_nsec || h.real_scale != key->real_scale ||
-		    h.pattern_weight != key->pattern_weight))
+		    h.pattern_weight != key->pattern_weight || ((h.flags & TGB_ROUNDED) && !key->real_round)))
 	{
 		rc = graph_set_error(err, -ESTALE, "%s: not a cache of the current source file", path);
 		goto out;
@@ -166,6 +166,8 @@ int graph_tgb_read(const char *path, const struct graph_read_options *o, const s
 		graph_set_error(err, rc, "%s: %.400s" REWRITE, path, why.msg);
 		goto fail;
 	}
+	if (o->info)
+		o->info->rounded_cache = (h.flags & TGB_ROUNDED) != 0;
 	goto out;
 fail:
 	graph_free(g);
@@ -183,7 +185,7 @@ int graph_tgb_write(const struct graph *g, const char *path, const struct cache_
 	memcpy(h.magic, TGB_MAGIC, sizeof h.magic);
 	if (key)
 	{
-		h.flags = TGB_CACHE;
+		h.flags = TGB_CACHE | (key->rounded ? TGB_ROUNDED : 0);
 		h.pattern_weight = key->pattern_weight;
 		h.real_scale = key->real_scale;
 		h.src_size = key->size;

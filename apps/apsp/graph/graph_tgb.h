@@ -11,7 +11,8 @@
 #define TGB_MAGIC "TUCGRAPH"
 #define TGB_VERSION 1u
 #define TGB_BYTE_ORDER 0x01020304u
-#define TGB_CACHE 1u /* flags: made from a source file */
+#define TGB_CACHE 1u   /* flags: made from a source file */
+#define TGB_ROUNDED 2u /* flags: a cache whose source had real weights rounded (real_round) */
 
 struct tgb_header
 {
@@ -38,12 +39,16 @@ struct cache_key
 	int64_t mtime_sec, mtime_nsec;
 	double real_scale;
 	uint32_t pattern_weight;
+	int real_round; /* reading: rounded weights may be used (TGB_ROUNDED) */
+	int rounded;    /* writing: the weights were rounded (TGB_ROUNDED) */
 };
 
 /** The checksum's hash of @p len bytes, chained from @p seed (0 for the first block). */
 uint64_t graph_tgb_hash(uint64_t seed, const void *data, uint64_t len);
 
-/** Load a .tgb file. With @p key, it must be a cache of that source: -ESTALE otherwise. */
+/** Load a .tgb file. With @p key, it must be a cache of that source, made with the same read
+ *  options, holding rounded weights only when key->real_round allows them: -ESTALE otherwise
+ *  (o->info, when given, says whether they were rounded). */
 int graph_tgb_read(const char *path, const struct graph_read_options *o, const struct cache_key *key, struct graph *g,
 		   struct graph_error *err);
 
