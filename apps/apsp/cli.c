@@ -356,9 +356,9 @@ int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **out, uin
 	*count = 0;
 	if (!spec)
 		spec = n <= 1024 ? "all" : "random:1024";
-	int list = strchr(spec, ',') != NULL, random = !strncmp(spec, "random:", 7);
+	int list = strchr(spec, ',') != NULL, random = !strncmp(spec, "random:", 7), first = !strncmp(spec, "first:", 6);
 	if (!*spec)
-		return usage(err, "--sources '': empty; use all, N, random:N, A-B or a,b,c");
+		return usage(err, "--sources '': empty; use all, first:N, random:N, A-B or a,b,c");
 	if (list)
 		v = 1 + (uint64_t)strlen(spec) / 2; /* items are at least one digit and a comma */
 	else if (!strcmp(spec, "all"))
@@ -374,14 +374,18 @@ int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **out, uin
 			return usage(err, "--sources '%s': want A-B with 0 <= A <= B < %" PRIu32 " (vertex ids count from 0)", spec, n);
 		v = hi - lo + 1;
 	}
-	else if (digits_u64(spec, strlen(spec), &v) == 0)
+	else if (first || digits_u64(spec, strlen(spec), &v) == 0)
 	{
+		/* "N" is "first:N": the first N vertices, not vertex N */
+		if (first && digits_u64(spec + 6, strlen(spec + 6), &v) < 0)
+			return usage(err, "--sources '%s': want first:N, N an integer 1..%" PRIu32, spec, n);
 		if (v == 0 || v > n)
-			return usage(err, "--sources '%s': want 1 to %" PRIu32 " sources", spec, n);
+			return usage(err, "--sources '%s': want 1 to %" PRIu32 " sources (%s means the first N vertices, 0..N-1; "
+				     "one vertex V alone is V-V)", spec, n, first ? "first:N" : "N");
 		hi = v - 1;
 	}
 	else
-		return usage(err, "--sources '%s': use all, N, random:N, A-B or a,b,c (vertex ids count from 0)", spec);
+		return usage(err, "--sources '%s': use all, first:N, random:N, A-B or a,b,c (vertex ids count from 0)", spec);
 	uint32_t *src = malloc((v < n ? v : n) * sizeof *src + 1);
 	if (!src)
 		return set_error(err, -ENOMEM, "out of memory for %" PRIu64 " sources", v);

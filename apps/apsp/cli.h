@@ -82,6 +82,8 @@ struct cli_option
 
 /** Column where the help text of an option starts. */
 #define CLI_HELP_COLUMN 25
+/** Widest line of help: a longer label puts the help below it. */
+#define CLI_HELP_WIDTH 100
 
 /** Read argv[1..argc-1] into @p opts with @p table (@p n rows): options by name or alias, a value
  *  as the next argument or after '=' ("--seed=5"); anything else (and "-") goes to @p positional.
@@ -90,7 +92,7 @@ int cli_options_parse(const struct cli_option *table, size_t n, int argc, char *
 		      int (*positional)(const char *arg, void *opts, struct graph_error *err), struct graph_error *err);
 
 /** The help text of @p table: headings, then "  NAME VALUE   help" with the help's lines from
- *  column CLI_HELP_COLUMN. */
+ *  column CLI_HELP_COLUMN (all below the label when its first line would pass CLI_HELP_WIDTH). */
 void cli_options_help(const struct cli_option *table, size_t n, FILE *f);
 
 /* ================================================================ generated graphs */
@@ -129,9 +131,10 @@ int cli_gen_run(const struct cli_gen *gen, uint64_t seed, struct graph *g, struc
 
 /* ================================================================ sources */
 
-/** The sources of a run, from a spec: "all", "N" (vertices 0..N-1), "random:N" (N distinct
- *  vertices drawn with @p seed), "A-B", or a list "a,b,c" (distinct ids, no empty items), for
- *  a graph of @p n vertices. NULL spec: all when n <= 1024, else random:1024.
+/** The sources of a run, from a spec: "all", "first:N" or "N" (vertices 0..N-1: the first N,
+ *  not vertex N), "random:N" (N distinct vertices drawn with @p seed), "A-B" ("V-V": vertex V
+ *  alone), or a list "a,b,c" (distinct ids, no empty items, in this order), for a graph of @p n
+ *  vertices; ids count from 0. NULL spec: all when n <= 1024, else random:1024.
  *  *src is malloc'd (the caller frees it). -EINVAL for a bad spec, -ENOMEM. */
 int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **src, uint64_t *count, struct graph_error *err);
 

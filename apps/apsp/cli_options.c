@@ -126,7 +126,13 @@ void cli_options_help(const struct cli_option *table, size_t n, FILE *f)
 			snprintf(label, sizeof label, "%s%s%s", o->name, o->value ? " " : "", o->value ? o->value : "");
 		int col = 2 + (int)strlen(label);
 		fprintf(f, "  %s", label);
-		/* the first line beside the label, at least two blanks after it; the others below */
+		/* the first line beside the label, at least two blanks after it (or below a label too
+		 * long for both to fit in CLI_HELP_WIDTH); the others below */
+		if (col + 2 > CLI_HELP_COLUMN && col + 3 + (int)strcspn(o->help, "\n") > CLI_HELP_WIDTH)
+		{
+			fputc('\n', f);
+			col = 0;
+		}
 		for (const char *line = o->help; *line;)
 		{
 			size_t len = strcspn(line, "\n");

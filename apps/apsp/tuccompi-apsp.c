@@ -179,12 +179,12 @@ static int opt_engine(const char *name, const char *v, void *opts, struct graph_
 
 /* Every option, once: its name, its value, where it goes, its help. */
 static const struct cli_option options_table[] = {
-	SECTION("Graph (a file, or --gen):"),
+	SECTION("Graph (a file, or --gen; vertex ids count from 0 everywhere, see --sources):"),
 	{ .kind = CLI_OPT_TEXT, .label = "GRAPH",
 	  .help = ".gr (DIMACS shortest path), .mtx (Matrix Market), .tgb (binary cache),\n"
 		  ".edges .el .txt .csv .tsv (edge list: 'U V' or 'U V W' a line, blanks,\n"
-		  "tabs or one comma, ids from 0, weight 1 when missing, '#' and '%' comments);\n"
-		  "'-' reads standard input (one rank only; needs --format)" },
+		  "tabs or one comma, ids from 0, weight 1 when missing, '#' and '%'\n"
+		  "comments); '-' reads standard input (one rank only; needs --format)" },
 	CUSTOM("--format", "gr|mtx|tgb|edgelist", opt_format, "the format of GRAPH, when its name does not say it"),
 	STRING("--cache", "FILE", cache, "keep a binary copy of the parsed GRAPH in FILE, reuse it when newer"),
 	STRING("--gen", "SPEC", gen_spec, "generate the graph; SPEC is one of"),
@@ -205,8 +205,13 @@ static const struct cli_option options_table[] = {
 		  "memory or the cgroup's limit), checked from the file's header first" },
 
 	SECTION("Sources (default: random:1024, or all vertices when there are fewer):"),
-	{ "--sources", NULL, "SPEC", CLI_OPT_STRING, OFF(sources), .label = "--sources all | N | random:N | A-B | a,b,c",
-	  .help = "(vertex ids count from 0, each once)" },
+	{ "--sources", NULL, "SPEC", CLI_OPT_STRING, OFF(sources),
+	  .label = "--sources all | first:N | random:N | A-B | a,b,c",
+	  .help = "vertex ids count from 0, here and in every output: vertex 1 of a\n"
+		  ".gr or .mtx file (they count from 1) is vertex 0 here; an edge list's\n"
+		  "ids are used as they are. first:N (also written N): vertices 0..N-1,\n"
+		  "the first N, not vertex N; one vertex V alone: V-V (17-17) or a list;\n"
+		  "a,b,c: these, in this order (each once); outputs keep the order" },
 
 	SECTION("How to run:"),
 	CUSTOM("--engine", "E", opt_engine, "SSSP engine: auto (default), batched, crauser (the paper's), phast"),
@@ -237,9 +242,9 @@ static const struct cli_option options_table[] = {
 
 	SECTION("Output (on rank 0; every path is checked before the run, on every rank):"),
 	{ "-o", "--output", "FILE", CLI_OPT_STRING, OFF(out),
-	  .help = "per-source table: source, reached, eccentricity, sum, mean of finite\n"
-		  "distances; CSV, or TSV when FILE ends in .tsv; '-' for stdout (then\n"
-		  "stdout carries the table only)" },
+	  .help = "per-source table: source (its id, from 0), reached, eccentricity,\n"
+		  "sum, mean of finite distances; CSV, or TSV when FILE ends in .tsv;\n"
+		  "'-' for stdout (then stdout carries the table only)" },
 	STRING("--rows", "FILE", rows,
 	       "full distance rows, |S| x n in the order of --sources: FILE.npy is\n"
 	       "numpy's format (float64, inf where unreachable; numpy.load reads\n"
@@ -434,6 +439,10 @@ static void announce(const struct options *o, struct run *r)
 			o->graph ? "read" : "generate");
 		if (o->demo)
 			fprintf(stderr, "demo: %" PRIu64 " sources of a generated random graph (see --help for more)\n", r->k);
+		/* "--sources 17" surprised users who meant vertex 17 */
+		if (o->sources && *o->sources && o->sources[strspn(o->sources, "0123456789")] == '\0')
+			fprintf(stderr, "sources: the first %" PRIu64 " vertices, 0..%" PRIu64 " (vertex %s alone is --sources %s-%s)\n",
+				r->k, r->k - 1, o->sources, o->sources, o->sources);
 	}
 	if (rank0() && !(r->res = calloc(r->k, sizeof(*r->res))))
 		die(1, "out of memory for %" PRIu64 " results", r->k);
@@ -709,7 +718,7 @@ static void report(const struct run *r)
 static void first_sources(const struct run *r)
 {
 	uint64_t n = r->k < 5 ? r->k : 5;
-	fprintf(stderr, "first sources (use -o FILE for the whole table):\n");
+	fprintf(stderr, "first sources (ids from 0; use -o FILE for the whole table):\n");
 	fprintf(stderr, "  source  reached  eccentricity  mean distance\n");
 	for (uint64_t i = 0; i < n; i++)
 		fprintf(stderr, "  %6u  %7u  %12u  %13.3f\n", r->src[i], r->res[i].reached, r->res[i].ecc,

@@ -12,7 +12,10 @@
 #  - real weights (Matrix Market real, decimal edge-list weights) that are not integers: refused
 #    at file:line, naming --mtx-real-scale, no output; with --mtx-real-scale X rounded with a
 #    warning that says how many, by how much and where the first is (through a cache too); exact
-#    with a scale that keeps their decimals (4.25 -> 425, not 5).
+#    with a scale that keeps their decimals (4.25 -> 425, not 5);
+#  - ids: a .gr file's vertex 1 is source 0 (its row in -o, its distance 0 in the rows); N,
+#    first:N and 0-(N-1) are the same sources, and a run with N says what it took and how to
+#    name vertex N alone; --sources 0 says why it is not vertex 0.
 set -u
 b=${top_builddir:-.}
 s=${top_srcdir:-.}
@@ -204,5 +207,23 @@ grep -q "r.edges:1: weight 1.5 is not an integer; weights are integers: give --m
 "$app" "$tmp/r.edges" --sources 0-0 -q --mtx-real-scale 100 -o "$tmp/e100.csv" || fail "edge list --mtx-real-scale 100"
 same "$tmp/e100.csv" "$tmp/r100.csv" "the edge list of the same real weights"
 echo "ok: real weights: refused without --mtx-real-scale, rounded with a warning (through a cache too), exact when scaled"
+
+# ---------------------------------------------------------------- ids and --sources
+printf 'p sp 3 2\na 1 2 5\na 2 3 7\n' >"$tmp/ids.gr"
+"$app" "$tmp/ids.gr" --sources 0-0 -q -o "$tmp/ids.csv" --rows "$tmp/ids.npy" || fail "ids.gr"
+[ "$(sed -n 2p "$tmp/ids.csv")" = "0,3,12,17,8.5000" ] || fail ".gr vertex 1 is not source 0: $(cat "$tmp/ids.csv")"
+"$app" --gen random:500 --sources 7 -q -o "$tmp/s1.csv" || fail "--sources 7"
+"$app" --gen random:500 --sources first:7 -q -o "$tmp/s2.csv" || fail "--sources first:7"
+"$app" --gen random:500 --sources 0-6 -q -o "$tmp/s3.csv" || fail "--sources 0-6"
+same "$tmp/s2.csv" "$tmp/s1.csv" "first:7"
+same "$tmp/s3.csv" "$tmp/s1.csv" "0-6"
+"$app" --gen random:500 --sources 7 -o "$tmp/s4.csv" 2>"$tmp/err" || fail "--sources 7, not quiet"
+grep -q "^sources: the first 7 vertices, 0..6 (vertex 7 alone is --sources 7-7)$" "$tmp/err" ||
+	fail "--sources N does not say what it took: $(cat "$tmp/err")"
+"$app" --gen random:500 --sources 0 -q -o "$tmp/out/s.csv" >"$tmp/err" 2>&1 && fail "--sources 0 ran"
+grep -q "^tuccompi-apsp: --sources '0': want 1 to 500 sources (N means the first N vertices, 0..N-1; one vertex V alone is V-V)$" \
+	"$tmp/err" || fail "--sources 0: $(cat "$tmp/err")"
+"$app" --help | grep -q "vertex 1 of a$" || fail "--help does not say how .gr ids are shifted"
+echo "ok: ids from 0 (a .gr file's vertex 1 is 0); N = first:N = 0-(N-1), said when N is used"
 
 exit 0

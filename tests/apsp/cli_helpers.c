@@ -198,6 +198,12 @@ static void test_sources(void)
 	ASSERT_EQ(cli_sources("3", 5, 1, &src, &k, &err), 0);
 	ASSERT(k == 3 && src[2] == 2);
 	free(src);
+	ASSERT_EQ(cli_sources("first:3", 5, 1, &src, &k, &err), 0); /* the same, unambiguous */
+	ASSERT(k == 3 && src[0] == 0 && src[2] == 2);
+	free(src);
+	ASSERT_EQ(cli_sources("3-3", 5, 1, &src, &k, &err), 0); /* vertex 3 alone */
+	ASSERT(k == 1 && src[0] == 3);
+	free(src);
 	ASSERT_EQ(cli_sources("2-4", 5, 1, &src, &k, &err), 0);
 	ASSERT(k == 3 && src[0] == 2 && src[2] == 4);
 	free(src);
@@ -227,14 +233,17 @@ static void test_sources(void)
 		{ "1,x", "'x' is not a vertex id 0..4" },
 		{ "1,5", "'5' is not a vertex id 0..4" },
 		{ "", "--sources '': empty" },
-		{ "0", "want 1 to 5 sources" },
+		{ "0", "--sources '0': want 1 to 5 sources (N means the first N vertices, 0..N-1; one vertex V alone is V-V)" },
 		{ "6", "want 1 to 5 sources" },
+		{ "first:0", "want 1 to 5 sources (first:N means the first N vertices" },
+		{ "first:x", "--sources 'first:x': want first:N, N an integer 1..5" },
+		{ "first:", "want first:N" },
 		{ "random:0", "want random:K with 1 <= K <= 5" },
 		{ "random:6", "want random:K with 1 <= K <= 5" },
 		{ "2-9", "want A-B with 0 <= A <= B < 5" },
 		{ "4-2", "want A-B" },
 		{ "-", "want A-B" },
-		{ "some", "use all, N, random:N, A-B or a,b,c" },
+		{ "some", "use all, first:N, random:N, A-B or a,b,c" },
 	};
 	for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++)
 	{
@@ -526,6 +535,8 @@ static const struct cli_option table[] = {
 	{ "--real", NULL, "X", CLI_OPT_DOUBLE, offsetof(struct opts, d), .dmin = 0.5, .dmax = 2, .help = "a number" },
 	{ "--custom-with-a-long-name", NULL, "yes|no", CLI_OPT_CUSTOM, .parse = custom_opt, .help = "its own parser" },
 	{ .kind = CLI_OPT_TEXT, .help = "    verbatim\n" },
+	{ "--x", NULL, "a-label-so-long-that-its-help-goes-below-it", CLI_OPT_FLAG, offsetof(struct opts, flag),
+	  .help = "a first line long enough to pass the width of one hundred columns beside the label\nand a second" },
 };
 
 static int parse(struct opts *o, struct graph_error *err, ...)
@@ -574,7 +585,7 @@ static void test_options(void)
 		ASSERT_STR_CONTAINS(err.msg, bad[k].msg);
 	}
 
-	char help[1024] = "";
+	char help[2048] = "";
 	FILE *f = fmemopen(help, sizeof help - 1, "w");
 	ASSERT(f);
 	cli_options_help(table, sizeof table / sizeof table[0], f);
@@ -588,7 +599,10 @@ static void test_options(void)
 				  "  --bytes B              memory\n"
 				  "  --real X               a number\n"
 				  "  --custom-with-a-long-name yes|no   its own parser\n"
-				  "    verbatim\n");
+				  "    verbatim\n"
+				  "  --x a-label-so-long-that-its-help-goes-below-it\n"
+				  "                         a first line long enough to pass the width of one hundred columns beside the label\n"
+				  "                         and a second\n");
 }
 
 static void test_memory(void)
