@@ -348,6 +348,79 @@ static int list_sources(const char *spec, uint32_t n, uint32_t *src, uint64_t *c
 	return rc;
 }
 
+/* "file:PATH": vertex ids separated by blanks, tabs, line ends or commas, '#' comments to the
+ * end of the line; each once, in this order. Errors name PATH:LINE. */
+static int file_sources(const char *spec, uint32_t n, uint32_t **out, uint64_t *count, struct graph_error *err)
+{
+	const char *path = spec + 5;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return set_error(err, -errno, "--sources %s: cannot open %s: %s", spec, path, strerror(errno));
+	uint8_t *seen = calloc(((size_t)n + 7) / 8, 1);
+	uint64_t k = 0, cap = 1024, line = 1;
+	uint32_t *src = malloc(cap * sizeof *src);
+	int rc = 0, c;
+	char tok[24];
+	size_t len = 0;
+	if (!seen || !src)
+		rc = set_error(err, -ENOMEM, "--sources %s: out of memory for a bitmap of %" PRIu32 " vertices", spec, n);
+	while (rc == 0)
+	{
+		c = getc(f);
+		if (c == '#')
+			while (c != EOF && c != '\n')
+				c = getc(f);
+		if (c == EOF || c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == ',')
+		{
+			uint64_t v;
+			if (len && (len >= sizeof tok || digits_u64(tok, len, &v) < 0 || v >= n))
+				rc = usage(err, "--sources %s:%" PRIu64 ": '%.*s' is not a vertex id 0..%" PRIu32, spec, line,
+					   (int)(len < sizeof tok ? len : sizeof tok), tok, n - 1);
+			else if (len && (seen[v / 8] & (1u << (v % 8))))
+				rc = usage(err, "--sources %s:%" PRIu64 ": vertex %" PRIu64 " is listed twice; list each source once",
+					   spec, line, v);
+			else if (len)
+			{
+				if (k == cap)
+				{
+					uint32_t *p = realloc(src, (cap *= 2) * sizeof *src);
+					if (!p)
+					{
+						rc = set_error(err, -ENOMEM, "--sources %s: out of memory for %" PRIu64 " sources", spec, cap);
+						break;
+					}
+					src = p;
+				}
+				seen[v / 8] |= (uint8_t)(1u << (v % 8));
+				src[k++] = (uint32_t)v;
+			}
+			len = 0;
+			line += c == '\n';
+			if (c == EOF)
+				break;
+		}
+		else if (len < sizeof tok)
+			tok[len++] = (char)c;
+		else
+			len = sizeof tok; /* too long for an id: reported at its end */
+	}
+	if (rc == 0 && ferror(f))
+		rc = set_error(err, -EIO, "--sources %s: read error", spec);
+	if (rc == 0 && k == 0)
+		rc = usage(err, "--sources %s: no vertex id in the file; write ids from 0, one a line or separated by blanks or "
+			   "commas", spec);
+	fclose(f);
+	free(seen);
+	if (rc < 0)
+	{
+		free(src);
+		return rc;
+	}
+	*out = src;
+	*count = k;
+	return 0;
+}
+
 int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **out, uint64_t *count, struct graph_error *err)
 {
 	uint64_t lo = 0, hi = n - 1, v;
@@ -356,6 +429,8 @@ int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **out, uin
 	*count = 0;
 	if (!spec)
 		spec = n <= 1024 ? "all" : "random:1024";
+	if (!strncmp(spec, "file:", 5))
+		return file_sources(spec, n, out, count, err);
 	int list = strchr(spec, ',') != NULL, random = !strncmp(spec, "random:", 7), first = !strncmp(spec, "first:", 6);
 	if (!*spec)
 		return usage(err, "--sources '': empty; use all, first:N, random:N, A-B or a,b,c");

@@ -206,12 +206,14 @@ static const struct cli_option options_table[] = {
 
 	SECTION("Sources (default: random:1024, or all vertices when there are fewer):"),
 	{ "--sources", NULL, "SPEC", CLI_OPT_STRING, OFF(sources),
-	  .label = "--sources all | first:N | random:N | A-B | a,b,c",
+	  .label = "--sources all | first:N | random:N | A-B | a,b,c | file:PATH",
 	  .help = "vertex ids count from 0, here and in every output: vertex 1 of a\n"
 		  ".gr or .mtx file (they count from 1) is vertex 0 here; an edge list's\n"
 		  "ids are used as they are. first:N (also written N): vertices 0..N-1,\n"
 		  "the first N, not vertex N; one vertex V alone: V-V (17-17) or a list;\n"
-		  "a,b,c: these, in this order (each once); outputs keep the order" },
+		  "a,b,c: these, in this order (each once); file:PATH: such a list in a\n"
+		  "file (blanks, line ends or commas between ids, '#' comments); the\n"
+		  "outputs keep the order" },
 
 	SECTION("How to run:"),
 	CUSTOM("--engine", "E", opt_engine, "SSSP engine: auto (default), batched, crauser (the paper's), phast"),
@@ -347,9 +349,9 @@ static void check_outputs(const struct options *o)
 		{ .option = "--ch-cache", .path = o->ch_cache },    { .option = "--trace", .path = o->trace, .is_dir = 1 },
 		{ .option = "--journal", .path = o->journal },
 	};
-	const char *inputs[] = { o->graph };
+	const char *inputs[] = { o->graph, o->sources && !strncmp(o->sources, "file:", 5) ? o->sources + 5 : NULL };
 	struct graph_error err;
-	int rc = cli_check_outputs(outs, sizeof outs / sizeof outs[0], inputs, 1, &err);
+	int rc = cli_check_outputs(outs, sizeof outs / sizeof outs[0], inputs, 2, &err);
 	if (rc < 0)
 		die_err(rc, &err);
 }

@@ -15,7 +15,8 @@
 #    with a scale that keeps their decimals (4.25 -> 425, not 5);
 #  - ids: a .gr file's vertex 1 is source 0 (its row in -o, its distance 0 in the rows); N,
 #    first:N and 0-(N-1) are the same sources, and a run with N says what it took and how to
-#    name vertex N alone; --sources 0 says why it is not vertex 0.
+#    name vertex N alone; --sources 0 says why it is not vertex 0; --sources file:PATH keeps its
+#    order on every rank count, is an input no output may overwrite, and errors at PATH:LINE.
 set -u
 b=${top_builddir:-.}
 s=${top_srcdir:-.}
@@ -224,6 +225,21 @@ grep -q "^sources: the first 7 vertices, 0..6 (vertex 7 alone is --sources 7-7)$
 grep -q "^tuccompi-apsp: --sources '0': want 1 to 500 sources (N means the first N vertices, 0..N-1; one vertex V alone is V-V)$" \
 	"$tmp/err" || fail "--sources 0: $(cat "$tmp/err")"
 "$app" --help | grep -q "vertex 1 of a$" || fail "--help does not say how .gr ids are shifted"
-echo "ok: ids from 0 (a .gr file's vertex 1 is 0); N = first:N = 0-(N-1), said when N is used"
+# --sources file:PATH: the list's order, on 1 and several ranks; it is an input no output may name
+printf '# sources\n40\n7, 3\n499\n' >"$tmp/src.txt"
+"$app" --gen random:500 --sources 40,7,3,499 -q -o "$tmp/f1.csv" --rows "$tmp/f1.npy" || fail "--sources a list"
+"$app" --gen random:500 --sources "file:$tmp/src.txt" -q -o "$tmp/f2.csv" --rows "$tmp/f2.npy" || fail "--sources file:"
+same "$tmp/f2.csv" "$tmp/f1.csv" "--sources file:"
+same "$tmp/f2.npy" "$tmp/f1.npy" "--sources file:"
+cut -d, -f1 "$tmp/f2.csv" | tr '\n' ' ' | grep -q "^source 40 7 3 499 $" || fail "file: order: $(cat "$tmp/f2.csv")"
+ext=npy
+on_ranks "$tmp/f1" --gen random:500 --sources "file:$tmp/src.txt"
+"$app" --gen random:500 --sources "file:$tmp/src.txt" -q -o "$tmp/src.txt" >"$tmp/err" 2>&1 && fail "-o onto the sources file ran"
+grep -q "is the input $tmp/src.txt: writing it would destroy the input" "$tmp/err" || fail "-o onto the sources file: $(cat "$tmp/err")"
+printf '1\n600\n' >"$tmp/bad.txt"
+"$app" --gen random:500 --sources "file:$tmp/bad.txt" -q >"$tmp/err" 2>&1 && fail "a bad sources file ran"
+grep -q "^tuccompi-apsp: --sources file:$tmp/bad.txt:2: '600' is not a vertex id 0..499$" "$tmp/err" ||
+	fail "a bad sources file: $(cat "$tmp/err")"
+echo "ok: ids from 0 (a .gr file's vertex 1 is 0); N = first:N = 0-(N-1), said when N is used; --sources file:PATH"
 
 exit 0

@@ -211,6 +211,44 @@ static void test_sources(void)
 	ASSERT(k == 3 && src[0] == 4 && src[1] == 0 && src[2] == 2);
 	free(src);
 
+	/* file:PATH: blanks, line ends, commas, comments; errors at PATH:LINE */
+	const char *ids = in_scratch("ids.txt");
+	FILE *f = fopen(ids, "w");
+	ASSERT(f);
+	fputs("# sources\n4\n0, 2\t1 # and one more\r\n\n3", f);
+	fclose(f);
+	char spec[PATH_MAX + 64];
+	snprintf(spec, sizeof spec, "file:%s", ids);
+	ASSERT_EQ(cli_sources(spec, 5, 1, &src, &k, &err), 0);
+	ASSERT(k == 5 && src[0] == 4 && src[1] == 0 && src[2] == 2 && src[3] == 1 && src[4] == 3);
+	free(src);
+	static const struct
+	{
+		const char *text, *msg;
+	} bad_files[] = {
+		{ "1\n2\n5\n", ":3: '5' is not a vertex id 0..4" },
+		{ "1\n\n1\n", ":3: vertex 1 is listed twice" },
+		{ "0 x\n", ":1: 'x' is not a vertex id 0..4" },
+		{ "-1\n", ":1: '-1' is not a vertex id" },
+		{ "# none\n\n", ": no vertex id in the file" },
+		{ "123456789012345678901234567890\n", ":1: '12345678901234567890123" },
+	};
+	for (unsigned i = 0; i < sizeof bad_files / sizeof *bad_files; i++)
+	{
+		f = fopen(ids, "w");
+		ASSERT(f);
+		fputs(bad_files[i].text, f);
+		fclose(f);
+		ASSERT_EQ(cli_sources(spec, 5, 1, &src, &k, &err), -EINVAL);
+		ASSERT_STR_CONTAINS(err.msg, spec);
+		ASSERT_STR_CONTAINS(err.msg, bad_files[i].msg);
+		ASSERT(src == NULL && k == 0);
+	}
+	unlink(ids);
+	snprintf(spec, sizeof spec, "file:%s", ids);
+	ASSERT_EQ(cli_sources(spec, 5, 1, &src, &k, &err), -ENOENT);
+	ASSERT_STR_CONTAINS(err.msg, "cannot open");
+
 	/* The draws of random:K are part of the outputs' definition: these are what the tool has
 	 * always drawn (tuccompi-apsp of 2026-11-30), for both ways of drawing (bitmap, shuffle). */
 	static const uint32_t few[4] = { 198, 705, 559, 934 }, all[10] = { 8, 1, 7, 0, 5, 3, 2, 4, 9, 6 };

@@ -11,7 +11,8 @@
  *    its format, and is refused for binary graphs and for caching;
  *  - a text file larger than the read buffer, and over-long lines;
  *  - damaged binary files (every byte flipped in turn, truncations, an extra byte) are
- *    rejected cleanly;
+ *    rejected cleanly; one written without a checksum (flag 4, checksum 0) is read, with every
+ *    CSR invariant checked;
  *  - graph_read_cached builds, uses and rebuilds its cache (damaged cache, changed source,
  *    changed options, unwritable cache; a cache of rounded real weights says so and is not used
  *    by a read that refuses rounding);
@@ -509,6 +510,27 @@ static void test_binary_damage(void)
 	write_file(bad, longer, len + 1);
 	ASSERT_EQ(graph_read(bad, NULL, &back, &err), -EINVAL);
 	free(longer);
+
+	/* Written without a checksum by another program (flag 4, checksum 0): read, every invariant
+	 * still checked; the flag with a non-zero checksum is checked as usual. */
+	uint32_t flags;
+	uint64_t zero = 0;
+	memcpy(&flags, data + 32, 4);
+	flags |= 4;
+	write_file(bad, data, len);
+	fd = open(bad, O_WRONLY);
+	ASSERT(fd >= 0 && pwrite(fd, &flags, 4, 32) == 4);
+	ASSERT_EQ(graph_read(bad, NULL, &back, &err), -EINVAL); /* the old checksum no longer fits */
+	ASSERT_STR_CONTAINS(err.msg, "checksum mismatch");
+	ASSERT(pwrite(fd, &zero, 8, 72) == 8);
+	ASSERT_EQ(graph_read(bad, NULL, &back, &err), 0);
+	assert_same(&g, &back, "a .tgb without a checksum");
+	graph_free(&back);
+	uint32_t col0 = g.n; /* a target out of range: refused by the CSR checks */
+	ASSERT(pwrite(fd, &col0, 4, (off_t)(80 + (g.n + 1ull) * 8)) == 4);
+	ASSERT_EQ(graph_read(bad, NULL, &back, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "target out of range");
+	close(fd);
 
 	/* A graph that is consistent but over the memory limit. */
 	struct graph_read_options opt = {.max_bytes = 1000};

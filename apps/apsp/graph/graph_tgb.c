@@ -1,6 +1,7 @@
 /* The binary graph file (.tgb, native byte order): a header followed by the CSR arrays,
  *   struct tgb_header (80 bytes) | rowptr[n+1] u64 | col[m] u32 | w[m] u32 | min_out[n] u32
- * with a checksum over the header and the arrays. A cache written by graph_read_cached also
+ * with a checksum over the header and the arrays (or, flagged TGB_NO_CHECKSUM, none: files that
+ * other programs write, see graph_tgb.h). A cache written by graph_read_cached also
  * records the size and mtime of its source and the read options that shaped the weights.
  * Loading checks the size, the checksum and every CSR invariant, so a damaged file is an
  * error, never a crash. Written through outfile.h, atomically. */
@@ -155,7 +156,9 @@ int graph_tgb_read(const char *path, const struct graph_read_options *o, const s
 		rc = graph_io_error(err, path, "read error", -rc);
 		goto fail;
 	}
-	if (graph_checksum(h, g) != h.checksum)
+	/* TGB_NO_CHECKSUM needs its zero checksum too: one changed byte cannot make a file unchecked */
+	int unchecked = (h.flags & TGB_NO_CHECKSUM) && h.checksum == 0 && !(h.flags & TGB_CACHE);
+	if (!unchecked && graph_checksum(h, g) != h.checksum)
 	{
 		rc = graph_set_error(err, -EINVAL, "%s: checksum mismatch, the file is corrupted" REWRITE, path);
 		goto fail;

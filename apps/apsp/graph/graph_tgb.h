@@ -13,6 +13,9 @@
 #define TGB_BYTE_ORDER 0x01020304u
 #define TGB_CACHE 1u   /* flags: made from a source file */
 #define TGB_ROUNDED 2u /* flags: a cache whose source had real weights rounded (real_round) */
+/* flags: written without a checksum (field 0) by a program that cannot compute it cheaply (the
+ * Python module, python/tuccompi); every CSR invariant is still checked. Never a cache. */
+#define TGB_NO_CHECKSUM 4u
 
 struct tgb_header
 {
