@@ -39,7 +39,8 @@ static const char usage_tail[] =
 	"Examples:\n"
 	"  " PROG " --gen random:1049088 --sources random:4096 --policy ms --mk 4\n"
 	"  mpirun -n 2 " PROG " road.gr --cache road.tgb --sources 0-999 -o ecc.csv\n"
-	"  zcat road.gr.gz | " PROG " - --format gr --sources 0-99 -o - > ecc.csv\n";
+	"  zcat road.gr.gz | " PROG " - --format gr --sources 0-99 -o - > ecc.csv\n"
+	"  " PROG " roads.csv --undirected --sources first:100 --rows d.npy   # numpy.load(\"d.npy\")\n";
 
 struct options
 {
