@@ -348,6 +348,79 @@ static int list_sources(const char *spec, uint32_t n, uint32_t *src, uint64_t *c
 	return rc;
 }
 
+/* "file:PATH": vertex ids separated by blanks, tabs, line ends or commas, '#' comments to the
+ * end of the line; each once, in this order. Errors name PATH:LINE. */
+static int file_sources(const char *spec, uint32_t n, uint32_t **out, uint64_t *count, struct graph_error *err)
+{
+	const char *path = spec + 5;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return set_error(err, -errno, "--sources %s: cannot open %s: %s", spec, path, strerror(errno));
+	uint8_t *seen = calloc(((size_t)n + 7) / 8, 1);
+	uint64_t k = 0, cap = 1024, line = 1;
+	uint32_t *src = malloc(cap * sizeof *src);
+	int rc = 0, c;
+	char tok[24];
+	size_t len = 0;
+	if (!seen || !src)
+		rc = set_error(err, -ENOMEM, "--sources %s: out of memory for a bitmap of %" PRIu32 " vertices", spec, n);
+	while (rc == 0)
+	{
+		c = getc(f);
+		if (c == '#')
+			while (c != EOF && c != '\n')
+				c = getc(f);
+		if (c == EOF || c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == ',')
+		{
+			uint64_t v;
+			if (len && (len >= sizeof tok || digits_u64(tok, len, &v) < 0 || v >= n))
+				rc = usage(err, "--sources %s:%" PRIu64 ": '%.*s' is not a vertex id 0..%" PRIu32, spec, line,
+					   (int)(len < sizeof tok ? len : sizeof tok), tok, n - 1);
+			else if (len && (seen[v / 8] & (1u << (v % 8))))
+				rc = usage(err, "--sources %s:%" PRIu64 ": vertex %" PRIu64 " is listed twice; list each source once",
+					   spec, line, v);
+			else if (len)
+			{
+				if (k == cap)
+				{
+					uint32_t *p = realloc(src, (cap *= 2) * sizeof *src);
+					if (!p)
+					{
+						rc = set_error(err, -ENOMEM, "--sources %s: out of memory for %" PRIu64 " sources", spec, cap);
+						break;
+					}
+					src = p;
+				}
+				seen[v / 8] |= (uint8_t)(1u << (v % 8));
+				src[k++] = (uint32_t)v;
+			}
+			len = 0;
+			line += c == '\n';
+			if (c == EOF)
+				break;
+		}
+		else if (len < sizeof tok)
+			tok[len++] = (char)c;
+		else
+			len = sizeof tok; /* too long for an id: reported at its end */
+	}
+	if (rc == 0 && ferror(f))
+		rc = set_error(err, -EIO, "--sources %s: read error", spec);
+	if (rc == 0 && k == 0)
+		rc = usage(err, "--sources %s: no vertex id in the file; write ids from 0, one a line or separated by blanks or "
+			   "commas", spec);
+	fclose(f);
+	free(seen);
+	if (rc < 0)
+	{
+		free(src);
+		return rc;
+	}
+	*out = src;
+	*count = k;
+	return 0;
+}
+
 int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **out, uint64_t *count, struct graph_error *err)
 {
 	uint64_t lo = 0, hi = n - 1, v;
@@ -356,9 +429,11 @@ int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **out, uin
 	*count = 0;
 	if (!spec)
 		spec = n <= 1024 ? "all" : "random:1024";
-	int list = strchr(spec, ',') != NULL, random = !strncmp(spec, "random:", 7);
+	if (!strncmp(spec, "file:", 5))
+		return file_sources(spec, n, out, count, err);
+	int list = strchr(spec, ',') != NULL, random = !strncmp(spec, "random:", 7), first = !strncmp(spec, "first:", 6);
 	if (!*spec)
-		return usage(err, "--sources '': empty; use all, N, random:N, A-B or a,b,c");
+		return usage(err, "--sources '': empty; use all, first:N, random:N, A-B or a,b,c");
 	if (list)
 		v = 1 + (uint64_t)strlen(spec) / 2; /* items are at least one digit and a comma */
 	else if (!strcmp(spec, "all"))
@@ -374,14 +449,18 @@ int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **out, uin
 			return usage(err, "--sources '%s': want A-B with 0 <= A <= B < %" PRIu32 " (vertex ids count from 0)", spec, n);
 		v = hi - lo + 1;
 	}
-	else if (digits_u64(spec, strlen(spec), &v) == 0)
+	else if (first || digits_u64(spec, strlen(spec), &v) == 0)
 	{
+		/* "N" is "first:N": the first N vertices, not vertex N */
+		if (first && digits_u64(spec + 6, strlen(spec + 6), &v) < 0)
+			return usage(err, "--sources '%s': want first:N, N an integer 1..%" PRIu32, spec, n);
 		if (v == 0 || v > n)
-			return usage(err, "--sources '%s': want 1 to %" PRIu32 " sources", spec, n);
+			return usage(err, "--sources '%s': want 1 to %" PRIu32 " sources (%s means the first N vertices, 0..N-1; "
+				     "one vertex V alone is V-V)", spec, n, first ? "first:N" : "N");
 		hi = v - 1;
 	}
 	else
-		return usage(err, "--sources '%s': use all, N, random:N, A-B or a,b,c (vertex ids count from 0)", spec);
+		return usage(err, "--sources '%s': use all, first:N, random:N, A-B or a,b,c (vertex ids count from 0)", spec);
 	uint32_t *src = malloc((v < n ? v : n) * sizeof *src + 1);
 	if (!src)
 		return set_error(err, -ENOMEM, "out of memory for %" PRIu64 " sources", v);
@@ -401,6 +480,23 @@ int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **out, uin
 	*out = src;
 	*count = v;
 	return 0;
+}
+
+/* ================================================================ real weights */
+
+void cli_warn_rounding(FILE *f, const char *prog, const char *path, const struct graph_read_info *info, double scale,
+		       const char *option)
+{
+	if (info->rounded)
+		fprintf(f, "%s: warning: %s: %" PRIu64 " real weight%s rounded to %s (by up to %.3g after %s %g; the "
+			   "first at line %" PRIu64 "): the graph holds the rounded weights; a larger %s keeps more "
+			   "decimals (weights and distances then come multiplied by it)\n",
+			prog, path, info->rounded, info->rounded == 1 ? "" : "s", info->rounded == 1 ? "an integer" : "integers",
+			info->max_rounding, option, scale, info->first_line, option);
+	else if (info->rounded_cache)
+		fprintf(f, "%s: warning: %s: its cache holds real weights rounded to integers (%s %g) when it was made: the "
+			   "graph holds the rounded weights; a larger %s keeps more decimals\n",
+			prog, path, option, scale, option);
 }
 
 /* ================================================================ outputs */

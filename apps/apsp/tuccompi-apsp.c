@@ -25,6 +25,7 @@
 #include "../tool_version.h"
 #include "cli.h"
 #include "graph.h"
+#include "rows.h"
 #include "sssp.h"
 
 #define PROG "tuccompi-apsp"
@@ -32,59 +33,14 @@
 static const char usage_head[] =
 	"Usage: " PROG " [OPTION]... [GRAPH]\n"
 	"Shortest paths from many sources of a graph, one task per source, on all CPU cores and GPUs\n"
-	"(run under mpirun for several nodes). Without arguments: a small demo on a generated graph.\n"
-	"\n"
-	"Graph (a file, or --gen):\n"
-	"  GRAPH                  .gr (DIMACS shortest path), .mtx (Matrix Market), .tgb (binary cache);\n"
-	"                         '-' reads standard input (one rank only; needs --format)\n"
-	"  --format gr|mtx|tgb    the format of GRAPH, when its name does not say it\n"
-	"  --cache FILE           keep a binary copy of the parsed GRAPH in FILE, reuse it when newer\n"
-	"  --gen SPEC             generate the graph; SPEC is one of\n";
+	"(run under mpirun for several nodes). Without arguments: a small demo on a generated graph.\n";
 static const char usage_tail[] =
-	"  --seed S               seed of generators and random sources (default 1)\n"
-	"  --mtx-real-scale X     multiply real Matrix Market weights by X before rounding (default 1)\n"
-	"  --max-memory BYTES     refuse graphs that need more memory (e.g. 48G; default: the available\n"
-	"                         memory or the cgroup's limit), checked from the file's header first\n"
-	"\n"
-	"Sources (default: random:1024, or all vertices when there are fewer):\n"
-	"  --sources all | N | random:N | A-B | a,b,c   (vertex ids count from 0, each once)\n"
-	"\n"
-	"How to run:\n"
-	"  --engine E             SSSP engine: auto (default), batched, crauser (the paper's), phast\n"
-	"  --ch-cache FILE        phast: keep the contraction hierarchy in FILE, reuse it when valid\n"
-	"  --delta N              batched GPU engine: bucket width (default: from the graph)\n"
-	"  --policy P             eq1, eq2, ms (the paper's), ms-tail (default: MS that leaves the\n"
-	"                         last tasks to faster units and ranks), or a StarPU policy (dmda,\n"
-	"                         lws, eager, ...)\n"
-	"  --units cpu|gpu|all    which implementations to use (default all)\n"
-	"  --mk N|auto            SSSPs at once per GPU (default 4; auto: measure, remember in the\n"
-	"                         tuning database)\n"
-	"  --tune rules|empirical|cuda   how GPU launch geometry is chosen (default rules)\n"
-	"  --ncpu N, --ngpu N     CPU workers / GPUs per node (default: all)\n"
-	"  --trace DIR            record an FxT trace; DIR/paje.trace opens in ViTE\n"
-	"  --verify K             recompute K sources on the root with the CPU code and compare\n"
-	"  --journal FILE         record finished sources durably in FILE.rank-R as the run goes, so\n"
-	"                         that a killed run can be resumed (removed once the outputs exist)\n"
-	"  --resume               with --journal: run only the sources the journal does not hold; the\n"
-	"                         same outputs, byte for byte, as an uninterrupted run\n"
-	"\n"
-	"Output (on rank 0; every path is checked before the run, on every rank):\n"
-	"  -o FILE                per-source table: source, reached, eccentricity, sum, mean of finite\n"
-	"                         distances; CSV, or TSV when FILE ends in .tsv; '-' for stdout (then\n"
-	"                         stdout carries the table only)\n"
-	"  --rows FILE            full distance rows (binary: see docs/apsp.md), needs a shared file\n"
-	"                         system across nodes\n"
-	"  --stats FILE           per-unit statistics as CSV (tasks, busy/idle time, transfers)\n"
-	"  --summary              print the run summary: tasks, busy and idle time per unit, shares\n"
-	"                         of the run in transfers and cross-rank messages\n"
-	"  -q, --quiet            no progress bar or report\n"
-	"  -h, --help             this text\n"
-	"  --version              the versions of this program and of the library\n"
 	"\n"
 	"Examples:\n"
 	"  " PROG " --gen random:1049088 --sources random:4096 --policy ms --mk 4\n"
 	"  mpirun -n 2 " PROG " road.gr --cache road.tgb --sources 0-999 -o ecc.csv\n"
-	"  zcat road.gr.gz | " PROG " - --format gr --sources 0-99 -o - > ecc.csv\n";
+	"  zcat road.gr.gz | " PROG " - --format gr --sources 0-99 -o - > ecc.csv\n"
+	"  " PROG " roads.csv --undirected --sources first:100 --rows d.npy   # numpy.load(\"d.npy\")\n";
 
 struct options
 {
@@ -95,8 +51,9 @@ struct options
 	enum sssp_engine engine;
 	uint64_t seed, max_memory;
 	uint32_t delta;
-	int ncpu, ngpu, quiet, verify, summary, demo, automk, mk, mk_given, resume;
+	int ncpu, ngpu, quiet, verify, summary, demo, automk, mk, mk_given, resume, undirected;
 	double real_scale;
+	int real_round; /* --mtx-real-scale given: round real weights (with a warning) */
 };
 
 struct progress
@@ -108,18 +65,12 @@ struct progress
 	pthread_t th;
 };
 
-struct rows_file
-{
-	struct outfile out;
-	uint64_t data_off;
-	int partial; /* journaled run: PATH.partial, kept across kills for --resume */
-};
-
 /* Everything a run holds, from the graph to the finished task set. */
 struct run
 {
 	const struct tuccompi_policy *policy;
 	struct graph g;
+	struct graph_read_info read_info; /* real weights rounded (said once the ranks are known) */
 	struct sssp_graph view;
 	double load_s, wall_s;
 	uint32_t *src;
@@ -162,89 +113,171 @@ static void die_err(int rc, const struct graph_error *err)
 
 /* ------------------------------------------------------------------ options */
 
-static const char *need_arg(int *i, int argc, char **argv)
+static void print_usage(void);
+
+static int opt_help(const char *name, const char *v, void *opts, struct graph_error *err)
 {
-	if (*i + 1 >= argc)
-		die(2, "option %s needs a value (see --help)", argv[*i]);
-	return argv[++*i];
+	print_usage();
+	exit(0);
 }
 
-/* The field of an option whose value is kept as given, or NULL. */
-static const char **string_field(const char *a, struct options *o)
+static int opt_version(const char *name, const char *v, void *opts, struct graph_error *err)
 {
-	static const struct
-	{
-		const char *name;
-		size_t off;
-	} strings[] = {
-		{ "--cache", offsetof(struct options, cache) },     { "--gen", offsetof(struct options, gen_spec) },
-		{ "--sources", offsetof(struct options, sources) }, { "--policy", offsetof(struct options, policy) },
-		{ "--units", offsetof(struct options, units) },     { "--tune", offsetof(struct options, tune) },
-		{ "--trace", offsetof(struct options, trace) },     { "-o", offsetof(struct options, out) },
-		{ "--output", offsetof(struct options, out) },      { "--rows", offsetof(struct options, rows) },
-		{ "--stats", offsetof(struct options, stats) },     { "--ch-cache", offsetof(struct options, ch_cache) },
-		{ "--journal", offsetof(struct options, journal) },
-	};
-	for (unsigned k = 0; k < sizeof strings / sizeof strings[0]; k++)
-		if (!strcmp(a, strings[k].name))
-			return (const char **)((char *)o + strings[k].off);
-	return NULL;
+	tool_print_version(PROG);
+	exit(0);
 }
 
-static void take_value(const char *a, const char *v, struct options *o)
+static int opt_mk(const char *name, const char *v, void *opts, struct graph_error *err)
 {
-	struct graph_error err;
+	struct options *o = opts;
 	uint64_t x = 0;
 	int rc = 0;
-	if (!strcmp(a, "--seed"))
-		rc = cli_parse_u64(a, v, 0, UINT64_MAX, &o->seed, &err);
-	else if (!strcmp(a, "--mtx-real-scale"))
-		rc = cli_parse_double(a, v, 1e-300, 1e300, &o->real_scale, &err);
-	else if (!strcmp(a, "--max-memory"))
-		rc = cli_parse_bytes(a, v, &o->max_memory, &err);
-	else if (!strcmp(a, "--delta"))
-		rc = cli_parse_u32(a, v, 1, UINT32_MAX, &o->delta, &err);
-	else if (!strcmp(a, "--ncpu") || !strcmp(a, "--ngpu") || !strcmp(a, "--verify"))
-	{
-		rc = cli_parse_u64(a, v, 0, 100000, &x, &err);
-		*(!strcmp(a, "--ncpu") ? &o->ncpu : !strcmp(a, "--ngpu") ? &o->ngpu : &o->verify) = (int)x;
-	}
-	else if (!strcmp(a, "--mk"))
-	{
-		if (!(o->automk = !strcmp(v, "auto")))
-			rc = cli_parse_u64(a, v, 1, TUCCOMPI_MAX_MK, &x, &err);
-		o->mk = o->automk ? 4 : (int)x;
-		o->mk_given = 1;
-	}
-	else if (!strcmp(a, "--format"))
-	{
-		static const char *const names[] = { "gr", "mtx", "tgb" };
-		static const enum graph_format formats[] = { GRAPH_FORMAT_DIMACS, GRAPH_FORMAT_MTX, GRAPH_FORMAT_BINARY };
-		for (unsigned k = 0; k < 3 && !o->format; k++)
-			if (!strcmp(v, names[k]))
-				o->format = formats[k];
-		if (!o->format)
-			die(2, "--format '%s': use gr (DIMACS), mtx (Matrix Market) or tgb (binary)", v);
-	}
-	else if (!strcmp(a, "--engine"))
-	{
-		if (sssp_engine_parse(v, &o->engine, err.msg, sizeof err.msg) < 0)
-			die(2, "--engine: %s", err.msg);
-	}
-	else
-		die(2, "unknown option '%s' (see --help)", a);
-	if (rc < 0)
-		die_err(rc, &err);
+	if (!(o->automk = !strcmp(v, "auto")))
+		rc = cli_parse_u64(name, v, 1, TUCCOMPI_MAX_MK, &x, err);
+	o->mk = o->automk ? 4 : (int)x;
+	o->mk_given = 1;
+	return rc;
 }
 
-/* Options take_value() parses. */
-static int has_value(const char *a)
+static int opt_format(const char *name, const char *v, void *opts, struct graph_error *err)
 {
-	static const char *const with[] = { "--seed", "--mtx-real-scale", "--max-memory", "--delta", "--ncpu", "--ngpu",
-					    "--verify", "--mk", "--format", "--engine" };
-	for (unsigned k = 0; k < sizeof with / sizeof with[0]; k++)
-		if (!strcmp(a, with[k]))
-			return 1;
+	static const char *const names[] = { "gr", "mtx", "tgb", "edgelist" };
+	static const enum graph_format formats[] = { GRAPH_FORMAT_DIMACS, GRAPH_FORMAT_MTX, GRAPH_FORMAT_BINARY,
+						     GRAPH_FORMAT_EDGELIST };
+	struct options *o = opts;
+	for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++)
+		if (!strcmp(v, names[k]))
+		{
+			o->format = formats[k];
+			return 0;
+		}
+	snprintf(err->msg, sizeof err->msg, "--format '%s': use gr (DIMACS), mtx (Matrix Market), tgb (binary) or edgelist", v);
+	return -EINVAL;
+}
+
+static int opt_real_scale(const char *name, const char *v, void *opts, struct graph_error *err)
+{
+	struct options *o = opts;
+	o->real_round = 1;
+	return cli_parse_double(name, v, 1e-300, 1e300, &o->real_scale, err);
+}
+
+static int opt_engine(const char *name, const char *v, void *opts, struct graph_error *err)
+{
+	struct options *o = opts;
+	char why[400];
+	if (sssp_engine_parse(v, &o->engine, why, sizeof why) == 0)
+		return 0;
+	snprintf(err->msg, sizeof err->msg, "--engine: %s", why);
+	return -EINVAL;
+}
+
+#define OFF(field) offsetof(struct options, field)
+#define SECTION(text) { .kind = CLI_OPT_SECTION, .help = text }
+#define STRING(opt, value, field, text) { opt, NULL, value, CLI_OPT_STRING, OFF(field), .help = text }
+#define FLAG(opt, field, text) { opt, NULL, NULL, CLI_OPT_FLAG, OFF(field), .help = text }
+#define CUSTOM(opt, value, fn, text) { opt, NULL, value, CLI_OPT_CUSTOM, .parse = fn, .help = text }
+
+/* Every option, once: its name, its value, where it goes, its help. */
+static const struct cli_option options_table[] = {
+	SECTION("Graph (a file, or --gen; vertex ids count from 0 everywhere, see --sources):"),
+	{ .kind = CLI_OPT_TEXT, .label = "GRAPH",
+	  .help = ".gr (DIMACS shortest path), .mtx (Matrix Market), .tgb (binary cache),\n"
+		  ".edges .el .txt .csv .tsv (edge list: 'U V' or 'U V W' a line, blanks,\n"
+		  "tabs or one comma, ids from 0, weight 1 when missing, '#' and '%'\n"
+		  "comments); '-' reads standard input (one rank only; needs --format)" },
+	CUSTOM("--format", "gr|mtx|tgb|edgelist", opt_format, "the format of GRAPH, when its name does not say it"),
+	STRING("--cache", "FILE", cache, "keep a binary copy of the parsed GRAPH in FILE, reuse it when newer"),
+	STRING("--gen", "SPEC", gen_spec, "generate the graph; SPEC is one of"),
+	{ .kind = CLI_OPT_TEXT, .help = cli_gen_help },
+	FLAG("--undirected", undirected,
+	     "every arc also in the other direction (any GRAPH format, and --gen);\n"
+	     "opposite arcs of different weights keep the lighter one both ways"),
+	{ "--seed", NULL, "S", CLI_OPT_U64, OFF(seed), .min = 0, .max = UINT64_MAX,
+	  .help = "seed of generators and random sources (default 1)" },
+	CUSTOM("--mtx-real-scale", "X", opt_real_scale,
+	       "real weights (Matrix Market real, decimal edge-list weights) are\n"
+	       "integers or refused; with this option they are multiplied by X and\n"
+	       "rounded to integers, with a warning that says how many were rounded\n"
+	       "and by how much (e.g. 100 keeps two decimals; distances then come\n"
+	       "multiplied by X; 1 rounds them as they are)"),
+	{ "--max-memory", NULL, "BYTES", CLI_OPT_BYTES, OFF(max_memory),
+	  .help = "refuse graphs that need more memory (e.g. 48G; default: the available\n"
+		  "memory or the cgroup's limit), checked from the file's header first" },
+
+	SECTION("Sources (default: random:1024, or all vertices when there are fewer):"),
+	{ "--sources", NULL, "SPEC", CLI_OPT_STRING, OFF(sources),
+	  .label = "--sources all | first:N | random:N | A-B | a,b,c | file:PATH",
+	  .help = "vertex ids count from 0, here and in every output: vertex 1 of a\n"
+		  ".gr or .mtx file (they count from 1) is vertex 0 here; an edge list's\n"
+		  "ids are used as they are. first:N (also written N): vertices 0..N-1,\n"
+		  "the first N, not vertex N; one vertex V alone: V-V (17-17) or a list;\n"
+		  "a,b,c: these, in this order (each once); file:PATH: such a list in a\n"
+		  "file (blanks, line ends or commas between ids, '#' comments); the\n"
+		  "outputs keep the order" },
+
+	SECTION("How to run:"),
+	CUSTOM("--engine", "E", opt_engine, "SSSP engine: auto (default), batched, crauser (the paper's), phast"),
+	STRING("--ch-cache", "FILE", ch_cache, "phast: keep the contraction hierarchy in FILE, reuse it when valid"),
+	{ "--delta", NULL, "N", CLI_OPT_U32, OFF(delta), .min = 1, .max = UINT32_MAX,
+	  .help = "batched GPU engine: bucket width (default: from the graph)" },
+	STRING("--policy", "P", policy,
+	       "eq1, eq2, ms (the paper's), ms-tail (default: MS that leaves the\n"
+	       "last tasks to faster units and ranks), or a StarPU policy (dmda,\n"
+	       "lws, eager, ...)"),
+	STRING("--units", "cpu|gpu|all", units, "which implementations to use (default all)"),
+	CUSTOM("--mk", "N|auto", opt_mk,
+	       "SSSPs at once per GPU (default 4; auto: measure, remember in the\n"
+	       "tuning database)"),
+	STRING("--tune", "rules|empirical|cuda", tune, "how GPU launch geometry is chosen (default rules)"),
+	{ "--ncpu", NULL, "N", CLI_OPT_INT, OFF(ncpu), .min = 0, .max = 100000, .label = "--ncpu N, --ngpu N",
+	  .help = "CPU workers / GPUs per node (default: all)" },
+	{ "--ngpu", NULL, "N", CLI_OPT_INT, OFF(ngpu), .min = 0, .max = 100000 },
+	STRING("--trace", "DIR", trace, "record an FxT trace; DIR/paje.trace opens in ViTE"),
+	{ "--verify", NULL, "K", CLI_OPT_INT, OFF(verify), .min = 0, .max = 100000,
+	  .help = "recompute K sources on the root with the CPU code and compare" },
+	STRING("--journal", "FILE", journal,
+	       "record finished sources durably in FILE.rank-R as the run goes, so\n"
+	       "that a killed run can be resumed (removed once the outputs exist)"),
+	FLAG("--resume", resume,
+	     "with --journal: run only the sources the journal does not hold; the\n"
+	     "same outputs, byte for byte, as an uninterrupted run"),
+
+	SECTION("Output (on rank 0; every path is checked before the run, on every rank):"),
+	{ "-o", "--output", "FILE", CLI_OPT_STRING, OFF(out),
+	  .help = "per-source table: source (its id, from 0), reached, eccentricity,\n"
+		  "sum, mean of finite distances; CSV, or TSV when FILE ends in .tsv;\n"
+		  "'-' for stdout (then stdout carries the table only)" },
+	STRING("--rows", "FILE", rows,
+	       "full distance rows, |S| x n in the order of --sources: FILE.npy is\n"
+	       "numpy's format (float64, inf where unreachable; numpy.load reads\n"
+	       "it), another name the binary format of docs/apsp.md; needs a\n"
+	       "shared file system across nodes"),
+	STRING("--stats", "FILE", stats, "per-unit statistics as CSV (tasks, busy/idle time, transfers)"),
+	FLAG("--summary", summary,
+	     "print the run summary: tasks, busy and idle time per unit, shares\n"
+	     "of the run in transfers and cross-rank messages"),
+	{ "-q", "--quiet", NULL, CLI_OPT_FLAG, OFF(quiet), .label = "-q, --quiet", .help = "no progress bar or report" },
+	{ "-h", "--help", NULL, CLI_OPT_CUSTOM, .parse = opt_help, .label = "-h, --help", .help = "this text" },
+	CUSTOM("--version", NULL, opt_version, "the versions of this program and of the library"),
+};
+
+static void print_usage(void)
+{
+	fputs(usage_head, stdout);
+	cli_options_help(options_table, sizeof options_table / sizeof options_table[0], stdout);
+	fputs(usage_tail, stdout);
+}
+
+static int take_graph(const char *a, void *opts, struct graph_error *err)
+{
+	struct options *o = opts;
+	if (o->graph)
+	{
+		snprintf(err->msg, sizeof err->msg, "one graph only: '%s' and '%s'", o->graph, a);
+		return -EINVAL;
+	}
+	o->graph = a;
 	return 0;
 }
 
@@ -272,8 +305,9 @@ static void check_args(struct options *o)
 		       "smaller graph", o->gen_spec, need, limit, what);
 	if (o->format && !o->graph)
 		die(2, "--format describes a GRAPH file; there is none");
-	if (o->graph && !strcmp(o->graph, "-") && o->format != GRAPH_FORMAT_DIMACS && o->format != GRAPH_FORMAT_MTX)
-		die(2, "GRAPH '-' (standard input) needs its format: --format gr or --format mtx");
+	if (o->graph && !strcmp(o->graph, "-") && o->format != GRAPH_FORMAT_DIMACS && o->format != GRAPH_FORMAT_MTX &&
+	    o->format != GRAPH_FORMAT_EDGELIST)
+		die(2, "GRAPH '-' (standard input) needs its format: --format gr, mtx or edgelist");
 	if (o->cache && !o->graph)
 		die(2, "--cache keeps a copy of a GRAPH file; there is none (--gen graphs are not cached)");
 	if (o->resume && !o->journal)
@@ -299,37 +333,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->ncpu = o->ngpu = -1;
 	o->real_scale = 1;
 	o->demo = argc == 1;
-	for (int i = 1; i < argc; i++)
-	{
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-		{
-			fputs(usage_head, stdout);
-			fputs(cli_gen_help, stdout);
-			fputs(usage_tail, stdout);
-			exit(0);
-		}
-		if (!strcmp(a, "--version"))
-		{
-			tool_print_version(PROG);
-			exit(0);
-		}
-		const char **field = string_field(a, o);
-		if (!strcmp(a, "--summary"))
-			o->summary = 1;
-		else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
-			o->quiet = 1;
-		else if (!strcmp(a, "--resume"))
-			o->resume = 1;
-		else if (field)
-			*field = need_arg(&i, argc, argv);
-		else if (a[0] == '-' && a[1])
-			take_value(a, has_value(a) ? need_arg(&i, argc, argv) : NULL, o);
-		else if (o->graph)
-			die(2, "one graph only: '%s' and '%s'", o->graph, a);
-		else
-			o->graph = a;
-	}
+	struct graph_error err;
+	if (cli_options_parse(options_table, sizeof options_table / sizeof options_table[0], argc, argv, o, take_graph,
+			      &err) < 0)
+		die(2, "%s", err.msg);
 	check_args(o);
 }
 
@@ -343,9 +350,9 @@ static void check_outputs(const struct options *o)
 		{ .option = "--ch-cache", .path = o->ch_cache },    { .option = "--trace", .path = o->trace, .is_dir = 1 },
 		{ .option = "--journal", .path = o->journal },
 	};
-	const char *inputs[] = { o->graph };
+	const char *inputs[] = { o->graph, o->sources && !strncmp(o->sources, "file:", 5) ? o->sources + 5 : NULL };
 	struct graph_error err;
-	int rc = cli_check_outputs(outs, sizeof outs / sizeof outs[0], inputs, 1, &err);
+	int rc = cli_check_outputs(outs, sizeof outs / sizeof outs[0], inputs, 2, &err);
 	if (rc < 0)
 		die_err(rc, &err);
 }
@@ -387,7 +394,8 @@ static void load_graph(const struct options *o, struct run *r)
 	{
 		if (!strcmp(o->graph, "-") && tuccompi_nranks() > 1)
 			die(2, "GRAPH '-': standard input reaches rank 0 only; give every rank a file");
-		struct graph_read_options ro = { .format = o->format, .real_scale = o->real_scale, .max_bytes = limit,
+		struct graph_read_options ro = { .format = o->format, .real_scale = o->real_scale, .real_round = o->real_round,
+						 .real_scale_what = "--mtx-real-scale", .info = &r->read_info, .max_bytes = limit,
 						 .max_bytes_what = what };
 		rc = o->cache ? graph_read_cached(o->graph, o->cache, &ro, &r->g, &err) : graph_read(o->graph, &ro, &r->g, &err);
 		if (rc < 0)
@@ -398,6 +406,18 @@ static void load_graph(const struct options *o, struct run *r)
 	}
 	else if ((rc = cli_gen_run(&o->gen, o->seed, &r->g, &err)) < 0)
 		die(rc == -EINVAL ? 2 : 1, "--gen %s: %s", o->gen_spec, err.msg);
+	if (o->undirected)
+	{
+		/* the available memory is measured with the graph in it: then only the new CSR counts */
+		uint64_t more = graph_undirected_bytes(&r->g), need = o->max_memory ? graph_bytes(&r->g) + more : more;
+		limit = cli_memory_limit(o->max_memory, &what);
+		if (limit && need > limit)
+			die(1, "--undirected: the graph with both directions of every arc needs about %" PRIu64 " bytes%s, more "
+			       "than the limit of %" PRIu64 " (%s); use a smaller graph",
+			    need, o->max_memory ? "" : " more", limit, what);
+		if (graph_make_undirected(&r->g, &err) < 0)
+			die(1, "--undirected: %s", err.msg);
+	}
 	r->load_s = cli_now() - t0;
 	r->view = apsp_graph_view(&r->g);
 }
@@ -413,12 +433,19 @@ static void choose_sources(const struct options *o, struct run *r)
 /* Once the ranks are known: what was loaded (rank 0), and room for the results. */
 static void announce(const struct options *o, struct run *r)
 {
+	if (rank0())
+		cli_warn_rounding(stderr, PROG, o->graph ? o->graph : "", &r->read_info, o->real_scale, "--mtx-real-scale");
 	if (rank0() && !o->quiet)
 	{
-		fprintf(stderr, "graph: %" PRIu32 " vertices, %" PRIu64 " arcs, weights up to %" PRIu32 " (%.2f s to %s)\n",
-			r->g.n, r->g.m, r->g.max_w, r->load_s, o->graph ? "read" : "generate");
+		fprintf(stderr, "graph: %" PRIu32 " vertices, %" PRIu64 " arcs%s, weights up to %" PRIu32 " (%.2f s to %s)\n",
+			r->g.n, r->g.m, o->undirected ? " (undirected: both directions of each)" : "", r->g.max_w, r->load_s,
+			o->graph ? "read" : "generate");
 		if (o->demo)
 			fprintf(stderr, "demo: %" PRIu64 " sources of a generated random graph (see --help for more)\n", r->k);
+		/* "--sources 17" surprised users who meant vertex 17 */
+		if (o->sources && *o->sources && o->sources[strspn(o->sources, "0123456789")] == '\0')
+			fprintf(stderr, "sources: the first %" PRIu64 " vertices, 0..%" PRIu64 " (vertex %s alone is --sources %s-%s)\n",
+				r->k, r->k - 1, o->sources, o->sources, o->sources);
 	}
 	if (rank0() && !(r->res = calloc(r->k, sizeof(*r->res))))
 		die(1, "out of memory for %" PRIu64 " results", r->k);
@@ -426,176 +453,28 @@ static void announce(const struct options *o, struct run *r)
 
 /* ------------------------------------------------------------------ rows file */
 
-/* Binary rows: a 32-byte header ("TCCROWS1", n, number of sources, 8 reserved bytes),
- * the sources (uint32 each), then one row of n uint32 distances per source in the order
- * of the sources. Every rank writes its rows in place into the same temporary file (rank
- * 0's name); rank 0 renames it once every rank succeeded and no distance overflowed. */
-static int write_row(uint64_t id, uint32_t source, const uint32_t *dist, uint32_t n, void *ctx)
-{
-	struct rows_file *rf = ctx;
-	(void)source;
-	size_t len = (size_t)n * sizeof(uint32_t);
-	off_t off = (off_t)(rf->data_off + id * len);
-	const char *p = (const char *)dist;
-	while (len)
-	{
-		ssize_t w = pwrite(rf->out.fd, p, len, off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		len -= (size_t)w;
-		off += w;
-	}
-	return 0;
-}
-
-static int all_ok(int ok)
-{
-	int64_t v = ok;
-	return tuccompi_allreduce_i64(&v, 1, TUCCOMPI_OP_AND) < 0 ? 0 : (int)v;
-}
-
-static int rows_error(struct graph_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int rows_error(struct graph_error *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-/* A journaled run writes PATH.partial, which survives kills and signals (unlike a temporary
- * file) so that --resume goes on writing it: rows of finished sources are in it before the
- * journal records them. */
-static int rows_open_partial(struct rows_file *rf, const char *path, const struct run *r, int resume, int create,
-			     struct graph_error *err)
-{
-	size_t len = strlen(path) + 16;
-	rf->partial = 1;
-	rf->out.path = path;
-	rf->out.slot = -1;
-	rf->out.f = NULL;
-	if (!(rf->out.tmp = malloc(len)))
-		return rows_error(err, -ENOMEM, "%s: out of memory", path);
-	snprintf(rf->out.tmp, len, "%s.partial", path);
-	if (!create)
-	{
-		rf->out.fd = open(rf->out.tmp, O_WRONLY | O_CLOEXEC);
-		return rf->out.fd < 0 ? rows_error(err, -errno, "cannot open %s: %s", rf->out.tmp, strerror(errno)) : 0;
-	}
-	unsigned char hdr[32] = "TCCROWS1", have[32];
-	memcpy(hdr + 8, &r->g.n, 4);
-	memcpy(hdr + 16, &r->k, 8);
-	uint64_t total = rf->data_off + r->k * (uint64_t)r->g.n * 4;
-	if (resume)
-	{
-		/* the rows of the resumed sources are there already: same header and sources, or nothing */
-		int fd = open(rf->out.tmp, O_RDWR | O_CLOEXEC);
-		uint32_t *src = malloc(r->k * 4 + 4);
-		int same = fd >= 0 && src && pread(fd, have, 32, 0) == 32 && !memcmp(have, hdr, 32) &&
-			   pread(fd, src, r->k * 4, 32) == (ssize_t)(r->k * 4) && !memcmp(src, r->src, r->k * 4);
-		free(src);
-		if (fd >= 0 && !same)
-			close(fd);
-		if (!same)
-			return rows_error(err, -ESTALE,
-					       "--resume: %s is missing or belongs to another run; run again without --resume",
-					       rf->out.tmp);
-		rf->out.fd = fd;
-		return 0;
-	}
-	rf->out.fd = open(rf->out.tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (rf->out.fd < 0 || pwrite(rf->out.fd, hdr, 32, 0) != 32 ||
-	    pwrite(rf->out.fd, r->src, r->k * 4, 32) != (ssize_t)(r->k * 4) || ftruncate(rf->out.fd, (off_t)total) < 0)
-		return rows_error(err, -errno, "cannot write %s (%" PRIu64 " bytes): %s", rf->out.tmp, total,
-				       strerror(errno));
-	return 0;
-}
-
+/* Collective (rows.h); every rank ends on an error. */
 static void rows_open(struct rows_file *rf, const char *path, const struct run *r, const struct options *o)
 {
-	struct graph_error err = { "" };
-	long pid = (long)getpid();
-	tuccompi_bcast(&pid, sizeof(pid), 0); /* one temporary name on every rank: rank 0's */
-	rf->data_off = 32 + r->k * sizeof(uint32_t);
-	int ok = 1;
-	if (rank0())
-	{
-		if (o->journal)
-			ok = rows_open_partial(rf, path, r, o->resume, 1, &err) == 0;
-		else
-		{
-			unsigned char hdr[32] = "TCCROWS1";
-			uint64_t total = rf->data_off + r->k * (uint64_t)r->g.n * 4;
-			memcpy(hdr + 8, &r->g.n, 4);
-			memcpy(hdr + 16, &r->k, 8);
-			ok = outfile_open_pid(&rf->out, path, pid, 1, &err) == 0;
-			if (ok && (pwrite(rf->out.fd, hdr, 32, 0) != 32 ||
-				   pwrite(rf->out.fd, r->src, r->k * 4, 32) != (ssize_t)(r->k * 4) ||
-				   ftruncate(rf->out.fd, (off_t)total) < 0))
-			{
-				snprintf(err.msg, sizeof err.msg, "cannot write %s (%" PRIu64 " bytes): %s", rf->out.tmp, total,
-					 strerror(errno));
-				outfile_abort(&rf->out);
-				ok = 0;
-			}
-		}
-	}
-	if (!all_ok(ok))
-		die(1, "--rows: %s", err.msg[0] ? err.msg : "rank 0 could not create the rows file");
-	tuccompi_barrier();
-	if (!rank0())
-		ok = (o->journal ? rows_open_partial(rf, path, r, 0, 0, &err) : outfile_open_pid(&rf->out, path, pid, 0, &err)) ==
-		     0;
-	if (!all_ok(ok))
-		die(1, "--rows %s: not every rank can open it (a file system shared by all nodes is needed)", path);
+	struct graph_error err;
+	/* a journaled run's partial rows carry the graph's key, so that --resume knows them */
+	uint64_t key = o->journal ? sssp_graph_hash(&r->view) | 1 : 0;
+	if (rows_file_open(rf, path, r->g.n, r->src, r->k, o->journal != NULL, key, o->resume, &err) < 0)
+		die(1, "%s", err.msg);
 }
 
-/* A journaled run's rows: synced and closed by every rank; rank 0 renames them into place
- * (keep), or removes them. */
-static void rows_close_partial(struct rows_file *rf, const char *path, int ok, int keep)
+static int write_row(uint64_t id, uint32_t source, const uint32_t *dist, uint32_t n, void *ctx)
 {
-	if (fsync(rf->out.fd) < 0)
-		ok = 0;
-	close(rf->out.fd);
-	ok = all_ok(ok);
-	if (rank0() && (!keep || !ok || rename(rf->out.tmp, path) < 0))
-	{
-		int e = errno;
-		unlink(rf->out.tmp);
-		if (keep)
-			die(1, "--rows %s: writing the rows failed (%s); nothing was left behind", path,
-			    ok ? strerror(e) : "a rank could not write");
-	}
-	free(rf->out.tmp);
-	rf->out.tmp = NULL;
+	return rows_file_write(id, source, dist, n, ctx);
 }
 
 /* Collective. With @p keep, the rows become the file (or the run fails with a message);
  * without, the temporary file is removed. */
-static void rows_close(struct rows_file *rf, const char *path, int ok, int keep)
+static void rows_close(struct rows_file *rf, int ok, int keep)
 {
-	struct graph_error err = { "" };
-	if (rf->partial)
-	{
-		rows_close_partial(rf, path, ok, keep);
-		return;
-	}
-	ok = outfile_close(&rf->out, &err) == 0 && ok;
-	ok = all_ok(ok);
-	if (!rank0())
-	{
-		outfile_forget(&rf->out);
-		return;
-	}
-	if (!keep || !ok)
-		outfile_abort(&rf->out);
-	if (keep && (!ok || outfile_rename(&rf->out, &err) < 0))
-		die(1, "--rows %s: writing the rows failed (%s); nothing was left behind", path,
-		    err.msg[0] ? err.msg : "a rank could not write");
+	struct graph_error err;
+	if (rows_file_close(rf, ok, keep, &err) < 0)
+		die(1, "%s", err.msg);
 }
 
 /* ------------------------------------------------------------------ the task set */
@@ -828,7 +707,7 @@ static void report(const struct run *r)
 static void first_sources(const struct run *r)
 {
 	uint64_t n = r->k < 5 ? r->k : 5;
-	fprintf(stderr, "first sources (use -o FILE for the whole table):\n");
+	fprintf(stderr, "first sources (ids from 0; use -o FILE for the whole table):\n");
 	fprintf(stderr, "  source  reached  eccentricity  mean distance\n");
 	for (uint64_t i = 0; i < n; i++)
 		fprintf(stderr, "  %6u  %7u  %12u  %13.3f\n", r->src[i], r->res[i].reached, r->res[i].ecc,
@@ -882,7 +761,7 @@ static int write_outputs(const struct options *o, struct run *r)
 			over = (int64_t)i;
 	tuccompi_bcast(&over, sizeof over, 0);
 	if (o->rows)
-		rows_close(&r->rows, o->rows, !r->args.row_error, over < 0);
+		rows_close(&r->rows, !r->args.row_error, over < 0);
 	if (over >= 0)
 	{
 		if (rank0())

@@ -32,11 +32,18 @@ static const char usage_main[] =
 	"  .mtx   Matrix Market coordinate matrix (read only); symmetric gives both arcs\n"
 	"  .tgb   this tool's binary form: checksummed, loads far faster than text\n"
 	"  .co    DIMACS coordinates: 'p aux sp co VERTICES', then 'v ID X Y' (read only)\n"
+	"  .edges .el .txt .csv .tsv   edge list: 'FROM TO' or 'FROM TO WEIGHT' a line (blanks, tabs\n"
+	"         or one comma; written with commas for .csv, tabs for .tsv), ids from 0 used as\n"
+	"         given (vertices = largest id + 1), weight 1 when missing, '#' or '%' comments\n"
 	"\n"
 	"Options of info and convert:\n"
-	"  --format gr|mtx|tgb  the input's format, when its name does not say it\n"
+	"  --format gr|mtx|tgb|edgelist  the input's format, when its name does not say it\n"
 	"  --coords FILE.co     info: also read the graph's coordinates and check they match it\n"
-	"  --real-scale X       multiply Matrix Market real weights by X, then round (default 1)\n"
+	"  --undirected         every arc also in the other direction (the lighter weight of\n"
+	"                       opposite arcs both ways)\n"
+	"  --real-scale X       real weights (Matrix Market real, decimal edge-list weights) that are\n"
+	"                       not integers are refused; with this option they are multiplied by X\n"
+	"                       and rounded, with a warning saying how many and by how much\n"
 	"  --pattern-weight W   weight of the arcs of a pattern Matrix Market file (default 1)\n"
 	"  --max-memory BYTES   refuse inputs that need more memory (e.g. 8G; default: the available\n"
 	"                       memory or the cgroup's limit), checked from the header first\n"
@@ -56,7 +63,8 @@ static const char usage_gen_tail[] =
 	"                     tuccompi-apsp --gen SPEC --seed S the same one\n"
 	"  --abc A,B,C        rmat: quadrant probabilities (default Graph500's 0.57,0.19,0.19)\n"
 	"  --max-memory BYTES refuse specs that need more memory (default: the available memory)\n"
-	"  -o OUT             output: .gr (DIMACS text) or .tgb (binary)\n"
+	"  -o OUT             output: .gr (DIMACS text), .tgb (binary) or an edge list (.edges,\n"
+	"                     .el, .txt, .csv, .tsv)\n"
 	"\n"
 	"Self-loops and repeated arcs are dropped, so a graph can have a few arcs less\n"
 	"than drawn. The older form 'gen random -n N --degree MIN:MAX --weights MIN:MAX' (and rmat\n"
@@ -93,12 +101,19 @@ static int has_suffix(const char *s, const char *suffix)
 	return a >= b && strcasecmp(s + a - b, suffix) == 0;
 }
 
+static int is_edgelist(const char *path)
+{
+	return has_suffix(path, ".edges") || has_suffix(path, ".el") || has_suffix(path, ".txt") || has_suffix(path, ".csv") ||
+	       has_suffix(path, ".tsv");
+}
+
 /* Before any work: the output format comes from the name, the path can be created and is
  * not the input. */
 static void check_output(const char *path, const char *input)
 {
-	if (!has_suffix(path, ".gr") && !has_suffix(path, ".tgb"))
-		usage_error("cannot write '%s': output files are .gr (DIMACS) or .tgb (binary)", path);
+	if (!has_suffix(path, ".gr") && !has_suffix(path, ".tgb") && !is_edgelist(path))
+		usage_error("cannot write '%s': output files are .gr (DIMACS), .tgb (binary) or .edges/.el/.txt/.csv/.tsv "
+			    "(edge list)", path);
 	struct cli_output out = { .option = "output", .path = path };
 	struct graph_error err;
 	int rc = cli_check_outputs(&out, 1, &input, input ? 1 : 0, &err);
@@ -110,7 +125,9 @@ static void check_output(const char *path, const char *input)
 static void write_graph(struct graph *g, const char *path)
 {
 	struct graph_error err;
-	int rc = has_suffix(path, ".gr") ? graph_write_dimacs(g, path, &err) : graph_write_binary(g, path, &err);
+	int rc = has_suffix(path, ".gr") ? graph_write_dimacs(g, path, &err)
+		 : is_edgelist(path)	 ? graph_write_edgelist(g, path, &err)
+					 : graph_write_binary(g, path, &err);
 	graph_free(g);
 	if (rc < 0)
 		fail_io(&err);
@@ -118,10 +135,14 @@ static void write_graph(struct graph *g, const char *path)
 
 /* ------------------------------------------------------------------ info and convert */
 
+struct read_args;
+static void read_graph(const struct read_args *a, const char *path, struct graph *g);
+
 struct read_args
 {
 	struct graph_read_options opt;
 	uint64_t max_memory;
+	int undirected;
 	const char *coords;
 	char *files[2];
 };
@@ -133,6 +154,7 @@ static void read_args(int argc, char **argv, int nfiles, const char *usage, stru
 						  { "format", required_argument, NULL, 'f' },
 						  { "coords", required_argument, NULL, 'c' },
 						  { "max-memory", required_argument, NULL, 'm' },
+						  { "undirected", no_argument, NULL, 'u' },
 						  { "help", no_argument, NULL, 'h' },
 						  { NULL, 0, NULL, 0 } };
 	memset(a, 0, sizeof *a);
@@ -146,17 +168,19 @@ static void read_args(int argc, char **argv, int nfiles, const char *usage, stru
 		{
 		case 'r':
 			rc = cli_parse_double("--real-scale", optarg, 1e-300, 1e300, &a->opt.real_scale, &err);
+			a->opt.real_round = 1;
 			break;
 		case 'p':
 			rc = cli_parse_u32("--pattern-weight", optarg, 1, GRAPH_MAX_WEIGHT, &a->opt.pattern_weight, &err);
 			break;
 		case 'f':
-			a->opt.format = !strcmp(optarg, "gr")	 ? GRAPH_FORMAT_DIMACS
-					: !strcmp(optarg, "mtx") ? GRAPH_FORMAT_MTX
-					: !strcmp(optarg, "tgb") ? GRAPH_FORMAT_BINARY
-								 : GRAPH_FORMAT_AUTO;
+			a->opt.format = !strcmp(optarg, "gr")	      ? GRAPH_FORMAT_DIMACS
+					: !strcmp(optarg, "mtx")      ? GRAPH_FORMAT_MTX
+					: !strcmp(optarg, "tgb")      ? GRAPH_FORMAT_BINARY
+					: !strcmp(optarg, "edgelist") ? GRAPH_FORMAT_EDGELIST
+								      : GRAPH_FORMAT_AUTO;
 			if (!a->opt.format)
-				usage_error("--format '%s': use gr (DIMACS), mtx (Matrix Market) or tgb (binary)", optarg);
+				usage_error("--format '%s': use gr (DIMACS), mtx (Matrix Market), tgb (binary) or edgelist", optarg);
 			break;
 		case 'c':
 			if (nfiles != 1)
@@ -165,6 +189,9 @@ static void read_args(int argc, char **argv, int nfiles, const char *usage, stru
 			break;
 		case 'm':
 			rc = cli_parse_bytes("--max-memory", optarg, &a->max_memory, &err);
+			break;
+		case 'u':
+			a->undirected = 1;
 			break;
 		case 'h':
 			fputs(usage_main, stdout);
@@ -181,9 +208,37 @@ static void read_args(int argc, char **argv, int nfiles, const char *usage, stru
 		usage_error("%s takes %s (see " PROG " --help)", argv[0], usage);
 	for (int i = 0; i < nfiles; i++)
 		a->files[i] = argv[optind + i];
-	if (!strcmp(a->files[0], "-") && a->opt.format != GRAPH_FORMAT_DIMACS && a->opt.format != GRAPH_FORMAT_MTX)
-		usage_error("'-' (standard input) needs its format: --format gr or --format mtx");
+	if (!strcmp(a->files[0], "-") && a->opt.format != GRAPH_FORMAT_DIMACS && a->opt.format != GRAPH_FORMAT_MTX &&
+	    a->opt.format != GRAPH_FORMAT_EDGELIST)
+		usage_error("'-' (standard input) needs its format: --format gr, mtx or edgelist");
 	a->opt.max_bytes = cli_memory_limit(a->max_memory, &a->opt.max_bytes_what);
+	a->opt.real_scale_what = "--real-scale";
+}
+
+/* Read @p path as the options say (--undirected included), or exit with the reader's message. */
+static void read_graph(const struct read_args *a, const char *path, struct graph *g)
+{
+	struct graph_error err;
+	struct graph_read_info info;
+	struct graph_read_options opt = a->opt;
+	opt.info = &info;
+	if (graph_read(path, &opt, g, &err) < 0)
+		fail_io(&err);
+	cli_warn_rounding(stderr, PROG, path, &info, opt.real_scale ? opt.real_scale : 1, "--real-scale");
+	if (!a->undirected)
+		return;
+	const char *what;
+	uint64_t more = graph_undirected_bytes(g), limit = cli_memory_limit(a->max_memory, &what);
+	uint64_t need = a->max_memory ? graph_bytes(g) + more : more;
+	if (limit && need > limit)
+	{
+		fprintf(stderr, PROG ": --undirected: the graph with both directions of every arc needs about %" PRIu64
+				" bytes%s, more than the limit of %" PRIu64 " (%s); use a smaller graph\n",
+			need, a->max_memory ? "" : " more", limit, what);
+		exit(1);
+	}
+	if (graph_make_undirected(g, &err) < 0)
+		fail_io(&err);
 }
 
 static void print_coords(const struct graph_coords *c)
@@ -215,8 +270,7 @@ static int cmd_info(int argc, char **argv)
 	struct graph g;
 	struct graph_error err;
 	double t0 = cli_now();
-	if (graph_read(path, &a.opt, &g, &err) < 0)
-		fail_io(&err);
+	read_graph(&a, path, &g);
 	double t = cli_now() - t0;
 	struct graph_coords c = { 0 };
 	if (a.coords && graph_read_coords(a.coords, &a.opt, &c, &err) < 0)
@@ -280,9 +334,7 @@ static int cmd_convert(int argc, char **argv)
 	read_args(argc, argv, 2, "IN and OUT", &a);
 	check_output(a.files[1], a.files[0]);
 	struct graph g;
-	struct graph_error err;
-	if (graph_read(a.files[0], &a.opt, &g, &err) < 0)
-		fail_io(&err);
+	read_graph(&a, a.files[0], &g);
 	write_graph(&g, a.files[1]);
 	return 0;
 }
@@ -447,7 +499,7 @@ static int cmd_gen(int argc, char **argv)
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (see " PROG " gen --help)", argv[optind]);
 	if (!out)
-		usage_error("gen needs an output file: -o OUT.gr or -o OUT.tgb");
+		usage_error("gen needs an output file: -o OUT.gr, -o OUT.tgb or -o OUT.edges");
 	char spec[128];
 	cli_gen_spec(&gen, spec, sizeof spec);
 	struct cli_gen check;

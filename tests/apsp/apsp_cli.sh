@@ -60,7 +60,15 @@ cat "$tmp/g.gr" | "$app" - --format gr --sources 0-199 -q -o - >"$tmp/d.csv" || 
 cmp -s "$tmp/d.csv" "$tmp/a.csv" || fail "the table from a pipe differs"
 "$app" /dev/stdin --format gr --sources 0-199 -q -o "$tmp/e.csv" <"$tmp/g.gr" || fail "run on /dev/stdin"
 cmp -s "$tmp/e.csv" "$tmp/a.csv" || fail "the table from /dev/stdin differs"
-echo "ok: --gen, tuccompi-graph gen, a pipe and /dev/stdin give the same table and rows"
+# The same graph as an edge list (.gr ids 1..n are 0..n-1 here, as in the edge list), from a file
+# and from a pipe.
+"$tg" convert "$tmp/g.gr" "$tmp/g.csv" || fail "tuccompi-graph convert to an edge list"
+"$app" "$tmp/g.csv" --sources 0-199 -q -o "$tmp/el.csv" --rows "$tmp/el.rows" || fail "run on the edge list"
+cmp -s "$tmp/el.csv" "$tmp/a.csv" || fail "the edge list of the same graph gives another table"
+cmp -s "$tmp/el.rows" "$tmp/a.rows" || fail "the edge list of the same graph gives other rows"
+"$app" - --format edgelist --sources 0-199 -q -o - <"$tmp/g.csv" >"$tmp/el2.csv" || fail "run on an edge list from a pipe"
+cmp -s "$tmp/el2.csv" "$tmp/a.csv" || fail "the table from an edge list on a pipe differs"
+echo "ok: --gen, tuccompi-graph gen, a pipe, /dev/stdin and an edge list give the same table and rows"
 
 if have_mpi; then
 	for n in 2 4; do
@@ -142,7 +150,7 @@ expect_error 2 "--sources '3,3': vertex 3 is listed twice" --gen random:100 --so
 expect_error 2 "--engine: unknown SSSP engine 'fastest'" --gen random:100 --engine fastest
 expect_error 2 "--delta '0': expected an integer 1..4294967295" --gen random:100 --delta 0
 expect_error 2 "--max-memory '4X': unknown unit 'X'" --gen random:100 --max-memory 4X
-expect_error 2 "GRAPH '-' (standard input) needs its format: --format gr or --format mtx" -
+expect_error 2 "GRAPH '-' (standard input) needs its format: --format gr, mtx or edgelist" -
 expect_error 2 "--cache: standard input cannot be cached" - --format gr --cache "$tmp/out/c.tgb"
 # PHAST on a graph that does not contract: refused at once, not hours of building
 expect_error 1 "the graph does not contract (it is not road-like)" --gen rmat:11 --engine phast --sources 0-9 --ncpu 1
@@ -197,7 +205,7 @@ expect_error 1 "--gen random:4294967294: generating it needs about" --gen random
 # The bad-graph corpus: the reader's message, through the tool.
 corpus="$s/tests/data/graphs/bad"
 n=0
-for f in "$corpus"/*.gr "$corpus"/*.mtx; do
+for f in "$corpus"/*.gr "$corpus"/*.mtx "$corpus"/*.edges "$corpus"/*.el "$corpus"/*.txt "$corpus"/*.csv "$corpus"/*.tsv; do
 	[ -f "$f" ] || continue
 	exp="${f%.*}.expect"
 	grep -q '^option' "$exp" 2>/dev/null && continue # read with other options than the app's

@@ -7,6 +7,8 @@
  *    vertices refused, random:K on a graph of 2^32 - 2 vertices without a 32-bit wrap;
  *  - output checks: missing or unwritable folders, folders as files, an output that is an
  *    input (by inode, through a symbolic link, by name), two outputs naming one file;
+ *  - option tables: names, aliases, values (next argument or after '='), every kind of
+ *    field, positional arguments, the one-line errors, and the help text's columns;
  *  - the progress line never says "ETA 0 s" before a task is done;
  *  - temporary files: removed by outfile_abort, at exit, and on SIGTERM, SIGINT and SIGHUP
  *    (the signal still ends the process); an ignored SIGINT stays ignored; a forked child
@@ -18,6 +20,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -194,12 +198,56 @@ static void test_sources(void)
 	ASSERT_EQ(cli_sources("3", 5, 1, &src, &k, &err), 0);
 	ASSERT(k == 3 && src[2] == 2);
 	free(src);
+	ASSERT_EQ(cli_sources("first:3", 5, 1, &src, &k, &err), 0); /* the same, unambiguous */
+	ASSERT(k == 3 && src[0] == 0 && src[2] == 2);
+	free(src);
+	ASSERT_EQ(cli_sources("3-3", 5, 1, &src, &k, &err), 0); /* vertex 3 alone */
+	ASSERT(k == 1 && src[0] == 3);
+	free(src);
 	ASSERT_EQ(cli_sources("2-4", 5, 1, &src, &k, &err), 0);
 	ASSERT(k == 3 && src[0] == 2 && src[2] == 4);
 	free(src);
 	ASSERT_EQ(cli_sources("4,0,2", 5, 1, &src, &k, &err), 0);
 	ASSERT(k == 3 && src[0] == 4 && src[1] == 0 && src[2] == 2);
 	free(src);
+
+	/* file:PATH: blanks, line ends, commas, comments; errors at PATH:LINE */
+	const char *ids = in_scratch("ids.txt");
+	FILE *f = fopen(ids, "w");
+	ASSERT(f);
+	fputs("# sources\n4\n0, 2\t1 # and one more\r\n\n3", f);
+	fclose(f);
+	char spec[PATH_MAX + 64];
+	snprintf(spec, sizeof spec, "file:%s", ids);
+	ASSERT_EQ(cli_sources(spec, 5, 1, &src, &k, &err), 0);
+	ASSERT(k == 5 && src[0] == 4 && src[1] == 0 && src[2] == 2 && src[3] == 1 && src[4] == 3);
+	free(src);
+	static const struct
+	{
+		const char *text, *msg;
+	} bad_files[] = {
+		{ "1\n2\n5\n", ":3: '5' is not a vertex id 0..4" },
+		{ "1\n\n1\n", ":3: vertex 1 is listed twice" },
+		{ "0 x\n", ":1: 'x' is not a vertex id 0..4" },
+		{ "-1\n", ":1: '-1' is not a vertex id" },
+		{ "# none\n\n", ": no vertex id in the file" },
+		{ "123456789012345678901234567890\n", ":1: '12345678901234567890123" },
+	};
+	for (unsigned i = 0; i < sizeof bad_files / sizeof *bad_files; i++)
+	{
+		f = fopen(ids, "w");
+		ASSERT(f);
+		fputs(bad_files[i].text, f);
+		fclose(f);
+		ASSERT_EQ(cli_sources(spec, 5, 1, &src, &k, &err), -EINVAL);
+		ASSERT_STR_CONTAINS(err.msg, spec);
+		ASSERT_STR_CONTAINS(err.msg, bad_files[i].msg);
+		ASSERT(src == NULL && k == 0);
+	}
+	unlink(ids);
+	snprintf(spec, sizeof spec, "file:%s", ids);
+	ASSERT_EQ(cli_sources(spec, 5, 1, &src, &k, &err), -ENOENT);
+	ASSERT_STR_CONTAINS(err.msg, "cannot open");
 
 	/* The draws of random:K are part of the outputs' definition: these are what the tool has
 	 * always drawn (tuccompi-apsp of 2026-11-30), for both ways of drawing (bitmap, shuffle). */
@@ -223,14 +271,17 @@ static void test_sources(void)
 		{ "1,x", "'x' is not a vertex id 0..4" },
 		{ "1,5", "'5' is not a vertex id 0..4" },
 		{ "", "--sources '': empty" },
-		{ "0", "want 1 to 5 sources" },
+		{ "0", "--sources '0': want 1 to 5 sources (N means the first N vertices, 0..N-1; one vertex V alone is V-V)" },
 		{ "6", "want 1 to 5 sources" },
+		{ "first:0", "want 1 to 5 sources (first:N means the first N vertices" },
+		{ "first:x", "--sources 'first:x': want first:N, N an integer 1..5" },
+		{ "first:", "want first:N" },
 		{ "random:0", "want random:K with 1 <= K <= 5" },
 		{ "random:6", "want random:K with 1 <= K <= 5" },
 		{ "2-9", "want A-B with 0 <= A <= B < 5" },
 		{ "4-2", "want A-B" },
 		{ "-", "want A-B" },
-		{ "some", "use all, N, random:N, A-B or a,b,c" },
+		{ "some", "use all, first:N, random:N, A-B or a,b,c" },
 	};
 	for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++)
 	{
@@ -477,6 +528,121 @@ static void test_temporaries(void)
 	ASSERT_EQ(temporaries(), 0);
 }
 
+struct opts
+{
+	const char *name, *pos[4];
+	int flag, i, npos, custom;
+	uint64_t u64, bytes;
+	uint32_t u32;
+	double d;
+};
+
+static int custom_opt(const char *name, const char *v, void *opts, struct graph_error *err)
+{
+	struct opts *o = opts;
+	if (strcmp(v, "yes"))
+	{
+		snprintf(err->msg, sizeof err->msg, "%s '%s': say yes", name, v);
+		return -EINVAL;
+	}
+	o->custom++;
+	return 0;
+}
+
+static int positional(const char *arg, void *opts, struct graph_error *err)
+{
+	struct opts *o = opts;
+	if (o->npos == 4)
+	{
+		snprintf(err->msg, sizeof err->msg, "too many: %s", arg);
+		return -EINVAL;
+	}
+	o->pos[o->npos++] = arg;
+	return 0;
+}
+
+static const struct cli_option table[] = {
+	{ .kind = CLI_OPT_SECTION, .help = "Things:" },
+	{ "--name", "-n", "NAME", CLI_OPT_STRING, offsetof(struct opts, name), .help = "a name" },
+	{ "--flag", NULL, NULL, CLI_OPT_FLAG, offsetof(struct opts, flag), .help = "a flag\non two lines" },
+	{ "--int", NULL, "N", CLI_OPT_INT, offsetof(struct opts, i), .min = 2, .max = 5, .label = "--int N, --u32 N",
+	  .help = "small" },
+	{ "--u32", NULL, "N", CLI_OPT_U32, offsetof(struct opts, u32), .min = 0, .max = UINT64_MAX },
+	{ "--u64", NULL, "N", CLI_OPT_U64, offsetof(struct opts, u64), .min = 1, .max = UINT64_MAX, .help = "big" },
+	{ "--bytes", NULL, "B", CLI_OPT_BYTES, offsetof(struct opts, bytes), .help = "memory" },
+	{ "--real", NULL, "X", CLI_OPT_DOUBLE, offsetof(struct opts, d), .dmin = 0.5, .dmax = 2, .help = "a number" },
+	{ "--custom-with-a-long-name", NULL, "yes|no", CLI_OPT_CUSTOM, .parse = custom_opt, .help = "its own parser" },
+	{ .kind = CLI_OPT_TEXT, .help = "    verbatim\n" },
+	{ "--x", NULL, "a-label-so-long-that-its-help-goes-below-it", CLI_OPT_FLAG, offsetof(struct opts, flag),
+	  .help = "a first line long enough to pass the width of one hundred columns beside the label\nand a second" },
+};
+
+static int parse(struct opts *o, struct graph_error *err, ...)
+{
+	char *argv[24] = { "prog" };
+	int argc = 1;
+	va_list ap;
+	va_start(ap, err);
+	for (char *a; argc < 23 && (a = va_arg(ap, char *));)
+		argv[argc++] = a;
+	va_end(ap);
+	memset(o, 0, sizeof *o);
+	return cli_options_parse(table, sizeof table / sizeof table[0], argc, argv, o, positional, err);
+}
+
+static void test_options(void)
+{
+	struct opts o;
+	struct graph_error err;
+	ASSERT_EQ(parse(&o, &err, "-n", "a", "x", "--flag", "--int=3", "--u32", "4294967295", "--u64", "7", "--bytes=2K",
+			"--real", "1.5", "-", "--custom-with-a-long-name", "yes", "--name=b=c", NULL),
+		  0);
+	ASSERT(!strcmp(o.name, "b=c") && o.flag == 1 && o.i == 3 && o.u32 == UINT32_MAX && o.u64 == 7 && o.bytes == 2048);
+	ASSERT(o.d == 1.5 && o.custom == 1 && o.npos == 2 && !strcmp(o.pos[0], "x") && !strcmp(o.pos[1], "-"));
+	static const struct
+	{
+		const char *args[3], *msg;
+	} bad[] = {
+		{ { "--nope" }, "unknown option '--nope' (see --help)" },
+		{ { "--nope=1" }, "unknown option '--nope' (see --help)" },
+		{ { "Things:" }, "too many" }, /* a heading is no option: a positional argument */
+		{ { "--name" }, "option --name needs a value (see --help)" },
+		{ { "--flag=1" }, "option --flag takes no value: '--flag=1'" },
+		{ { "--int", "6" }, "--int '6': expected an integer 2..5" },
+		{ { "--u32", "4294967296" }, "--u32 '4294967296': expected an integer 0..4294967295" },
+		{ { "--u64", "0" }, "--u64 '0': expected an integer 1..18446744073709551615" },
+		{ { "--bytes", "0" }, "--bytes '0': the limit must be above 0" },
+		{ { "--real=3" }, "--real '3': expected a number 0.5..2" },
+		{ { "--custom-with-a-long-name", "no" }, "--custom-with-a-long-name 'no': say yes" },
+	};
+	for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++)
+	{
+		int rc = !strcmp(bad[k].args[0], "Things:") ? parse(&o, &err, "1", "2", "3", "4", "5", NULL)
+							    : parse(&o, &err, bad[k].args[0], bad[k].args[1], NULL);
+		ASSERT_EQ(rc, -EINVAL);
+		ASSERT_STR_CONTAINS(err.msg, bad[k].msg);
+	}
+
+	char help[2048] = "";
+	FILE *f = fmemopen(help, sizeof help - 1, "w");
+	ASSERT(f);
+	cli_options_help(table, sizeof table / sizeof table[0], f);
+	fclose(f);
+	ASSERT_STR_CONTAINS(help, "\nThings:\n"
+				  "  --name NAME            a name\n"
+				  "  --flag                 a flag\n"
+				  "                         on two lines\n"
+				  "  --int N, --u32 N       small\n"
+				  "  --u64 N                big\n"
+				  "  --bytes B              memory\n"
+				  "  --real X               a number\n"
+				  "  --custom-with-a-long-name yes|no   its own parser\n"
+				  "    verbatim\n"
+				  "  --x a-label-so-long-that-its-help-goes-below-it\n"
+				  "                         a first line long enough to pass the width of one hundred columns beside the label\n"
+				  "                         and a second\n");
+}
+
 static void test_memory(void)
 {
 	const char *what = NULL;
@@ -498,11 +664,12 @@ int main(void)
 	test_gen_specs();
 	test_sources();
 	test_outputs();
+	test_options();
 	test_progress();
 	test_temporaries();
 	test_memory();
 	if (rmdir(scratch) < 0)
 		FAIL("%s not empty: %s", scratch, strerror(errno));
-	printf("cli_helpers: numbers, generator specs, sources, output checks, progress, temporary files: ok\n");
+	printf("cli_helpers: numbers, generator specs, sources, output checks, option tables, progress, temporary files: ok\n");
 	return 0;
 }

@@ -6,7 +6,9 @@
 # issue 15: outputs checked before any work (missing folder, a folder, the input itself), NUL and
 # control bytes refused at file:line, headers whose counts need more memory than the limit
 # refused at once (a 26-byte file announcing 2^31 vertices), input from a pipe (with --format),
-# DIMACS coordinates (.co), and temporary files removed when a run is killed by SIGTERM.
+# DIMACS coordinates (.co), edge lists (read and written by convert and gen, .gr -> .edges ->
+# .gr -> .csv -> .tgb round trips keep the graph, n included; a pipe; a hostile id refused
+# against the memory limit at its line), and temporary files removed when a run is killed by SIGTERM.
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -93,6 +95,14 @@ fi
 expect 1 "missing.gr: cannot open: No such file or directory" "$tg" info "$tmp/missing.gr"
 expect 1 "bad_target.gr:5: arc target 4 out of range 1..3" "$tg" info "$corpus/bad/bad_target.gr"
 expect 1 "mtx_nan.mtx:3: weight 'nan'" "$tg" convert "$corpus/bad/mtx_nan.mtx" "$tmp/x.tgb"
+expect 1 "real_default.mtx:4: weight 2.4 is not an integer; weights are integers: give --real-scale X to multiply" \
+	"$tg" convert "$corpus/good/real_default.mtx" "$tmp/x.tgb"
+expect 0 "" "$tg" convert --real-scale 1 "$corpus/good/real_default.mtx" "$tmp/r.gr"
+grep -q "^tuccompi-graph: warning: .*real_default.mtx: 2 real weights rounded to integers (by up to 0.4 after --real-scale 1; the first at line 4)" \
+	"$tmp/err" || fail "convert --real-scale 1 did not warn: $(cat "$tmp/err")"
+expect 0 "" "$tg" convert --real-scale 10 "$corpus/good/real_default.mtx" "$tmp/r.gr"
+[ -s "$tmp/err" ] && fail "an exact --real-scale warned: $(cat "$tmp/err")"
+rm -f "$tmp/r.gr"
 expect 1 "nul_in_arc.gr:2: a NUL byte at column 8" "$tg" info "$corpus/bad/nul_in_arc.gr"
 expect 1 "nul_line.gr:3: a NUL byte at column 1" "$tg" convert "$corpus/bad/nul_line.gr" "$tmp/x.tgb"
 expect 1 "mtx_nul.mtx:3: a NUL byte at column 6" "$tg" info "$corpus/bad/mtx_nul.mtx"
@@ -148,6 +158,38 @@ expect 0 "^arcs         34$" "$tg" info "$tmp/g.gr"
 grep -q "^weights      5\.\.5$" "$tmp/out" || fail "info: $(cat "$tmp/out")"
 expect 0 "^weights      7\.\.7$" "$tg" info --pattern-weight 7 "$corpus/good/pattern_weight.mtx"
 expect 0 "^isolated     1 " "$tg" info "$corpus/good/unreachable.gr"
+
+# Edge lists: convert writes them (commas for .csv, tabs for .tsv) and reads them back into the same
+# graph, n included (its last vertex has no arc: a last self-loop line keeps it).
+expect 0 "" "$tg" gen random:1000:0-4:0-99 --seed 9 -o "$tmp/e.gr"
+for ext in edges el txt csv tsv; do
+	expect 0 "" "$tg" convert "$tmp/e.gr" "$tmp/e.$ext"
+	expect 0 "" "$tg" convert "$tmp/e.$ext" "$tmp/e2.gr"
+	cmp -s "$tmp/e.gr" "$tmp/e2.gr" || fail ".gr -> .$ext -> .gr changed the graph"
+done
+grep -q "^0,[0-9]*,[0-9]*$" "$tmp/e.csv" || fail ".csv is not comma-separated: $(head -3 "$tmp/e.csv")"
+grep -q "$(printf '^0\t[0-9]*\t[0-9]*$')" "$tmp/e.tsv" || fail ".tsv is not tab-separated: $(head -3 "$tmp/e.tsv")"
+head -1 "$tmp/e.edges" | grep -q "^# written by tuccompi-graph: 1000 vertices, [0-9]* arcs; SOURCE TARGET WEIGHT, ids from 0$" ||
+	fail "edge list header: $(head -1 "$tmp/e.edges")"
+expect 0 "" "$tg" gen grid:3x4 -o "$tmp/g.edges"
+expect 0 "^vertices     12$" "$tg" info "$tmp/g.edges"
+printf 'p sp 3 1\na 1 2 1\n' >"$tmp/last.gr"
+expect 0 "" "$tg" convert "$tmp/last.gr" "$tmp/last.el"
+tail -1 "$tmp/last.el" | grep -q "^2 2 0$" || fail "no self-loop keeps the last vertex: $(cat "$tmp/last.el")"
+expect 0 "^vertices     3$" "$tg" info "$tmp/last.el"
+expect 0 "^arcs         1$" "$tg" info "$tmp/last.el"
+expect 0 "^vertices     4$" sh -c "printf '0 1\n3,2,5\n' | '$tg' info --format edgelist -"
+expect 0 "^weights      1\.\.5$" sh -c "printf '0 1\n3,2,5\n' | '$tg' info --format edgelist -"
+expect 1 "x.edges:2: source '1.5' is not a vertex id" sh -c "printf '0 1\n1.5 2\n' >'$tmp/x.edges'; '$tg' info '$tmp/x.edges'"
+expect 1 "x.csv:1: source 'from' is not a vertex id (an integer from 0); a header line? make it a comment: '# ...'" \
+	sh -c "printf 'from,to,weight\n0,1,2\n' >'$tmp/x.csv'; '$tg' info '$tmp/x.csv'"
+printf '0 4000000000\n' >"$tmp/hostile.edges"
+expect 1 "hostile.edges:1: vertex id 4000000000 makes the graph 4000000001 vertices (ids are used as given: n = largest id + 1), which with 1 arc need [0-9]* bytes, more than the limit of 1073741824 (--max-memory); renumber" \
+	timeout 20 "$tg" info --max-memory 1G "$tmp/hostile.edges"
+expect 2 "--format 'el': use gr (DIMACS), mtx (Matrix Market), tgb (binary) or edgelist" "$tg" info --format el "$tmp/g.edges"
+expect 2 "cannot write '.*x.dat': output files are .gr (DIMACS), .tgb (binary) or .edges/.el/.txt/.csv/.tsv" \
+	"$tg" convert "$tmp/g.edges" "$tmp/x.dat"
+rm -f "$tmp"/e.* "$tmp"/e2.gr "$tmp"/x.edges "$tmp"/x.csv
 
 # DIMACS coordinates.
 expect 0 "^coordinates  5 vertices$" "$tg" info "$corpus/good/basic_coords.co"

@@ -2,6 +2,9 @@
  * (sort everything, merge) on arc lists of many shapes, including rows long enough for the
  * radix sort and vertex counts on both sides of its byte boundaries; self-loops, parallel
  * arcs, empty graphs, bad arcs; graph_validate catching each broken invariant;
+ * graph_make_undirected against the same naive reference fed both directions of every arc
+ * (a directed random graph, a hub long enough for the radix sort, a symmetric graph unchanged,
+ * opposite arcs of different weights keeping the lighter one both ways, no arcs);
  * graph_bytes; graph_free. */
 #include "graph.h"
 #include "testutil.h"
@@ -176,10 +179,78 @@ static void test_validate(void)
 	graph_free(&g);
 }
 
+/* graph_make_undirected(g) equals graph_from_arcs of g's arcs and their reverses. */
+static void check_undirected(struct graph *g, const char *what)
+{
+	uint64_t m = g->m;
+	uint32_t *src = malloc((2 * m + 1) * 4), *dst = malloc((2 * m + 1) * 4), *w = malloc((2 * m + 1) * 4);
+	ASSERT(src && dst && w);
+	for (uint32_t u = 0; u < g->n; u++)
+		for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++)
+		{
+			src[e] = u, dst[e] = g->col[e], w[e] = g->w[e];
+			src[m + e] = g->col[e], dst[m + e] = u, w[m + e] = g->w[e];
+		}
+	struct graph want;
+	struct graph_error err;
+	ASSERT_EQ(graph_from_arcs(g->n, 2 * m, src, dst, w, &want, &err), 0);
+	ASSERT(graph_undirected_bytes(g) >= graph_bytes_for(g->n, want.m));
+	if (graph_make_undirected(g, &err) < 0)
+		FAIL("%s: %s", what, err.msg);
+	if (graph_validate(g, &err) < 0)
+		FAIL("%s: %s", what, err.msg);
+	if (g->n != want.n || g->m != want.m || g->max_w != want.max_w || memcmp(g->rowptr, want.rowptr, (g->n + 1ull) * 8) ||
+	    memcmp(g->col, want.col, g->m * 4) || memcmp(g->w, want.w, g->m * 4) || memcmp(g->min_out, want.min_out, g->n * 4ull))
+		FAIL("%s: graph_make_undirected differs from the reference", what);
+	graph_free(&want);
+	free(src);
+	free(dst);
+	free(w);
+}
+
+static void test_undirected(void)
+{
+	struct graph g;
+	struct graph_error err;
+	ASSERT_EQ(graph_gen_random(5000, 0, 5, 0, 100, 3, &g, &err), 0);
+	uint64_t directed = g.m;
+	check_undirected(&g, "random graph");
+	ASSERT(g.m > directed && g.m <= 2 * directed);
+	/* undirected already: unchanged */
+	uint64_t m = g.m;
+	check_undirected(&g, "an undirected graph again");
+	ASSERT_EQ(g.m, m);
+	graph_free(&g);
+
+	/* a hub: a row over the insertion sort's length */
+	enum { N = 3000 };
+	static uint32_t src[N], dst[N], w[N];
+	for (uint32_t i = 0; i < N; i++)
+		src[i] = i + 1 < N ? i + 1 : 1, dst[i] = 0, w[i] = i % 7;
+	ASSERT_EQ(graph_from_arcs(N, N, src, dst, w, &g, &err), 0);
+	check_undirected(&g, "hub");
+	ASSERT_EQ(g.rowptr[1], N - 1);
+	graph_free(&g);
+
+	/* opposite arcs of different weights: the lighter both ways */
+	uint32_t s2[] = {0, 1}, d2[] = {1, 0}, w2[] = {9, 4};
+	ASSERT_EQ(graph_from_arcs(2, 2, s2, d2, w2, &g, &err), 0);
+	ASSERT_EQ(graph_make_undirected(&g, &err), 0);
+	ASSERT(g.m == 2 && g.w[0] == 4 && g.w[1] == 4 && g.max_w == 4);
+	graph_free(&g);
+
+	/* no arcs */
+	ASSERT_EQ(graph_from_arcs(3, 0, s2, d2, w2, &g, &err), 0);
+	ASSERT_EQ(graph_make_undirected(&g, &err), 0);
+	ASSERT(g.n == 3 && g.m == 0 && g.min_out[2] == GRAPH_INF);
+	graph_free(&g);
+}
+
 int main(void)
 {
 	test_from_arcs();
 	test_validate();
-	printf("graph_csr: graph_from_arcs, graph_validate, graph_bytes, graph_free: ok\n");
+	test_undirected();
+	printf("graph_csr: graph_from_arcs, graph_validate, graph_make_undirected, graph_bytes, graph_free: ok\n");
 	return 0;
 }

@@ -1,19 +1,21 @@
-/* Tests of the graph readers and writers (apps/apsp/graph/graph_io.c):
+/* Tests of the graph readers and writers (apps/apsp/graph/graph_io.c and the format files beside it):
  *  - every file of tests/data/graphs/good/ reads and matches its .expect, and survives a
  *    round trip through the binary and the DIMACS writers (.co coordinate files: their values);
  *  - every file of tests/data/graphs/bad/ fails with the message of its .expect (file:line),
  *    among them NUL and other control bytes, and headers whose counts need more memory than
  *    max_bytes (refused before allocating, whatever the file's size);
- *  - every control byte but tab (and CR before LF) is refused in .gr, .mtx and .co text;
+ *  - every control byte but tab (and CR before LF) is refused in .gr, .mtx, .co and edge-list text;
  *  - a header announcing more arcs than the file can hold allocates nothing big; through a
  *    pipe, where the size is unknown, max_bytes refuses it;
  *  - standard input ("-", a pipe or a file on fd 0, and /dev/stdin) reads like a file, needs
  *    its format, and is refused for binary graphs and for caching;
  *  - a text file larger than the read buffer, and over-long lines;
  *  - damaged binary files (every byte flipped in turn, truncations, an extra byte) are
- *    rejected cleanly;
+ *    rejected cleanly; one written without a checksum (flag 4, checksum 0) is read, with every
+ *    CSR invariant checked;
  *  - graph_read_cached builds, uses and rebuilds its cache (damaged cache, changed source,
- *    changed options, unwritable cache);
+ *    changed options, unwritable cache; a cache of rounded real weights says so and is not used
+ *    by a read that refuses rounding);
  *  - writers leave nothing behind when they fail, and no temporary file remains;
  *  - I/O errors name the path and the system's reason.
  * The corpus is $top_srcdir/tests/data/graphs; scratch files go to a fresh directory under
@@ -34,11 +36,11 @@ static char corpus[2048], scratch[2048];
 /* scratch/name; the same name always gets the same (static) buffer. */
 static const char *in_scratch(const char *name)
 {
-	static char names[32][64], paths[32][sizeof scratch + 64];
+	static char names[48][64], paths[48][sizeof scratch + 64];
 	int i = 0;
-	for (; i < 32 && names[i][0] && strcmp(names[i], name) != 0; i++)
+	for (; i < 48 && names[i][0] && strcmp(names[i], name) != 0; i++)
 		;
-	if (i == 32 || strlen(name) >= sizeof names[0])
+	if (i == 48 || strlen(name) >= sizeof names[0])
 		FAIL("in_scratch: too many names or too long a name: %s", name);
 	snprintf(names[i], sizeof names[i], "%s", name);
 	snprintf(paths[i], sizeof paths[i], "%s/%s", scratch, name);
@@ -104,15 +106,17 @@ static void assert_valid(const struct graph *g, const char *what)
 		FAIL("%s: %s", what, err.msg);
 }
 
-/* Write g as binary and as DIMACS, read both back: the same graph. */
+/* Write g as binary, as DIMACS and as edge lists, read them back: the same graph. */
 static void round_trip(const struct graph *g, const char *what)
 {
 	struct graph_error err;
 	struct graph back;
-	const char *paths[2] = {in_scratch("trip.tgb"), in_scratch("trip.gr")};
-	for (int k = 0; k < 2; k++)
+	const char *paths[4] = {in_scratch("trip.tgb"), in_scratch("trip.gr"), in_scratch("trip.edges"), in_scratch("trip.csv")};
+	for (int k = 0; k < 4; k++)
 	{
-		int rc = k ? graph_write_dimacs(g, paths[k], &err) : graph_write_binary(g, paths[k], &err);
+		int rc = k == 0 ? graph_write_binary(g, paths[k], &err)
+			 : k == 1 ? graph_write_dimacs(g, paths[k], &err)
+				  : graph_write_edgelist(g, paths[k], &err);
 		if (rc < 0)
 			FAIL("%s: writing %s: %s", what, paths[k], err.msg);
 		if (graph_read(paths[k], NULL, &back, &err) < 0)
@@ -125,12 +129,15 @@ static void round_trip(const struct graph *g, const char *what)
 
 /* ------------------------------------------------------------------ the corpus */
 
+/* The first id of a .expect's vertices: 1 as in .gr and .mtx files, 0 after "ids 0" (edge lists). */
+static unsigned long id_base;
+
 static uint32_t vertex(const char *file, int line, const char *s, const struct graph *g)
 {
 	unsigned long v = strtoul(s, NULL, 10);
-	if (v < 1 || v > g->n)
-		FAIL("%s:%d: vertex %s out of range 1..%u", file, line, s, g->n);
-	return (uint32_t)(v - 1);
+	if (v < id_base || v - id_base >= g->n)
+		FAIL("%s:%d: vertex %s out of range %lu..%lu", file, line, s, id_base, g->n - 1 + id_base);
+	return (uint32_t)(v - id_base);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -205,9 +212,13 @@ static void check_file(const char *sub, const char *name)
 	/* Options first, then read, then the checks. */
 	struct graph_read_options opt = {0};
 	int want_rc = -EINVAL, nerrors = 0, narcs = 0;
+	id_base = 1;
 	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
 	{
+		if (strcmp(l, "ids 0") == 0)
+			id_base = 0;
 		if (sscanf(l, "option real_scale %lf", &opt.real_scale) == 1 ||
+		    sscanf(l, "option real_round %d", &opt.real_round) == 1 ||
 		    sscanf(l, "option pattern_weight %" SCNu32, &opt.pattern_weight) == 1 ||
 		    sscanf(l, "option max_bytes %" SCNu64, &opt.max_bytes) == 1)
 			continue;
@@ -222,6 +233,8 @@ static void check_file(const char *sub, const char *name)
 	}
 	struct graph g;
 	struct graph_error err = {{0}};
+	struct graph_read_info info;
+	opt.info = &info;
 	int rc = graph_read(input, &opt, &g, &err);
 	if (good && rc < 0)
 		FAIL("%s: should read, but: %s", input, err.msg);
@@ -243,7 +256,8 @@ static void check_file(const char *sub, const char *name)
 		next = strchr(l, '\n');
 		next = next ? (*next = '\0', next + 1) : l + strlen(l);
 		char a[64], b[64], c[64];
-		if (l[0] == '#' || l[0] == '\0' || strncmp(l, "option ", 7) == 0 || strncmp(l, "errno ", 6) == 0)
+		if (l[0] == '#' || l[0] == '\0' || strncmp(l, "option ", 7) == 0 || strncmp(l, "errno ", 6) == 0 ||
+		    strcmp(l, "ids 0") == 0)
 			continue;
 		if (strncmp(l, "error ", 6) == 0)
 		{
@@ -284,6 +298,12 @@ static void check_file(const char *sub, const char *name)
 			for (uint64_t e = 0; e < g.m; e++)
 				got += g.col[e] == u;
 		}
+		else if (strcmp(key, "rounded") == 0 && fields == 1)
+			got = (long long)info.rounded, want = atoll(a);
+		else if (strcmp(key, "first_rounded") == 0 && fields == 1)
+			got = (long long)info.first_line, want = atoll(a);
+		else if (strcmp(key, "max_rounding") == 0 && fields == 1)
+			got = (long long)(info.max_rounding * 1000 + 0.5), want = (long long)(atof(a) * 1000 + 0.5);
 		else if (strcmp(key, "min_out") == 0 && fields == 2)
 			got = g.min_out[vertex(expect, line, a, &g)], want = strcmp(b, "inf") == 0 ? GRAPH_INF : atoll(b);
 		else
@@ -306,9 +326,11 @@ static void check_file(const char *sub, const char *name)
 
 static int graph_file(const struct dirent *d)
 {
-	size_t len = strlen(d->d_name);
-	return (len > 3 && strcmp(d->d_name + len - 3, ".gr") == 0) || (len > 4 && strcmp(d->d_name + len - 4, ".mtx") == 0) ||
-	       (len > 3 && strcmp(d->d_name + len - 3, ".co") == 0);
+	static const char *const kinds[] = {".gr", ".mtx", ".co", ".edges", ".el", ".txt", ".csv", ".tsv"};
+	for (unsigned k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		if (ends_with(d->d_name, kinds[k]) && strlen(d->d_name) > strlen(kinds[k]))
+			return 1;
+	return 0;
 }
 
 static int check_corpus(const char *sub)
@@ -380,10 +402,17 @@ static void test_names_and_options(void)
 {
 	struct graph g;
 	struct graph_error err;
-	const char *txt = in_scratch("graph.txt");
+	const char *txt = in_scratch("graph.dat");
 	write_file(txt, "p sp 2 1\na 1 2 3\n", 17);
 	ASSERT_EQ(graph_read(txt, NULL, &g, &err), -EINVAL);
-	ASSERT_STR_CONTAINS(err.msg, "graph.txt: cannot tell the format from the name");
+	ASSERT_STR_CONTAINS(err.msg, "graph.dat: cannot tell the format from the name; use a .gr (DIMACS), .mtx (Matrix "
+				     "Market), .tgb (binary) or .edges/.el/.txt/.csv/.tsv (edge list) file");
+	/* a DIMACS file named .txt is read as an edge list, and says where it stops */
+	const char *astxt = in_scratch("dimacs.txt");
+	write_file(astxt, "p sp 2 1\na 1 2 3\n", 17);
+	ASSERT_EQ(graph_read(astxt, NULL, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "dimacs.txt:1: source 'p' is not a vertex id (an integer from 0); a header line?");
+	unlink(astxt);
 	struct graph_read_options opt = {.format = GRAPH_FORMAT_DIMACS};
 	ASSERT_EQ(graph_read(txt, &opt, &g, &err), 0);
 	ASSERT_EQ(g.m, 1);
@@ -482,6 +511,27 @@ static void test_binary_damage(void)
 	ASSERT_EQ(graph_read(bad, NULL, &back, &err), -EINVAL);
 	free(longer);
 
+	/* Written without a checksum by another program (flag 4, checksum 0): read, every invariant
+	 * still checked; the flag with a non-zero checksum is checked as usual. */
+	uint32_t flags;
+	uint64_t zero = 0;
+	memcpy(&flags, data + 32, 4);
+	flags |= 4;
+	write_file(bad, data, len);
+	fd = open(bad, O_WRONLY);
+	ASSERT(fd >= 0 && pwrite(fd, &flags, 4, 32) == 4);
+	ASSERT_EQ(graph_read(bad, NULL, &back, &err), -EINVAL); /* the old checksum no longer fits */
+	ASSERT_STR_CONTAINS(err.msg, "checksum mismatch");
+	ASSERT(pwrite(fd, &zero, 8, 72) == 8);
+	ASSERT_EQ(graph_read(bad, NULL, &back, &err), 0);
+	assert_same(&g, &back, "a .tgb without a checksum");
+	graph_free(&back);
+	uint32_t col0 = g.n; /* a target out of range: refused by the CSR checks */
+	ASSERT(pwrite(fd, &col0, 4, (off_t)(80 + (g.n + 1ull) * 8)) == 4);
+	ASSERT_EQ(graph_read(bad, NULL, &back, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "target out of range");
+	close(fd);
+
 	/* A graph that is consistent but over the memory limit. */
 	struct graph_read_options opt = {.max_bytes = 1000};
 	ASSERT_EQ(graph_read(good, &opt, &back, &err), -ENOMEM);
@@ -570,6 +620,25 @@ static void test_cache(void)
 	ASSERT_EQ(g.w[0], 5);
 	graph_free(&g);
 
+	/* Rounded real weights: the cache says so, and is not used by a read that refuses rounding. */
+	const char *real = in_scratch("r.mtx");
+	static const char real_text[] = "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 2.5\n";
+	write_file(real, real_text, sizeof real_text - 1);
+	struct graph_read_info info;
+	opt = (struct graph_read_options){.real_round = 1, .info = &info};
+	ASSERT_EQ(graph_read_cached(real, cache, &opt, &g, &err), 0);
+	ASSERT(info.rounded == 1 && info.first_line == 3 && info.max_rounding == 0.5 && !info.rounded_cache);
+	ASSERT_EQ(g.w[0], 3);
+	graph_free(&g);
+	ASSERT_EQ(graph_read_cached(real, cache, &opt, &g, &err), 0); /* from the cache */
+	ASSERT(info.rounded == 0 && info.rounded_cache);
+	graph_free(&g);
+	opt.real_round = 0;
+	ASSERT_EQ(graph_read_cached(real, cache, &opt, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "r.mtx:3: weight 2.5 is not an integer");
+	ASSERT(is_zeroed(&g));
+	unlink(real);
+
 	/* A cache that cannot be written does not fail the read, and says why. */
 	ASSERT_EQ(graph_read_cached(mtx, in_scratch("nodir/c.tgb"), NULL, &g, &err), 0);
 	ASSERT_STR_CONTAINS(err.msg, "note: cache not written");
@@ -657,11 +726,13 @@ static void test_control_bytes(void)
 		{ "ctl.gr", "p sp 2 1\nc %s\na 1 2 1\n" },
 		{ "ctl.mtx", "%%%%MatrixMarket matrix coordinate integer general\n%% %s\n2 2 1\n1 2 1\n" },
 		{ "ctl.co", "p aux sp co 1\nc %s\nv 1 0 0\n" },
+		{ "ctl.edges", "0 1\n# %s\n1 0\n" },
+		{ "ctl.csv", "0,1\n%% %s\n1,0\n" },
 	};
 	struct graph g;
 	struct graph_coords c;
 	struct graph_error err;
-	for (unsigned f = 0; f < 3; f++)
+	for (unsigned f = 0; f < sizeof forms / sizeof forms[0]; f++)
 	{
 		const char *path = in_scratch(forms[f][0]);
 		for (int byte = 0; byte < 256; byte++)

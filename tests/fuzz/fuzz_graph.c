@@ -1,26 +1,33 @@
-/* libFuzzer target for the graph readers (DIMACS .gr, Matrix Market .mtx, DIMACS coordinates
- * .co), the binary cache (.tgb) and the cache logic of graph_read_cached. Build and run it with
+/* libFuzzer target for the graph readers (DIMACS .gr, Matrix Market .mtx, edge lists, DIMACS
+ * coordinates .co), the binary cache (.tgb) and the cache logic of graph_read_cached. Build and run it with
  * tests/fuzz/run.sh (clang, -fsanitize=fuzzer,address,undefined).
  *
  * An input is one mode byte and the file's bytes. Mode bits:
- *   0-1  format: 0 .gr, 1 .mtx, 2 .tgb, 3 .co
+ *   0-1  format: 0 .gr, 1 .mtx, 2 .tgb, 3 .co (with bit 3: an edge list)
  *   2    text formats: read it from standard input (a pipe: size unknown, no seeking)
  *   3    .tgb: write the right checksum into the header first, so that the checks behind the
- *        checksum (sizes, CSR invariants) see arbitrary arrays
- *   4-5  Matrix Market real_scale: 1, 0.001, 1e6 or 3.7
- *   6    pattern_weight 1000000 (else the default)
+ *        checksum (sizes, CSR invariants) see arbitrary arrays; format 3: an edge list, not .co
+ *   4-5  real_scale (Matrix Market real, edge lists' decimal weights): 1, 0.001, 1e6 or 3.7
+ *   6    pattern_weight 1000000 and real_round 1 (else the defaults: pattern weight 1, real
+ *        weights that are not integers refused)
  *   7    text formats: read through graph_read_cached (parse, write the cache, read it back)
  * What must hold (else abort(), which the fuzzer reports): a failed read returns a negative
  * errno, leaves the graph zeroed and says one line naming the file; a successful read gives a
- * valid CSR (graph_validate) that survives the binary and DIMACS writers unchanged; no
+ * valid CSR (graph_validate) that survives the binary, DIMACS and edge-list writers unchanged; no
  * allocation above -malloc_limit_mb (every read has max_bytes = 8 MiB). */
 #define _GNU_SOURCE /* memfd_create, F_SETPIPE_SZ */
-#include "../../apps/apsp/graph/graph_io.c" /* the reader's statics: the .tgb header and checksum */
+#include "graph_tgb.h" /* the .tgb header and checksum */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define MAX_BYTES (8u << 20) /* 8 MiB: bigger graphs are legal but only cost time under the sanitizers (a 2.2M-vertex header took 11 s instrumented, 20 ms native) */
 
@@ -53,12 +60,12 @@ static void fix_checksum(uint8_t *data, size_t len)
 	    sizeof h + ((uint64_t)h.n + 1) * 8 + h.m * 8 + (uint64_t)h.n * 4 != len)
 		return;
 	h.checksum = 0;
-	uint64_t c = checksum(0, &h, sizeof h);
+	uint64_t c = graph_tgb_hash(0, &h, sizeof h);
 	const uint8_t *p = data + sizeof h;
 	uint64_t parts[4] = {((uint64_t)h.n + 1) * 8, h.m * 4, h.m * 4, (uint64_t)h.n * 4};
 	for (int k = 0; k < 4; k++)
 	{
-		c = checksum(c, p, parts[k]);
+		c = graph_tgb_hash(c, p, parts[k]);
 		p += parts[k];
 	}
 	h.checksum = c;
@@ -92,10 +99,13 @@ static void round_trip(const struct graph *g)
 	if (g->n > 20000 || g->m > 100000)
 		return;
 	char path[PATH_MAX + 16];
-	for (int k = 0; k < 2; k++)
+	static const char *const ext[3] = {"tgb", "gr", "edges"};
+	for (int k = 0; k < 3; k++)
 	{
-		snprintf(path, sizeof path, "%s/t.%s", dir, k ? "gr" : "tgb");
-		int rc = k ? graph_write_dimacs(g, path, &err) : graph_write_binary(g, path, &err);
+		snprintf(path, sizeof path, "%s/t.%s", dir, ext[k]);
+		int rc = k == 0 ? graph_write_binary(g, path, &err)
+			 : k == 1 ? graph_write_dimacs(g, path, &err)
+				  : graph_write_edgelist(g, path, &err);
 		check(rc == 0, "writing a valid graph failed");
 		check(graph_read(path, NULL, &back, &err) == 0, "reading back a graph written failed");
 		same(g, &back);
@@ -130,7 +140,7 @@ static int read_pipe(const uint8_t *data, size_t len, const struct graph_read_op
 static void remove_dir(void)
 {
 	char path[PATH_MAX + 16];
-	for (const char *const *name = (const char *const[]){"t.tgb", "t.gr", "c.tgb", NULL}; *name; name++)
+	for (const char *const *name = (const char *const[]){"t.tgb", "t.gr", "t.edges", "c.tgb", NULL}; *name; name++)
 	{
 		snprintf(path, sizeof path, "%s/%s", dir, *name);
 		unlink(path);
@@ -162,16 +172,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 	size_t len = size - 1;
 	uint8_t *data = malloc(len + 1);
 	memcpy(data, in + 1, len);
-	int format = mode & 3, from_pipe = (mode >> 2) & 1 && format != 2, cached = (mode >> 7) & 1 && format < 2;
+	int format = mode & 3, from_pipe = (mode >> 2) & 1 && format != 2;
+	if (format == 3 && (mode >> 3) & 1)
+		format = 4; /* an edge list */
+	int cached = (mode >> 7) & 1 && (format < 2 || format == 4);
 	if (format == 2 && (mode >> 3) & 1)
 		fix_checksum(data, len);
 	set_file(data, len);
 
-	static const enum graph_format formats[4] = {GRAPH_FORMAT_DIMACS, GRAPH_FORMAT_MTX, GRAPH_FORMAT_BINARY,
-						     GRAPH_FORMAT_AUTO};
+	static const enum graph_format formats[5] = {GRAPH_FORMAT_DIMACS, GRAPH_FORMAT_MTX, GRAPH_FORMAT_BINARY,
+						     GRAPH_FORMAT_AUTO, GRAPH_FORMAT_EDGELIST};
+	struct graph_read_info info;
 	struct graph_read_options o = {.format = formats[format],
 				       .real_scale = scales[(mode >> 4) & 3],
 				       .pattern_weight = (mode >> 6) & 1 ? GRAPH_MAX_WEIGHT : 0,
+				       .real_round = (mode >> 6) & 1,
+				       .info = &info,
 				       .max_bytes = MAX_BYTES,
 				       .max_bytes_what = "fuzz"};
 	struct graph g;
@@ -217,6 +233,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 			check_failure(rc, &g, &err, mem_path);
 		else if (rc == 0)
 		{
+			check(info.rounded == 0 || (o.real_round && info.first_line > 0 && info.max_rounding > 0 &&
+						    info.max_rounding <= 0.5),
+			      "rounded real weights without real_round, or a rounding out of 0..0.5");
 			round_trip(&g);
 			graph_free(&g);
 		}

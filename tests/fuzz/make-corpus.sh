@@ -17,14 +17,16 @@ for f in "$top"/tests/data/graphs/good/* "$top"/tests/data/graphs/bad/*; do
 	base=$(basename "$f")
 	case "$f" in
 	*.gr) seed 0 "gr-$base" "$f"; seed 4 "gr-pipe-$base" "$f" ;;
-	*.mtx) seed 1 "mtx-$base" "$f"; seed 17 "mtx-scaled-$base" "$f" ;;
+	*.mtx) seed 1 "mtx-$base" "$f"; seed 17 "mtx-scaled-$base" "$f"; seed 65 "mtx-round-$base" "$f" ;;
 	*.co) seed 3 "co-$base" "$f" ;;
+	*.edges | *.el | *.txt | *.csv | *.tsv) seed 11 "el-$base" "$f"; seed 15 "el-pipe-$base" "$f"; seed 27 "el-scaled-$base" "$f" ;;
 	esac
 done
 for f in basic dups_loops unreachable; do
 	seed 128 "gr-cached-$f" "$top/tests/data/graphs/good/$f.gr"
 done
-seed 129 "mtx-cached-symmetric_real" "$top/tests/data/graphs/good/symmetric_real.mtx"
+seed 193 "mtx-cached-symmetric_real" "$top/tests/data/graphs/good/symmetric_real.mtx"
+seed 139 "el-cached-el_weighted" "$top/tests/data/graphs/good/el_weighted.el"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for spec in random:20:0-3:0-9 rmat:4:2 grid:2x3:1-5; do

@@ -20,6 +20,11 @@ int graph_set_error(struct graph_error *err, int rc, const char *fmt, ...)
 	return rc;
 }
 
+int graph_io_error(struct graph_error *err, const char *path, const char *what, int e)
+{
+	return graph_set_error(err, -e, "%s: %s: %s", path, what, strerror(e));
+}
+
 int graph_alloc(struct graph *g, uint32_t n, uint64_t m, struct graph_error *err)
 {
 	/* +1: malloc(0) may return NULL, which would read as a failure. */
@@ -308,6 +313,62 @@ int graph_from_owned_arcs(uint32_t n, uint64_t m, uint32_t *src, uint32_t *dst, 
 			  struct graph_error *err)
 {
 	return from_arcs(n, m, src, dst, w, 1, g, err);
+}
+
+uint64_t graph_undirected_bytes(const struct graph *g)
+{
+	return ((uint64_t)g->n + 1) * sizeof(uint64_t) + ((uint64_t)g->n + 1) * sizeof(uint32_t) +
+	       (2 * g->m + 1) * 2 * sizeof(uint32_t);
+}
+
+int graph_make_undirected(struct graph *g, struct graph_error *err)
+{
+	struct graph h;
+	memset(&h, 0, sizeof h);
+	uint32_t n = g->n;
+	uint64_t m2 = 2 * g->m, longest = 0;
+	if (!(h.rowptr = calloc((size_t)n + 1, sizeof *h.rowptr)) || !(h.col = malloc((size_t)(m2 + 1) * sizeof *h.col)) ||
+	    !(h.w = malloc((size_t)(m2 + 1) * sizeof *h.w)) || !(h.min_out = malloc(((size_t)n + 1) * sizeof *h.min_out)))
+	{
+		graph_free(&h);
+		return graph_set_error(err, -ENOMEM, "out of memory: the undirected graph (%" PRIu32 " vertices, up to %" PRIu64
+				       " arcs) needs %" PRIu64 " bytes beside the graph; use a machine with more memory",
+				       n, m2, graph_undirected_bytes(g));
+	}
+	h.n = n;
+	h.m = m2;
+	/* Row u gets u's arcs and the reverse of the arcs into u. rowptr[u+1] counts, then is the
+	 * start of row u, then (after the scatter) its end, as finish_rows() wants. */
+	for (uint32_t u = 0; u < n; u++)
+		for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++)
+		{
+			h.rowptr[u + 1]++;
+			h.rowptr[g->col[e] + 1]++;
+		}
+	uint64_t sum = 0;
+	for (uint32_t u = 0; u < n; u++)
+	{
+		uint64_t c = h.rowptr[u + 1];
+		h.rowptr[u + 1] = sum;
+		sum += c;
+		longest = c > longest ? c : longest;
+	}
+	for (uint32_t u = 0; u < n; u++)
+		for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++)
+		{
+			uint32_t v = g->col[e];
+			uint64_t p = h.rowptr[u + 1]++, q = h.rowptr[v + 1]++;
+			h.col[p] = v;
+			h.w[p] = g->w[e];
+			h.col[q] = u;
+			h.w[q] = g->w[e];
+		}
+	int rc = finish_rows(&h, longest, err); /* frees h when it fails */
+	if (rc < 0)
+		return rc;
+	graph_free(g);
+	*g = h;
+	return 0;
 }
 
 int graph_validate(const struct graph *g, struct graph_error *err)

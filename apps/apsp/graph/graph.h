@@ -1,6 +1,6 @@
 /* tuccompi-graph: the graphs of the APSP application. Directed graphs in CSR form with
- * non-negative integer weights, read from DIMACS (.gr) and Matrix Market (.mtx) files,
- * cached in a binary form, or generated (the paper's random graphs, R-MAT/Kronecker
+ * non-negative integer weights, read from DIMACS (.gr), Matrix Market (.mtx) and edge-list
+ * (.edges, .el, .txt, .csv, .tsv) files, cached in a binary form, or generated (the paper's random graphs, R-MAT/Kronecker
  * with Graph500 parameters, 2-D grids).
  *
  * Errors: every function returns 0 or a negative errno and fills a struct graph_error
@@ -47,19 +47,39 @@ struct graph_error
 /** What a file holds. */
 enum graph_format
 {
-	GRAPH_FORMAT_AUTO = 0, /**< from the file name: .gr, .mtx, .tgb (binary cache) */
+	GRAPH_FORMAT_AUTO = 0, /**< from the file name: .gr, .mtx, .tgb (binary cache), .edges .el .txt .csv .tsv */
 	GRAPH_FORMAT_DIMACS,   /**< 9th DIMACS challenge: "p sp n m", "a u v w", 1-based */
 	GRAPH_FORMAT_MTX,      /**< Matrix Market coordinate: pattern/integer/real, general/symmetric */
 	GRAPH_FORMAT_BINARY,   /**< this library's cache (.tgb) */
+	GRAPH_FORMAT_EDGELIST, /**< one arc a line, "u v" or "u v w" (blanks, tabs or one comma), 0-based,
+				    n = largest id + 1, missing weight 1, '#' and '%' comment lines */
+};
+
+/** What a read did that its user should hear of (graph_read_options::info). */
+struct graph_read_info
+{
+	uint64_t rounded;     /**< real weights rounded to an integer (after real_scale) */
+	double max_rounding;  /**< the most one of them changed, 0..0.5 (in weight units after real_scale) */
+	uint64_t first_line;  /**< the line of the first one */
+	int rounded_cache;    /**< graph_read_cached: the cache used holds weights rounded when it was
+				   made (their count is not kept) */
 };
 
 /** Options of graph_read. */
 struct graph_read_options
 {
 	enum graph_format format;
-	/** Matrix Market "real" weights: multiply by this and round to the nearest integer
-	 *  (0: 1). Negative results are an error. */
+	/** Real weights (Matrix Market "real", decimal edge-list weights): multiplied by this (0:
+	 *  1). Negative results are an error. */
 	double real_scale;
+	/** A real weight that is not an integer once multiplied: 0 refuses it at its line (saying
+	 *  how to scale it, naming real_scale_what); 1 rounds it to the nearest integer and counts
+	 *  it in *info. Never silent. */
+	int real_round;
+	/** The option that sets real_scale, for messages, e.g. "--mtx-real-scale" (NULL: "real_scale"). */
+	const char *real_scale_what;
+	/** Filled when not NULL (zeroed first). */
+	struct graph_read_info *info;
 	/** Pattern matrices (no weights): weight given to every arc (0: 1). */
 	uint32_t pattern_weight;
 	/** Refuse inputs whose reading would need more than this many bytes at its peak
@@ -72,7 +92,7 @@ struct graph_read_options
 };
 
 /** Read a graph. Symmetric .mtx files give both arcs of each edge. A @p path of "-" reads
- *  standard input (DIMACS or Matrix Market, whose format must be set; it is not closed).
+ *  standard input (DIMACS, Matrix Market or edge list, whose format must be set; it is not closed).
  *  Text holding a NUL or another control byte (other than tab, and CR before LF) is
  *  refused at its line; so is a header announcing more arcs than the rest of a regular
  *  file can hold. */
@@ -105,6 +125,11 @@ int graph_write_binary(const struct graph *g, const char *path, struct graph_err
 /** Write DIMACS text (for interchange and tests), atomically. */
 int graph_write_dimacs(const struct graph *g, const char *path, struct graph_error *err);
 
+/** Write an edge list, "u v w" a line, 0-based, atomically: commas for a .csv @p path, tabs for
+ *  .tsv, else blanks. When the last vertex has no arc, a self-loop "n-1 n-1 0" (which readers
+ *  drop) keeps n. */
+int graph_write_edgelist(const struct graph *g, const char *path, struct graph_error *err);
+
 /** Read @p path through a cache: if @p cache_path holds a valid cache newer than the input
  *  and made from it (size + mtime recorded), load it; otherwise parse and write the cache. */
 int graph_read_cached(const char *path, const char *cache_path, const struct graph_read_options *opt,
@@ -114,6 +139,14 @@ int graph_read_cached(const char *path, const char *cache_path, const struct gra
  *  sorts, computes min_out. Arrays are not kept. */
 int graph_from_arcs(uint32_t n, uint64_t m, const uint32_t *src, const uint32_t *dst, const uint32_t *w,
 		    struct graph *g, struct graph_error *err);
+
+/** Make @p g undirected: every arc u -> v also v -> u with the same weight (parallel arcs then
+ *  merged, the lightest kept, as everywhere). On failure @p g is left as it was. */
+int graph_make_undirected(struct graph *g, struct graph_error *err);
+
+/** About the bytes graph_make_undirected() allocates beside @p g at its peak (the new CSR of up
+ *  to 2 m arcs), for checks before calling it. */
+uint64_t graph_undirected_bytes(const struct graph *g);
 
 /** The paper's random graphs: every vertex gets an out-degree uniform in
  *  [deg_min, deg_max] with uniformly random targets, weights uniform in [w_min, w_max].

@@ -5,9 +5,40 @@
 #include "graph.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 /** Fill @p err (may be NULL) and return @p rc. */
 int graph_set_error(struct graph_error *err, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/** "path: what: strerror(e)"; returns -e. */
+int graph_io_error(struct graph_error *err, const char *path, const char *what, int e);
+
+/* Write @p v in decimal at @p p; returns the end (the writers' number formatting). */
+static inline char *graph_put_uint(char *p, uint64_t v)
+{
+	char tmp[20];
+	int k = 0;
+	do
+		tmp[k++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (k)
+		*p++ = tmp[--k];
+	return p;
+}
+
+/* The name of standard input in messages. */
+#define STDIN_NAME "<stdin>"
+
+static inline int is_stdin(const char *path)
+{
+	return strcmp(path, "-") == 0;
+}
+
+/* What the limit of graph_read_options::max_bytes is, for messages. */
+static inline const char *limit_what(const struct graph_read_options *o)
+{
+	return o->max_bytes_what ? o->max_bytes_what : "max_bytes";
+}
 
 /** Allocate the CSR arrays of an n-vertex, m-arc graph into a zeroed @p g (a rowptr already
  *  there is kept). On failure frees everything and returns -ENOMEM with the bytes needed. */

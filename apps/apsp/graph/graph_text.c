@@ -1,0 +1,277 @@
+/* The text readers' common parts: the line reader, its messages, the arc list and the checks
+ * of counts (see graph_text.h). */
+#include "graph_text.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------ line reader */
+
+/* "path:line: message"; returns -EINVAL. */
+static int vrerr(struct reader *r, uint64_t line, const char *fmt, va_list ap)
+{
+	if (r->err)
+	{
+		int k = snprintf(r->err->msg, sizeof r->err->msg, "%s:%" PRIu64 ": ", r->path, line ? line : 1);
+		if (k < 0 || (size_t)k >= sizeof r->err->msg)
+			k = 0;
+		vsnprintf(r->err->msg + k, sizeof r->err->msg - k, fmt, ap);
+	}
+	return -EINVAL;
+}
+
+static int __attribute__((format(printf, 3, 4))) rerr_at(struct reader *r, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vrerr(r, line, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* The first byte of [p, end) that a text line may not hold: a control byte other than tab
+ * (the "\r" of "\r\n" is gone by then), or DEL. Eight bytes at a time. Lines are not all
+ * checked with it (files hold 10^8 of them): reader_next() finds NUL bytes, which would cut a
+ * line short, with memchr over each block read, and checks comment lines, which the parsers
+ * skip; any other control byte stops a parser, and rerr() then reports it. */
+const char *graph_find_control(const char *p, const char *end)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	for (; end - p >= 8; p += 8)
+	{
+		uint64_t x, y;
+		memcpy(&x, p, 8);
+		y = x ^ (ones * 0x7f);
+		/* A high bit for some byte below 0x20 or equal to 0x7f (maybe more: check each). */
+		if (((x - ones * 0x20) & ~x & highs) | ((y - ones) & ~y & highs))
+			for (int k = 0; k < 8; k++)
+				if (((unsigned char)p[k] < 0x20 && p[k] != '\t') || p[k] == 0x7f)
+					return p + k;
+	}
+	for (; p < end; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
+			return p;
+	return NULL;
+}
+
+int __attribute__((noinline, cold)) graph_control_error(struct reader *r, const char *line, const char *bad)
+{
+	unsigned char c = (unsigned char)*bad;
+	char what[32];
+	if (c == 0)
+		snprintf(what, sizeof what, "a NUL byte");
+	else if (c == '\r')
+		snprintf(what, sizeof what, "a carriage return");
+	else
+		snprintf(what, sizeof what, "control byte 0x%02x", c);
+	return rerr_at(r, r->line, "%s at column %zu; text graph files hold printable text, tabs and line ends only "
+		    "(is the file binary or damaged?)", what, (size_t)(bad - line) + 1);
+}
+
+/* An error about a line. A control byte in the current line is what went wrong first: the
+ * parsers stop at it with a vaguer message (such a byte ends a token or hides in it). */
+int graph_reader_verror(struct reader *r, uint64_t line, const char *fmt, va_list ap)
+{
+	const char *bad = line == r->line && r->cur ? graph_find_control(r->cur, r->cur_end) : NULL;
+	if (bad)
+		return graph_control_error(r, r->cur, bad);
+	return vrerr(r, line, fmt, ap);
+}
+
+int graph_reader_open(struct reader *r, const char *path, struct graph_error *err)
+{
+	memset(r, 0, sizeof *r);
+	r->path = is_stdin(path) ? STDIN_NAME : path;
+	r->err = err;
+	r->own_fd = !is_stdin(path);
+	r->fd = r->own_fd ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	if (r->fd < 0)
+		return graph_io_error(err, path, "cannot open", errno);
+	struct stat st;
+	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode))
+		r->size = (uint64_t)st.st_size;
+	posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	/* A small file needs no 9 MB buffer (no line is longer than the file). */
+	r->chunk = r->size && r->size < READ_CHUNK ? (size_t)r->size + 1 : READ_CHUNK;
+	r->line_cap = r->size && r->size < MAX_LINE ? (size_t)r->size + 1 : MAX_LINE;
+	if (!(r->buf = malloc(r->chunk + r->line_cap + 1)))
+	{
+		if (r->own_fd)
+			close(r->fd);
+		return graph_set_error(err, -ENOMEM, "%s: out of memory for a %u-byte read buffer", path,
+				       (unsigned)(r->chunk + r->line_cap + 1));
+	}
+	return 0;
+}
+
+void graph_reader_close(struct reader *r)
+{
+	if (r->own_fd)
+		close(r->fd);
+	free(r->buf);
+}
+
+int graph_reader_fill(struct reader *r)
+{
+	if (r->eof)
+		return 0;
+	size_t rest = r->len - r->pos;
+	if (rest >= r->line_cap)
+		return rerr(r, r->line + 1, "line longer than %zu bytes; is this really a text graph file?", r->line_cap);
+	memmove(r->buf, r->buf + r->pos, rest);
+	r->consumed += r->pos;
+	r->pos = 0;
+	r->len = rest;
+	ssize_t k = read(r->fd, r->buf + rest, r->chunk);
+	if (k < 0 && errno != EINTR)
+		return graph_io_error(r->err, r->path, "read error", errno);
+	if (k == 0)
+		r->eof = 1;
+	else if (k > 0)
+		r->len += (size_t)k;
+	r->nul = memchr(r->buf, '\0', r->len);
+	return 1;
+}
+
+/* ------------------------------------------------------------------ arc list */
+
+int graph_arcs_resize(struct arcs *a, struct reader *r, uint64_t cap)
+{
+	uint32_t *p;
+	if (!(p = realloc(a->src, cap * sizeof *p)))
+		goto nomem;
+	a->src = p;
+	if (!(p = realloc(a->dst, cap * sizeof *p)))
+		goto nomem;
+	a->dst = p;
+	if (!(p = realloc(a->w, cap * sizeof *p)))
+		goto nomem;
+	a->w = p;
+	a->cap = cap;
+	return 0;
+nomem:
+	return graph_set_error(r->err, -ENOMEM, "%s:%" PRIu64 ": out of memory: the arc list needs %" PRIu64 " bytes",
+			       r->path, r->line, cap * 3 * (uint64_t)sizeof *p);
+}
+
+/* Size the list from the header's count, but never beyond what the rest of the file can
+ * hold (each line takes at least min_bytes), so a lying header allocates nothing big. */
+int graph_arcs_start(struct arcs *a, uint64_t limit, struct reader *r, unsigned min_bytes, unsigned arcs_per_line)
+{
+	memset(a, 0, sizeof *a);
+	a->limit = limit;
+	uint64_t fit = r->size ? (reader_left(r) / min_bytes + 1) * arcs_per_line : (1u << 20);
+	return limit ? graph_arcs_resize(a, r, fit < limit ? fit : limit) : 0;
+}
+
+/* ------------------------------------------------------------------ checks */
+
+/* Before allocating: the peak of building the graph against the limit. The arcs counted are
+ * those the rest of a regular file can hold (each on a line of at least min_bytes, the last
+ * one maybe without its newline; per_line arcs a line), so that a lying header is found out
+ * by the lines themselves, with their own message. */
+int graph_check_max_bytes(struct reader *r, const struct graph_read_options *o, uint64_t n, uint64_t m,
+			  unsigned min_bytes, unsigned per_line)
+{
+	uint64_t fit = (reader_left(r) + 1) / min_bytes * per_line, count = r->size && fit < m ? fit : m;
+	uint64_t need = graph_build_bytes(n, count);
+	if (!o->max_bytes || need <= o->max_bytes)
+		return 0;
+	char arcs[96];
+	if (count < m)
+		snprintf(arcs, sizeof arcs, "at most %" PRIu64 " arc%s in the rest of the file", count, count == 1 ? "" : "s");
+	else
+		snprintf(arcs, sizeof arcs, "%" PRIu64 " arc%s", m, m == 1 ? "" : "s");
+	return graph_set_error(r->err, -ENOMEM,
+			       "%s:%" PRIu64 ": the graph (%" PRIu64 " vertices, %s) needs %" PRIu64
+			       " bytes to read, more than the limit of %" PRIu64 " (%s); check the counts of this line, "
+			       "or use a smaller graph",
+			       r->path, r->line, n, arcs, need, o->max_bytes, limit_what(o));
+}
+
+/* A header announcing more lines than the rest of a regular file can hold (each at least
+ * min_bytes long, the last one maybe without its newline) is wrong: refuse it before
+ * allocating for it. Unknown sizes (pipes) are not checked here. */
+int graph_check_fits(struct reader *r, uint64_t count, unsigned min_bytes, const char *what, const char *header)
+{
+	uint64_t most = (reader_left(r) + 1) / min_bytes;
+	if (r->size && count > most)
+		return rerr(r, r->line, "%s announces %" PRIu64 " %s, but the rest of the file (%" PRIu64
+			    " bytes) holds at most %" PRIu64 "; the file is truncated or the %s is wrong",
+			    header, count, what, reader_left(r), most, header);
+	return 0;
+}
+
+int __attribute__((noinline, cold)) graph_bad_id(struct reader *r, enum num t, char *tok, uint64_t n, const char *what,
+						  const char *where)
+{
+	switch (t)
+	{
+	case NUM_OK:
+	case NUM_NEG:
+	case NUM_BIG:
+		return rerr(r, r->line, "%s %.*s out of range 1..%" PRIu64 " (%s %" PRIu64 " vertices)", what, TOK(tok), n,
+			    where, n);
+	default:
+		return rerr(r, r->line, "%s '%.*s' is not an integer; vertex ids are 1..%" PRIu64, what, TOK(tok), n);
+	}
+}
+
+int __attribute__((noinline, cold)) graph_bad_weight(struct reader *r, enum num t, char *tok)
+{
+	switch (t)
+	{
+	case NUM_OK:
+	case NUM_BIG:
+		return rerr(r, r->line, "weight %.*s above the maximum %u; scale the weights down", TOK(tok), GRAPH_MAX_WEIGHT);
+	case NUM_NEG:
+		return rerr(r, r->line, "negative weight %.*s; weights are integers 0..%u", TOK(tok), GRAPH_MAX_WEIGHT);
+	default:
+		return rerr(r, r->line, "weight '%.*s' is not an integer 0..%u", TOK(tok), GRAPH_MAX_WEIGHT);
+	}
+}
+
+/* ------------------------------------------------------------------ real weights */
+
+int graph_parse_real(struct reader *r, char *tok, char *end, const struct graph_read_options *o, uint64_t *w)
+{
+	int len = (int)(end - tok > 40 ? 40 : end - tok);
+	char *stop = tok;
+	double x = end > tok ? strtod(tok, &stop) : 0;
+	if (end == tok || stop != end)
+		return rerr(r, r->line, "weight '%.*s' is not a number; weights must be finite and >= 0", len, tok);
+	if (!isfinite(x))
+		return rerr(r, r->line, "weight '%.*s' is not a finite number; weights must be finite and >= 0", len, tok);
+	if (x < 0)
+		return rerr(r, r->line, "negative weight %.*s; weights must be >= 0", len, tok);
+	const char *what = o->real_scale_what ? o->real_scale_what : "real_scale";
+	double s = x * o->real_scale;
+	if (!(s < GRAPH_MAX_WEIGHT + 0.5))
+		return rerr(r, r->line, "weight %.*s x %s %g is above the maximum %u; use a smaller %s", len, tok, what,
+			    o->real_scale, GRAPH_MAX_WEIGHT, what);
+	*w = (uint64_t)(s + 0.5);
+	/* Decimal text times a scale is rarely exact in binary: 0.29 x 100 is 28.999999999999996.
+	 * Differences below a billionth of the weight are the conversion's, not the file's. */
+	double off = fabs(s - (double)*w);
+	if (off <= 1e-9 * (s > 1 ? s : 1))
+		return 0;
+	if (!o->real_round)
+	{
+		char scaled[64] = "";
+		if (o->real_scale != 1)
+			snprintf(scaled, sizeof scaled, " x %g = %g", o->real_scale, s);
+		return rerr(r, r->line, "weight %.*s%s is not an integer; weights are integers: give %s X to multiply "
+			    "the real weights by X (e.g. 100 keeps two decimals; the distances come multiplied by X), or "
+			    "%s 1 to round them to the nearest integer", len, tok, scaled, what, what);
+	}
+	if (!r->info.rounded++)
+		r->info.first_line = r->line;
+	if (off > r->info.max_rounding)
+		r->info.max_rounding = off;
+	return 0;
+}

@@ -1,0 +1,164 @@
+"""Tests of the tuccompi Python module against scipy.sparse.csgraph.dijkstra, through the
+tuccompi-apsp of the build tree (python/test.sh sets PYTHONPATH and TUCCOMPI_APSP):
+ - random graphs (sizes, densities, zero weights, every source, lists with repeats in any order,
+   one source, numpy ints), directed and undirected, with targets: equal to scipy's arrays;
+ - hand-made graphs: one vertex, no arcs, unreachable parts, explicit zeros (arcs of weight 0),
+   CSR duplicates (the lightest) and COO duplicates (summed, as scipy), self-loops, a dense array
+   (zeros are no arc), opposite arcs of different weights made undirected, the largest weight;
+ - graph files (.gr counting from 1, an edge list) give the matrix's distances;
+ - the graph reaches the program as a binary .tgb (no text);
+ - bad input: negative, NaN, fractional and too large weights, non-square matrices, ids out of
+   range, predecessors (needs --pred), bad units, a missing file: clear errors.
+"""
+
+import os
+import sys
+import tempfile
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import dijkstra
+
+import tuccompi
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what)
+        sys.exit(1)
+
+
+def same(got, want, what):
+    check(got.shape == want.shape, "%s: shape %s, scipy %s" % (what, got.shape, want.shape))
+    check(got.dtype == np.float64, "%s: dtype %s" % (what, got.dtype))
+    check(np.array_equal(got, want), "%s: distances differ from scipy's (%d of %d)"
+          % (what, int((got != want).sum()), got.size))
+
+
+def raises(exc, text, fn, *args, **kw):
+    try:
+        fn(*args, **kw)
+    except exc as e:
+        check(text in str(e), "%s: message %r lacks %r" % (fn.__name__, str(e), text))
+        return
+    check(False, "%s(%s) did not raise %s" % (fn.__name__, args, exc.__name__))
+
+
+def random_graph(n, density, seed, wmax=20, zeros=True):
+    rng = np.random.default_rng(seed)
+    g = sp.random(n, n, density=density, random_state=seed, format="csr")
+    g.data = rng.integers(0 if zeros else 1, wmax + 1, size=g.nnz).astype(np.float64)
+    return g
+
+
+def test_random():
+    for n, density, seed in ((50, 0.1, 1), (400, 0.01, 2), (1500, 0.002, 3), (800, 0.02, 4)):
+        g = random_graph(n, density, seed)
+        full = dijkstra(g)
+        same(tuccompi.shortest_paths(g), full, "n=%d all sources" % n)
+        rng = np.random.default_rng(seed)
+        src = rng.integers(0, n, size=25)
+        src[3] = src[7]  # a repeat
+        same(tuccompi.shortest_paths(g, src), dijkstra(g, indices=src), "n=%d a list with a repeat" % n)
+        same(tuccompi.shortest_paths(g, list(range(10, 20))), full[10:20], "n=%d a range" % n)
+        same(tuccompi.shortest_paths(g, np.int64(n - 1)), dijkstra(g, indices=n - 1), "n=%d one source" % n)
+        tgt = rng.integers(0, n, size=30)
+        same(tuccompi.shortest_paths(g, src, targets=tgt), dijkstra(g, indices=src)[:, tgt], "n=%d targets" % n)
+        same(tuccompi.shortest_paths(g, src, undirected=True), dijkstra(g, directed=False, indices=src),
+             "n=%d undirected" % n)
+        same(tuccompi.shortest_paths(g, src[:5], units="cpu"), dijkstra(g, indices=src[:5]), "n=%d units=cpu" % n)
+    print("ok: random graphs equal scipy's dijkstra (all sources, lists, one source, targets, undirected)")
+
+
+def test_hand_made():
+    one = sp.csr_matrix((1, 1))
+    same(tuccompi.shortest_paths(one), np.zeros((1, 1)), "one vertex")
+    empty = sp.csr_matrix((4, 4))
+    same(tuccompi.shortest_paths(empty, [2]), dijkstra(empty, indices=[2]), "no arcs")
+    # explicit zeros are arcs of weight 0; vertex 3 unreachable
+    z = sp.csr_matrix((np.array([0.0, 2.0, 0.0]), np.array([1, 2, 0]), np.array([0, 1, 2, 3, 3])), shape=(4, 4))
+    same(tuccompi.shortest_paths(z), dijkstra(z), "explicit zeros")
+    check(tuccompi.shortest_paths(z, 0)[1] == 0 and np.isinf(tuccompi.shortest_paths(z, 0)[3]), "zero arcs, unreachable")
+    # CSR duplicates: the lightest; COO duplicates: summed by the conversion, as scipy
+    dup = sp.csr_matrix((np.array([5.0, 3.0]), np.array([1, 1]), np.array([0, 2, 2])), shape=(2, 2))
+    same(tuccompi.shortest_paths(dup), dijkstra(dup), "CSR duplicates")
+    check(tuccompi.shortest_paths(dup, 0)[1] == 3, "CSR duplicates: the lightest")
+    coo = sp.coo_matrix((np.array([5.0, 3.0]), (np.array([0, 0]), np.array([1, 1]))), shape=(2, 2))
+    same(tuccompi.shortest_paths(coo), dijkstra(coo), "COO duplicates")
+    # self-loops
+    loop = sp.csr_matrix(np.array([[7.0, 1.0], [0.0, 4.0]]))
+    same(tuccompi.shortest_paths(loop), dijkstra(loop), "self-loops")
+    # a dense array: zeros are no arc
+    dense = np.array([[0, 0, 1, 0], [0, 0, 0, 0], [0, 2, 0, 9], [0, 0, 0, 0]], dtype=float)
+    same(tuccompi.shortest_paths(dense), dijkstra(dense), "dense array")
+    # opposite arcs of different weights, undirected: the lighter both ways
+    opp = sp.csr_matrix(np.array([[0, 9.0], [4.0, 0]]))
+    same(tuccompi.shortest_paths(opp, undirected=True), dijkstra(opp, directed=False), "opposite arcs, undirected")
+    # the largest weight, along a path of 1000 arcs (distances up to 10^9)
+    n = 1001
+    path = sp.diags([np.full(n - 1, float(tuccompi.MAX_WEIGHT))], [1], shape=(n, n), format="csr")
+    same(tuccompi.shortest_paths(path, [0, 500]), dijkstra(path, indices=[0, 500]), "the largest weight")
+    # integer matrices
+    ints = sp.csr_matrix(np.array([[0, 3], [1, 0]], dtype=np.int32))
+    same(tuccompi.shortest_paths(ints), dijkstra(ints), "an integer matrix")
+    print("ok: hand-made graphs (one vertex, no arcs, zeros, duplicates, self-loops, dense, undirected, big weights)")
+
+
+def test_files():
+    g = random_graph(200, 0.03, 7, zeros=False)
+    want = dijkstra(g, indices=[0, 17, 199])
+    coo = g.tocoo()
+    with tempfile.TemporaryDirectory() as tmp:
+        gr = os.path.join(tmp, "g.gr")
+        with open(gr, "w") as f:
+            f.write("p sp %d %d\n" % (g.shape[0], coo.nnz))
+            for u, v, w in zip(coo.row, coo.col, coo.data):
+                f.write("a %d %d %d\n" % (u + 1, v + 1, w))
+        same(tuccompi.shortest_paths(gr, [0, 17, 199]), want, "a .gr file (vertex 1 is 0)")
+        csv = os.path.join(tmp, "g.csv")
+        np.savetxt(csv, np.column_stack([coo.row, coo.col, coo.data]).astype(np.int64), fmt="%d", delimiter=",")
+        same(tuccompi.shortest_paths(csv, [0, 17, 199]), want, "an edge list")
+        raises(RuntimeError, "cannot open", tuccompi.shortest_paths, os.path.join(tmp, "missing.gr"))
+    print("ok: graph files (.gr shifted from 1, an edge list) give the matrix's distances")
+
+
+def test_binary():
+    g = random_graph(100, 0.05, 9)
+    tuccompi.shortest_paths(g, [1, 2])
+    cmd = tuccompi.last_command
+    check(cmd[1].endswith(".tgb"), "the graph did not go as a .tgb: %s" % cmd)
+    check(cmd[cmd.index("--rows") + 1].endswith(".npy"), "the distances did not come as a .npy: %s" % cmd)
+    print("ok: the graph goes as a binary .tgb, the distances come back as .npy")
+
+
+def test_errors():
+    g = random_graph(20, 0.2, 5)
+    rows = np.repeat(np.arange(20), np.diff(g.indptr))
+    k = int(np.flatnonzero(rows != g.indices)[0])  # an entry that is not a self-loop
+    for value, exc, text in ((-1, ValueError, "negative weights"), (np.nan, ValueError, "NaN"),
+                             (1.5, ValueError, "weight 1.5 is not an integer; tuccompi's engines take integer "
+                              "weights 0..1000000: scale them"),
+                             (2e6, ValueError, "above the maximum 1000000")):
+        bad = g.copy()
+        bad.data[k] = value
+        raises(exc, text, tuccompi.shortest_paths, bad)
+    loop = sp.csr_matrix(np.array([[1.5, 1.0], [0.0, 0.0]]))  # a self-loop's weight matters to no path
+    same(tuccompi.shortest_paths(loop), dijkstra(loop), "a fractional self-loop")
+    raises(ValueError, "not square", tuccompi.shortest_paths, sp.csr_matrix((3, 4)))
+    raises(ValueError, "sources: ids are 0..19", tuccompi.shortest_paths, g, [0, 20])
+    raises(ValueError, "sources: ids are 0..19", tuccompi.shortest_paths, g, -1)
+    raises(ValueError, "targets: ids are 0..19", tuccompi.shortest_paths, g, [0], targets=[25])
+    raises(ValueError, "sources: empty", tuccompi.shortest_paths, g, [])
+    raises(NotImplementedError, "--pred", tuccompi.shortest_paths, g, predecessors=True)
+    raises(ValueError, "units", tuccompi.shortest_paths, g, units="fpga")
+    print("ok: bad input gives clear errors; predecessors=True names --pred")
+
+
+if __name__ == "__main__":
+    print("tuccompi-apsp:", tuccompi.tool_path())
+    test_random()
+    test_hand_made()
+    test_files()
+    test_binary()
+    test_errors()
+    print("ok: tuccompi.shortest_paths")

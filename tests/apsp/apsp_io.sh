@@ -1,0 +1,245 @@
+#!/bin/sh
+# tuccompi-apsp's inputs and outputs of issue 22, each on 1 rank and, under mpirun, on 2 and 4
+# ranks (byte-identical outputs), on the CPU, and with the journal (a run killed by kill -9,
+# then --resume, gives the same bytes as a run without a journal):
+#  - --undirected, for a file and for --gen: the same table and rows as the graph written with
+#    both directions by tuccompi-graph convert --undirected; a symmetric graph is unchanged;
+#    refused against --max-memory before the new CSR is allocated;
+#  - --rows FILE.npy: numpy's format 1.0 (the preamble, float64, inf), |S| x n in the order of
+#    --sources, the same distances as the binary rows file; numpy.load reads it as it is (when
+#    numpy is there); partial rows of another run (another graph, the same n and sources) are
+#    refused by --resume, in both formats;
+#  - real weights (Matrix Market real, decimal edge-list weights) that are not integers: refused
+#    at file:line, naming --mtx-real-scale, no output; with --mtx-real-scale X rounded with a
+#    warning that says how many, by how much and where the first is (through a cache too); exact
+#    with a scale that keeps their decimals (4.25 -> 425, not 5);
+#  - ids: a .gr file's vertex 1 is source 0 (its row in -o, its distance 0 in the rows); N,
+#    first:N and 0-(N-1) are the same sources, and a run with N says what it took and how to
+#    name vertex N alone; --sources 0 says why it is not vertex 0; --sources file:PATH keeps its
+#    order on every rank count, is an input no output may overwrite, and errors at PATH:LINE.
+set -u
+b=${top_builddir:-.}
+s=${top_srcdir:-.}
+app="$b/apps/apsp/tuccompi-apsp"
+tg="$b/apps/apsp/tuccompi-graph"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+have_mpi() { [ -x "$b/tests/core/mpi_exchange" ] && [ -n "${MPIEXEC:-}" ]; }
+same() { # FILE REF WHAT
+	cmp -s "$1" "$2" || fail "$3: $1 differs from $2"
+}
+
+# The rows files' name ends in .$ext: "rows" (binary) or "npy".
+ext=rows
+
+# on_ranks REF_PREFIX ARGS...: the run on 2 and 4 ranks writes the same -o and --rows as
+# REF_PREFIX.csv and REF_PREFIX.$ext
+on_ranks() {
+	ref=$1
+	shift
+	have_mpi || return 0
+	for n in 2 4; do
+		"$s/tests/mpirun.sh" $n "$app" "$@" --ncpu 1 -q -o "$tmp/m.csv" --rows "$tmp/m.$ext" ||
+			fail "$n ranks: $*"
+		same "$tmp/m.csv" "$ref.csv" "$n ranks: $*"
+		same "$tmp/m.$ext" "$ref.$ext" "$n ranks: $*"
+	done
+}
+
+# tree PID: PID and every process below it (collected before any is killed)
+tree() {
+	for c in $(pgrep -P "$1" 2>/dev/null); do tree "$c"; done
+	echo "$1"
+}
+
+# journaled ARGS...: a run with --journal killed by kill -9 part-way, then --resume, writes the
+# same -o and --rows bytes as the run without a journal (1 rank; and 2 ranks under mpirun).
+# ARGS must make a run of a second or more, so that the kill lands in the middle.
+journaled() {
+	"$app" "$@" --units cpu --ncpu 1 -q -o "$tmp/jref.csv" --rows "$tmp/jref.$ext" || fail "reference of $*"
+	for launcher in "" "$s/tests/mpirun.sh 2"; do
+		[ -n "$launcher" ] && ! have_mpi && continue
+		rm -f "$tmp"/j.rank-* "$tmp/k.csv" "$tmp/k.$ext" "$tmp/k.$ext.partial"
+		$launcher "$app" "$@" --units cpu --ncpu 1 -q --journal "$tmp/j" -o "$tmp/k.csv" --rows "$tmp/k.$ext" &
+		pid=$!
+		for _ in $(seq 1 400); do
+			[ "$(cat "$tmp"/j.rank-* 2>/dev/null | wc -c)" -gt 2000 ] && break
+			sleep 0.02
+		done
+		pids=$(tree $pid)
+		# shellcheck disable=SC2086
+		kill -9 $pids 2>/dev/null
+		wait $pid 2>/dev/null
+		if [ -e "$tmp/k.csv" ]; then
+			echo "ok: the journaled run ended before kill -9 (${launcher:+$launcher }$*); not checked"
+			continue
+		fi
+		[ -e "$tmp/k.$ext.partial" ] || fail "the killed run left no partial rows (${launcher:+$launcher }$*)"
+		$launcher "$app" "$@" --units cpu --ncpu 1 -q --journal "$tmp/j" --resume -o "$tmp/k.csv" --rows "$tmp/k.$ext" \
+			>"$tmp/k.log" 2>&1 || { cat "$tmp/k.log"; fail "--resume ${launcher:+($launcher) }$*"; }
+		same "$tmp/k.csv" "$tmp/jref.csv" "--resume ${launcher:+($launcher) }$*"
+		same "$tmp/k.$ext" "$tmp/jref.$ext" "--resume ${launcher:+($launcher) }$*"
+		[ -e "$tmp/k.$ext.partial" ] && fail "the partial rows are still there (${launcher:+$launcher }$*)"
+	done
+}
+
+# ---------------------------------------------------------------- --undirected
+"$tg" gen random:4000:1-4:1-30 --seed 3 -o "$tmp/d.gr" || fail "gen"
+"$tg" convert --undirected "$tmp/d.gr" "$tmp/u.gr" || fail "convert --undirected"
+[ "$(grep -c '^a ' "$tmp/u.gr")" -gt "$(grep -c '^a ' "$tmp/d.gr")" ] || fail "convert --undirected added no arc"
+src="--sources 0-299"
+"$app" "$tmp/u.gr" $src -q -o "$tmp/u.csv" --rows "$tmp/u.rows" || fail "run on the undirected file"
+"$app" "$tmp/d.gr" --undirected $src -q -o "$tmp/du.csv" --rows "$tmp/du.rows" 2>"$tmp/err" || fail "--undirected: $(cat "$tmp/err")"
+same "$tmp/du.csv" "$tmp/u.csv" "--undirected"
+same "$tmp/du.rows" "$tmp/u.rows" "--undirected"
+"$app" "$tmp/d.gr" $src -q -o "$tmp/d.csv" || fail "directed run"
+cmp -s "$tmp/d.csv" "$tmp/u.csv" && fail "--undirected changed nothing on a directed graph"
+"$app" --gen random:4000:1-4:1-30 --seed 3 --undirected $src -q -o "$tmp/gu.csv" --rows "$tmp/gu.rows" || fail "--gen --undirected"
+same "$tmp/gu.csv" "$tmp/u.csv" "--gen --undirected"
+same "$tmp/gu.rows" "$tmp/u.rows" "--gen --undirected"
+"$tg" convert "$tmp/d.gr" "$tmp/d.csv" || fail "convert to an edge list"
+"$app" "$tmp/d.csv" --undirected $src -q -o "$tmp/eu.csv" || fail "--undirected on an edge list"
+same "$tmp/eu.csv" "$tmp/u.csv" "--undirected on an edge list"
+"$app" "$tmp/d.gr" --undirected $src -o "$tmp/x.csv" 2>"$tmp/err" || fail "--undirected, not quiet"
+grep -q "^graph: 4000 vertices, [0-9]* arcs (undirected: both directions of each)" "$tmp/err" ||
+	fail "the report does not say the graph is undirected: $(cat "$tmp/err")"
+# a symmetric graph stays as it is
+"$app" --gen grid:40x50 $src -q -o "$tmp/g1.csv" || fail "grid"
+"$app" --gen grid:40x50 --undirected $src -q -o "$tmp/g2.csv" || fail "grid --undirected"
+same "$tmp/g2.csv" "$tmp/g1.csv" "--undirected on a symmetric graph"
+# memory: refused before the new CSR is allocated
+"$app" "$tmp/d.gr" --undirected $src --max-memory 300K -q -o "$tmp/never.csv" >"$tmp/err" 2>&1 && fail "--undirected over --max-memory ran"
+grep -q "^tuccompi-apsp: --undirected: the graph with both directions of every arc needs about [0-9]* bytes, more than the limit of 307200 (--max-memory); use a smaller graph$" \
+	"$tmp/err" || fail "--undirected over --max-memory: $(cat "$tmp/err")"
+[ -e "$tmp/never.csv" ] && fail "--undirected over --max-memory left an output"
+on_ranks "$tmp/u" "$tmp/d.gr" --undirected $src
+journaled --gen random:30000 --seed 4 --undirected --sources 0-999 --engine crauser
+echo "ok: --undirected (file, edge list, --gen; symmetric graphs unchanged; memory checked)$(have_mpi && echo '; 2 and 4 ranks'); resumed after kill -9"
+
+# ---------------------------------------------------------------- --rows FILE.npy
+ext=npy
+g="--gen random:3000:1-6:1-20 --seed 5 --sources 17,3,2999,0,1500"
+"$app" $g -q -o "$tmp/n.csv" --rows "$tmp/n.rows" || fail "binary rows"
+"$app" $g -q -o "$tmp/n2.csv" --rows "$tmp/n.npy" || fail ".npy rows"
+same "$tmp/n2.csv" "$tmp/n.csv" ".npy run's table"
+[ "$(stat -c %s "$tmp/n.npy")" = $((128 + 5 * 3000 * 8)) ] || fail ".npy size $(stat -c %s "$tmp/n.npy")"
+# the format, and the distances of the binary file, with Python's standard library alone
+python3 - "$tmp/n.npy" "$tmp/n.rows" <<'PY' || fail ".npy contents"
+import struct, sys
+npy = open(sys.argv[1], 'rb').read()
+rows = open(sys.argv[2], 'rb').read()
+assert npy[:8] == b'\x93NUMPY\x01\x00', npy[:8]
+hlen = struct.unpack('<H', npy[8:10])[0]
+assert (10 + hlen) % 64 == 0 and npy[10 + hlen - 1:10 + hlen] == b'\n'
+order = '<' if sys.byteorder == 'little' else '>'
+want = "{'descr': '%sf8', 'fortran_order': False, 'shape': (5, 3000), }" % order
+assert npy[10:10 + hlen].decode('ascii').rstrip() == want, npy[10:10 + hlen]
+n, k = struct.unpack('=I', rows[8:12])[0], struct.unpack('=Q', rows[16:24])[0]
+assert (n, k) == (3000, 5)
+assert struct.unpack('=5I', rows[32:52]) == (17, 3, 2999, 0, 1500)
+d = struct.unpack('=%dI' % (k * n), rows[52:])
+x = struct.unpack(order + '%dd' % (k * n), npy[10 + hlen:])
+inf = float('inf')
+assert all((b == inf) if a == 0xffffffff else (b == a) for a, b in zip(d, x))
+assert any(b == inf for b in x) and x[3000 * 0 + 17] == 0
+PY
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null || python3 -c 'import numpy' 2>/dev/null; then
+	py=python3
+	python3 -c 'import numpy' 2>/dev/null || py=/usr/bin/python3
+	$py -c "import numpy, sys; a = numpy.load(sys.argv[1]); assert a.shape == (5, 3000) and a.dtype == numpy.float64; \
+assert a[0, 17] == 0 and a[3, 0] == 0 and numpy.isinf(a).any()" "$tmp/n.npy" || fail "numpy.load of the .npy rows"
+	echo "ok: numpy.load reads the .npy rows"
+fi
+"$app" $g -q -o "$tmp/n.csv" --rows "$tmp/n.NPY" || fail ".NPY rows"
+same "$tmp/n.NPY" "$tmp/n.npy" "the suffix in capitals"
+cp "$tmp/n.npy" "$tmp/ref.npy"
+cp "$tmp/n.csv" "$tmp/ref.csv"
+on_ranks "$tmp/ref" $g
+journaled --gen random:30000 --seed 4 --sources 0-999 --engine crauser
+# partial rows of another run (another graph: same n and sources), in either format: refused
+for e in npy rows; do
+	rm -f "$tmp"/j.rank-* "$tmp"/j2.rank-*
+	"$app" --gen random:30000 --seed 4 --sources 0-999 --engine crauser --units cpu --ncpu 1 -q --journal "$tmp/j" \
+		--rows "$tmp/o.$e" &
+	pid=$!
+	for _ in $(seq 1 400); do
+		[ "$(cat "$tmp"/j.rank-* 2>/dev/null | wc -c)" -gt 2000 ] && break
+		sleep 0.02
+	done
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	[ -e "$tmp/o.$e.partial" ] || { echo "ok: the run ended before kill -9 ($e); not checked"; continue; }
+	"$app" --gen random:30000 --seed 5 --sources 0-999 --engine crauser --units cpu --ncpu 1 -q --journal "$tmp/j2" \
+		--rows "$tmp/o.$e" --resume >"$tmp/err" 2>&1 && fail "--resume took the partial rows (.$e) of another run"
+	grep -q "o.$e.partial is missing or belongs to another run" "$tmp/err" || fail "another run's .$e: $(cat "$tmp/err")"
+	[ -e "$tmp/o.$e" ] && fail "an output was written after refusing another run's rows"
+done
+echo "ok: --rows FILE.npy: numpy's format, the binary file's distances$(have_mpi && echo '; 2 and 4 ranks'); resumed after kill -9"
+
+# ---------------------------------------------------------------- real weights
+printf '%%%%MatrixMarket matrix coordinate real general\n%% eccentricity 4.25 from vertex 0\n4 4 3\n1 2 1.5\n2 3 2.75\n3 4 0\n' >"$tmp/r.mtx"
+mkdir "$tmp/out"
+"$app" "$tmp/r.mtx" -q -o "$tmp/out/r.csv" >"$tmp/err" 2>&1 && fail "fractional real weights were taken without --mtx-real-scale"
+grep -q "^tuccompi-apsp: $tmp/r.mtx:4: weight 1.5 is not an integer; weights are integers: give --mtx-real-scale X to multiply the real weights by X (e.g. 100 keeps two decimals; the distances come multiplied by X), or --mtx-real-scale 1 to round them to the nearest integer$" \
+	"$tmp/err" || fail "refused real weights: $(cat "$tmp/err")"
+[ -z "$(ls "$tmp/out")" ] || fail "a refused graph left $(ls "$tmp/out")"
+"$app" "$tmp/r.mtx" --sources 0-0 -q --mtx-real-scale 1 -o "$tmp/r1.csv" 2>"$tmp/err" || fail "--mtx-real-scale 1"
+grep -q "^tuccompi-apsp: warning: $tmp/r.mtx: 2 real weights rounded to integers (by up to 0.5 after --mtx-real-scale 1; the first at line 4): the graph holds the rounded weights" \
+	"$tmp/err" || fail "no warning for rounded weights: $(cat "$tmp/err")"
+[ "$(sed -n 2p "$tmp/r1.csv")" = "0,4,5,12,4.0000" ] || fail "rounded weights: $(cat "$tmp/r1.csv")"
+"$app" "$tmp/r.mtx" --sources 0-0 -q --mtx-real-scale 100 -o "$tmp/r100.csv" 2>"$tmp/err" || fail "--mtx-real-scale 100"
+[ -s "$tmp/err" ] && fail "an exact scale warned: $(cat "$tmp/err")"
+[ "$(sed -n 2p "$tmp/r100.csv")" = "0,4,425,1000,333.3333" ] || fail "scaled weights: $(cat "$tmp/r100.csv")"
+# through a cache: the second run uses it, and still warns
+"$app" "$tmp/r.mtx" --sources 0-0 -q --mtx-real-scale 1 --cache "$tmp/r.tgb" -o "$tmp/c1.csv" 2>/dev/null || fail "cached run"
+"$app" "$tmp/r.mtx" --sources 0-0 -q --mtx-real-scale 1 --cache "$tmp/r.tgb" -o "$tmp/c2.csv" 2>"$tmp/err" || fail "second cached run"
+same "$tmp/c2.csv" "$tmp/r1.csv" "the cached rounded graph"
+grep -q "warning: $tmp/r.mtx: its cache holds real weights rounded to integers (--mtx-real-scale 1) when it was made" "$tmp/err" ||
+	fail "no warning through the cache: $(cat "$tmp/err")"
+"$app" "$tmp/r.mtx" --sources 0-0 -q --cache "$tmp/r.tgb" -o "$tmp/out/c3.csv" >"$tmp/err" 2>&1 &&
+	fail "the cache of rounded weights served a run that refuses rounding"
+grep -q "r.mtx:4: weight 1.5 is not an integer" "$tmp/err" || fail "cache of rounded weights: $(cat "$tmp/err")"
+# an edge list's decimal weights alike
+printf '0 1 1.5\n1 2 2.75\n2 3 0\n' >"$tmp/r.edges"
+"$app" "$tmp/r.edges" -q -o "$tmp/out/e.csv" >"$tmp/err" 2>&1 && fail "fractional edge-list weights were taken"
+grep -q "r.edges:1: weight 1.5 is not an integer; weights are integers: give --mtx-real-scale X" "$tmp/err" ||
+	fail "refused edge-list weights: $(cat "$tmp/err")"
+"$app" "$tmp/r.edges" --sources 0-0 -q --mtx-real-scale 100 -o "$tmp/e100.csv" || fail "edge list --mtx-real-scale 100"
+same "$tmp/e100.csv" "$tmp/r100.csv" "the edge list of the same real weights"
+echo "ok: real weights: refused without --mtx-real-scale, rounded with a warning (through a cache too), exact when scaled"
+
+# ---------------------------------------------------------------- ids and --sources
+printf 'p sp 3 2\na 1 2 5\na 2 3 7\n' >"$tmp/ids.gr"
+"$app" "$tmp/ids.gr" --sources 0-0 -q -o "$tmp/ids.csv" --rows "$tmp/ids.npy" || fail "ids.gr"
+[ "$(sed -n 2p "$tmp/ids.csv")" = "0,3,12,17,8.5000" ] || fail ".gr vertex 1 is not source 0: $(cat "$tmp/ids.csv")"
+"$app" --gen random:500 --sources 7 -q -o "$tmp/s1.csv" || fail "--sources 7"
+"$app" --gen random:500 --sources first:7 -q -o "$tmp/s2.csv" || fail "--sources first:7"
+"$app" --gen random:500 --sources 0-6 -q -o "$tmp/s3.csv" || fail "--sources 0-6"
+same "$tmp/s2.csv" "$tmp/s1.csv" "first:7"
+same "$tmp/s3.csv" "$tmp/s1.csv" "0-6"
+"$app" --gen random:500 --sources 7 -o "$tmp/s4.csv" 2>"$tmp/err" || fail "--sources 7, not quiet"
+grep -q "^sources: the first 7 vertices, 0..6 (vertex 7 alone is --sources 7-7)$" "$tmp/err" ||
+	fail "--sources N does not say what it took: $(cat "$tmp/err")"
+"$app" --gen random:500 --sources 0 -q -o "$tmp/out/s.csv" >"$tmp/err" 2>&1 && fail "--sources 0 ran"
+grep -q "^tuccompi-apsp: --sources '0': want 1 to 500 sources (N means the first N vertices, 0..N-1; one vertex V alone is V-V)$" \
+	"$tmp/err" || fail "--sources 0: $(cat "$tmp/err")"
+"$app" --help | grep -q "vertex 1 of a$" || fail "--help does not say how .gr ids are shifted"
+# --sources file:PATH: the list's order, on 1 and several ranks; it is an input no output may name
+printf '# sources\n40\n7, 3\n499\n' >"$tmp/src.txt"
+"$app" --gen random:500 --sources 40,7,3,499 -q -o "$tmp/f1.csv" --rows "$tmp/f1.npy" || fail "--sources a list"
+"$app" --gen random:500 --sources "file:$tmp/src.txt" -q -o "$tmp/f2.csv" --rows "$tmp/f2.npy" || fail "--sources file:"
+same "$tmp/f2.csv" "$tmp/f1.csv" "--sources file:"
+same "$tmp/f2.npy" "$tmp/f1.npy" "--sources file:"
+cut -d, -f1 "$tmp/f2.csv" | tr '\n' ' ' | grep -q "^source 40 7 3 499 $" || fail "file: order: $(cat "$tmp/f2.csv")"
+ext=npy
+on_ranks "$tmp/f1" --gen random:500 --sources "file:$tmp/src.txt"
+"$app" --gen random:500 --sources "file:$tmp/src.txt" -q -o "$tmp/src.txt" >"$tmp/err" 2>&1 && fail "-o onto the sources file ran"
+grep -q "is the input $tmp/src.txt: writing it would destroy the input" "$tmp/err" || fail "-o onto the sources file: $(cat "$tmp/err")"
+printf '1\n600\n' >"$tmp/bad.txt"
+"$app" --gen random:500 --sources "file:$tmp/bad.txt" -q >"$tmp/err" 2>&1 && fail "a bad sources file ran"
+grep -q "^tuccompi-apsp: --sources file:$tmp/bad.txt:2: '600' is not a vertex id 0..499$" "$tmp/err" ||
+	fail "a bad sources file: $(cat "$tmp/err")"
+echo "ok: ids from 0 (a .gr file's vertex 1 is 0); N = first:N = 0-(N-1), said when N is used; --sources file:PATH"
+
+exit 0
