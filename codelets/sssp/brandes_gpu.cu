@@ -1,0 +1,691 @@
+// Brandes' sweeps on a GPU, 64 sources at once (brandes.h), after the batched engine's traversal
+// has left the distances as dist[v][64] (one slot per source). A warp works on one vertex for its 64
+// slots (lane l holds slots l and l + 32), so rows of distances, path counts and dependencies are
+// read as coalesced 256- and 512-byte lines.
+//
+// Each sweep (forward: path counts; backward: dependencies) is Kahn's algorithm on every slot's DAG
+// of tight arcs at once, in rounds:
+//   count   every reached (vertex, slot) counts its tight arcs on the pull side (forward: in-arcs,
+//           backward: out-arcs); seed marks the slots with none ready (the sources; the leaves);
+//   round   compact: the vertices with ready slots (mask F[cur][v]) become entries, each cut into
+//           items: the chunks of SSSP_BRANDES_CHUNK arcs of its pull side, then of its push side;
+//           process: one warp per item. A pull chunk sums, in arc order, sigma(u) over the tight
+//           in-arcs (forward) or (1 + delta(w)) / sigma(w) over the tight out-arcs (backward); a
+//           vertex of one chunk stores its result at once, the chunks of a larger one go to
+//           partial rows that the last block of the kernel (threadfence reduction) sums in chunk
+//           order. A push chunk releases the tight arcs on the other side (atomicSub of the
+//           heads' or tails' counts); the slots whose count reaches 0 are ready in F[cur ^ 1].
+// That is the canonical order of brandes.h: the same sums in the same order as the CPU's, with
+// __dadd_rn / __ddiv_rn / __dmul_rn (nothing fused), hence the same bits. Dependencies are added into
+// the worker's reduction buffer as exact fixed-point numbers, a warp's 64 slots summed first (integer
+// adds: any order). Rounds are launched a few at a time without waiting; an empty round costs two
+// launches that return at once, and the host looks at the counters between groups.
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <tuccompi.h>
+#include <tuccompi_cuda.h>
+
+#include "brandes.h"
+
+#define INF 0xffffffffu
+#define FULL 0xffffffffu
+#define CHUNK SSSP_BRANDES_CHUNK
+#define SLOTS 64
+#define MAX_GROUP 32 // rounds launched before the host looks
+
+// Entry and item lists, per-vertex rows: plain loads (written by earlier kernels). Partial rows and
+// counters the last block reads: L2 loads (other blocks wrote them in this kernel).
+TUCCOMPI_KERNELCHAR(brandes_compact, 1, coalesced, low, low, low);
+TUCCOMPI_KERNELCHAR(brandes_seed, 1, coalesced, low, low, low);
+// Rows of 64 slots of vertices found through arcs (scatter), a few operations per load, lines
+// evicted before any reuse, no reuse: the batched engine's loop has the same profile.
+TUCCOMPI_KERNELCHAR(brandes_process, 1, scatter, low, high, low);
+
+enum
+{
+	FWD = 0, // path counts: pull over in-arcs, push over out-arcs
+	BWD = 1, // dependencies: pull over out-arcs, push over in-arcs
+};
+enum
+{
+	K_COUNT = 0, // the pull side's tight arcs of every reached slot
+	K_SWEEP = 1, // a round of the sweep
+};
+enum
+{
+	C_REACHED = 0,  // entries: every vertex with a reached slot (for K_COUNT)
+	C_FRONTIER = 1, // entries: the vertices with ready slots in F[cur]
+};
+
+struct bctl
+{
+	unsigned nE, nI, nP, nH; // this round's entries, items, partial rows, heavy entries
+	unsigned nNew[2];        // vertices that got ready slots for the round of that parity
+	unsigned done;           // blocks of the running process kernel that have finished
+	unsigned pad;
+	unsigned long long pairs_reached, pairs_done; // (vertex, slot) pairs: reached, and ordered so far
+};
+
+struct bparams
+{
+	uint32_t n, nsrc;
+	const uint64_t *rowptr, *in_rowptr;
+	const uint32_t *col, *w, *in_col, *in_w;
+	const uint32_t *dist;
+	double *sigma, *delta, *part;
+	uint32_t *cnt;
+	unsigned long long *F[2];
+	uint32_t *Ev, *Enp, *Epb, *It, *Ij, *H;
+	unsigned long long *Em;
+	struct tuccompi_exact *acc;
+	struct bctl *ctl;
+	uint32_t src[SLOTS];
+};
+
+__device__ __forceinline__ bool tight(uint32_t from, uint32_t w, uint32_t to)
+{
+	return from != INF && to != INF && (unsigned long long)from + w == to;
+}
+
+// Warp-wide: reserve x entries of *counter for each lane (all lanes call); the lane's first index.
+__device__ __forceinline__ unsigned warp_reserve(unsigned *counter, unsigned x)
+{
+	const unsigned lane = threadIdx.x & 31;
+	unsigned incl = x;
+#pragma unroll
+	for (int sh = 1; sh < 32; sh <<= 1)
+	{
+		unsigned t = __shfl_up_sync(FULL, incl, sh);
+		if (lane >= (unsigned)sh)
+			incl += t;
+	}
+	unsigned total = __shfl_sync(FULL, incl, 31), base = 0;
+	if (lane == 31 && total)
+		base = atomicAdd(counter, total);
+	base = __shfl_sync(FULL, base, 31);
+	return base + incl - x;
+}
+
+// Warp-wide: add the lanes' contributions (x[h] where on[h]) into *dst exactly; lane 0 writes.
+__device__ __forceinline__ void warp_add_exact(struct tuccompi_exact *dst, const double x[2], const bool on[2])
+{
+	struct tuccompi_exact s = { { 0, 0, 0 } };
+	for (int h = 0; h < 2; h++)
+		if (on[h] && x[h] != 0.0)
+			tuccompi_exact_add(&s, x[h]);
+#pragma unroll
+	for (int off = 16; off > 0; off >>= 1)
+	{
+		struct tuccompi_exact o;
+		for (int i = 0; i < 3; i++)
+			o.w[i] = __shfl_down_sync(FULL, (unsigned long long)s.w[i], off);
+		tuccompi_exact_combine(&s, &o);
+	}
+	if ((threadIdx.x & 31) == 0 && (s.w[0] | s.w[1] | s.w[2]))
+		tuccompi_exact_combine(dst, &s);
+}
+
+// ------------------------------------------------------------------ compact
+
+__global__ void brandes_compact(const struct bparams P, int mode, int dir, int cur, int with_push)
+{
+	if (mode == C_FRONTIER && __ldcg(&P.ctl->nNew[cur]) == 0)
+		return;
+	const uint64_t *prow = dir == FWD ? P.in_rowptr : P.rowptr, *qrow = dir == FWD ? P.rowptr : P.in_rowptr;
+	__shared__ unsigned long long s_pairs;
+	if (threadIdx.x == 0)
+		s_pairs = 0;
+	__syncthreads();
+	unsigned long long pairs = 0;
+	const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+	for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < P.n; base += stride) // warp-uniform
+	{
+		const uint64_t v = base + threadIdx.x;
+		unsigned long long m = 0;
+		if (v < P.n)
+		{
+			if (mode == C_FRONTIER)
+			{
+				m = P.F[cur][v];
+				if (m)
+					P.F[cur][v] = 0;
+			}
+			else
+			{
+				const uint4 *row = (const uint4 *)(P.dist + v * SLOTS);
+				for (int q = 0; q < SLOTS / 4; q++)
+				{
+					uint4 d = row[q];
+					m |= (unsigned long long)(d.x != INF) << (4 * q) | (unsigned long long)(d.y != INF) << (4 * q + 1) |
+					     (unsigned long long)(d.z != INF) << (4 * q + 2) |
+					     (unsigned long long)(d.w != INF) << (4 * q + 3);
+				}
+			}
+		}
+		unsigned np = 0, nq = 0;
+		if (m)
+		{
+			uint64_t dp = prow[v + 1] - prow[v], dq = qrow[v + 1] - qrow[v];
+			np = dp > CHUNK ? (unsigned)((dp + CHUNK - 1) / CHUNK) : 1;
+			nq = with_push ? (unsigned)((dq + CHUNK - 1) / CHUNK) : 0;
+			pairs += __popcll(m);
+		}
+		unsigned k = warp_reserve(&P.ctl->nE, m != 0);
+		unsigned ib = warp_reserve(&P.ctl->nI, np + nq);
+		unsigned pb = warp_reserve(&P.ctl->nP, np > 1 ? np : 0);
+		unsigned hk = warp_reserve(&P.ctl->nH, np > 1);
+		if (m)
+		{
+			P.Ev[k] = (uint32_t)v;
+			P.Em[k] = m;
+			P.Enp[k] = np;
+			P.Epb[k] = pb;
+			for (unsigned j = 0; j < np + nq; j++)
+			{
+				P.It[ib + j] = k;
+				P.Ij[ib + j] = j;
+			}
+			if (np > 1)
+				P.H[hk] = k;
+		}
+	}
+	if (pairs)
+		atomicAdd(&s_pairs, pairs);
+	__syncthreads();
+	if (threadIdx.x == 0 && s_pairs)
+		atomicAdd(mode == C_FRONTIER ? &P.ctl->pairs_done : &P.ctl->pairs_reached, s_pairs);
+}
+
+// ------------------------------------------------------------------ seed
+
+// After K_COUNT: the reached slots without a tight arc on the pull side are ready (F[0]); F[1] clear.
+__global__ void brandes_seed(const struct bparams P)
+{
+	__shared__ unsigned s_new;
+	if (threadIdx.x == 0)
+		s_new = 0;
+	__syncthreads();
+	const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+	for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < P.n; v += stride)
+	{
+		const uint4 *drow = (const uint4 *)(P.dist + v * SLOTS), *crow = (const uint4 *)(P.cnt + v * SLOTS);
+		unsigned long long m = 0;
+		for (int q = 0; q < SLOTS / 4; q++)
+		{
+			uint4 d = drow[q], c = crow[q];
+			m |= (unsigned long long)(d.x != INF && !c.x) << (4 * q) |
+			     (unsigned long long)(d.y != INF && !c.y) << (4 * q + 1) |
+			     (unsigned long long)(d.z != INF && !c.z) << (4 * q + 2) |
+			     (unsigned long long)(d.w != INF && !c.w) << (4 * q + 3);
+		}
+		P.F[0][v] = m;
+		P.F[1][v] = 0;
+		if (m)
+			atomicAdd(&s_new, 1u);
+	}
+	__syncthreads();
+	if (threadIdx.x == 0 && s_new)
+		atomicAdd(&P.ctl->nNew[0], s_new);
+}
+
+// ------------------------------------------------------------------ process
+
+// The 32 arcs [a0, a0 + cnt) of a list: lane i holds arc a0 + i.
+__device__ __forceinline__ void load_arcs(const uint32_t *col, const uint32_t *w, uint64_t a0, unsigned cnt, uint32_t &x,
+					  uint32_t &wt)
+{
+	const unsigned lane = threadIdx.x & 31;
+	x = 0;
+	wt = 0;
+	if (lane < cnt)
+	{
+		x = __ldg(&col[a0 + lane]);
+		wt = __ldg(&w[a0 + lane]);
+	}
+}
+
+// Pull chunk j of entry (v, m): count (K_COUNT) or sum (K_SWEEP) over the chunk's tight arcs.
+template <int KIND, int DIR>
+__device__ void pull(const struct bparams &P, uint32_t v, unsigned long long m, unsigned j, unsigned np, unsigned pb)
+{
+	const unsigned lane = threadIdx.x & 31;
+	const uint64_t *row = DIR == FWD ? P.in_rowptr : P.rowptr;
+	const uint32_t *col = DIR == FWD ? P.in_col : P.col, *wv = DIR == FWD ? P.in_w : P.w;
+	const uint64_t e0 = row[v + 1], b = row[v] + (uint64_t)j * CHUNK, e = b + CHUNK < e0 ? b + CHUNK : e0;
+	const uint64_t vr = (uint64_t)v * SLOTS;
+	bool act[2];
+	uint32_t dv[2];
+	double sum[2] = { 0.0, 0.0 };
+	unsigned c[2] = { 0, 0 };
+	for (int h = 0; h < 2; h++)
+	{
+		act[h] = (m >> (lane + 32 * h)) & 1;
+		dv[h] = P.dist[vr + lane + 32 * h];
+	}
+	for (uint64_t a0 = b; a0 < e; a0 += 32)
+	{
+		const unsigned cnt = e - a0 < 32 ? (unsigned)(e - a0) : 32;
+		uint32_t mx, mw;
+		load_arcs(col, wv, a0, cnt, mx, mw);
+		for (unsigned q = 0; q < cnt; q += 4) // 4 arcs' rows requested before any is used
+		{
+			uint32_t x[4], wt[4], dx[4][2];
+			bool tg[4][2];
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+			{
+				x[i] = __shfl_sync(FULL, mx, (q + i) & 31);
+				wt[i] = __shfl_sync(FULL, mw, (q + i) & 31);
+			}
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+				for (int h = 0; h < 2; h++)
+					dx[i][h] = q + i < cnt && act[h] ? P.dist[(uint64_t)x[i] * SLOTS + lane + 32 * h] : INF;
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+				for (int h = 0; h < 2; h++)
+					tg[i][h] = DIR == FWD ? tight(dx[i][h], wt[i], dv[h]) : tight(dv[h], wt[i], dx[i][h]);
+			if (KIND == K_COUNT)
+			{
+#pragma unroll
+				for (int i = 0; i < 4; i++)
+					for (int h = 0; h < 2; h++)
+						c[h] += tg[i][h];
+			}
+			else
+			{
+				double t[4][2];
+#pragma unroll
+				for (int i = 0; i < 4; i++)
+					for (int h = 0; h < 2; h++)
+					{
+						uint64_t at = (uint64_t)x[i] * SLOTS + lane + 32 * h;
+						if (!tg[i][h])
+							t[i][h] = 0.0;
+						else if (DIR == FWD)
+							t[i][h] = P.sigma[at];
+						else
+							t[i][h] = __ddiv_rn(__dadd_rn(1.0, P.delta[at]), P.sigma[at]);
+					}
+#pragma unroll
+				for (int i = 0; i < 4; i++) // in arc order
+					for (int h = 0; h < 2; h++)
+						if (tg[i][h])
+							sum[h] = __dadd_rn(sum[h], t[i][h]);
+			}
+		}
+	}
+	if (KIND == K_COUNT)
+	{
+		for (int h = 0; h < 2; h++)
+			if (act[h] && (np == 1 || c[h]))
+			{
+				if (np == 1)
+					P.cnt[vr + lane + 32 * h] = c[h];
+				else
+					atomicAdd(&P.cnt[vr + lane + 32 * h], c[h]);
+			}
+		return;
+	}
+	if (np > 1)
+	{
+		for (int h = 0; h < 2; h++)
+			if (act[h])
+				P.part[(uint64_t)(pb + j) * SLOTS + lane + 32 * h] = sum[h];
+		return;
+	}
+	double d[2];
+	bool on[2];
+	for (int h = 0; h < 2; h++)
+	{
+		const unsigned s = lane + 32 * h;
+		on[h] = false;
+		if (!act[h])
+			continue;
+		if (DIR == FWD)
+			P.sigma[vr + s] = s < P.nsrc && P.src[s] == v ? 1.0 : sum[h];
+		else
+		{
+			d[h] = __dmul_rn(P.sigma[vr + s], sum[h]);
+			P.delta[vr + s] = d[h];
+			on[h] = !(s < P.nsrc && P.src[s] == v);
+		}
+	}
+	if (DIR == BWD)
+		warp_add_exact(&P.acc[v], d, on);
+}
+
+// Push chunk j of entry (v, m): release the tight arcs on the push side; newly ready slots into Fn.
+template <int DIR>
+__device__ void push(const struct bparams &P, uint32_t v, unsigned long long m, unsigned j, unsigned long long *Fn,
+		     unsigned &newv)
+{
+	const unsigned lane = threadIdx.x & 31;
+	const uint64_t *row = DIR == FWD ? P.rowptr : P.in_rowptr;
+	const uint32_t *col = DIR == FWD ? P.col : P.in_col, *wv = DIR == FWD ? P.w : P.in_w;
+	const uint64_t e0 = row[v + 1], b = row[v] + (uint64_t)j * CHUNK, e = b + CHUNK < e0 ? b + CHUNK : e0;
+	bool act[2];
+	uint32_t dv[2];
+	for (int h = 0; h < 2; h++)
+	{
+		act[h] = (m >> (lane + 32 * h)) & 1;
+		dv[h] = P.dist[(uint64_t)v * SLOTS + lane + 32 * h];
+	}
+	for (uint64_t a0 = b; a0 < e; a0 += 32)
+	{
+		const unsigned cnt = e - a0 < 32 ? (unsigned)(e - a0) : 32;
+		uint32_t mx, mw;
+		load_arcs(col, wv, a0, cnt, mx, mw);
+		for (unsigned q = 0; q < cnt; q += 4)
+		{
+			uint32_t x[4], wt[4], dx[4][2];
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+			{
+				x[i] = __shfl_sync(FULL, mx, (q + i) & 31);
+				wt[i] = __shfl_sync(FULL, mw, (q + i) & 31);
+			}
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+				for (int h = 0; h < 2; h++)
+					dx[i][h] = q + i < cnt && act[h] ? P.dist[(uint64_t)x[i] * SLOTS + lane + 32 * h] : INF;
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+			{
+				bool r[2];
+				for (int h = 0; h < 2; h++)
+				{
+					bool tg = DIR == FWD ? tight(dv[h], wt[i], dx[i][h]) : tight(dx[i][h], wt[i], dv[h]);
+					r[h] = tg && atomicSub(&P.cnt[(uint64_t)x[i] * SLOTS + lane + 32 * h], 1u) == 1u;
+				}
+				unsigned lo = __ballot_sync(FULL, r[0]), hi = __ballot_sync(FULL, r[1]);
+				unsigned long long nm = (unsigned long long)lo | (unsigned long long)hi << 32;
+				if (lane == 0 && nm && atomicOr(&Fn[x[i]], nm) == 0)
+					newv++;
+			}
+		}
+	}
+}
+
+// The last block: the vertices of several pull chunks, their chunks' sums in chunk order.
+template <int DIR>
+__device__ void combine(const struct bparams &P, unsigned k)
+{
+	const unsigned lane = threadIdx.x & 31;
+	const uint32_t v = __ldcg(&P.Ev[k]), np = __ldcg(&P.Enp[k]), pb = __ldcg(&P.Epb[k]);
+	const unsigned long long m = __ldcg(&P.Em[k]);
+	const uint64_t vr = (uint64_t)v * SLOTS;
+	double d[2];
+	bool on[2];
+	for (int h = 0; h < 2; h++)
+	{
+		const unsigned s = lane + 32 * h;
+		on[h] = false;
+		if (!((m >> s) & 1))
+			continue;
+		double sum = 0.0;
+		for (unsigned j = 0; j < np; j++)
+			sum = __dadd_rn(sum, __ldcg(&P.part[(uint64_t)(pb + j) * SLOTS + s]));
+		if (DIR == FWD)
+			P.sigma[vr + s] = s < P.nsrc && P.src[s] == v ? 1.0 : sum;
+		else
+		{
+			d[h] = __dmul_rn(P.sigma[vr + s], sum);
+			P.delta[vr + s] = d[h];
+			on[h] = !(s < P.nsrc && P.src[s] == v);
+		}
+	}
+	if (DIR == BWD)
+		warp_add_exact(&P.acc[v], d, on);
+}
+
+template <int KIND, int DIR>
+__global__ void brandes_process(const struct bparams P, int cur)
+{
+	const unsigned nI = __ldcg(&P.ctl->nI);
+	if (nI == 0)
+		return; // every block alike: nothing to reset
+	__shared__ unsigned s_new;
+	__shared__ int s_last;
+	if (threadIdx.x == 0)
+		s_new = 0;
+	__syncthreads();
+	const unsigned lane = threadIdx.x & 31, wib = threadIdx.x >> 5, nwb = blockDim.x >> 5;
+	const uint64_t W = (uint64_t)gridDim.x * nwb;
+	unsigned long long *Fn = P.F[cur ^ 1];
+	unsigned newv = 0;
+	for (uint64_t it = (uint64_t)blockIdx.x * nwb + wib; it < nI; it += W) // warp-uniform
+	{
+		const unsigned k = P.It[it], j = P.Ij[it];
+		const uint32_t v = P.Ev[k], np = P.Enp[k];
+		const unsigned long long m = P.Em[k];
+		if (j < np)
+			pull<KIND, DIR>(P, v, m, j, np, P.Epb[k]);
+		else if (KIND == K_SWEEP)
+			push<DIR>(P, v, m, j - np, Fn, newv);
+	}
+	if (lane == 0 && newv)
+		atomicAdd(&s_new, newv);
+	__threadfence(); // this block's rows, partials and masks, before it counts itself done
+	__syncthreads();
+	if (threadIdx.x == 0)
+	{
+		if (s_new)
+			atomicAdd(&P.ctl->nNew[cur ^ 1], s_new);
+		__threadfence();
+		s_last = atomicAdd(&P.ctl->done, 1u) == gridDim.x - 1;
+	}
+	__syncthreads();
+	if (!s_last)
+		return;
+	__threadfence();
+	if (KIND == K_SWEEP)
+	{
+		const unsigned nH = __ldcg(&P.ctl->nH);
+		for (unsigned h = wib; h < nH; h += nwb)
+			combine<DIR>(P, __ldcg(&P.H[h]));
+	}
+	__syncthreads();
+	if (threadIdx.x == 0)
+	{
+		// the next compact starts its lists afresh; this round's ready count has been read
+		P.ctl->nE = P.ctl->nI = P.ctl->nP = P.ctl->nH = 0;
+		if (KIND == K_SWEEP)
+			P.ctl->nNew[cur] = 0;
+		P.ctl->done = 0;
+		__threadfence();
+	}
+}
+
+// ------------------------------------------------------------------ host
+
+struct layout
+{
+	size_t sigma, delta, part, cnt, F0, F1, Ev, Em, Enp, Epb, It, Ij, H, ctl, total;
+};
+
+static size_t place(size_t *off, size_t bytes)
+{
+	size_t at = *off;
+	*off = (at + bytes + 255) & ~(size_t)255;
+	return at;
+}
+
+static void layout_of(uint32_t n, const struct sssp_brandes_shape *s, struct layout *l)
+{
+	size_t off = 0, nn = n ? n : 1;
+	uint64_t heavy = s->heavy_in > s->heavy_out ? s->heavy_in : s->heavy_out, items = s->items_in + s->items_out;
+	l->sigma = place(&off, nn * SLOTS * sizeof(double));
+	l->delta = place(&off, nn * SLOTS * sizeof(double));
+	l->part = place(&off, (heavy ? heavy : 1) * SLOTS * sizeof(double));
+	l->cnt = place(&off, nn * SLOTS * sizeof(uint32_t));
+	l->F0 = place(&off, nn * 8);
+	l->F1 = place(&off, nn * 8);
+	l->Ev = place(&off, nn * 4);
+	l->Em = place(&off, nn * 8);
+	l->Enp = place(&off, nn * 4);
+	l->Epb = place(&off, nn * 4);
+	l->It = place(&off, (items ? items : 1) * 4);
+	l->Ij = place(&off, (items ? items : 1) * 4);
+	l->H = place(&off, nn * 4);
+	l->ctl = place(&off, sizeof(struct bctl));
+	l->total = off;
+}
+
+extern "C" size_t sssp_brandes_gpu_workspace_size(uint32_t n, const struct sssp_brandes_shape *s)
+{
+	struct layout l;
+	layout_of(n, s, &l);
+	return l.total + 256; // the base is aligned up to 256 bytes
+}
+
+#define FAIL(code, ...)                                     \
+	do                                                  \
+	{                                                   \
+		if (err && errlen)                          \
+			snprintf(err, errlen, __VA_ARGS__); \
+		return (code);                              \
+	} while (0)
+
+// A CUDA call; on error, wait for what was queued (the caller may free the workspace).
+#define CK(call)                                                                                   \
+	do                                                                                         \
+	{                                                                                          \
+		cudaError_t e_ = (call);                                                           \
+		if (e_ != cudaSuccess)                                                             \
+		{                                                                                  \
+			cudaStreamSynchronize(s);                                                  \
+			FAIL(-EIO, "sssp_brandes_gpu: %s: %s", #call, cudaGetErrorString(e_));     \
+		}                                                                                  \
+	} while (0)
+
+static int block_of(struct tuccompi_kernel *k, const void *func, uint64_t nx, unsigned *bx, char *err, size_t errlen)
+{
+	struct tuccompi_geometry g;
+	if (tuccompi_gpu_geometry(k, func, nx ? nx : 1, 1, 0, &g) < 0)
+		FAIL(-EIO, "sssp_brandes_gpu: tuccompi_gpu_geometry(%s): %s", k->kc.name, tuccompi_last_error());
+	if (g.block_x < 32 || g.block_x % 32 || g.block_x > 1024)
+		FAIL(-EIO, "sssp_brandes_gpu: the tuner gave %u threads per block for %s; need a multiple of 32 up to 1024",
+		     g.block_x, k->kc.name);
+	*bx = g.block_x;
+	return 0;
+}
+
+static unsigned grid_for(uint64_t threads, unsigned bx, unsigned cap)
+{
+	uint64_t g = (threads + bx - 1) / bx;
+	return g < 1 ? 1 : g > cap ? cap : (unsigned)g;
+}
+
+typedef void (*process_fn)(const struct bparams, int);
+
+extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct sssp_brandes_shape *shape,
+				const uint32_t *src, unsigned nsrc, const uint32_t *dist, struct tuccompi_exact *acc, void *work,
+				void *stream, char *err, size_t errlen)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	if (!g || !shape || !src || !dist || !acc || !work)
+		FAIL(-EINVAL, "sssp_brandes_gpu: NULL graph, shape, sources, distances, sums or workspace");
+	if (nsrc < 1 || nsrc > SLOTS)
+		FAIL(-EINVAL, "sssp_brandes_gpu: %u sources; a batch takes 1 to %d", nsrc, SLOTS);
+	if (!g->n || !g->rowptr || !g->in_rowptr)
+		FAIL(-EINVAL, "sssp_brandes_gpu: graph without vertices or without its arrays (out- and in-arcs)");
+	struct bparams P;
+	memset(&P, 0, sizeof(P));
+	P.n = g->n;
+	P.nsrc = nsrc;
+	for (unsigned i = 0; i < nsrc; i++)
+	{
+		if (src[i] >= g->n)
+			FAIL(-EINVAL, "sssp_brandes_gpu: source %u (index %u) is not a vertex (n = %u)", src[i], i, g->n);
+		for (unsigned k = 0; k < i; k++)
+			if (src[k] == src[i])
+				FAIL(-EINVAL, "sssp_brandes_gpu: source %u twice in one batch", src[i]);
+		P.src[i] = src[i];
+	}
+	P.rowptr = g->rowptr;
+	P.col = g->col;
+	P.w = g->w;
+	P.in_rowptr = g->in_rowptr;
+	P.in_col = g->in_col;
+	P.in_w = g->in_w;
+	P.dist = dist;
+	P.acc = acc;
+	struct layout l;
+	layout_of(g->n, shape, &l);
+	char *base = (char *)(((uintptr_t)work + 255) & ~(uintptr_t)255);
+	P.sigma = (double *)(base + l.sigma);
+	P.delta = (double *)(base + l.delta);
+	P.part = (double *)(base + l.part);
+	P.cnt = (uint32_t *)(base + l.cnt);
+	P.F[0] = (unsigned long long *)(base + l.F0);
+	P.F[1] = (unsigned long long *)(base + l.F1);
+	P.Ev = (uint32_t *)(base + l.Ev);
+	P.Em = (unsigned long long *)(base + l.Em);
+	P.Enp = (uint32_t *)(base + l.Enp);
+	P.Epb = (uint32_t *)(base + l.Epb);
+	P.It = (uint32_t *)(base + l.It);
+	P.Ij = (uint32_t *)(base + l.Ij);
+	P.H = (uint32_t *)(base + l.H);
+	P.ctl = (struct bctl *)(base + l.ctl);
+
+	int dev, sms = 0;
+	CK(cudaGetDevice(&dev));
+	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	const process_fn proc[2][2] = { { brandes_process<K_COUNT, FWD>, brandes_process<K_COUNT, BWD> },
+					{ brandes_process<K_SWEEP, FWD>, brandes_process<K_SWEEP, BWD> } };
+	unsigned bx_c, bx_s, bx_p;
+	int r;
+	if ((r = block_of(TUCCOMPI_KERNEL(brandes_compact), (const void *)brandes_compact, g->n, &bx_c, err, errlen)) < 0 ||
+	    (r = block_of(TUCCOMPI_KERNEL(brandes_seed), (const void *)brandes_seed, g->n, &bx_s, err, errlen)) < 0 ||
+	    (r = block_of(TUCCOMPI_KERNEL(brandes_process), (const void *)proc[K_SWEEP][BWD], (uint64_t)g->n * 32, &bx_p,
+			  err, errlen)) < 0)
+		return r;
+	int bps = 0;
+	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, (const void *)proc[K_SWEEP][BWD], (int)bx_p, 0));
+	if (bps < 1)
+		FAIL(-EIO, "sssp_brandes_gpu: brandes_process cannot run %u threads per block on device %d", bx_p, dev);
+	const unsigned cap = (unsigned)sms * 32, gc = grid_for(g->n, bx_c, cap), gs = grid_for(g->n, bx_s, cap);
+	const unsigned gp = grid_for((uint64_t)g->n * 32, bx_p, (unsigned)bps * (unsigned)sms);
+	struct bctl h;
+	for (int dir = FWD; dir <= BWD; dir++)
+	{
+		CK(cudaMemsetAsync(P.ctl, 0, sizeof(struct bctl), s));
+		CK(cudaMemsetAsync(P.cnt, 0, (size_t)g->n * SLOTS * sizeof(uint32_t), s));
+		int mode = C_REACHED, zero = 0, cur = 0;
+		void *cargs[] = { &P, &mode, &dir, &zero, &zero };
+		CK(cudaLaunchKernel((const void *)brandes_compact, dim3(gc), dim3(bx_c), cargs, 0, s));
+		void *pargs[] = { &P, &zero };
+		CK(cudaLaunchKernel((const void *)proc[K_COUNT][dir], dim3(gp), dim3(bx_p), pargs, 0, s));
+		void *sargs[] = { &P };
+		CK(cudaLaunchKernel((const void *)brandes_seed, dim3(gs), dim3(bx_s), sargs, 0, s));
+		mode = C_FRONTIER;
+		int with_push = 1;
+		void *fargs[] = { &P, &mode, &dir, &cur, &with_push };
+		void *rargs[] = { &P, &cur };
+		uint64_t rounds = 0;
+		for (unsigned group = 4;; group = group < MAX_GROUP ? 2 * group : MAX_GROUP)
+		{
+			for (unsigned q = 0; q < group; q++, rounds++)
+			{
+				cur = (int)(rounds & 1); // the arguments are read at each launch
+				CK(cudaLaunchKernel((const void *)brandes_compact, dim3(gc), dim3(bx_c), fargs, 0, s));
+				CK(cudaLaunchKernel((const void *)proc[K_SWEEP][dir], dim3(gp), dim3(bx_p), rargs, 0, s));
+			}
+			CK(cudaMemcpyAsync(&h, P.ctl, sizeof(h), cudaMemcpyDeviceToHost, s));
+			CK(cudaStreamSynchronize(s));
+			if (!h.nNew[rounds & 1])
+				break;
+			if (rounds > (uint64_t)g->n + 2)
+				FAIL(-EIO, "sssp_brandes_gpu: the %s sweep did not end after %llu rounds", dir == FWD ? "forward" : "backward",
+				     (unsigned long long)rounds);
+		}
+		if (h.pairs_done != h.pairs_reached)
+			FAIL(-ELOOP,
+			     "sssp_brandes_gpu: the %s sweep ordered %llu of the %llu reached (vertex, source) pairs: tight arcs "
+			     "form a cycle (arcs of weight 0)",
+			     dir == FWD ? "forward" : "backward", h.pairs_done, h.pairs_reached);
+	}
+	return 0;
+}
