@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../tool_version.h"
+#include "betweenness.h"
 #include "cli.h"
 #include "graph.h"
 #include "sssp.h"
@@ -74,6 +75,10 @@ static const char usage_tail[] =
 	"                         stdout carries the table only)\n"
 	"  --rows FILE            full distance rows (binary: see docs/apsp.md), needs a shared file\n"
 	"                         system across nodes\n"
+	"  --betweenness FILE     betweenness centrality of every vertex, summed over the sources (Brandes;\n"
+	"                         unnormalised: with --sources all, networkx's betweenness_centrality(G,\n"
+	"                         normalized=False, weight=\"weight\")), as .npy (float64) or .csv\n"
+	"                         (vertex,betweenness); not with --journal or --rows\n"
 	"  --stats FILE           per-unit statistics as CSV (tasks, busy/idle time, transfers)\n"
 	"  --summary              print the run summary: tasks, busy and idle time per unit, shares\n"
 	"                         of the run in transfers and cross-rank messages\n"
@@ -89,6 +94,7 @@ static const char usage_tail[] =
 struct options
 {
 	const char *graph, *cache, *sources, *policy, *units, *tune, *trace, *out, *rows, *stats, *ch_cache, *journal;
+	const char *betweenness;
 	const char *gen_spec; /* --gen as given */
 	struct cli_gen gen;
 	enum graph_format format;
@@ -128,6 +134,7 @@ struct run
 	struct sssp_args args;
 	struct rows_file rows;
 	struct sssp_summary *res;
+	struct tuccompi_exact *bc; /* --betweenness: the sums (rank 0) */
 	struct tuccompi_taskset_desc desc;
 	tuccompi_taskset_t ts;
 	struct progress prog;
@@ -183,7 +190,7 @@ static const char **string_field(const char *a, struct options *o)
 		{ "--trace", offsetof(struct options, trace) },     { "-o", offsetof(struct options, out) },
 		{ "--output", offsetof(struct options, out) },      { "--rows", offsetof(struct options, rows) },
 		{ "--stats", offsetof(struct options, stats) },     { "--ch-cache", offsetof(struct options, ch_cache) },
-		{ "--journal", offsetof(struct options, journal) },
+		{ "--journal", offsetof(struct options, journal) }, { "--betweenness", offsetof(struct options, betweenness) },
 	};
 	for (unsigned k = 0; k < sizeof strings / sizeof strings[0]; k++)
 		if (!strcmp(a, strings[k].name))
@@ -278,6 +285,8 @@ static void check_args(struct options *o)
 		die(2, "--cache keeps a copy of a GRAPH file; there is none (--gen graphs are not cached)");
 	if (o->resume && !o->journal)
 		die(2, "--resume reads the journal of an earlier run: give it with --journal FILE");
+	if (o->betweenness && (rc = betweenness_check(o->betweenness, o->journal != NULL, o->rows != NULL, &err)) < 0)
+		die_err(rc, &err);
 	if (o->cache && !strcmp(o->graph, "-"))
 		die(2, "--cache: standard input cannot be cached; read it without --cache");
 	if (o->tune)
@@ -341,7 +350,7 @@ static void check_outputs(const struct options *o)
 		{ .option = "-o", .path = o->out, .stdout_ok = 1 }, { .option = "--rows", .path = o->rows },
 		{ .option = "--stats", .path = o->stats },          { .option = "--cache", .path = o->cache },
 		{ .option = "--ch-cache", .path = o->ch_cache },    { .option = "--trace", .path = o->trace, .is_dir = 1 },
-		{ .option = "--journal", .path = o->journal },
+		{ .option = "--journal", .path = o->journal },    { .option = "--betweenness", .path = o->betweenness },
 	};
 	const char *inputs[] = { o->graph };
 	struct graph_error err;
@@ -649,10 +658,13 @@ static void plan_taskset(const struct options *o, struct run *r)
 		.ch_cache = o->ch_cache,
 		.delta = o->delta,
 		.verbose = !o->quiet && rank0(),
+		.betweenness = o->betweenness != NULL,
 	};
 	char why[512];
 	if (sssp_plan_create(&r->view, &so, &r->plan, why, sizeof why) < 0)
 		die(1, "%s", why);
+	if (o->betweenness && rank0() && !(r->args.betweenness = r->bc = calloc(r->g.n, sizeof(*r->bc))))
+		die(1, "out of memory for the betweenness of %" PRIu32 " vertices", r->g.n);
 	fit_gpu_memory(o, r);
 	if (o->rows)
 	{
@@ -688,6 +700,7 @@ static void check_run_memory(const struct options *o, const struct run *r)
 	uint64_t ws = 0, workers = p->cpu || p->cpu_batch ? (uint64_t)tuccompi_unit_count(TUCCOMPI_UNIT_CPU) : 0;
 	for (unsigned k = 0; k < p->nworkspaces; k++)
 		ws += p->workspace_size[k];
+	ws += r->desc.reduce.size; /* each worker's partial sums (--betweenness) */
 	const char *what;
 	uint64_t limit = cli_memory_limit(o->max_memory, &what), need = graph_bytes(&r->g) + workers * ws;
 	/* The available memory is measured now, with the graph already in it. */
@@ -898,6 +911,9 @@ static int write_outputs(const struct options *o, struct run *r)
 		write_stats(o->stats, r->ts);
 	if (o->summary)
 		tuccompi_taskset_print_summary(r->ts, stderr);
+	struct graph_error err;
+	if (o->betweenness && betweenness_write(o->betweenness, r->bc, r->g.n, 1.0, &err) < 0)
+		die(1, "--betweenness %s", err.msg);
 	if (o->out)
 		write_table(o->out, r);
 	else if (!o->quiet)
@@ -916,6 +932,7 @@ static void finish(struct run *r)
 	graph_free(&r->g);
 	free(r->src);
 	free(r->res);
+	free(r->bc);
 }
 
 int main(int argc, char **argv)
