@@ -139,7 +139,7 @@ static void check(const struct sssp_graph *view, const struct graph *g, const st
 		bench_die("--check: out of memory");
 	run_set(p, mk, src, n, o->policy, got, &on_gpu);
 	sssp_transpose(view, irp, icol, iw);
-	struct sssp_brandes_graph bg = { g->n, g->m, g->rowptr, g->col, g->w, irp, icol, iw };
+	struct sssp_brandes_graph bg = { g->n, g->m, g->rowptr, g->col, g->w, irp, icol, iw, NULL };
 	char err[256];
 	for (uint64_t i = 0; i < n; i++)
 	{

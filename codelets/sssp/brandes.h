@@ -33,7 +33,9 @@ extern "C" {
 /** Arcs per chunk of the canonical order (a GPU warp's share of a high-degree vertex). */
 #define SSSP_BRANDES_CHUNK 256u
 
-/** The graph both ways (host or device pointers, by context): out-arcs, and in-arcs sorted by tail. */
+/** The graph both ways (host or device pointers, by context): out-arcs, and in-arcs sorted by tail;
+ *  for the GPU, arc_in[a] = the place of out-arc a among the in-arcs (sssp_brandes_arc_map(); the CPU
+ *  does not read it). */
 struct sssp_brandes_graph
 {
 	uint32_t n;
@@ -42,7 +44,12 @@ struct sssp_brandes_graph
 	const uint32_t *col, *w;
 	const uint64_t *in_rowptr;
 	const uint32_t *in_col, *in_w;
+	const uint32_t *arc_in;
 };
+
+/** map[a] = the place among the in-arcs (sssp_transpose()'s, given by @p in_rowptr) of out-arc a of
+ *  @p g (m entries; m < 2^32). 0, or -ENOMEM. */
+int sssp_brandes_arc_map(const struct sssp_graph *g, const uint64_t *in_rowptr, uint32_t *map);
 
 /** A cycle of arcs of weight 0 in @p g, if any: 1 with two consecutive vertices of one in *u and *v
  *  (the arc u -> v has weight 0), else 0. O(n + m); @p work holds 2n uint32. */
@@ -72,12 +79,13 @@ struct sssp_brandes_shape
 };
 void sssp_brandes_shape_of(const struct sssp_brandes_graph *g, struct sssp_brandes_shape *s);
 
-/** Device bytes of one batch's workspace beyond the batched SSSP engine's (sssp_batch_gpu_workspace_size). */
-size_t sssp_brandes_gpu_workspace_size(uint32_t n, const struct sssp_brandes_shape *s);
+/** Device bytes of one batch's workspace beyond the batched SSSP engine's (sssp_batch_gpu_workspace_size),
+ *  for n vertices and m arcs. */
+size_t sssp_brandes_gpu_workspace_size(uint32_t n, uint64_t m, const struct sssp_brandes_shape *s);
 
 /** Betweenness of a batch: sources src[0..nsrc-1] (1..64, distinct), whose distances the batched
  *  engine left in @p dist (device, dist[v * 64 + i] from src[i], SSSP_INF beyond nsrc), on @p g
- *  (device pointers), adding each vertex's dependencies (sources excluded) into @p acc (device, n
+ *  (device pointers, arc_in included; m < 2^32), adding each vertex's dependencies (sources excluded) into @p acc (device, n
  *  entries) on @p stream (a cudaStream_t), with @p work (sssp_brandes_gpu_workspace_size() bytes of
  *  device memory). Blocks until done. 0, or a negative errno with one line in @p err (-EIO: a
  *  CUDA error; -ELOOP: a cycle of tight arcs, i.e. arcs of weight 0). Only in CUDA builds. */

@@ -2,7 +2,9 @@
  * order of the tight arcs (counted over in-arcs, then released over out-arcs), the path counts
  * pulled over each vertex's in-arcs as it becomes ready, then the dependencies pulled over its
  * out-arcs in the reverse order. The distances come from the bucket-queue engine (sssp_cpu.c). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "brandes.h"
@@ -161,6 +163,20 @@ void sssp_brandes_accumulate(struct tuccompi_exact *acc, const double *delta, ui
 	for (uint32_t v = 0; v < n; v++)
 		if (delta[v] != 0.0 && v != src)
 			tuccompi_exact_add(&acc[v], delta[v]);
+}
+
+int sssp_brandes_arc_map(const struct sssp_graph *g, const uint64_t *in_rowptr, uint32_t *map)
+{
+	/* the fill order of sssp_transpose(): tails in order, each tail's arcs in order */
+	uint64_t *next = malloc(((size_t)g->n + 1) * sizeof(*next));
+	if (!next)
+		return -ENOMEM;
+	memcpy(next, in_rowptr, ((size_t)g->n + 1) * sizeof(*next));
+	for (uint32_t u = 0; u < g->n; u++)
+		for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++)
+			map[e] = (uint32_t)next[g->col[e]]++;
+	free(next);
+	return 0;
 }
 
 void sssp_brandes_shape_of(const struct sssp_brandes_graph *g, struct sssp_brandes_shape *s)

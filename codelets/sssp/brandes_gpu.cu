@@ -72,7 +72,8 @@ struct bparams
 	uint32_t n, nsrc;
 	const uint64_t *rowptr, *in_rowptr;
 	const uint32_t *col, *w, *in_col, *in_w;
-	const uint32_t *dist;
+	const uint32_t *dist, *arc_in;
+	unsigned long long *T; // per in-arc: the slots in which it is tight (made by the forward count)
 	double *sigma, *delta, *part;
 	uint32_t *cnt;
 	unsigned long long *F[2];
@@ -231,47 +232,55 @@ __global__ void brandes_seed(const struct bparams P)
 
 // ------------------------------------------------------------------ process
 
-// The 32 arcs [a0, a0 + cnt) of a list: lane i holds arc a0 + i.
-__device__ __forceinline__ void load_arcs(const uint32_t *col, const uint32_t *w, uint64_t a0, unsigned cnt, uint32_t &x,
-					  uint32_t &wt)
+// Lane i: arc a0 + i of a list of cnt arcs, its other end x and the slots in which it is tight
+// (T: indexed by the in-arc; an out-arc finds its in-arc through arc_in).
+template <bool OUT>
+__device__ __forceinline__ void load_tight(const struct bparams &P, const uint32_t *col, uint64_t a0, unsigned cnt,
+					   uint32_t &x, unsigned long long &tm)
 {
 	const unsigned lane = threadIdx.x & 31;
 	x = 0;
-	wt = 0;
+	tm = 0;
 	if (lane < cnt)
 	{
-		x = __ldg(&col[a0 + lane]);
-		wt = __ldg(&w[a0 + lane]);
+		const uint64_t a = a0 + lane;
+		x = __ldg(&col[a]);
+		tm = P.T[OUT ? (uint64_t)__ldg(&P.arc_in[a]) : a];
 	}
 }
 
-// Pull chunk j of entry (v, m): count (K_COUNT) or sum (K_SWEEP) over the chunk's tight arcs.
-template <int KIND, int DIR>
-__device__ void pull(const struct bparams &P, uint32_t v, unsigned long long m, unsigned j, unsigned np, unsigned pb)
+__device__ __forceinline__ bool bit(unsigned long long m, unsigned s)
+{
+	return (m >> s) & 1;
+}
+
+// Forward count: the tight in-arcs of v in chunk j, from the rows of distances (the one pass that
+// reads them); each arc's tight slots into T, the counts into cnt.
+__device__ void count_in(const struct bparams &P, uint32_t v, unsigned long long m, unsigned j, unsigned np)
 {
 	const unsigned lane = threadIdx.x & 31;
-	const uint64_t *row = DIR == FWD ? P.in_rowptr : P.rowptr;
-	const uint32_t *col = DIR == FWD ? P.in_col : P.col, *wv = DIR == FWD ? P.in_w : P.w;
-	const uint64_t e0 = row[v + 1], b = row[v] + (uint64_t)j * CHUNK, e = b + CHUNK < e0 ? b + CHUNK : e0;
+	const uint64_t e0 = P.in_rowptr[v + 1], b = P.in_rowptr[v] + (uint64_t)j * CHUNK, e = b + CHUNK < e0 ? b + CHUNK : e0;
 	const uint64_t vr = (uint64_t)v * SLOTS;
 	bool act[2];
 	uint32_t dv[2];
-	double sum[2] = { 0.0, 0.0 };
 	unsigned c[2] = { 0, 0 };
 	for (int h = 0; h < 2; h++)
 	{
-		act[h] = (m >> (lane + 32 * h)) & 1;
+		act[h] = bit(m, lane + 32 * h);
 		dv[h] = P.dist[vr + lane + 32 * h];
 	}
 	for (uint64_t a0 = b; a0 < e; a0 += 32)
 	{
 		const unsigned cnt = e - a0 < 32 ? (unsigned)(e - a0) : 32;
-		uint32_t mx, mw;
-		load_arcs(col, wv, a0, cnt, mx, mw);
+		uint32_t mx = 0, mw = 0;
+		if (lane < cnt)
+		{
+			mx = __ldg(&P.in_col[a0 + lane]);
+			mw = __ldg(&P.in_w[a0 + lane]);
+		}
 		for (unsigned q = 0; q < cnt; q += 4) // 4 arcs' rows requested before any is used
 		{
 			uint32_t x[4], wt[4], dx[4][2];
-			bool tg[4][2];
 #pragma unroll
 			for (int i = 0; i < 4; i++)
 			{
@@ -284,14 +293,65 @@ __device__ void pull(const struct bparams &P, uint32_t v, unsigned long long m, 
 					dx[i][h] = q + i < cnt && act[h] ? P.dist[(uint64_t)x[i] * SLOTS + lane + 32 * h] : INF;
 #pragma unroll
 			for (int i = 0; i < 4; i++)
-				for (int h = 0; h < 2; h++)
-					tg[i][h] = DIR == FWD ? tight(dx[i][h], wt[i], dv[h]) : tight(dv[h], wt[i], dx[i][h]);
+			{
+				bool tg0 = tight(dx[i][0], wt[i], dv[0]), tg1 = tight(dx[i][1], wt[i], dv[1]);
+				c[0] += tg0;
+				c[1] += tg1;
+				unsigned lo = __ballot_sync(FULL, tg0), hi = __ballot_sync(FULL, tg1);
+				if (lane == 0 && (lo | hi))
+					P.T[a0 + q + i] = (unsigned long long)lo | (unsigned long long)hi << 32;
+			}
+		}
+	}
+	for (int h = 0; h < 2; h++)
+		if (act[h] && (np == 1 || c[h]))
+		{
+			if (np == 1)
+				P.cnt[vr + lane + 32 * h] = c[h];
+			else
+				atomicAdd(&P.cnt[vr + lane + 32 * h], c[h]);
+		}
+}
+
+// Pull chunk j of entry (v, m): count (K_COUNT, backward: the tight out-arcs, from T) or sum
+// (K_SWEEP) over the chunk's tight arcs, in arc order.
+template <int KIND, int DIR>
+__device__ void pull(const struct bparams &P, uint32_t v, unsigned long long m, unsigned j, unsigned np, unsigned pb)
+{
+	if (KIND == K_COUNT && DIR == FWD)
+	{
+		count_in(P, v, m, j, np);
+		return;
+	}
+	const unsigned lane = threadIdx.x & 31;
+	const uint64_t *row = DIR == FWD ? P.in_rowptr : P.rowptr;
+	const uint32_t *col = DIR == FWD ? P.in_col : P.col;
+	const uint64_t e0 = row[v + 1], b = row[v] + (uint64_t)j * CHUNK, e = b + CHUNK < e0 ? b + CHUNK : e0;
+	const uint64_t vr = (uint64_t)v * SLOTS;
+	double sum[2] = { 0.0, 0.0 };
+	unsigned c[2] = { 0, 0 };
+	for (uint64_t a0 = b; a0 < e; a0 += 32)
+	{
+		const unsigned cnt = e - a0 < 32 ? (unsigned)(e - a0) : 32;
+		uint32_t mx;
+		unsigned long long mt;
+		load_tight<DIR == BWD>(P, col, a0, cnt, mx, mt);
+		for (unsigned q = 0; q < cnt; q += 4) // 4 arcs' rows requested before any is used
+		{
+			uint32_t x[4];
+			unsigned long long tm[4];
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+			{
+				x[i] = __shfl_sync(FULL, mx, (q + i) & 31);
+				tm[i] = q + i < cnt ? __shfl_sync(FULL, mt, (q + i) & 31) & m : 0;
+			}
 			if (KIND == K_COUNT)
 			{
 #pragma unroll
 				for (int i = 0; i < 4; i++)
 					for (int h = 0; h < 2; h++)
-						c[h] += tg[i][h];
+						c[h] += bit(tm[i], lane + 32 * h);
 			}
 			else
 			{
@@ -301,7 +361,7 @@ __device__ void pull(const struct bparams &P, uint32_t v, unsigned long long m, 
 					for (int h = 0; h < 2; h++)
 					{
 						uint64_t at = (uint64_t)x[i] * SLOTS + lane + 32 * h;
-						if (!tg[i][h])
+						if (!bit(tm[i], lane + 32 * h))
 							t[i][h] = 0.0;
 						else if (DIR == FWD)
 							t[i][h] = P.sigma[at];
@@ -311,11 +371,12 @@ __device__ void pull(const struct bparams &P, uint32_t v, unsigned long long m, 
 #pragma unroll
 				for (int i = 0; i < 4; i++) // in arc order
 					for (int h = 0; h < 2; h++)
-						if (tg[i][h])
+						if (bit(tm[i], lane + 32 * h))
 							sum[h] = __dadd_rn(sum[h], t[i][h]);
 			}
 		}
 	}
+	bool act[2] = { bit(m, lane), bit(m, lane + 32) };
 	if (KIND == K_COUNT)
 	{
 		for (int h = 0; h < 2; h++)
@@ -356,54 +417,36 @@ __device__ void pull(const struct bparams &P, uint32_t v, unsigned long long m, 
 		warp_add_exact(&P.acc[v], d, on);
 }
 
-// Push chunk j of entry (v, m): release the tight arcs on the push side; newly ready slots into Fn.
+// Push chunk j of entry (v, m): release the tight arcs on the push side (forward: out-arcs, whose
+// heads' counts drop; backward: in-arcs, whose tails' counts drop); newly ready slots into Fn.
 template <int DIR>
 __device__ void push(const struct bparams &P, uint32_t v, unsigned long long m, unsigned j, unsigned long long *Fn,
 		     unsigned &newv)
 {
 	const unsigned lane = threadIdx.x & 31;
 	const uint64_t *row = DIR == FWD ? P.rowptr : P.in_rowptr;
-	const uint32_t *col = DIR == FWD ? P.col : P.in_col, *wv = DIR == FWD ? P.w : P.in_w;
+	const uint32_t *col = DIR == FWD ? P.col : P.in_col;
 	const uint64_t e0 = row[v + 1], b = row[v] + (uint64_t)j * CHUNK, e = b + CHUNK < e0 ? b + CHUNK : e0;
-	bool act[2];
-	uint32_t dv[2];
-	for (int h = 0; h < 2; h++)
-	{
-		act[h] = (m >> (lane + 32 * h)) & 1;
-		dv[h] = P.dist[(uint64_t)v * SLOTS + lane + 32 * h];
-	}
 	for (uint64_t a0 = b; a0 < e; a0 += 32)
 	{
 		const unsigned cnt = e - a0 < 32 ? (unsigned)(e - a0) : 32;
-		uint32_t mx, mw;
-		load_arcs(col, wv, a0, cnt, mx, mw);
-		for (unsigned q = 0; q < cnt; q += 4)
+		uint32_t mx;
+		unsigned long long mt;
+		load_tight<DIR == FWD>(P, col, a0, cnt, mx, mt);
+		for (unsigned q = 0; q < cnt; q++)
 		{
-			uint32_t x[4], wt[4], dx[4][2];
-#pragma unroll
-			for (int i = 0; i < 4; i++)
-			{
-				x[i] = __shfl_sync(FULL, mx, (q + i) & 31);
-				wt[i] = __shfl_sync(FULL, mw, (q + i) & 31);
-			}
-#pragma unroll
-			for (int i = 0; i < 4; i++)
-				for (int h = 0; h < 2; h++)
-					dx[i][h] = q + i < cnt && act[h] ? P.dist[(uint64_t)x[i] * SLOTS + lane + 32 * h] : INF;
-#pragma unroll
-			for (int i = 0; i < 4; i++)
-			{
-				bool r[2];
-				for (int h = 0; h < 2; h++)
-				{
-					bool tg = DIR == FWD ? tight(dv[h], wt[i], dx[i][h]) : tight(dx[i][h], wt[i], dv[h]);
-					r[h] = tg && atomicSub(&P.cnt[(uint64_t)x[i] * SLOTS + lane + 32 * h], 1u) == 1u;
-				}
-				unsigned lo = __ballot_sync(FULL, r[0]), hi = __ballot_sync(FULL, r[1]);
-				unsigned long long nm = (unsigned long long)lo | (unsigned long long)hi << 32;
-				if (lane == 0 && nm && atomicOr(&Fn[x[i]], nm) == 0)
-					newv++;
-			}
+			const uint32_t x = __shfl_sync(FULL, mx, q);
+			const unsigned long long tm = __shfl_sync(FULL, mt, q) & m;
+			if (!tm) // warp-uniform
+				continue;
+			bool r[2];
+			for (int h = 0; h < 2; h++)
+				r[h] = bit(tm, lane + 32 * h) &&
+				       atomicSub(&P.cnt[(uint64_t)x * SLOTS + lane + 32 * h], 1u) == 1u;
+			unsigned lo = __ballot_sync(FULL, r[0]), hi = __ballot_sync(FULL, r[1]);
+			unsigned long long nm = (unsigned long long)lo | (unsigned long long)hi << 32;
+			if (lane == 0 && nm && atomicOr(&Fn[x], nm) == 0)
+				newv++;
 		}
 	}
 }
@@ -502,7 +545,7 @@ __global__ void brandes_process(const struct bparams P, int cur)
 
 struct layout
 {
-	size_t sigma, delta, part, cnt, F0, F1, Ev, Em, Enp, Epb, It, Ij, H, ctl, total;
+	size_t sigma, delta, part, T, cnt, F0, F1, Ev, Em, Enp, Epb, It, Ij, H, ctl, total;
 };
 
 static size_t place(size_t *off, size_t bytes)
@@ -512,13 +555,14 @@ static size_t place(size_t *off, size_t bytes)
 	return at;
 }
 
-static void layout_of(uint32_t n, const struct sssp_brandes_shape *s, struct layout *l)
+static void layout_of(uint32_t n, uint64_t m, const struct sssp_brandes_shape *s, struct layout *l)
 {
 	size_t off = 0, nn = n ? n : 1;
 	uint64_t heavy = s->heavy_in > s->heavy_out ? s->heavy_in : s->heavy_out, items = s->items_in + s->items_out;
 	l->sigma = place(&off, nn * SLOTS * sizeof(double));
 	l->delta = place(&off, nn * SLOTS * sizeof(double));
 	l->part = place(&off, (heavy ? heavy : 1) * SLOTS * sizeof(double));
+	l->T = place(&off, (m ? m : 1) * 8);
 	l->cnt = place(&off, nn * SLOTS * sizeof(uint32_t));
 	l->F0 = place(&off, nn * 8);
 	l->F1 = place(&off, nn * 8);
@@ -533,10 +577,10 @@ static void layout_of(uint32_t n, const struct sssp_brandes_shape *s, struct lay
 	l->total = off;
 }
 
-extern "C" size_t sssp_brandes_gpu_workspace_size(uint32_t n, const struct sssp_brandes_shape *s)
+extern "C" size_t sssp_brandes_gpu_workspace_size(uint32_t n, uint64_t m, const struct sssp_brandes_shape *s)
 {
 	struct layout l;
-	layout_of(n, s, &l);
+	layout_of(n, m, s, &l);
 	return l.total + 256; // the base is aligned up to 256 bytes
 }
 
@@ -589,8 +633,10 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 		FAIL(-EINVAL, "sssp_brandes_gpu: NULL graph, shape, sources, distances, sums or workspace");
 	if (nsrc < 1 || nsrc > SLOTS)
 		FAIL(-EINVAL, "sssp_brandes_gpu: %u sources; a batch takes 1 to %d", nsrc, SLOTS);
-	if (!g->n || !g->rowptr || !g->in_rowptr)
-		FAIL(-EINVAL, "sssp_brandes_gpu: graph without vertices or without its arrays (out- and in-arcs)");
+	if (!g->n || !g->rowptr || !g->in_rowptr || (g->m && !g->arc_in))
+		FAIL(-EINVAL, "sssp_brandes_gpu: graph without vertices or without its arrays (out- and in-arcs, arc_in)");
+	if (g->m > UINT32_MAX)
+		FAIL(-EINVAL, "sssp_brandes_gpu: %llu arcs; arc_in holds 32-bit arc numbers", (unsigned long long)g->m);
 	struct bparams P;
 	memset(&P, 0, sizeof(P));
 	P.n = g->n;
@@ -611,13 +657,15 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 	P.in_col = g->in_col;
 	P.in_w = g->in_w;
 	P.dist = dist;
+	P.arc_in = g->arc_in;
 	P.acc = acc;
 	struct layout l;
-	layout_of(g->n, shape, &l);
+	layout_of(g->n, g->m, shape, &l);
 	char *base = (char *)(((uintptr_t)work + 255) & ~(uintptr_t)255);
 	P.sigma = (double *)(base + l.sigma);
 	P.delta = (double *)(base + l.delta);
 	P.part = (double *)(base + l.part);
+	P.T = (unsigned long long *)(base + l.T);
 	P.cnt = (uint32_t *)(base + l.cnt);
 	P.F[0] = (unsigned long long *)(base + l.F0);
 	P.F[1] = (unsigned long long *)(base + l.F1);
@@ -649,6 +697,7 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 	const unsigned cap = (unsigned)sms * 32, gc = grid_for(g->n, bx_c, cap), gs = grid_for(g->n, bx_s, cap);
 	const unsigned gp = grid_for((uint64_t)g->n * 32, bx_p, (unsigned)bps * (unsigned)sms);
 	struct bctl h;
+	CK(cudaMemsetAsync(P.T, 0, (g->m ? g->m : 1) * 8, s)); // arcs into unreached vertices stay 0
 	for (int dir = FWD; dir <= BWD; dir++)
 	{
 		CK(cudaMemsetAsync(P.ctl, 0, sizeof(struct bctl), s));

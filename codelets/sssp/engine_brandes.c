@@ -37,6 +37,7 @@ enum
 	SH_IN_ROWPTR,
 	SH_IN_COL,
 	SH_IN_W,
+	SH_ARC_IN, /* out-arc -> its place among the in-arcs (GPU; a placeholder without CUDA units) */
 };
 
 struct brandes_state
@@ -45,7 +46,8 @@ struct brandes_state
 	size_t packed_size, cpu_sssp_work, cpu_brandes_work;
 	uint64_t *in_rowptr;
 	uint32_t *in_col, *in_w;
-	uint32_t delta; /* the GPU's bucket width (0: none) */
+	uint32_t *arc_in; /* GPU: sssp_brandes_arc_map() */
+	uint32_t delta;   /* the GPU's bucket width (0: none) */
 	struct sssp_brandes_shape shape;
 };
 
@@ -67,6 +69,7 @@ static struct sssp_brandes_graph graph_of(struct tuccompi_task *t, uint32_t n, u
 		.in_rowptr = tuccompi_task_shared(t, SH_IN_ROWPTR),
 		.in_col = tuccompi_task_shared(t, SH_IN_COL),
 		.in_w = tuccompi_task_shared(t, SH_IN_W),
+		.arc_in = tuccompi_task_shared(t, SH_ARC_IN),
 	};
 	return bg;
 }
@@ -126,7 +129,8 @@ static void brandes_cuda(struct tuccompi_batch *b, void *arg)
 	kn.lanes = 64; /* one traversal, distances as dist[v][64] for the sweeps */
 	int mk = tuccompi_get_mk();
 	struct sssp_batch_params prm = { .delta = st->delta, .share = mk > 0 ? (unsigned)mk : 1, .knobs = &kn };
-	size_t w1 = ALIGN64(sssp_batch_gpu_workspace_size(a->n, 0)), w2 = sssp_brandes_gpu_workspace_size(a->n, &st->shape);
+	size_t w1 = ALIGN64(sssp_batch_gpu_workspace_size(a->n, 0)),
+	       w2 = sssp_brandes_gpu_workspace_size(a->n, p->g->m, &st->shape);
 	char *ws = sssp_gpu_thread_workspace(w1 + w2);
 	if (!ws)
 	{
@@ -191,7 +195,7 @@ static int brandes_prepare(struct sssp_plan *p, char *why, size_t whylen)
 		return -EINVAL;
 	}
 	sssp_transpose(g, st->in_rowptr, st->in_col, st->in_w);
-	struct sssp_brandes_graph bg = { g->n, g->m, g->rowptr, g->col, g->w, st->in_rowptr, st->in_col, st->in_w };
+	struct sssp_brandes_graph bg = { g->n, g->m, g->rowptr, g->col, g->w, st->in_rowptr, st->in_col, st->in_w, NULL };
 	sssp_brandes_shape_of(&bg, &st->shape);
 	if (p->o.cpu)
 	{
@@ -207,8 +211,22 @@ static int brandes_prepare(struct sssp_plan *p, char *why, size_t whylen)
 		st->cpu_sssp_work = sssp_cpu_workspace_size(st->packed);
 		st->cpu_brandes_work = sssp_brandes_cpu_work_size(g->n);
 	}
+	if (p->o.cuda && g->m > UINT32_MAX)
+	{
+		snprintf(why, whylen, "betweenness on a GPU: %llu arcs, at most 2^32 - 1 (run it with --units cpu)",
+			 (unsigned long long)g->m);
+		return -EINVAL;
+	}
 	if (p->o.cuda)
+	{
 		st->delta = p->o.delta ? p->o.delta : sssp_batch_delta_rule(g);
+		if (!(st->arc_in = malloc((g->m ? g->m : 1) * sizeof(uint32_t))) ||
+		    sssp_brandes_arc_map(g, st->in_rowptr, st->arc_in) < 0)
+		{
+			snprintf(why, whylen, "out of memory for the GPU's map of %llu arcs", (unsigned long long)g->m);
+			return -ENOMEM;
+		}
+	}
 	if (p->o.engine == SSSP_ENGINE_PHAST || p->o.engine == SSSP_ENGINE_CRAUSER)
 		snprintf(p->reason, sizeof(p->reason),
 			 "betweenness runs on the batched engine's traversals, not %s's (%s)", sssp_engine_name(p->o.engine),
@@ -259,25 +277,34 @@ static int brandes_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *de
 	};
 	desc->nshared = 0;
 	size_t n1 = ((size_t)g->n + 1) * sizeof(uint64_t), m4 = (size_t)g->m * sizeof(uint32_t);
-	const void *ptr[7] = { st->packed, g->rowptr, g->col, g->w, st->in_rowptr, st->in_col, st->in_w };
-	size_t size[7] = { st->packed ? st->packed_size : 0, n1, m4, m4, n1, m4, m4 };
-	return sssp_share_buffers(desc, ptr, size, 7);
+	const void *ptr[8] = { st->packed, g->rowptr, g->col, g->w, st->in_rowptr, st->in_col, st->in_w, st->arc_in };
+	size_t size[8] = { st->packed ? st->packed_size : 0, n1, m4, m4, n1, m4, m4, st->arc_in ? m4 : 0 };
+	return sssp_share_buffers(desc, ptr, size, 8);
 }
 
-/* The packed graph, out- and in-arcs; a batch: the batched engine's workspace, Brandes' and the
+/* The packed graph, out- and in-arcs, the arc map; a batch: the batched engine's workspace, Brandes' and the
  * worker's reduction buffer. */
 static uint64_t brandes_gpu_bytes(const struct sssp_plan *p, int with_rows, uint64_t *shared)
 {
 	const struct brandes_state *st = p->state;
 	uint64_t n = p->g->n, m = p->g->m;
 	(void)with_rows; /* no rows: the app refuses --rows with --betweenness */
-	*shared = st->packed_size + 2 * (8 * (n + 1) + 8 * m);
+	*shared = st->packed_size + 2 * (8 * (n + 1) + 8 * m) + 4 * m;
 #ifdef SSSP_WITH_CUDA
-	return ALIGN64(sssp_batch_gpu_workspace_size(p->g->n, 0)) + sssp_brandes_gpu_workspace_size(p->g->n, &st->shape) +
-	       n * sizeof(struct tuccompi_exact);
+	return ALIGN64(sssp_batch_gpu_workspace_size(p->g->n, 0)) +
+	       sssp_brandes_gpu_workspace_size(p->g->n, p->g->m, &st->shape) + n * sizeof(struct tuccompi_exact);
 #else
 	return 0;
 #endif
+}
+
+/* The plan goes on with its CPU units: the arc map was the GPU's alone. */
+static void brandes_drop_gpu(struct sssp_plan *p)
+{
+	struct brandes_state *st = p->state;
+	free(st->arc_in);
+	st->arc_in = NULL;
+	st->delta = 0;
 }
 
 static void brandes_free(struct sssp_plan *p)
@@ -289,6 +316,7 @@ static void brandes_free(struct sssp_plan *p)
 	free(st->in_rowptr);
 	free(st->in_col);
 	free(st->in_w);
+	free(st->arc_in);
 	free(st);
 	p->state = NULL;
 }
@@ -299,5 +327,6 @@ const struct sssp_engine_ops sssp_engine_brandes = {
 	.prepare = brandes_prepare,
 	.taskset = brandes_taskset,
 	.gpu_bytes = brandes_gpu_bytes,
+	.drop_gpu = brandes_drop_gpu,
 	.free = brandes_free,
 };

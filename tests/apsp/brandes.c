@@ -118,7 +118,7 @@ static void direct(const struct graph *g, const uint32_t *src, uint64_t k, struc
 	ASSERT(irp && icol && iw && dist && work);
 	struct sssp_graph view = apsp_graph_view(g);
 	sssp_transpose(&view, irp, icol, iw);
-	struct sssp_brandes_graph bg = { n, g->m, g->rowptr, g->col, g->w, irp, icol, iw };
+	struct sssp_brandes_graph bg = { n, g->m, g->rowptr, g->col, g->w, irp, icol, iw, NULL };
 	memset(acc, 0, (size_t)n * sizeof(*acc));
 	char err[256];
 	for (uint64_t i = 0; i < k; i++)
