@@ -6,19 +6,21 @@
 // Each sweep (forward: path counts; backward: dependencies) is Kahn's algorithm on every slot's DAG
 // of tight arcs at once, in rounds:
 //   count   every reached (vertex, slot) counts its tight arcs on the pull side (forward: in-arcs,
-//           backward: out-arcs); seed marks the slots with none ready (the sources; the leaves);
+//           from the rows of distances, keeping each arc's tight slots as a mask T[arc] that every
+//           later pass reads instead; backward: out-arcs); seed marks the slots with none ready (the
+//           sources; the leaves);
 //   round   compact: the vertices with ready slots (mask F[cur][v]) become entries, each cut into
 //           items: the chunks of SSSP_BRANDES_CHUNK arcs of its pull side, then of its push side;
 //           process: one warp per item. A pull chunk sums, in arc order, sigma(u) over the tight
 //           in-arcs (forward) or (1 + delta(w)) / sigma(w) over the tight out-arcs (backward); a
 //           vertex of one chunk stores its result at once, the chunks of a larger one go to
-//           partial rows that the last block of the kernel (threadfence reduction) sums in chunk
-//           order. A push chunk releases the tight arcs on the other side (atomicSub of the
-//           heads' or tails' counts); the slots whose count reaches 0 are ready in F[cur ^ 1].
+//           partial rows. A push chunk releases the tight arcs on the other side (atomicSub of the
+//           heads' or tails' counts); the slots whose count reaches 0 are ready in F[cur ^ 1];
+//           combine: a warp per vertex of several chunks sums its partial rows in chunk order.
 // That is the canonical order of brandes.h: the same sums in the same order as the CPU's, with
 // __dadd_rn / __ddiv_rn / __dmul_rn (nothing fused), hence the same bits. Dependencies are added into
 // the worker's reduction buffer as exact fixed-point numbers, a warp's 64 slots summed first (integer
-// adds: any order). Rounds are launched a few at a time without waiting; an empty round costs two
+// adds: any order). Rounds are launched a few at a time without waiting; an empty round costs three
 // launches that return at once, and the host looks at the counters between groups.
 #include <errno.h>
 #include <stdio.h>
@@ -34,8 +36,8 @@
 #define SLOTS 64
 #define MAX_GROUP 32 // rounds launched before the host looks
 
-// Entry and item lists, per-vertex rows: plain loads (written by earlier kernels). Partial rows and
-// counters the last block reads: L2 loads (other blocks wrote them in this kernel).
+// Lists, rows and masks are written by one kernel and read by later ones: plain loads; counters that
+// other blocks of the same kernel may move are read with L2 loads.
 TUCCOMPI_KERNELCHAR(brandes_compact, 1, coalesced, low, low, low);
 TUCCOMPI_KERNELCHAR(brandes_seed, 1, coalesced, low, low, low);
 // Rows of 64 slots of vertices found through arcs (scatter), a few operations per load, lines
@@ -58,12 +60,13 @@ enum
 	C_FRONTIER = 1, // entries: the vertices with ready slots in F[cur]
 };
 
+// Counters by the parity of the round that fills them: round r's compact appends to [r & 1], its
+// process and combine read them, its combine clears [(r + 1) & 1] for the next round (so no kernel
+// clears what another may still be using); the counting pass uses [1] before round 0.
 struct bctl
 {
-	unsigned nE, nI, nP, nH; // this round's entries, items, partial rows, heavy entries
-	unsigned nNew[2];        // vertices that got ready slots for the round of that parity
-	unsigned done;           // blocks of the running process kernel that have finished
-	unsigned pad;
+	unsigned nE[2], nI[2], nP[2], nH[2]; // entries, items, partial rows, heavy entries
+	unsigned nNew[2];                    // vertices that got ready slots for the round of that parity
 	unsigned long long pairs_reached, pairs_done; // (vertex, slot) pairs: reached, and ordered so far
 };
 
@@ -172,10 +175,10 @@ __global__ void brandes_compact(const struct bparams P, int mode, int dir, int c
 			nq = with_push ? (unsigned)((dq + CHUNK - 1) / CHUNK) : 0;
 			pairs += __popcll(m);
 		}
-		unsigned k = warp_reserve(&P.ctl->nE, m != 0);
-		unsigned ib = warp_reserve(&P.ctl->nI, np + nq);
-		unsigned pb = warp_reserve(&P.ctl->nP, np > 1 ? np : 0);
-		unsigned hk = warp_reserve(&P.ctl->nH, np > 1);
+		unsigned k = warp_reserve(&P.ctl->nE[cur], m != 0);
+		unsigned ib = warp_reserve(&P.ctl->nI[cur], np + nq);
+		unsigned pb = warp_reserve(&P.ctl->nP[cur], np > 1 ? np : 0);
+		unsigned hk = warp_reserve(&P.ctl->nH[cur], np > 1);
 		if (m)
 		{
 			P.Ev[k] = (uint32_t)v;
@@ -451,13 +454,13 @@ __device__ void push(const struct bparams &P, uint32_t v, unsigned long long m, 
 	}
 }
 
-// The last block: the vertices of several pull chunks, their chunks' sums in chunk order.
+// A vertex of several pull chunks: its chunks' sums in chunk order.
 template <int DIR>
 __device__ void combine(const struct bparams &P, unsigned k)
 {
 	const unsigned lane = threadIdx.x & 31;
-	const uint32_t v = __ldcg(&P.Ev[k]), np = __ldcg(&P.Enp[k]), pb = __ldcg(&P.Epb[k]);
-	const unsigned long long m = __ldcg(&P.Em[k]);
+	const uint32_t v = P.Ev[k], np = P.Enp[k], pb = P.Epb[k];
+	const unsigned long long m = P.Em[k];
 	const uint64_t vr = (uint64_t)v * SLOTS;
 	double d[2];
 	bool on[2];
@@ -469,7 +472,7 @@ __device__ void combine(const struct bparams &P, unsigned k)
 			continue;
 		double sum = 0.0;
 		for (unsigned j = 0; j < np; j++)
-			sum = __dadd_rn(sum, __ldcg(&P.part[(uint64_t)(pb + j) * SLOTS + s]));
+			sum = __dadd_rn(sum, P.part[(uint64_t)(pb + j) * SLOTS + s]);
 		if (DIR == FWD)
 			P.sigma[vr + s] = s < P.nsrc && P.src[s] == v ? 1.0 : sum;
 		else
@@ -486,11 +489,10 @@ __device__ void combine(const struct bparams &P, unsigned k)
 template <int KIND, int DIR>
 __global__ void brandes_process(const struct bparams P, int cur)
 {
-	const unsigned nI = __ldcg(&P.ctl->nI);
+	const unsigned nI = __ldcg(&P.ctl->nI[cur]);
 	if (nI == 0)
-		return; // every block alike: nothing to reset
+		return;
 	__shared__ unsigned s_new;
-	__shared__ int s_last;
 	if (threadIdx.x == 0)
 		s_new = 0;
 	__syncthreads();
@@ -510,35 +512,25 @@ __global__ void brandes_process(const struct bparams P, int cur)
 	}
 	if (lane == 0 && newv)
 		atomicAdd(&s_new, newv);
-	__threadfence(); // this block's rows, partials and masks, before it counts itself done
 	__syncthreads();
-	if (threadIdx.x == 0)
+	if (threadIdx.x == 0 && s_new)
+		atomicAdd(&P.ctl->nNew[cur ^ 1], s_new);
+}
+
+// After a round's process: the vertices of several pull chunks, one warp each (their chunks' sums
+// in chunk order); and the next round's counters cleared.
+template <int DIR>
+__global__ void brandes_combine(const struct bparams P, int cur)
+{
+	if (blockIdx.x == 0 && threadIdx.x == 0)
 	{
-		if (s_new)
-			atomicAdd(&P.ctl->nNew[cur ^ 1], s_new);
-		__threadfence();
-		s_last = atomicAdd(&P.ctl->done, 1u) == gridDim.x - 1;
+		P.ctl->nE[cur ^ 1] = P.ctl->nI[cur ^ 1] = P.ctl->nP[cur ^ 1] = P.ctl->nH[cur ^ 1] = 0;
+		P.ctl->nNew[cur] = 0; // read by this round's compact; the round after next adds to it again
 	}
-	__syncthreads();
-	if (!s_last)
-		return;
-	__threadfence();
-	if (KIND == K_SWEEP)
-	{
-		const unsigned nH = __ldcg(&P.ctl->nH);
-		for (unsigned h = wib; h < nH; h += nwb)
-			combine<DIR>(P, __ldcg(&P.H[h]));
-	}
-	__syncthreads();
-	if (threadIdx.x == 0)
-	{
-		// the next compact starts its lists afresh; this round's ready count has been read
-		P.ctl->nE = P.ctl->nI = P.ctl->nP = P.ctl->nH = 0;
-		if (KIND == K_SWEEP)
-			P.ctl->nNew[cur] = 0;
-		P.ctl->done = 0;
-		__threadfence();
-	}
+	const unsigned nH = __ldcg(&P.ctl->nH[cur]);
+	const unsigned wib = threadIdx.x >> 5, nwb = blockDim.x >> 5;
+	for (uint64_t h = (uint64_t)blockIdx.x * nwb + wib; h < nH; h += (uint64_t)gridDim.x * nwb) // warp-uniform
+		combine<DIR>(P, P.H[h]);
 }
 
 // ------------------------------------------------------------------ host
@@ -683,6 +675,7 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	const process_fn proc[2][2] = { { brandes_process<K_COUNT, FWD>, brandes_process<K_COUNT, BWD> },
 					{ brandes_process<K_SWEEP, FWD>, brandes_process<K_SWEEP, BWD> } };
+	const process_fn comb[2] = { brandes_combine<FWD>, brandes_combine<BWD> };
 	unsigned bx_c, bx_s, bx_p;
 	int r;
 	if ((r = block_of(TUCCOMPI_KERNEL(brandes_compact), (const void *)brandes_compact, g->n, &bx_c, err, errlen)) < 0 ||
@@ -702,10 +695,10 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 	{
 		CK(cudaMemsetAsync(P.ctl, 0, sizeof(struct bctl), s));
 		CK(cudaMemsetAsync(P.cnt, 0, (size_t)g->n * SLOTS * sizeof(uint32_t), s));
-		int mode = C_REACHED, zero = 0, cur = 0;
-		void *cargs[] = { &P, &mode, &dir, &zero, &zero };
+		int mode = C_REACHED, zero = 0, one = 1, cur = 0;
+		void *cargs[] = { &P, &mode, &dir, &one, &zero }; // the counting pass on counters [1]
 		CK(cudaLaunchKernel((const void *)brandes_compact, dim3(gc), dim3(bx_c), cargs, 0, s));
-		void *pargs[] = { &P, &zero };
+		void *pargs[] = { &P, &one };
 		CK(cudaLaunchKernel((const void *)proc[K_COUNT][dir], dim3(gp), dim3(bx_p), pargs, 0, s));
 		void *sargs[] = { &P };
 		CK(cudaLaunchKernel((const void *)brandes_seed, dim3(gs), dim3(bx_s), sargs, 0, s));
@@ -721,6 +714,7 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 				cur = (int)(rounds & 1); // the arguments are read at each launch
 				CK(cudaLaunchKernel((const void *)brandes_compact, dim3(gc), dim3(bx_c), fargs, 0, s));
 				CK(cudaLaunchKernel((const void *)proc[K_SWEEP][dir], dim3(gp), dim3(bx_p), rargs, 0, s));
+				CK(cudaLaunchKernel((const void *)comb[dir], dim3(gp), dim3(bx_p), rargs, 0, s));
 			}
 			CK(cudaMemcpyAsync(&h, P.ctl, sizeof(h), cudaMemcpyDeviceToHost, s));
 			CK(cudaStreamSynchronize(s));
