@@ -188,7 +188,7 @@ static int brandes_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	if (cyc)
 	{
 		snprintf(why, whylen,
-			 "betweenness: arcs of weight 0 form a cycle (through the arc %u -> %u): the vertices on it have "
+			 "betweenness: arcs of weight 0 form a cycle (through the arc %u -> %u, ids from 0): the vertices on it have "
 			 "infinitely many shortest paths; give those arcs a positive weight (an undirected edge of weight 0 "
 			 "is such a cycle)",
 			 cu, cv);
