@@ -10,7 +10,8 @@
 #    of SMALL (default random:4096), for an igraph older than 0.11 (no sources=) and as a whole run.
 # OUTDIR gets bc.csv (bench_betweenness --csv), baselines.txt and the logs. Needs python3 with numpy
 # for the baselines (networkx, igraph where installed: Debian's python3-networkx, python3-igraph).
-# UNITS="" skips bench_betweenness, BASELINES=0 the baselines (scripts/gpu-node.sh splits them so).
+# UNITS="" skips bench_betweenness, BASELINES=0 the baselines (scripts/gpu-node.sh splits them so);
+# REPS: bench_betweenness's repetitions (3).
 set -u
 out=${1:?usage: betweenness.sh OUTDIR [SPEC...]}
 shift
@@ -31,7 +32,7 @@ for spec in "$@"; do
 		echo "=== $spec, $u units, $K sources"
 		check=64
 		[ "$u" = all ] && check=0
-		timeout 600 "$BC" --gen "$spec" --sources "$K" --units "$u" --reps 3 --check $check --csv "$out/bc.csv" \
+		timeout 600 "$BC" --gen "$spec" --sources "$K" --units "$u" --reps "${REPS:-3}" --check $check --csv "$out/bc.csv" \
 			2>&1 | tee "$out/$name-$u.log"
 	done
 	[ "${BASELINES:-1}" = 0 ] && continue

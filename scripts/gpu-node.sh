@@ -32,7 +32,7 @@
 #                 OVERHEAD), then bench/overhead on 2 and 4 ranks
 #   betweenness*  the betweenness engine (issue 25): its GPU tests (tests/apsp/brandes --gpu, tests/core/reduce),
 #                 then bench/betweenness.sh without baselines: betweenness against distances alone on the
-#                 GPU (random 1M, R-MAT 20, road-like 1M) and with every unit (random 1M), 4,096 sources
+#                 GPU (random 1M, R-MAT 20: 4,096 sources; road-like 1M: 1,024) and with every unit (random 1M)
 #   betweenness-base*  bench/betweenness.sh's baselines: networkx and igraph beside tuccompi-apsp on 4 sources
 #                 of random 1M and every source of random:4096 (LIMIT seconds each, default 200)
 #   x2*           the two-GPU node (nvidia-h200-x2): tests, GPUs one and two ranks, every unit, journal
@@ -169,10 +169,13 @@ PY
 		echo "core/reduce: exit $?"
 		tail -n 2 "$o/test-reduce.txt"
 		step "betweenness against distances alone: random 1M (GPU, every unit), R-MAT 20 and road-like 1M (GPU)"
-		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS="gpu all" BASELINES=0 timeout 280 \
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS="gpu all" BASELINES=0 timeout 200 \
 			"$B/bench/betweenness.sh" "$o" random:1049088 2>&1 | grep -v '^ *$'
-		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 timeout 280 \
-			"$B/bench/betweenness.sh" "$o" rmat:20 road:1000000 2>&1 | grep -v '^ *$'
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 timeout 180 \
+			"$B/bench/betweenness.sh" "$o" rmat:20 2>&1 | grep -v '^ *$'
+		# deep: distances alone ran 461 SSSP/s there (docs/apsp.md), 9 s per 4,096 sources: 1,024, once
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 K=1024 REPS=1 timeout 150 \
+			"$B/bench/betweenness.sh" "$o" road:1000000 2>&1 | grep -v '^ *$'
 		;;
 	betweenness-base)
 		folder betweenness-base
