@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -365,6 +366,203 @@ TUCCOMPI_API struct starpu_sched_policy *tuccompi_sched_policy(const char *name)
 TUCCOMPI_API int tuccompi_partition_eq1(const struct tuccompi_cluster *cluster, uint64_t ntasks, uint64_t *count, void *arg);
 TUCCOMPI_API int tuccompi_partition_eq2(const struct tuccompi_cluster *cluster, uint64_t ntasks, uint64_t *count, void *arg);
 
+/* ================================================================ reductions
+ *
+ * A task set may reduce into one buffer (tuccompi_taskset_desc::reduce): every task adds its
+ * contribution into the buffer of the unit that runs it (tuccompi_task_reduce_buffer()), and
+ * tuccompi_wait() combines them: on each rank the partial buffer of every StarPU worker that ran a
+ * task of the set, in worker order, then the ranks' in rank order, on the root (and on every rank
+ * with `everywhere`). Messages between ranks go through the library's own layer, as SYN's.
+ *
+ * The order of the combination is fixed, but which tasks a unit ran is not (MS hands out work as
+ * units ask): a floating-point sum (tuccompi_reduce_sum_f64) may then differ in its last bits from
+ * one run, policy or number of ranks to another. For the same value everywhere, add exactly: the
+ * elements of type struct tuccompi_exact below are fixed-point numbers added in integers, so their
+ * sums do not depend on the order (tuccompi_reduce_sum_exact). */
+
+/** Combine @p from into @p into (both @p size bytes of host memory): into = into (+) from. It should
+ *  be associative and commutative (element-wise sums are). @p arg is tuccompi_reduce::arg. */
+typedef void (*tuccompi_reduce_func)(void *into, const void *from, size_t size, void *arg);
+/** Fill @p buf (@p size bytes of host memory) with the identity of the combination. */
+typedef void (*tuccompi_reduce_init_func)(void *buf, size_t size, void *arg);
+
+/** A task set's reduction (all zero: none). Every rank passes the same size. */
+struct tuccompi_reduce
+{
+	/** Bytes of the buffer; 0: the set has no reduction. */
+	size_t size;
+	/** The combination (required with a size): tuccompi_reduce_sum_f64, _i64, _exact, or one of yours. */
+	tuccompi_reduce_func combine;
+	/** The identity each partial buffer starts from; NULL: zero bytes. */
+	tuccompi_reduce_init_func init;
+	void *arg; /**< passed to combine and init */
+	/** Where tuccompi_wait() writes the result (@p size bytes of host memory) on the root rank
+	 *  (tuccompi_taskset_desc::root), and on every rank when @p everywhere; NULL: discarded. */
+	void *result;
+	/** 1: every rank gets the result (one more message of @p size bytes from the root to each rank). */
+	int everywhere;
+};
+
+/** The buffer the task adds its contribution into: the partial buffer of the StarPU worker that runs
+ *  it, tuccompi_reduce::size bytes, started from init when the worker first asks, in the memory of the
+ *  unit (host memory on a CPU core; device memory of the GPU for a CUDA implementation, which adds
+ *  into it with kernels on tuccompi_task_stream()). Tasks of one worker run one at a time, so no two
+ *  tasks use one buffer at once; the tasks of one batch share it. NULL (and tuccompi_last_error()
+ *  says why) when the set has no reduction or there was no memory for it: fail the task then.
+ *
+ *  Ask for it only once the task's contribution is certain: a job that asked and then fails
+ *  (tuccompi_task_fail(), a CUDA error after the job) cannot be taken back out of the partial sums,
+ *  so its set fails with that reason on every rank instead of moving the job to another unit, which
+ *  it does for jobs that never asked. */
+TUCCOMPI_API void *tuccompi_task_reduce_buffer(struct tuccompi_task *task);
+
+/** tuccompi_reduce::combine for arrays of double: element-wise sum (see above about its order). */
+TUCCOMPI_API void tuccompi_reduce_sum_f64(void *into, const void *from, size_t size, void *arg);
+/** tuccompi_reduce::combine for arrays of int64_t: element-wise sum modulo 2^64 (exact). */
+TUCCOMPI_API void tuccompi_reduce_sum_i64(void *into, const void *from, size_t size, void *arg);
+/** tuccompi_reduce::combine for arrays of struct tuccompi_exact: element-wise exact sum. */
+TUCCOMPI_API void tuccompi_reduce_sum_exact(void *into, const void *from, size_t size, void *arg);
+
+/** An exact sum of doubles: a signed fixed-point number of 192 bits (two's complement, least
+ *  significant word first; value = w / 2^128), so 63 integer bits and 128 fraction bits. Adding a
+ *  double is exact when it is 0 or its magnitude lies in [2^-76, 2^63) (its 53 bits then fall
+ *  inside), smaller ones lose their bits below 2^-128 (truncated toward zero); a sum that leaves
+ *  (-2^63, 2^63) wraps around. Sums are integer additions: the same whatever their order, on a CPU
+ *  or in a CUDA kernel (the functions below are also __device__ there). All zero bytes is 0. */
+struct tuccompi_exact
+{
+	uint64_t w[3];
+};
+
+#if defined(__CUDACC__)
+#define TUCCOMPI_HD static __host__ __device__ __forceinline__
+#else
+#define TUCCOMPI_HD static inline
+#endif
+
+/* Count of leading zero bits of a nonzero 64-bit word, on the host and on the device. */
+TUCCOMPI_HD int tuccompi_clz64_(uint64_t x)
+{
+#if defined(__CUDA_ARCH__)
+	return __clzll((long long)x);
+#else
+	return __builtin_clzll(x);
+#endif
+}
+
+/** @p a = -@p a (two's complement of the 192 bits). */
+TUCCOMPI_HD void tuccompi_exact_negate(struct tuccompi_exact *a)
+{
+	uint64_t c = 1;
+	for (int i = 0; i < 3; i++)
+	{
+		uint64_t x = ~a->w[i] + c;
+		c = c && x == 0;
+		a->w[i] = x;
+	}
+}
+
+/** @p a += @p b. */
+TUCCOMPI_HD void tuccompi_exact_combine(struct tuccompi_exact *a, const struct tuccompi_exact *b)
+{
+	uint64_t s0 = a->w[0] + b->w[0];
+	uint64_t c0 = s0 < b->w[0];
+	uint64_t s1 = a->w[1] + b->w[1];
+	uint64_t c1 = s1 < b->w[1];
+	s1 += c0;
+	c1 += s1 < c0;
+	a->w[0] = s0;
+	a->w[1] = s1;
+	a->w[2] += b->w[2] + c1;
+}
+
+/** The fixed-point form of the finite double @p x (see struct tuccompi_exact for its range). */
+TUCCOMPI_HD struct tuccompi_exact tuccompi_exact_from(double x)
+{
+	struct tuccompi_exact r = { { 0, 0, 0 } };
+	uint64_t bits;
+	memcpy(&bits, &x, sizeof(bits));
+	int e = (int)((bits >> 52) & 0x7ff);
+	uint64_t m = bits & ((1ULL << 52) - 1);
+	if (e == 0x7ff)
+		return r; /* not finite: not a number it can hold */
+	if (e == 0)
+		e = 1; /* subnormal: m * 2^-1074 */
+	else
+		m |= 1ULL << 52;
+	if (!m)
+		return r;
+	/* x = m * 2^(e - 1075) = m * 2^(e - 947) units of 2^-128 */
+	int sh = e - 947;
+	if (sh <= -53 || sh >= 192)
+		return r; /* below 2^-128, or far outside the range */
+	if (sh < 0)
+		r.w[0] = m >> -sh;
+	else if (sh < 64)
+	{
+		r.w[0] = m << sh;
+		r.w[1] = sh ? m >> (64 - sh) : 0;
+	}
+	else if (sh < 128)
+	{
+		r.w[1] = m << (sh - 64);
+		r.w[2] = sh > 64 ? m >> (128 - sh) : 0;
+	}
+	else
+		r.w[2] = m << (sh - 128);
+	if (bits >> 63)
+		tuccompi_exact_negate(&r);
+	return r;
+}
+
+/** @p a += @p x, exactly (within the range of struct tuccompi_exact). */
+TUCCOMPI_HD void tuccompi_exact_add(struct tuccompi_exact *a, double x)
+{
+	struct tuccompi_exact b = tuccompi_exact_from(x);
+	tuccompi_exact_combine(a, &b);
+}
+
+/** The double nearest to @p a (ties to even). */
+TUCCOMPI_HD double tuccompi_exact_value(const struct tuccompi_exact *a)
+{
+	struct tuccompi_exact v = *a;
+	int neg = (int)(v.w[2] >> 63);
+	if (neg)
+		tuccompi_exact_negate(&v);
+	uint64_t top, sticky;
+	int lz, scale; /* value = top * 2^scale, top's lowest bit also standing for any bits below */
+	if (v.w[2])
+	{
+		lz = tuccompi_clz64_(v.w[2]);
+		top = (v.w[2] << lz) | (lz ? v.w[1] >> (64 - lz) : 0);
+		sticky = (lz ? v.w[1] << lz : v.w[1]) | v.w[0];
+		scale = -lz;
+	}
+	else if (v.w[1])
+	{
+		lz = tuccompi_clz64_(v.w[1]);
+		top = (v.w[1] << lz) | (lz ? v.w[0] >> (64 - lz) : 0);
+		sticky = lz ? v.w[0] << lz : v.w[0];
+		scale = -64 - lz;
+	}
+	else if (v.w[0])
+	{
+		lz = tuccompi_clz64_(v.w[0]);
+		top = v.w[0] << lz;
+		sticky = 0;
+		scale = -128 - lz;
+	}
+	else
+		return 0.0;
+	/* top has its bit 63 set: 11 bits below the double's 53, so a sticky bit in bit 0 rounds right;
+	 * scaling by 2^scale (-192 <= scale <= 0, a normal number) is then exact */
+	uint64_t pbits = (uint64_t)(1023 + scale) << 52;
+	double p2;
+	memcpy(&p2, &pbits, sizeof(p2));
+	double d = (double)(top | (sticky != 0)) * p2;
+	return neg ? -d : d;
+}
+
 /* ================================================================ PARALLEL / SYN */
 
 /** A running task set. */
@@ -411,6 +609,9 @@ struct tuccompi_taskset_desc
 	/** 1: read the journal (every JOURNAL.rank-* file, whatever the earlier number of ranks)
 	 *  and run only the tasks it does not hold; their results come from it. 0: start afresh. */
 	int resume;
+	/** A reduction of the set into one buffer (see "reductions" above); zero: none. A set with a
+	 *  reduction cannot have a journal: resumed tasks would be missing from the sum. */
+	struct tuccompi_reduce reduce;
 };
 
 /** PARALLEL: start running a task set under @p policy. Non-blocking: returns once

@@ -217,6 +217,12 @@ static void job_requeue(struct _tuccompi_job *job)
 		snprintf(ts->last_failure, sizeof(ts->last_failure), "%s", job->why);
 		pthread_mutex_unlock(&ts->lock);
 	}
+	if (_tuccompi_reduce_job_failed(job)) /* the set fails, saying why; the unit is out all the same */
+	{
+		if (u >= 0)
+			__atomic_store_n(&_tuccompi.unit_failed[u], 1, __ATOMIC_RELAXED);
+		return;
+	}
 	if (job->failed && u >= 0 && !__atomic_exchange_n(&_tuccompi.unit_failed[u], 1, __ATOMIC_RELAXED))
 		_tuccompi_warn("%s %d failed %u task(s) of '%s' (%s): taken out, its tasks run elsewhere",
 			       _tuccompi.units[u].kind == TUCCOMPI_UNIT_CUDA ? "GPU" : "CPU core", _tuccompi.units[u].index,

@@ -54,7 +54,7 @@ static int check_desc(const struct tuccompi_taskset_desc *d)
 				       (unsigned long long)d->ntasks, p->result_size);
 	if (d->resume && !d->journal)
 		return _tuccompi_error(-EINVAL, "task set: resume asked without a journal (set desc.journal)");
-	return 0;
+	return _tuccompi_reduce_check(d);
 }
 
 static int check_policy(const struct tuccompi_policy *policy)
@@ -73,8 +73,8 @@ static int check_policy(const struct tuccompi_policy *policy)
 struct set_info
 {
 	struct tuccompi_node_info node;
-	uint64_t ntasks, result_size, input_size, journal_key, nshared;
-	int64_t root, dynamic, master, journal, resume, flags;
+	uint64_t ntasks, result_size, input_size, journal_key, nshared, reduce_size;
+	int64_t root, dynamic, master, journal, resume, flags, reduce_everywhere;
 	char plugin[64], policy[64], sched[64];
 };
 
@@ -98,6 +98,8 @@ static void describe(struct set_info *si, const struct tuccompi_policy *policy, 
 	si->journal = d->journal != NULL;
 	si->resume = d->resume;
 	si->flags = policy->flags;
+	si->reduce_size = d->reduce.size;
+	si->reduce_everywhere = d->reduce.everywhere;
 	snprintf(si->plugin, sizeof(si->plugin), "%s", p && p->name ? p->name : "");
 	snprintf(si->policy, sizeof(si->policy), "%s", policy->name ? policy->name : "");
 	snprintf(si->sched, sizeof(si->sched), "%s",
@@ -130,6 +132,8 @@ static int differs(const struct set_info *a, const struct set_info *b, int r, ch
 	NUM(journal, "a journal (1: yes)")
 	NUM(resume, "resume")
 	NUM(journal_key, "journal_key")
+	NUM(reduce_size, "reduce.size")
+	NUM(reduce_everywhere, "reduce.everywhere")
 #undef NUM
 #undef STR
 	return 0;
@@ -231,6 +235,8 @@ static int ts_create_local(const struct tuccompi_policy *policy, const struct tu
 	pthread_mutex_init(&ts->lock, NULL);
 	pthread_cond_init(&ts->cond, NULL);
 	int ret = _tuccompi_codelet_init(ts);
+	if (ret == 0)
+		ret = _tuccompi_reduce_start(ts);
 	if (ret < 0)
 		return ret;
 	for (int k = 0; k < 2; k++)
@@ -319,6 +325,7 @@ static void ts_free(struct tuccompi_taskset *ts)
 			starpu_data_unregister_submit(ts->workspaces[k]);
 	if (ts->journal)
 		_tuccompi_journal_close(ts);
+	_tuccompi_reduce_free(ts);
 	if (ts->own_local_results)
 		free(ts->local_results);
 	free(ts->cl.dyn_modes);

@@ -428,6 +428,8 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 		if (ts->error)
 			status = _tuccompi_error_set(ts->error, ts->errmsg);
 		ret = exchange(ts, status, t0, &clk);
+		if (ret == 0 && ts->red)
+			ret = _tuccompi_reduce_finish(ts);
 	}
 	if (_tuccompi_link_on())
 		ts->comm_s += _tuccompi_now() - t0;

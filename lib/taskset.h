@@ -18,6 +18,7 @@
 
 struct _tuccompi_ms;
 struct _tuccompi_journal;
+struct _tuccompi_red;
 
 struct _tuccompi_job
 {
@@ -28,6 +29,7 @@ struct _tuccompi_job
 	int moved;           /* not run: started on a unit taken out of the set */
 	int err;
 	unsigned attempts;   /* units that failed these tasks so far */
+	int reduced;         /* a task asked for its reduction buffer (reduce.c) */
 	int worker;
 	enum tuccompi_unit_kind kind;
 	char why[256];
@@ -86,6 +88,7 @@ struct tuccompi_taskset
 	uint64_t ntodo;
 	uint64_t *todo;
 	struct _tuccompi_journal *journal;
+	struct _tuccompi_red *red; /* desc.reduce's partial buffers (reduce.c), NULL without */
 
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -213,5 +216,16 @@ TUCCOMPI_INTERNAL int _tuccompi_journal_open(struct tuccompi_taskset *ts);
 TUCCOMPI_INTERNAL void _tuccompi_journal_record(struct tuccompi_taskset *ts, const uint64_t *ids, unsigned n);
 /* Flush and close (remove = the set completed and the caller asked for it). */
 TUCCOMPI_INTERNAL int _tuccompi_journal_close(struct tuccompi_taskset *ts);
+
+/* ---- reduce.c: a set's reduction (desc.reduce) */
+/* PARALLEL's checks of desc.reduce. */
+TUCCOMPI_INTERNAL int _tuccompi_reduce_check(const struct tuccompi_taskset_desc *d);
+/* The set's partial buffers (none made yet). */
+TUCCOMPI_INTERNAL int _tuccompi_reduce_start(struct tuccompi_taskset *ts);
+/* A failed job that had added into its buffer fails the set: 1 then (the caller stops there). */
+TUCCOMPI_INTERNAL int _tuccompi_reduce_job_failed(struct _tuccompi_job *job);
+/* SYN, collective, once every job of the set has ended everywhere: the result on the root. */
+TUCCOMPI_INTERNAL int _tuccompi_reduce_finish(struct tuccompi_taskset *ts);
+TUCCOMPI_INTERNAL void _tuccompi_reduce_free(struct tuccompi_taskset *ts);
 
 #endif

@@ -66,6 +66,7 @@ static int probe(const struct tuccompi_taskset_desc *desc, enum tuccompi_unit_ki
 	d.plugin = &only;
 	d.ntasks = each * nranks_kind;
 	d.results = NULL;
+	d.reduce.result = NULL;
 	d.on_done = NULL;
 	d.journal = NULL;
 	d.resume = 0;

@@ -32,6 +32,11 @@
 #                 bench/overhead on 2 and 4 ranks
 #   layer1*       the 1st layer: one rank against two (every unit), MS against EQ1 on 2 ranks against an
 #                 earlier build's (BASE=DIR with bench/overhead and lib/)
+#   betweenness*  the betweenness engine (issue 25): its GPU tests (tests/apsp/brandes --gpu, tests/core/reduce),
+#                 then bench/betweenness.sh without baselines: betweenness against distances alone on the
+#                 GPU (random 1M, R-MAT 20: 4,096 sources; road-like 1M: 1,024) and with every unit (random 1M)
+#   betweenness-base*  bench/betweenness.sh's baselines: networkx and igraph beside tuccompi-apsp on 4 sources
+#                 of random 1M and every source of random:4096 (LIMIT seconds each, default 200)
 #   x2*           the two-GPU node (nvidia-h200-x2): tests, GPUs one and two ranks, every unit, journal
 #                 cost, a too-small GPU, a traced two-rank run, --mk auto
 #   idle*         the two-GPU node: the H200 node's shape on GPU 0, idle units with every unit running
@@ -154,6 +159,30 @@ PY
 					--summary 2>&1 | grep -E "SSSP/s|GPU   |CPU cores" | tee -a "$out/tail.txt"
 			done
 		done
+		;;
+	betweenness)
+		folder betweenness
+		step "betweenness: tests/apsp/brandes --gpu, tests/core/reduce"
+		timeout 300 "$B/tests/apsp/brandes" --gpu >"$o/test-brandes-gpu.txt" 2>&1
+		echo "apsp/brandes --gpu: exit $? (0 pass, 77 skip)"
+		tail -n 4 "$o/test-brandes-gpu.txt"
+		timeout 120 "$B/tests/core/reduce" >"$o/test-reduce.txt" 2>&1
+		echo "core/reduce: exit $?"
+		tail -n 2 "$o/test-reduce.txt"
+		step "betweenness against distances alone: random 1M (GPU, every unit), R-MAT 20 and road-like 1M (GPU)"
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS="gpu all" BASELINES=0 timeout 200 \
+			"$B/bench/betweenness.sh" "$o" random:1049088 2>&1 | grep -v '^ *$'
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 timeout 180 \
+			"$B/bench/betweenness.sh" "$o" rmat:20 2>&1 | grep -v '^ *$'
+		# deep: distances alone ran 461 SSSP/s there (docs/apsp.md), 9 s per 4,096 sources: 1,024, once
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 K=1024 REPS=1 timeout 150 \
+			"$B/bench/betweenness.sh" "$o" road:1000000 2>&1 | grep -v '^ *$'
+		;;
+	betweenness-base)
+		folder betweenness-base
+		step "betweenness: networkx and igraph beside tuccompi-apsp"
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS= BASE_K=4 LIMIT=${LIMIT:-200} timeout 590 \
+			"$B/bench/betweenness.sh" "$o" random:1049088 random:4096 2>&1 | grep -v '^ *$'
 		;;
 	pack)
 		# the device tool brings back 8 files at most: one archive of everything

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../tool_version.h"
+#include "betweenness.h"
 #include "cli.h"
 #include "graph.h"
 #include "rows.h"
@@ -45,6 +46,7 @@ static const char usage_tail[] =
 struct options
 {
 	const char *graph, *cache, *sources, *policy, *units, *tune, *trace, *out, *rows, *stats, *ch_cache, *journal;
+	const char *betweenness;
 	const char *gen_spec; /* --gen as given */
 	struct cli_gen gen;
 	enum graph_format format;
@@ -79,6 +81,7 @@ struct run
 	struct sssp_args args;
 	struct rows_file rows;
 	struct sssp_summary *res;
+	struct tuccompi_exact *bc; /* --betweenness: the sums (rank 0) */
 	struct tuccompi_taskset_desc desc;
 	tuccompi_taskset_t ts;
 	struct progress prog;
@@ -253,6 +256,11 @@ static const struct cli_option options_table[] = {
 	       "numpy's format (float64, inf where unreachable; numpy.load reads\n"
 	       "it), another name the binary format of docs/apsp.md; needs a\n"
 	       "shared file system across nodes"),
+	STRING("--betweenness", "FILE", betweenness,
+	       "betweenness centrality of every vertex, summed over the sources\n"
+	       "(Brandes; unnormalised: with --sources all, networkx's\n"
+	       "betweenness_centrality(G, normalized=False, weight=\"weight\")), as\n"
+	       ".npy (float64) or .csv (vertex,betweenness); not with --journal or --rows"),
 	STRING("--stats", "FILE", stats, "per-unit statistics as CSV (tasks, busy/idle time, transfers)"),
 	FLAG("--summary", summary,
 	     "print the run summary: tasks, busy and idle time per unit, shares\n"
@@ -310,6 +318,9 @@ static void check_args(struct options *o)
 		die(2, "GRAPH '-' (standard input) needs its format: --format gr, mtx or edgelist");
 	if (o->cache && !o->graph)
 		die(2, "--cache keeps a copy of a GRAPH file; there is none (--gen graphs are not cached)");
+	if (o->betweenness &&
+	    (rc = betweenness_check(o->betweenness, o->journal != NULL, o->rows != NULL, &err)) < 0)
+		die_err(rc, &err);
 	if (o->resume && !o->journal)
 		die(2, "--resume reads the journal of an earlier run: give it with --journal FILE");
 	if (o->cache && !strcmp(o->graph, "-"))
@@ -346,6 +357,7 @@ static void check_outputs(const struct options *o)
 {
 	const struct cli_output outs[] = {
 		{ .option = "-o", .path = o->out, .stdout_ok = 1 }, { .option = "--rows", .path = o->rows },
+		{ .option = "--betweenness", .path = o->betweenness },
 		{ .option = "--stats", .path = o->stats },          { .option = "--cache", .path = o->cache },
 		{ .option = "--ch-cache", .path = o->ch_cache },    { .option = "--trace", .path = o->trace, .is_dir = 1 },
 		{ .option = "--journal", .path = o->journal },
@@ -528,10 +540,13 @@ static void plan_taskset(const struct options *o, struct run *r)
 		.ch_cache = o->ch_cache,
 		.delta = o->delta,
 		.verbose = !o->quiet && rank0(),
+		.betweenness = o->betweenness != NULL,
 	};
 	char why[512];
 	if (sssp_plan_create(&r->view, &so, &r->plan, why, sizeof why) < 0)
 		die(1, "%s", why);
+	if (o->betweenness && rank0() && !(r->args.betweenness = r->bc = calloc(r->g.n, sizeof(*r->bc))))
+		die(1, "out of memory for the betweenness of %" PRIu32 " vertices", r->g.n);
 	fit_gpu_memory(o, r);
 	if (o->rows)
 	{
@@ -567,6 +582,7 @@ static void check_run_memory(const struct options *o, const struct run *r)
 	uint64_t ws = 0, workers = p->cpu || p->cpu_batch ? (uint64_t)tuccompi_unit_count(TUCCOMPI_UNIT_CPU) : 0;
 	for (unsigned k = 0; k < p->nworkspaces; k++)
 		ws += p->workspace_size[k];
+	ws += r->desc.reduce.size; /* each worker's partial sums (--betweenness) */
 	const char *what;
 	uint64_t limit = cli_memory_limit(o->max_memory, &what), need = graph_bytes(&r->g) + workers * ws;
 	/* The available memory is measured now, with the graph already in it. */
@@ -775,6 +791,9 @@ static int write_outputs(const struct options *o, struct run *r)
 		report(r);
 	if (o->stats)
 		write_stats(o->stats, r->ts);
+	struct graph_error berr;
+	if (o->betweenness && betweenness_write(o->betweenness, r->bc, r->g.n, o->undirected ? 0.5 : 1.0, &berr) < 0)
+		die(1, "--betweenness %s", berr.msg);
 	if (o->summary)
 		tuccompi_taskset_print_summary(r->ts, stderr);
 	if (o->out)
@@ -795,6 +814,7 @@ static void finish(struct run *r)
 	graph_free(&r->g);
 	free(r->src);
 	free(r->res);
+	free(r->bc);
 }
 
 int main(int argc, char **argv)

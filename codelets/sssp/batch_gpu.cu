@@ -69,6 +69,13 @@ extern "C" size_t sssp_batch_gpu_workspace_size(uint32_t n, int with_rows)
 	return l.total + 256; // the base is aligned up to 256 bytes
 }
 
+extern "C" const uint32_t *sssp_batch_gpu_dist(const void *work)
+{
+	struct layout l;
+	layout_of(1, 0, &l); // the distances come first, whatever n
+	return (const uint32_t *)((((uintptr_t)work + 255) & ~(uintptr_t)255) + l.dist);
+}
+
 static thread_local struct sssp_batch_stats last_stats;
 static thread_local int have_last_stats;
 

@@ -82,6 +82,12 @@ int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, u
 		       const struct sssp_batch_params *p, void *stream, struct sssp_summary *out,
 		       uint32_t *rows, char *err, size_t errlen);
 
+/* The distances the last sssp_batch_gpu_run() on @p work left there (device memory, inside the
+ * workspace): dist[v * 64 + i] from src[i] (SSSP_INF when unreachable, and for i >= nsrc), valid when
+ * that run had knobs->lanes = 64 (one traversal, 64 slots per vertex), until the next run on @p work.
+ * For the engines built on this one (betweenness, brandes_gpu.cu). */
+const uint32_t *sssp_batch_gpu_dist(const void *work);
+
 /* Host: the bucket width to use for g (0 = no buckets), from its shape (weights, degrees, and a cheap
  * measure of its diameter such as a BFS from a few vertices); document the rule and its evidence.
  * The rule (batch_host.c says why): a double-sweep BFS (from the vertex of largest out-degree among

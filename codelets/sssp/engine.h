@@ -9,7 +9,9 @@
  * Where the next engine work goes: a new output of the tasks (predecessors, target columns, a
  * harmonic sum, betweenness) is a field of struct sssp_args that each engine's task functions fill
  * and the engine's taskset() sizes; a new engine is a file engine_NAME.c ending in its struct
- * sssp_engine_ops, plus a line in plan.c's table and enum sssp_engine. */
+ * sssp_engine_ops, plus a line in plan.c's table and enum sssp_engine. Betweenness is such an engine
+ * (engine_brandes.c): its tasks' contributions are the task set's reduction (desc.reduce), not an
+ * output per source. */
 #ifndef TUCCOMPI_SSSP_ENGINE_H
 #define TUCCOMPI_SSSP_ENGINE_H
 
@@ -64,5 +66,6 @@ struct sssp_engine_ops
 extern const struct sssp_engine_ops sssp_engine_crauser; /* engine_crauser.c: the paper's */
 extern const struct sssp_engine_ops sssp_engine_batched; /* engine_batched.c */
 extern const struct sssp_engine_ops sssp_engine_phast;   /* engine_phast.c */
+extern const struct sssp_engine_ops sssp_engine_brandes; /* engine_brandes.c: betweenness */
 
 #endif

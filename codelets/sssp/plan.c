@@ -15,6 +15,7 @@ static const struct sssp_engine_ops *const engines[] = {
 	[SSSP_ENGINE_CRAUSER] = &sssp_engine_crauser,
 	[SSSP_ENGINE_BATCHED] = &sssp_engine_batched,
 	[SSSP_ENGINE_PHAST] = &sssp_engine_phast,
+	[SSSP_ENGINE_BRANDES] = &sssp_engine_brandes, /* by sssp_options::betweenness only */
 };
 #define NENGINES (sizeof(engines) / sizeof(engines[0]))
 #define AUTO_DEFAULT SSSP_ENGINE_BATCHED
@@ -27,7 +28,7 @@ int sssp_engine_parse(const char *name, enum sssp_engine *out, char *why, size_t
 		return 0;
 	}
 	for (unsigned i = 0; i < NENGINES; i++)
-		if (engines[i] && name && !strcmp(name, engines[i]->name))
+		if (engines[i] && i != SSSP_ENGINE_BRANDES && name && !strcmp(name, engines[i]->name))
 		{
 			*out = (enum sssp_engine)i;
 			return 0;
@@ -81,13 +82,15 @@ int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, s
 	p->o.cuda = 0;
 #endif
 	snprintf(p->reason, sizeof(p->reason), "as asked");
-	if (o->engine == SSSP_ENGINE_AUTO)
+	if (o->betweenness)
+		use(p, SSSP_ENGINE_BRANDES); /* its prepare says why in p->reason */
+	else if (o->engine == SSSP_ENGINE_AUTO)
 		choose(p);
 	else
 		use(p, o->engine);
 	double t0 = tuccompi_wtime();
 	int ret = p->ops->prepare(p, why, whylen);
-	if (ret == -EDOM && o->engine == SSSP_ENGINE_AUTO && p->engine != AUTO_DEFAULT)
+	if (ret == -EDOM && o->engine == SSSP_ENGINE_AUTO && !o->betweenness && p->engine != AUTO_DEFAULT)
 	{
 		/* the engine auto chose refused the graph, and wrote why into p->reason */
 		p->ops->free(p);

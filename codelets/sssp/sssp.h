@@ -30,6 +30,9 @@ struct sssp_args
 	sssp_row_func row;  /**< NULL: no rows */
 	void *row_ctx;
 	int row_error;      /**< set (atomically) when a row could not be written */
+	/** Betweenness plans (sssp_options::betweenness): where the sums land on the root rank, n entries
+	 *  (tuccompi_exact_value() gives each vertex's; NULL: discarded). */
+	struct tuccompi_exact *betweenness;
 	const struct sssp_plan *plan; /**< set by sssp_plan_taskset() */
 };
 
@@ -46,6 +49,8 @@ enum sssp_engine
 	SSSP_ENGINE_CRAUSER,  /**< the paper's: CPU Dijkstra (heap), GPU Crauser phases, one source per task */
 	SSSP_ENGINE_BATCHED,  /**< CPU bucket-queue Dijkstra; GPU frontier traversal of many sources at once */
 	SSSP_ENGINE_PHAST,    /**< contraction hierarchy once, then PHAST sweeps (road networks) */
+	SSSP_ENGINE_BRANDES,  /**< betweenness: the batched engine's traversals, then Brandes' sweeps; chosen by
+			       *   sssp_options::betweenness, never by name */
 };
 
 /** A 64-bit hash of a graph's CSR arrays (ties caches and journals to one graph). */
@@ -72,6 +77,10 @@ struct sssp_options
 	uint32_t delta;       /**< batched GPU engine: bucket width (0: from the graph) */
 	unsigned threads;     /**< preprocessing threads (0: all cores) */
 	int verbose;          /**< say on stderr what was chosen and what preprocessing cost */
+	/** 1: betweenness centrality (Brandes), whatever @c engine says: the task set also sums every vertex's
+	 *  dependencies into sssp_args::betweenness (exactly, the same on any units, policy and ranks); the
+	 *  tasks' summaries stay as they are. Graphs with a cycle of arcs of weight 0 are refused. */
+	int betweenness;
 };
 
 /** Prepare @p g (kept by reference: it must outlive the plan) for the engine of @p o.
