@@ -52,7 +52,28 @@ hosts_available() {
 	return 0
 }
 
+# For tests: skip (exit 77, saying why) where hosts cannot be made or there is no mpiexec; the
+# forwarder is the build tree's.
+hosts_require() {
+	_h_why=$(hosts_available) || { echo "SKIP: $_h_why"; exit 77; }
+	command -v "${MPIEXEC:-mpiexec}" >/dev/null 2>&1 || { echo "SKIP: no mpiexec"; exit 77; }
+	hosts_fwd=${top_builddir:-.}/tests/hosts/delayfwd
+}
+
 hosts_name() { echo "${hosts_prefix}h$1"; }
+
+# _hosts_attach NS OUTER INNER HOSTBYTE: OUTER on the bridge, INNER into NS as its eth0 with the
+# address HOSTBYTE of the subnet, loopback up, TCP giving up after about 6 s without acknowledgement.
+_hosts_attach() {
+	ip link set "$2" master "${hosts_prefix}b"
+	ip link set "$2" up
+	ip link set "$3" netns "$1"
+	ip -n "$1" link set "$3" name eth0
+	ip -n "$1" addr add "$hosts_net.$4/24" dev eth0
+	ip -n "$1" link set eth0 up
+	ip -n "$1" link set lo up
+	ip netns exec "$1" sysctl -q -w net.ipv4.tcp_retries2=4
+}
 
 hosts_up() {
 	_h_n=$1 _h_rtt=${2:-0} _h_rate=${3:-}
@@ -62,18 +83,10 @@ hosts_up() {
 	_h_b=${hosts_prefix}b
 	ip link add "$_h_b" type bridge || return 1
 	ip link set "$_h_b" up
-	# the launcher: mpirun's namespace
-	_h_L=${hosts_prefix}L
-	ip netns add "$_h_L" || return 1
+	# the launcher: mpirun's namespace, on a plain link
+	ip netns add "${hosts_prefix}L" || return 1
 	ip link add "${hosts_prefix}vL" type veth peer name "${hosts_prefix}nL" || return 1
-	ip link set "${hosts_prefix}vL" master "$_h_b"
-	ip link set "${hosts_prefix}vL" up
-	ip link set "${hosts_prefix}nL" netns "$_h_L"
-	ip -n "$_h_L" link set "${hosts_prefix}nL" name eth0
-	ip -n "$_h_L" addr add "$hosts_net.254/24" dev eth0
-	ip -n "$_h_L" link set eth0 up
-	ip -n "$_h_L" link set lo up
-	ip netns exec "$_h_L" sysctl -q -w net.ipv4.tcp_retries2=4
+	_hosts_attach "${hosts_prefix}L" "${hosts_prefix}vL" "${hosts_prefix}nL" 254
 	# one-way delay per link in microseconds: host to host crosses two links each way
 	_h_d=$(awk -v r="$_h_rtt" 'BEGIN { printf "%d", r * 1000 / 4 }')
 	_h_i=0
@@ -91,14 +104,7 @@ hosts_up() {
 		else
 			ip link add "$_h_out" type veth peer name "$_h_in" || return 1
 		fi
-		ip link set "$_h_out" master "$_h_b"
-		ip link set "$_h_out" up
-		ip link set "$_h_in" netns "$_h_ns"
-		ip -n "$_h_ns" link set "$_h_in" name eth0
-		ip -n "$_h_ns" addr add "$hosts_net.$((_h_i + 1))/24" dev eth0
-		ip -n "$_h_ns" link set eth0 up
-		ip -n "$_h_ns" link set lo up
-		ip netns exec "$_h_ns" sysctl -q -w net.ipv4.tcp_retries2=4
+		_hosts_attach "$_h_ns" "$_h_out" "$_h_in" $((_h_i + 1))
 		if [ -n "$_h_rate" ]; then
 			tc qdisc add dev "$_h_out" root tbf rate "$_h_rate" burst 256kb latency 20ms
 			tc -n "$_h_ns" qdisc add dev eth0 root tbf rate "$_h_rate" burst 256kb latency 20ms

@@ -9,9 +9,7 @@ set -u
 b=${top_builddir:-.}
 s=${top_srcdir:-.}
 . "$s/tests/hosts/hosts.sh"
-why=$(hosts_available) || { echo "SKIP: $why"; exit 77; }
-command -v "${MPIEXEC:-mpiexec}" >/dev/null 2>&1 || { echo "SKIP: no mpiexec"; exit 77; }
-hosts_fwd=$b/tests/hosts/delayfwd
+hosts_require
 work=$(mktemp -d)
 hosts_on_exit='rm -rf "$work"'
 trap 'rm -rf "$work"' EXIT
