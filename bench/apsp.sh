@@ -7,8 +7,12 @@
 #   - one CPU core against the Boost Graph Library's Dijkstra on the same file and sources;
 #   - the paper's largest set, 32,408 sources of the random graph, with every unit (auto engine)
 #     under MS and MS-TAIL;
-#   - each rate also as a ratio to the paper's engine on the same units in the same run.
-# Writes OUTDIR/apsp-bench.csv and prints a table. Environment: APP, GRAPHTOOL, BOOST (programs),
+#   - each rate also as a ratio to the paper's engine on the same units in the same run;
+#   - every unit with the graph's best engine (batched on random and R-MAT graphs, PHAST on deep ones),
+#     against that engine on the GPU alone and on the CPU cores alone in the same run: the ratios of
+#     issue 24 (every unit / best unit alone, every unit / the sum of the units alone, GPU / CPU cores).
+# Writes OUTDIR/apsp-bench.csv and OUTDIR/apsp-ratios.csv, prints both tables; bench/apsp_table.py
+# turns the CSV into the README's table. Environment: APP, GRAPHTOOL, BOOST (programs),
 # GRAPHS (default "random:1049088 random:4194304 rmat:20 grid:1024x1024 road:1048576"),
 # QUICK=1 (fewer sources, for a smoke test).
 set -u
@@ -73,6 +77,12 @@ for spec in $GRAPHS; do
 	run "$spec" "$file" cpu-crauser cpu crauser ms 1 64
 	run "$spec" "$file" cpu-batched cpu batched ms 1 128
 	[ "$deep" = 1 ] && run "$spec" "$file" cpu-phast cpu phast ms 1 4096 --ch-cache "$file.ch"
+	# every unit with the best engine (MK: the engine's default), under MS-TAIL
+	if [ "$deep" = 1 ]; then
+		run "$spec" "$file" all-phast all phast ms-tail 4 65536 --ch-cache "$file.ch"
+	else
+		run "$spec" "$file" all-batched all batched ms-tail 4 16384
+	fi
 done
 
 echo "== one core: Boost's Dijkstra, ours (heap) and the bucket-queue engine, same file, same sources"
@@ -88,4 +98,26 @@ if [ -s "$rfile" ]; then
 	run random:1049088 "$rfile" all-ms all auto ms 1 32408
 	run random:1049088 "$rfile" all-ms-tail all auto ms-tail 1 32408
 fi
-echo "results: $csv"
+# the ratios, from the rates above (same run)
+ratios=$out/apsp-ratios.csv
+awk -F, '
+function rate(g, c) { return (g SUBSEP c) in r ? r[g, c] : 0 }
+NR > 1 { r[$1, $2] = $9; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+END {
+	print "graph,engine,gpu_alone,cpu_alone,every_unit,every_unit_vs_best_alone,every_unit_vs_sum,gpu_vs_cpu"
+	for (i = 1; i <= n; i++) {
+		g = order[i]
+		if (rate(g, "all-phast") > 0) { e = "phast"; gpu = rate(g, "gpu-phast-mk4"); cpu = rate(g, "cpu-phast"); all = rate(g, "all-phast") }
+		else if (rate(g, "all-batched") > 0) { e = "batched"; gpu = rate(g, "gpu-batched-mk2") > rate(g, "gpu-batched-mk1") ? rate(g, "gpu-batched-mk2") : rate(g, "gpu-batched-mk1"); cpu = rate(g, "cpu-batched"); all = rate(g, "all-batched") }
+		else continue
+		best = gpu > cpu ? gpu : cpu
+		vb = ""; vs = ""; gc = ""
+		if (best > 0) vb = sprintf("%.3f", all / best)
+		if (gpu + cpu > 0) vs = sprintf("%.3f", all / (gpu + cpu))
+		if (cpu > 0) gc = sprintf("%.1f", gpu / cpu)
+		printf "%s,%s,%.1f,%.1f,%.1f,%s,%s,%s\n", g, e, gpu, cpu, all, vb, vs, gc
+	}
+}' "$csv" >"$ratios"
+echo "== ratios (issue 24: every unit never below the best unit alone, >= 0.97 of their sum)"
+column -t -s, "$ratios" 2>/dev/null || cat "$ratios"
+echo "results: $csv $ratios"

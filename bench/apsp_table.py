@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""bench/apsp_table.py OUTDIR: the README's table of APSP rates (Markdown) from bench/apsp.sh's
+OUTDIR/apsp-bench.csv and apsp-ratios.csv, so that the README quotes one run as it printed it.
+A configuration that did not run (no GPU, a failed run) shows as a dash."""
+import csv
+import os
+import sys
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.stderr.write("usage: apsp_table.py OUTDIR (bench/apsp.sh's output folder)\n")
+        return 2
+    d = argv[1]
+    try:
+        with open(os.path.join(d, "apsp-bench.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        with open(os.path.join(d, "apsp-ratios.csv"), newline="") as f:
+            ratios = {r["graph"]: r for r in csv.DictReader(f)}
+    except OSError as e:
+        sys.stderr.write("apsp_table.py: %s (run bench/apsp.sh %s first)\n" % (e, d))
+        return 1
+    rate = {(r["graph"], r["config"]): (float(r["sssp_per_s"]), r["sources"]) for r in rows if r["sssp_per_s"]}
+
+    def cell(g, c):
+        if (g, c) not in rate:
+            return "-"
+        v, k = rate[(g, c)]
+        return "{:,.0f} ({:,} sources)".format(v, int(k))
+
+    print("| graph | engine | GPU alone | every unit | CPU cores alone | every unit / best alone | every unit / sum |")
+    print("|---|---|---|---|---|---|---|")
+    for g in dict.fromkeys(r["graph"] for r in rows):
+        q = ratios.get(g)
+        if not q:
+            continue
+        e = q["engine"]
+        gpu = "gpu-phast-mk4" if e == "phast" else max(("gpu-batched-mk1", "gpu-batched-mk2"),
+                                                      key=lambda c: rate.get((g, c), (0, 0))[0])
+        print("| %s | %s | %s | %s | %s | %s | %s |" % (g, e, cell(g, gpu), cell(g, "all-" + e), cell(g, "cpu-" + e),
+                                                      q["every_unit_vs_best_alone"] or "-", q["every_unit_vs_sum"] or "-"))
+    big = [r for r in rows if r["config"] in ("all-ms", "all-ms-tail")]
+    for r in big:
+        print("\nThe paper's largest set, %s sources with every unit under %s: %.2f s." % (r["sources"], r["policy"], float(r["seconds"])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
