@@ -132,6 +132,8 @@ static void check_sources(const char *what, const struct graph *g, const struct 
 		ASSERT_EQ(out[i].ecc, s.ecc);
 		ASSERT_EQ(out[i].reached, s.reached);
 		ASSERT_EQ(out[i].overflow, s.overflow);
+		if (out[i].harmonic != s.harmonic)
+			FAIL("%s: source %u: harmonic %.17g, Dijkstra's row %.17g", what, src[i], out[i].harmonic, s.harmonic);
 		if (i < 8)
 		{
 			uint32_t *md = malloc(g->n * sizeof *md);
@@ -149,7 +151,10 @@ static void check_sources(const char *what, const struct graph *g, const struct 
 	struct sssp_summary *out2 = calloc(k, sizeof *out2);
 	ASSERT_EQ(sssp_phast_cpu(&v, src, k, work, out2, NULL), 0);
 	for (unsigned i = 0; i < k; i++)
+	{
 		ASSERT_EQ(out2[i].sum, out[i].sum);
+		ASSERT(out2[i].harmonic == out[i].harmonic);
+	}
 	for (unsigned i = 0; i < k; i++)
 		free(rows[i]);
 	free(rows);

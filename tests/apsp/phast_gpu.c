@@ -133,11 +133,13 @@ static void check(const char *what, const struct graph *g, int all)
 							FAIL("%s, %u lanes, %s: source %u, vertex %u: GPU %u, Dijkstra %u", what,
 							     lanes[li], plans[pi], src[i], t, rows[i][t], ref[t]);
 				if (out[i].source != src[i] || out[i].sum != want[i].sum || out[i].ecc != want[i].ecc ||
-				    out[i].reached != want[i].reached || out[i].overflow != want[i].overflow)
-					FAIL("%s, %u lanes, %s: source %u: summary (sum %llu, ecc %u, reached %u) against Dijkstra's "
-					     "(%llu, %u, %u)",
+				    out[i].reached != want[i].reached || out[i].overflow != want[i].overflow ||
+				    out[i].harmonic != want[i].harmonic)
+					FAIL("%s, %u lanes, %s: source %u: summary (sum %llu, ecc %u, reached %u, harmonic %.17g) "
+					     "against Dijkstra's (%llu, %u, %u, %.17g)",
 					     what, lanes[li], plans[pi], src[i], (unsigned long long)out[i].sum, out[i].ecc,
-					     out[i].reached, (unsigned long long)want[i].sum, want[i].ecc, want[i].reached);
+					     out[i].reached, out[i].harmonic, (unsigned long long)want[i].sum, want[i].ecc,
+					     want[i].reached, want[i].harmonic);
 			}
 			CUDA_OK(cudaFree(work));
 		}

@@ -138,12 +138,12 @@ static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uin
 		struct sssp_summary want;
 		sssp_summarize(ref, n, src[i], &want);
 		if (out[i].source != src[i] || out[i].sum != want.sum || out[i].ecc != want.ecc ||
-		    out[i].reached != want.reached || out[i].overflow != want.overflow)
+		    out[i].reached != want.reached || out[i].overflow != want.overflow || out[i].harmonic != want.harmonic)
 			FAIL("%s (%s, lanes %s), delta %u, share %u, %u sources, lane %u (source %u): sum %llu ecc %u "
-			     "reached %u overflow %u; reference sum %llu ecc %u reached %u overflow %u",
+			     "reached %u overflow %u harmonic %.17g; reference sum %llu ecc %u reached %u overflow %u harmonic %.17g",
 			     c->name, knobs, lanes_now(), delta, share, nsrc, i, src[i], (unsigned long long)out[i].sum, out[i].ecc,
-			     out[i].reached, out[i].overflow, (unsigned long long)want.sum, want.ecc, want.reached,
-			     want.overflow);
+			     out[i].reached, out[i].overflow, out[i].harmonic, (unsigned long long)want.sum, want.ecc, want.reached,
+			     want.overflow, want.harmonic);
 		if (out[i].phases < 1)
 			FAIL("%s: lane %u ran %u phases", c->name, i, out[i].phases);
 		if (rows)

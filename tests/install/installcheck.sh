@@ -99,7 +99,7 @@ echo "ok: a program calling StarPU links and runs with the installed flags alone
 # library, CLI helpers, the SSSP plug-in) and pkg-config, nothing of lib/ or the build tree (CPU
 # engines: nvcc would add the CUDA ones)
 mkdir -p "$tmp/apsp"
-srcs="$abs_s/apps/apsp/tuccompi-apsp.c $abs_s/apps/apsp/rows.c $abs_s/apps/apsp/cli.c $abs_s/apps/apsp/cli_options.c \
+srcs="$abs_s/apps/apsp/tuccompi-apsp.c $abs_s/apps/apsp/rows.c $abs_s/apps/apsp/matrix.c $abs_s/apps/apsp/cli.c $abs_s/apps/apsp/cli_options.c \
 	$(ls "$abs_s"/apps/apsp/graph/*.c) \
 	$(ls "$abs_s"/codelets/sssp/*.c)"
 cc -std=gnu11 -O1 -I"$abs_s/apps" -I"$abs_s/apps/apsp" -I"$abs_s/apps/apsp/graph" -I"$abs_s/codelets/sssp" \
