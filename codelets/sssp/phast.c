@@ -205,7 +205,7 @@ PHAST_CLONES static void sweep(const struct sssp_ch_view *v, struct work *w, uin
 int sssp_phast_cpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, void *work,
 		   struct sssp_summary *out, uint32_t *const *rows)
 {
-	struct sssp_phast_out o = { .rows = rows, .harmonic = 1 };
+	struct sssp_phast_out o = { .rows = rows };
 	return sssp_phast_cpu_out(v, src, nsrc, work, out, &o);
 }
 

@@ -33,7 +33,8 @@ extern "C" {
 size_t sssp_phast_cpu_workspace_size(uint32_t n, unsigned nsrc);
 
 /** Shortest paths from @p nsrc sources (original vertex ids < v->n) on the hierarchy @p v
- *  (host pointers). out[i] receives the summary of src[i] (phases = 0). When @p rows is not
+ *  (host pointers). out[i] receives the summary of src[i] (phases = 0, harmonic 0: see
+ *  sssp_phast_cpu_out). When @p rows is not
  *  NULL and rows[i] is not NULL, rows[i] (n entries) receives the distances from src[i] in
  *  original vertex ids. @p work: sssp_phast_cpu_workspace_size(v->n, nsrc) bytes, any
  *  alignment. Single-threaded; several calls may run at once on separate workspaces.
@@ -52,8 +53,8 @@ struct sssp_phast_out
 	int harmonic;             /**< 1: fill sssp_summary::harmonic (a division per vertex and source); 0: left 0 */
 };
 
-/** sssp_phast_cpu with the outputs of @p o (sssp_phast_cpu is this with o->rows = rows and
- *  o->harmonic = 1). */
+/** sssp_phast_cpu with the outputs of @p o (sssp_phast_cpu is this with o->rows = rows alone: its
+ *  summaries' harmonic is 0). */
 int sssp_phast_cpu_out(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, void *work,
 		       struct sssp_summary *out, const struct sssp_phast_out *o);
 

@@ -752,7 +752,6 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 	struct sssp_phast_out o;
 	memset(&o, 0, sizeof o);
 	o.rows = rows;
-	o.harmonic = 1;
 	return sssp_phast_gpu_out(v, src, nsrc, lanes, work, work_bytes, out, &o, stream, share, knobs, err, errlen);
 }
 

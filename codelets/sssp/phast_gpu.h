@@ -87,8 +87,8 @@ int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned n
 		   size_t work_bytes, struct sssp_summary *out, uint32_t *const *rows, void *stream, unsigned share,
 		   const struct sssp_phast_gpu_knobs *knobs, char *err, size_t errlen);
 
-/** sssp_phast_gpu with the outputs of @p o (sssp_phast_gpu is this with o->rows = rows and
- *  o->harmonic = 1): o->targets is a DEVICE array, o->cols pinned host memory; each pass gathers
+/** sssp_phast_gpu with the outputs of @p o (sssp_phast_gpu is this with o->rows = rows alone: its
+ *  summaries' harmonic is 0): o->targets is a DEVICE array, o->cols pinned host memory; each pass gathers
  *  its sources' distances to the targets on the device (a kernel of lanes x ntargets reads), and
  *  only those cross to the host. @p work: sssp_phast_gpu_workspace_size_cols(n, lanes, ntargets)
  *  bytes when o->cols is set. */
