@@ -43,7 +43,7 @@ static const char usage_tail[] =
 	"  zcat road.gr.gz | " PROG " - --format gr --sources 0-99 -o - > ecc.csv\n"
 	"  " PROG " roads.csv --undirected --sources first:100 --rows d.npy   # numpy.load(\"d.npy\")\n"
 	"  " PROG " road.gr --sources file:origins.txt --targets file:destinations.txt --matrix od.csv\n"
-	"  " PROG " road.gr --sources 0-9 --pred p.npy --rows d.npy   # as scipy's dijkstra(..., return_predecessors=True)\n";
+	"  " PROG " road.gr --sources 0-9 --rows d.npy --pred p.npy   # scipy's return_predecessors\n";
 
 struct options
 {

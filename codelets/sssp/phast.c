@@ -242,9 +242,13 @@ int sssp_phast_cpu_out(const struct sssp_ch_view *v, const uint32_t *src, unsign
 			s->overflow = ecc[l] >= SSSP_DIST_LIMIT;
 			s->harmonic = o->harmonic ? sssp_harm_value(harm[l]) : 0;
 		}
-		for (unsigned l = 0; o->cols && l < k; l++)
-			for (uint32_t j = 0; j < o->ntargets; j++)
-				o->cols[(size_t)(g + l) * o->ntargets + j] = w.dist[v->pos[o->targets[j]]].d[l];
+		/* a target's row holds the group's k distances in one cache line */
+		for (uint32_t j = 0; o->cols && j < o->ntargets; j++)
+		{
+			const struct row *r = &w.dist[v->pos[o->targets[j]]];
+			for (unsigned l = 0; l < k; l++)
+				o->cols[(size_t)(g + l) * o->ntargets + j] = r->d[l];
+		}
 		if (rows)
 			for (unsigned l = 0; l < k; l++)
 				if (rows[g + l])
