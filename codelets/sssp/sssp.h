@@ -111,9 +111,9 @@ struct sssp_options
 	uint64_t nsources;    /**< how many sources the plan will serve (auto weighs preprocessing with it) */
 	const char *ch_cache; /**< PHAST: file caching the contraction hierarchy (NULL: none) */
 	uint32_t delta;       /**< batched GPU engine: bucket width (0: from the graph) */
-	uint32_t ntargets;    /**< target columns the task sets will ask for (sssp_args::targets): GPU memory */
 	unsigned threads;     /**< preprocessing threads (0: all cores) */
 	int verbose;          /**< say on stderr what was chosen and what preprocessing cost */
+	uint32_t ntargets;    /**< target columns the task sets will ask for (sssp_args::targets): GPU memory */
 };
 
 /** Prepare @p g (kept by reference: it must outlive the plan) for the engine of @p o.
