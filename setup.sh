@@ -19,7 +19,7 @@ STARPU_ORIG=starpu_1.3.10+dfsg.orig.tar.gz
 STARPU_ORIG_SHA256=682f3b7454f30493c116c8dcfa76daa014a8983923f904fafddf179d947664d4
 DEB_PACKAGES="build-essential autoconf automake libtool pkg-config dpkg-dev \
 libhwloc-dev libfxt-dev fxt-tools libopenmpi-dev openmpi-bin libglpk-dev libboost-graph-dev python3-matplotlib \
-python3-numpy python3-scipy"
+python3-numpy python3-scipy python3-networkx"
 
 prefix=""
 fxt=yes

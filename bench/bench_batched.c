@@ -96,7 +96,7 @@ static void one_batch(struct run *r, unsigned k, unsigned b, struct sssp_summary
 	uint32_t src[SSSP_BATCH_LANES];
 	char err[256];
 	batch_sources(r, b, src);
-	struct sssp_batch_params p = { r->cfg.delta, r->cfg.share, &r->knobs };
+	struct sssp_batch_params p = { .delta = r->cfg.delta, .share = r->cfg.share, .knobs = &r->knobs };
 	int ret = sssp_batch_gpu_run(r->dg, src, r->nsrc, r->work[k], &p, r->stream[k], out,
 				     r->rows ? r->rowbuf[k] : NULL, err, sizeof(err));
 	if (ret < 0)

@@ -1,14 +1,19 @@
 """Tests of the tuccompi Python module against scipy.sparse.csgraph.dijkstra, through the
 tuccompi-apsp of the build tree (python/test.sh sets PYTHONPATH and TUCCOMPI_APSP):
  - random graphs (sizes, densities, zero weights, every source, lists with repeats in any order,
-   one source, numpy ints), directed and undirected, with targets: equal to scipy's arrays;
+   one source, numpy ints), directed and undirected, with targets (lists with repeats, ranges, one
+   target; run with --matrix, no full rows): equal to scipy's arrays;
+ - predecessors=True: (dist, pred) as scipy's return_predecessors=True: the same distances, pred
+   int32 of scipy's shape, -9999 exactly where scipy has it, and each row a shortest-path tree
+   (following pred from any reached vertex ends at the source, d(pred(v)) + w(pred(v), v) = d(v)),
+   on random graphs and hand-made ones with zero-weight cycles, ties and unreachable parts;
  - hand-made graphs: one vertex, no arcs, unreachable parts, explicit zeros (arcs of weight 0),
    CSR duplicates (the lightest) and COO duplicates (summed, as scipy), self-loops, a dense array
    (zeros are no arc), opposite arcs of different weights made undirected, the largest weight;
  - graph files (.gr counting from 1, an edge list) give the matrix's distances;
  - the graph reaches the program as a binary .tgb (no text);
  - bad input: negative, NaN, fractional and too large weights, non-square matrices, ids out of
-   range, predecessors (needs --pred), bad units, a missing file: clear errors.
+   range, empty targets, bad units, a missing file: clear errors.
 """
 
 import os
@@ -44,6 +49,36 @@ def raises(exc, text, fn, *args, **kw):
     check(False, "%s(%s) did not raise %s" % (fn.__name__, args, exc.__name__))
 
 
+def weights(g, undirected=False):
+    """The weight of each arc as the engines see the matrix g: the lightest of CSR duplicates (COO
+    ones summed by the conversion, as scipy), no self-loops, both directions when undirected."""
+    coo = sp.csr_matrix(g, dtype=np.float64).tocoo()
+    w = {}
+    for u, v, x in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist()):
+        for a, b in ((u, v), (v, u)) if undirected else ((u, v),):
+            if a != b and np.isfinite(x):
+                w[(a, b)] = min(x, w.get((a, b), x))
+    return w
+
+
+def check_trees(d, p, sp_pred, sources, w, what):
+    """p (tuccompi) holds a shortest-path tree per row for the distances d, with -9999 where
+    scipy's sp_pred has it."""
+    check(p.dtype == np.int32, "%s: pred dtype %s" % (what, p.dtype))
+    check(p.shape == sp_pred.shape, "%s: pred shape %s, scipy %s" % (what, p.shape, sp_pred.shape))
+    check(np.array_equal(p == -9999, sp_pred == -9999), "%s: -9999 where scipy has none" % what)
+    n = p.shape[1]
+    for i, s in enumerate(sources):
+        for v in np.flatnonzero(p[i] != -9999):
+            u = int(p[i, v])
+            check((u, v) in w and d[i, u] + w[(u, v)] == d[i, v],
+                  "%s: source %d: pred %d of %d is no tight arc" % (what, s, u, v))
+            x, steps = int(v), 0
+            while x != s and steps <= n:
+                x, steps = int(p[i, x]), steps + 1
+            check(x == s, "%s: source %d: the predecessors of %d do not lead to it" % (what, s, v))
+
+
 def random_graph(n, density, seed, wmax=20, zeros=True):
     rng = np.random.default_rng(seed)
     g = sp.random(n, n, density=density, random_state=seed, format="csr")
@@ -63,11 +98,28 @@ def test_random():
         same(tuccompi.shortest_paths(g, list(range(10, 20))), full[10:20], "n=%d a range" % n)
         same(tuccompi.shortest_paths(g, np.int64(n - 1)), dijkstra(g, indices=n - 1), "n=%d one source" % n)
         tgt = rng.integers(0, n, size=30)
+        tgt[4] = tgt[9]  # a repeat
         same(tuccompi.shortest_paths(g, src, targets=tgt), dijkstra(g, indices=src)[:, tgt], "n=%d targets" % n)
+        check("--matrix" in tuccompi.last_command and "--rows" not in tuccompi.last_command,
+              "targets did not run with --matrix alone: %s" % tuccompi.last_command)
+        same(tuccompi.shortest_paths(g, None, targets=range(5, 15)), full[:, 5:15], "n=%d all sources, a range of targets" % n)
+        same(tuccompi.shortest_paths(g, 3, targets=[n - 1]), full[3, [n - 1]], "n=%d one source, one target" % n)
+        same(tuccompi.shortest_paths(g, src, targets=tgt, undirected=True),
+             dijkstra(g, directed=False, indices=src)[:, tgt], "n=%d undirected targets" % n)
+        for undirected in (False, True):
+            dd, pp = tuccompi.shortest_paths(g, src, undirected=undirected, predecessors=True)
+            sd, spp = dijkstra(g, directed=not undirected, indices=src, return_predecessors=True)
+            same(dd, sd, "n=%d predecessors' distances%s" % (n, " (undirected)" if undirected else ""))
+            check_trees(dd, pp, spp, src, weights(g, undirected), "n=%d predecessors" % n)
+        dd, pp = tuccompi.shortest_paths(g, src, targets=tgt, predecessors=True)
+        sd, spp = dijkstra(g, indices=src, return_predecessors=True)
+        same(dd, sd[:, tgt], "n=%d targets with predecessors" % n)
+        check_trees(sd, pp, spp, src, weights(g), "n=%d targets with predecessors" % n)
         same(tuccompi.shortest_paths(g, src, undirected=True), dijkstra(g, directed=False, indices=src),
              "n=%d undirected" % n)
         same(tuccompi.shortest_paths(g, src[:5], units="cpu"), dijkstra(g, indices=src[:5]), "n=%d units=cpu" % n)
-    print("ok: random graphs equal scipy's dijkstra (all sources, lists, one source, targets, undirected)")
+    print("ok: random graphs equal scipy's dijkstra (all sources, lists, one source, targets, undirected); "
+          "predecessors: shortest-path trees, -9999 where scipy's")
 
 
 def test_hand_made():
@@ -101,7 +153,23 @@ def test_hand_made():
     # integer matrices
     ints = sp.csr_matrix(np.array([[0, 3], [1, 0]], dtype=np.int32))
     same(tuccompi.shortest_paths(ints), dijkstra(ints), "an integer matrix")
-    print("ok: hand-made graphs (one vertex, no arcs, zeros, duplicates, self-loops, dense, undirected, big weights)")
+    # trees: zero-weight cycles (0 -> 1 -> 2 -> 0, 2 -> 3 -> 1), ties (two paths of 4 to 5), an
+    # unreachable vertex (6), a single source
+    rows, cols, ws = zip((0, 1, 0), (1, 2, 0), (2, 0, 0), (2, 3, 0), (3, 1, 0), (0, 4, 2), (4, 5, 2), (3, 5, 4), (1, 5, 4))
+    tie = sp.csr_matrix((np.array(ws, dtype=float), (np.array(rows), np.array(cols))), shape=(7, 7))
+    for srcs in (None, [0, 3, 6], 2):
+        dd, pp = tuccompi.shortest_paths(tie, srcs, predecessors=True)
+        sd, spp = dijkstra(tie, indices=srcs if srcs is not None else np.arange(7), return_predecessors=True)
+        same(dd, sd, "zero-weight cycles: distances (sources %s)" % (srcs,))
+        if np.ndim(srcs) == 0 and srcs is not None:
+            check(pp.shape == (7,) and pp[srcs] == -9999, "one source: pred %s" % pp)
+            dd, pp, sd, spp = dd[None], pp[None], sd[None], spp[None]
+        check_trees(dd, pp, spp, [srcs] if np.ndim(srcs) == 0 and srcs is not None else
+                    (srcs if srcs is not None else range(7)), weights(tie), "zero-weight cycles")
+    d1, p1 = tuccompi.shortest_paths(one, predecessors=True)
+    check(p1.tolist() == [[-9999]] and d1.tolist() == [[0.0]], "one vertex: %s %s" % (d1, p1))
+    print("ok: hand-made graphs (one vertex, no arcs, zeros, duplicates, self-loops, dense, undirected, big weights, "
+          "trees through zero-weight cycles and ties)")
 
 
 def test_files():
@@ -115,9 +183,15 @@ def test_files():
             for u, v, w in zip(coo.row, coo.col, coo.data):
                 f.write("a %d %d %d\n" % (u + 1, v + 1, w))
         same(tuccompi.shortest_paths(gr, [0, 17, 199]), want, "a .gr file (vertex 1 is 0)")
+        dd, pp = tuccompi.shortest_paths(gr, [0, 17, 199], predecessors=True)
+        same(dd, want, "a .gr file with predecessors")
+        check_trees(dd, pp, dijkstra(g, indices=[0, 17, 199], return_predecessors=True)[1], [0, 17, 199], weights(g),
+                    "a .gr file's trees")
         csv = os.path.join(tmp, "g.csv")
         np.savetxt(csv, np.column_stack([coo.row, coo.col, coo.data]).astype(np.int64), fmt="%d", delimiter=",")
         same(tuccompi.shortest_paths(csv, [0, 17, 199]), want, "an edge list")
+        same(tuccompi.shortest_paths(csv, [0, 17, 199], targets=[5, 0, 5]), want[:, [5, 0, 5]], "an edge list, targets")
+        raises(RuntimeError, "--targets '250-250': want A-B with 0 <= A <= B < 200", tuccompi.shortest_paths, csv, [0], targets=[250])
         raises(RuntimeError, "cannot open", tuccompi.shortest_paths, os.path.join(tmp, "missing.gr"))
     print("ok: graph files (.gr shifted from 1, an edge list) give the matrix's distances")
 
@@ -149,9 +223,9 @@ def test_errors():
     raises(ValueError, "sources: ids are 0..19", tuccompi.shortest_paths, g, -1)
     raises(ValueError, "targets: ids are 0..19", tuccompi.shortest_paths, g, [0], targets=[25])
     raises(ValueError, "sources: empty", tuccompi.shortest_paths, g, [])
-    raises(NotImplementedError, "--pred", tuccompi.shortest_paths, g, predecessors=True)
+    raises(ValueError, "targets: empty", tuccompi.shortest_paths, g, [0], targets=[])
     raises(ValueError, "units", tuccompi.shortest_paths, g, units="fpga")
-    print("ok: bad input gives clear errors; predecessors=True names --pred")
+    print("ok: bad input gives clear errors")
 
 
 if __name__ == "__main__":

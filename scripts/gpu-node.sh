@@ -28,6 +28,10 @@
 #   phast*        PHAST (bench/bench_phast) on road-like 1M and the grid: hierarchy, CPU and GPU rates
 #   phast-profile*  where a GPU PHAST pass spends its time, per plan of its levels (PLANS, LANES, GRAPHS)
 #   phast-mk*     GPU PHAST through tuccompi-apsp by passes at once (MKS, default "1 2 4"; REPS)
+#   outputs*      issue 22's outputs on the GPU: the GPU tests of the harmonic sum, the target columns
+#                 gathered on the device and the trees; every engine's GPU outputs against its CPU's, byte
+#                 for byte (-o, --matrix, --pred); then what -o, --matrix, --rows and --pred cost against a
+#                 plain run of the same sources (GPU alone, road-like 1M with PHAST, random 1M batched)
 #   ranks*        every unit, 8,192 sources: one rank against two (REPS, POLICIES, OVERHEAD), then
 #                 bench/overhead on 2 and 4 ranks
 #   layer1*       the 1st layer: one rank against two (every unit), MS against EQ1 on 2 ranks against an
@@ -377,6 +381,49 @@ PY
 				done
 			done
 			run "$name-cpu-phast-2" "$APP" "$file" "${args[@]}" --units cpu --sources random:4096
+			rm -f "$file" "$file.ch"
+		done
+		;;
+	outputs)
+		folder outputs
+		step "outputs: GPU tests (harmonic, device-side target columns, trees)"
+		for t in apsp/sssp_batch_gpu apsp/phast_gpu; do
+			timeout 240 "$B/tests/$t" >"$o/test-$(basename $t).txt" 2>&1
+			echo "$t: exit $? ($(tail -1 "$o/test-$(basename $t).txt"))"
+		done
+		timeout 300 "$B/tests/apsp/sssp_plugin" --gpu >"$o/test-sssp-plugin-gpu.txt" 2>&1
+		echo "apsp/sssp_plugin --gpu: exit $?"
+		step "outputs: every engine's GPU outputs against its CPU's"
+		gen road:262144 "$tmp/out-road.tgb"
+		for e in crauser batched phast; do
+			for u in cpu gpu; do
+				timeout 300 "$APP" "$tmp/out-road.tgb" --engine "$e" --units "$u" --sources random:512 \
+					--targets random:1000 -q -o "$o/t-$e-$u.csv" --matrix "$o/m-$e-$u.npy" --pred "$tmp/p-$e-$u.npy" ||
+					echo "$e, $u: exit $?"
+			done
+			cmp "$o/t-$e-cpu.csv" "$o/t-$e-gpu.csv" && cmp "$o/m-$e-cpu.npy" "$o/m-$e-gpu.npy" &&
+				cmp "$tmp/p-$e-cpu.npy" "$tmp/p-$e-gpu.npy" && echo "$e: GPU = CPU (table, matrix, trees)"
+			rm -f "$tmp/p-$e-"*.npy
+		done
+		rm -f "$tmp/out-road.tgb"
+		for g in road:1048576:phast random:1049088:batched; do
+			spec=${g%:*}
+			name=$(echo "$spec" | tr ':' '-')
+			file=$tmp/$name.tgb
+			step "outputs: costs on $spec (${g##*:}, --units gpu)"
+			gen "$spec" "$file"
+			a=("$file" --engine "${g##*:}" --ch-cache "$file.ch" --units gpu --seed 1)
+			"$APP" "${a[@]}" --sources random:256 -q # the hierarchy, once
+			for rep in $(seq "${REPS:-2}"); do
+				run "$name-plain-10k-$rep" "$APP" "${a[@]}" --sources random:10000
+				run "$name-o-10k-$rep" "$APP" "${a[@]}" --sources random:10000 -o "$tmp/o.csv"
+				run "$name-matrix-10kx10k-$rep" "$APP" "${a[@]}" --sources random:10000 --targets random:10000 \
+					--matrix "$tmp/o.npy"
+				run "$name-plain-1k-$rep" "$APP" "${a[@]}" --sources random:1024
+				run "$name-rows-1k-$rep" "$APP" "${a[@]}" --sources random:1024 --rows "$tmp/o.rows.npy"
+				run "$name-pred-1k-$rep" "$APP" "${a[@]}" --sources random:1024 --pred "$tmp/o.pred.npy"
+				rm -f "$tmp"/o.*
+			done
 			rm -f "$file" "$file.ch"
 		done
 		;;

@@ -11,8 +11,9 @@
 #include "graph.h"
 
 /** Before any work: @p path names a format this writes (.npy or .csv, by its end, any case), and
- *  the other options allow it (@p journal: --journal given; @p rows: --rows given). */
-int betweenness_check(const char *path, int journal, int rows, struct graph_error *err);
+ *  the other options allow it (@p journal: --journal given; @p per_source: NULL, or the name of a
+ *  per-source output given (--rows, --pred, --targets), which a betweenness run does not make). */
+int betweenness_check(const char *path, int journal, const char *per_source, struct graph_error *err);
 
 /** Write @p acc (n sums) times @p scale to @p path atomically (nothing half-written on error). */
 int betweenness_write(const char *path, const struct tuccompi_exact *acc, uint32_t n, double scale,

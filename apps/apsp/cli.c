@@ -310,7 +310,8 @@ static int random_sources(uint32_t n, uint64_t k, uint64_t seed, uint32_t *src, 
 }
 
 /* "a,b,c": every item a vertex id, none empty, none twice. */
-static int list_sources(const char *spec, uint32_t n, uint32_t *src, uint64_t *count, struct graph_error *err)
+static int list_sources(const char *opt, const char *noun, const char *spec, uint32_t n, uint32_t *src, uint64_t *count,
+			struct graph_error *err)
 {
 	uint8_t *seen = calloc(((size_t)n + 7) / 8, 1);
 	if (!seen)
@@ -323,18 +324,18 @@ static int list_sources(const char *spec, uint32_t n, uint32_t *src, uint64_t *c
 		uint64_t v;
 		if (len == 0)
 		{
-			rc = usage(err, "--sources '%s': item %" PRIu64 " is empty; list vertex ids like 0,5,9", spec, k + 1);
+			rc = usage(err, "%s '%s': item %" PRIu64 " is empty; list vertex ids like 0,5,9", opt, spec, k + 1);
 			break;
 		}
 		if (digits_u64(p, len, &v) < 0 || v >= n)
 		{
-			rc = usage(err, "--sources '%s': '%.*s' is not a vertex id 0..%" PRIu32, spec, (int)(len > 40 ? 40 : len), p,
+			rc = usage(err, "%s '%s': '%.*s' is not a vertex id 0..%" PRIu32, opt, spec, (int)(len > 40 ? 40 : len), p,
 				   n - 1);
 			break;
 		}
 		if (seen[v / 8] & (1u << (v % 8)))
 		{
-			rc = usage(err, "--sources '%s': vertex %" PRIu64 " is listed twice; list each source once", spec, v);
+			rc = usage(err, "%s '%s': vertex %" PRIu64 " is listed twice; list each %s once", opt, spec, v, noun);
 			break;
 		}
 		seen[v / 8] |= (uint8_t)(1u << (v % 8));
@@ -350,12 +351,13 @@ static int list_sources(const char *spec, uint32_t n, uint32_t *src, uint64_t *c
 
 /* "file:PATH": vertex ids separated by blanks, tabs, line ends or commas, '#' comments to the
  * end of the line; each once, in this order. Errors name PATH:LINE. */
-static int file_sources(const char *spec, uint32_t n, uint32_t **out, uint64_t *count, struct graph_error *err)
+static int file_sources(const char *opt, const char *noun, const char *spec, uint32_t n, uint32_t **out, uint64_t *count,
+			struct graph_error *err)
 {
 	const char *path = spec + 5;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return set_error(err, -errno, "--sources %s: cannot open %s: %s", spec, path, strerror(errno));
+		return set_error(err, -errno, "%s %s: cannot open %s: %s", opt, spec, path, strerror(errno));
 	uint8_t *seen = calloc(((size_t)n + 7) / 8, 1);
 	uint64_t k = 0, cap = 1024, line = 1;
 	uint32_t *src = malloc(cap * sizeof *src);
@@ -363,7 +365,7 @@ static int file_sources(const char *spec, uint32_t n, uint32_t **out, uint64_t *
 	char tok[24];
 	size_t len = 0;
 	if (!seen || !src)
-		rc = set_error(err, -ENOMEM, "--sources %s: out of memory for a bitmap of %" PRIu32 " vertices", spec, n);
+		rc = set_error(err, -ENOMEM, "%s %s: out of memory for a bitmap of %" PRIu32 " vertices", opt, spec, n);
 	while (rc == 0)
 	{
 		c = getc(f);
@@ -374,11 +376,11 @@ static int file_sources(const char *spec, uint32_t n, uint32_t **out, uint64_t *
 		{
 			uint64_t v;
 			if (len && (len >= sizeof tok || digits_u64(tok, len, &v) < 0 || v >= n))
-				rc = usage(err, "--sources %s:%" PRIu64 ": '%.*s' is not a vertex id 0..%" PRIu32, spec, line,
+				rc = usage(err, "%s %s:%" PRIu64 ": '%.*s' is not a vertex id 0..%" PRIu32, opt, spec, line,
 					   (int)(len < sizeof tok ? len : sizeof tok), tok, n - 1);
 			else if (len && (seen[v / 8] & (1u << (v % 8))))
-				rc = usage(err, "--sources %s:%" PRIu64 ": vertex %" PRIu64 " is listed twice; list each source once",
-					   spec, line, v);
+				rc = usage(err, "%s %s:%" PRIu64 ": vertex %" PRIu64 " is listed twice; list each %s once",
+					   opt, spec, line, v, noun);
 			else if (len)
 			{
 				if (k == cap)
@@ -386,7 +388,7 @@ static int file_sources(const char *spec, uint32_t n, uint32_t **out, uint64_t *
 					uint32_t *p = realloc(src, (cap *= 2) * sizeof *src);
 					if (!p)
 					{
-						rc = set_error(err, -ENOMEM, "--sources %s: out of memory for %" PRIu64 " sources", spec, cap);
+						rc = set_error(err, -ENOMEM, "%s %s: out of memory for %" PRIu64 " %ss", opt, spec, cap, noun);
 						break;
 					}
 					src = p;
@@ -405,10 +407,10 @@ static int file_sources(const char *spec, uint32_t n, uint32_t **out, uint64_t *
 			len = sizeof tok; /* too long for an id: reported at its end */
 	}
 	if (rc == 0 && ferror(f))
-		rc = set_error(err, -EIO, "--sources %s: read error", spec);
+		rc = set_error(err, -EIO, "%s %s: read error", opt, spec);
 	if (rc == 0 && k == 0)
-		rc = usage(err, "--sources %s: no vertex id in the file; write ids from 0, one a line or separated by blanks or "
-			   "commas", spec);
+		rc = usage(err, "%s %s: no vertex id in the file; write ids from 0, one a line or separated by blanks or "
+			   "commas", opt, spec);
 	fclose(f);
 	free(seen);
 	if (rc < 0)
@@ -423,6 +425,12 @@ static int file_sources(const char *spec, uint32_t n, uint32_t **out, uint64_t *
 
 int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **out, uint64_t *count, struct graph_error *err)
 {
+	return cli_vertex_set("--sources", "source", spec, n, seed, out, count, err);
+}
+
+int cli_vertex_set(const char *opt, const char *noun, const char *spec, uint32_t n, uint64_t seed, uint32_t **out,
+		   uint64_t *count, struct graph_error *err)
+{
 	uint64_t lo = 0, hi = n - 1, v;
 	struct graph_error why;
 	*out = NULL;
@@ -430,10 +438,10 @@ int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **out, uin
 	if (!spec)
 		spec = n <= 1024 ? "all" : "random:1024";
 	if (!strncmp(spec, "file:", 5))
-		return file_sources(spec, n, out, count, err);
+		return file_sources(opt, noun, spec, n, out, count, err);
 	int list = strchr(spec, ',') != NULL, random = !strncmp(spec, "random:", 7), first = !strncmp(spec, "first:", 6);
 	if (!*spec)
-		return usage(err, "--sources '': empty; use all, first:N, random:N, A-B or a,b,c");
+		return usage(err, "%s '': empty; use all, first:N, random:N, A-B or a,b,c", opt);
 	if (list)
 		v = 1 + (uint64_t)strlen(spec) / 2; /* items are at least one digit and a comma */
 	else if (!strcmp(spec, "all"))
@@ -441,32 +449,32 @@ int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **out, uin
 	else if (random)
 	{
 		if (cli_parse_u64("random:N", spec + 7, 1, n, &v, &why) < 0)
-			return usage(err, "--sources '%s': want random:K with 1 <= K <= %" PRIu32 " (the vertex count)", spec, n);
+			return usage(err, "%s '%s': want random:K with 1 <= K <= %" PRIu32 " (the vertex count)", opt, spec, n);
 	}
 	else if (strchr(spec, '-'))
 	{
 		if (cli_parse_range("A-B", spec, '-', 0, n - 1, &lo, &hi, &why) < 0)
-			return usage(err, "--sources '%s': want A-B with 0 <= A <= B < %" PRIu32 " (vertex ids count from 0)", spec, n);
+			return usage(err, "%s '%s': want A-B with 0 <= A <= B < %" PRIu32 " (vertex ids count from 0)", opt, spec, n);
 		v = hi - lo + 1;
 	}
 	else if (first || digits_u64(spec, strlen(spec), &v) == 0)
 	{
 		/* "N" is "first:N": the first N vertices, not vertex N */
 		if (first && digits_u64(spec + 6, strlen(spec + 6), &v) < 0)
-			return usage(err, "--sources '%s': want first:N, N an integer 1..%" PRIu32, spec, n);
+			return usage(err, "%s '%s': want first:N, N an integer 1..%" PRIu32, opt, spec, n);
 		if (v == 0 || v > n)
-			return usage(err, "--sources '%s': want 1 to %" PRIu32 " sources (%s means the first N vertices, 0..N-1; "
-				     "one vertex V alone is V-V)", spec, n, first ? "first:N" : "N");
+			return usage(err, "%s '%s': want 1 to %" PRIu32 " %ss (%s means the first N vertices, 0..N-1; "
+				     "one vertex V alone is V-V)", opt, spec, n, noun, first ? "first:N" : "N");
 		hi = v - 1;
 	}
 	else
-		return usage(err, "--sources '%s': use all, first:N, random:N, A-B or a,b,c (vertex ids count from 0)", spec);
+		return usage(err, "%s '%s': use all, first:N, random:N, A-B or a,b,c (vertex ids count from 0)", opt, spec);
 	uint32_t *src = malloc((v < n ? v : n) * sizeof *src + 1);
 	if (!src)
-		return set_error(err, -ENOMEM, "out of memory for %" PRIu64 " sources", v);
+		return set_error(err, -ENOMEM, "out of memory for %" PRIu64 " %ss", v, noun);
 	int rc = 0;
 	if (list)
-		rc = list_sources(spec, n, src, &v, err);
+		rc = list_sources(opt, noun, spec, n, src, &v, err);
 	else if (random)
 		rc = random_sources(n, v, seed, src, err);
 	else

@@ -138,6 +138,10 @@ int cli_gen_run(const struct cli_gen *gen, uint64_t seed, struct graph *g, struc
  *  PATH:LINE), for a graph of @p n vertices; ids count from 0. NULL spec: all when n <= 1024, else random:1024.
  *  *src is malloc'd (the caller frees it). -EINVAL for a bad spec, -ENOMEM. */
 int cli_sources(const char *spec, uint32_t n, uint64_t seed, uint32_t **src, uint64_t *count, struct graph_error *err);
+/** cli_sources for another option of the same syntax (--targets): messages name @p opt and call
+ *  the vertices @p noun ("target"). */
+int cli_vertex_set(const char *opt, const char *noun, const char *spec, uint32_t n, uint64_t seed, uint32_t **src,
+		   uint64_t *count, struct graph_error *err);
 
 /* ================================================================ real weights */
 

@@ -13,9 +13,6 @@
 #include <tuccompi.h>
 #include <unistd.h>
 
-/* The .npy preamble: magic, version 1.0, header length, header; a multiple of 64 bytes. */
-#define NPY_PREAMBLE 128
-
 /* Distances converted per pwrite of a .npy row (64 KiB on the worker's stack). */
 #define NPY_CHUNK 8192
 
@@ -47,14 +44,15 @@ static int is_npy(const char *path)
 	return len > 4 && !strcasecmp(path + len - 4, ".npy");
 }
 
-/* The .npy preamble of a k x n float64 array into buf (NPY_PREAMBLE bytes). */
-static void npy_preamble(unsigned char *buf, uint64_t k, uint32_t n)
+/* The .npy preamble of a k x n array of float64 (distances) or int32 (predecessors) into buf
+ * (NPY_PREAMBLE bytes). */
+void rows_npy_preamble(unsigned char *buf, uint64_t k, uint32_t n, enum rows_kind kind)
 {
 	const uint16_t one = 1;
 	const char *order = *(const unsigned char *)&one ? "<" : ">";
 	char dict[NPY_PREAMBLE];
-	int len = snprintf(dict, sizeof dict, "{'descr': '%sf8', 'fortran_order': False, 'shape': (%" PRIu64 ", %" PRIu32 "), }",
-			   order, k, n);
+	int len = snprintf(dict, sizeof dict, "{'descr': '%s%s', 'fortran_order': False, 'shape': (%" PRIu64 ", %" PRIu32 "), }",
+			   order, kind == ROWS_PRED ? "i4" : "f8", k, n);
 	memcpy(buf, "\x93NUMPY\x01\x00", 8);
 	uint16_t hlen = NPY_PREAMBLE - 10;
 	buf[8] = (unsigned char)(hlen & 0xff); /* little-endian, whatever the machine */
@@ -64,12 +62,12 @@ static void npy_preamble(unsigned char *buf, uint64_t k, uint32_t n)
 	buf[NPY_PREAMBLE - 1] = '\n';
 }
 
-/* The run's identity: the "TCCROWS1" header (with @p key in its last 8 bytes, 0 in a finished
- * file) and the sources. */
-static void identity(unsigned char hdr[32], uint32_t n, uint64_t k, uint64_t key)
+/* The run's identity: the "TCCROWS1" header ("TCCPRED1" for predecessors; with @p key in its last 8
+ * bytes, 0 in a finished file) and the sources. */
+static void identity(unsigned char hdr[32], enum rows_kind kind, uint32_t n, uint64_t k, uint64_t key)
 {
 	memset(hdr, 0, 32);
-	memcpy(hdr, "TCCROWS1", 8);
+	memcpy(hdr, kind == ROWS_PRED ? "TCCPRED1" : "TCCROWS1", 8);
 	memcpy(hdr + 8, &n, 4);
 	memcpy(hdr + 16, &k, 8);
 	memcpy(hdr + 24, &key, 8);
@@ -82,11 +80,11 @@ static int write_head(const struct rows_file *rf, int fd, uint32_t n, const uint
 	unsigned char hdr[32], pre[NPY_PREAMBLE];
 	if (rf->npy)
 	{
-		npy_preamble(pre, k, n);
+		rows_npy_preamble(pre, k, n, rf->kind);
 		if (pwrite(fd, pre, NPY_PREAMBLE, 0) != NPY_PREAMBLE)
 			return -1;
 	}
-	identity(hdr, n, k, rf->partial ? rf->key : 0);
+	identity(hdr, rf->kind, n, k, rf->partial ? rf->key : 0);
 	if (rf->id_off != UINT64_MAX && (pwrite(fd, hdr, 32, (off_t)rf->id_off) != 32 ||
 					 pwrite(fd, src, k * 4, (off_t)(rf->id_off + 32)) != (ssize_t)(k * 4)))
 		return -1;
@@ -97,10 +95,10 @@ static int write_head(const struct rows_file *rf, int fd, uint32_t n, const uint
 static int same_head(const struct rows_file *rf, int fd, uint32_t n, const uint32_t *src, uint64_t k)
 {
 	unsigned char hdr[32], have[32], pre[NPY_PREAMBLE], had[NPY_PREAMBLE];
-	identity(hdr, n, k, rf->key);
+	identity(hdr, rf->kind, n, k, rf->key);
 	if (rf->npy)
 	{
-		npy_preamble(pre, k, n);
+		rows_npy_preamble(pre, k, n, rf->kind);
 		if (pread(fd, had, NPY_PREAMBLE, 0) != NPY_PREAMBLE || memcmp(had, pre, NPY_PREAMBLE))
 			return 0;
 	}
@@ -139,8 +137,8 @@ static int open_partial(struct rows_file *rf, const char *path, uint32_t n, cons
 		if (fd >= 0 && !same)
 			close(fd);
 		if (!same)
-			return rows_error(err, -ESTALE, "--resume: %s is missing or belongs to another run; run again without --resume",
-					  rf->out.tmp);
+			return rows_error(err, -ESTALE, "--resume: %s is missing or belongs to another run (the %s file); run again "
+					  "without --resume", rf->out.tmp, rf->option);
 		rf->out.fd = fd;
 		return 0;
 	}
@@ -150,18 +148,20 @@ static int open_partial(struct rows_file *rf, const char *path, uint32_t n, cons
 	return 0;
 }
 
-int rows_file_open(struct rows_file *rf, const char *path, uint32_t n, const uint32_t *src, uint64_t k, int journal,
-		   uint64_t graph_key, int resume, struct graph_error *err)
+int rows_file_open(struct rows_file *rf, enum rows_kind kind, const char *path, uint32_t n, const uint32_t *src,
+		   uint64_t k, int journal, uint64_t graph_key, int resume, struct graph_error *err)
 {
 	memset(rf, 0, sizeof *rf);
 	rf->key = graph_key;
+	rf->kind = kind;
+	rf->option = kind == ROWS_PRED ? "--pred" : "--rows";
 	err->msg[0] = '\0';
 	long pid = (long)getpid();
 	tuccompi_bcast(&pid, sizeof(pid), 0); /* one temporary name on every rank: rank 0's */
 	rf->path = path;
-	rf->npy = is_npy(path);
+	rf->npy = kind == ROWS_PRED || is_npy(path);
 	rf->data_off = rf->npy ? NPY_PREAMBLE : 32 + k * sizeof(uint32_t);
-	rf->row_bytes = (uint64_t)n * (rf->npy ? sizeof(double) : sizeof(uint32_t));
+	rf->row_bytes = (uint64_t)n * (rf->npy && kind == ROWS_DIST ? sizeof(double) : sizeof(uint32_t));
 	/* a .npy holds its identity only while partial */
 	rf->id_off = !rf->npy ? 0 : journal ? rf->data_off + k * rf->row_bytes : UINT64_MAX;
 	int ok = 1;
@@ -184,15 +184,15 @@ int rows_file_open(struct rows_file *rf, const char *path, uint32_t n, const uin
 	if (!all_ok(ok))
 	{
 		char why[sizeof err->msg];
-		snprintf(why, sizeof why, "%s", err->msg[0] ? err->msg : "rank 0 could not create the rows file");
-		return rows_error(err, -EIO, "--rows: %.480s", why);
+		snprintf(why, sizeof why, "%s", err->msg[0] ? err->msg : "rank 0 could not create the file");
+		return rows_error(err, -EIO, "%s: %.480s", rf->option, why);
 	}
 	tuccompi_barrier();
 	if (!rank0())
 		ok = (journal ? open_partial(rf, path, n, src, k, 0, 0, err) : outfile_open_pid(&rf->out, path, pid, 0, err)) == 0;
 	if (!all_ok(ok))
-		return rows_error(err, -EIO, "--rows %s: not every rank can open it (a file system shared by all nodes is needed)",
-				  path);
+		return rows_error(err, -EIO, "%s %s: not every rank can open it (a file system shared by all nodes is needed)",
+				  rf->option, path);
 	return 0;
 }
 
@@ -211,6 +211,13 @@ static int pwrite_all(int fd, const void *buf, size_t len, off_t off)
 		off += w;
 	}
 	return 0;
+}
+
+int rows_file_write_pred(uint64_t id, uint32_t source, const int32_t *pred, uint32_t n, void *ctx)
+{
+	struct rows_file *rf = ctx;
+	(void)source;
+	return pwrite_all(rf->out.fd, pred, (size_t)n * sizeof(int32_t), (off_t)(rf->data_off + id * rf->row_bytes));
 }
 
 int rows_file_write(uint64_t id, uint32_t source, const uint32_t *dist, uint32_t n, void *ctx)
@@ -257,8 +264,8 @@ static int close_partial(struct rows_file *rf, int ok, int keep, struct graph_er
 		int e = errno;
 		unlink(rf->out.tmp);
 		if (keep)
-			rc = rows_error(err, -EIO, "--rows %s: writing the rows failed (%s); nothing was left behind", rf->path,
-					ok ? strerror(e) : "a rank could not write");
+			rc = rows_error(err, -EIO, "%s %s: writing the rows failed (%s); nothing was left behind", rf->option,
+					rf->path, ok ? strerror(e) : "a rank could not write");
 	}
 	free(rf->out.tmp);
 	rf->out.tmp = NULL;
@@ -283,7 +290,8 @@ int rows_file_close(struct rows_file *rf, int ok, int keep, struct graph_error *
 	{
 		char why[sizeof err->msg];
 		snprintf(why, sizeof why, "%s", err->msg[0] ? err->msg : "a rank could not write");
-		return rows_error(err, -EIO, "--rows %s: writing the rows failed (%.400s); nothing was left behind", rf->path, why);
+		return rows_error(err, -EIO, "%s %s: writing the rows failed (%.400s); nothing was left behind", rf->option,
+				  rf->path, why);
 	}
 	return 0;
 }

@@ -5,7 +5,7 @@
  * The path of a run (main): parse the options, check every output path, start the runtime,
  * load the graph (its memory checked against the limit first), choose the sources, prepare
  * the SSSP plan and its task set (plan_taskset, the one place that knows the plug-in), run,
- * write the outputs (the rows file only once no distance overflowed). Exit status: 0, 1 for
+ * write the outputs (the rows, trees and matrix only once no distance overflowed). Exit status: 0, 1 for
  * an input, output or run error, 2 for bad arguments, 3 when --verify finds a difference. */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +26,7 @@
 #include "betweenness.h"
 #include "cli.h"
 #include "graph.h"
+#include "matrix.h"
 #include "rows.h"
 #include "sssp.h"
 
@@ -41,12 +42,14 @@ static const char usage_tail[] =
 	"  " PROG " --gen random:1049088 --sources random:4096 --policy ms --mk 4\n"
 	"  mpirun -n 2 " PROG " road.gr --cache road.tgb --sources 0-999 -o ecc.csv\n"
 	"  zcat road.gr.gz | " PROG " - --format gr --sources 0-99 -o - > ecc.csv\n"
-	"  " PROG " roads.csv --undirected --sources first:100 --rows d.npy   # numpy.load(\"d.npy\")\n";
+	"  " PROG " roads.csv --undirected --sources first:100 --rows d.npy   # numpy.load(\"d.npy\")\n"
+	"  " PROG " road.gr --sources file:origins.txt --targets file:destinations.txt --matrix od.csv\n"
+	"  " PROG " road.gr --sources 0-9 --rows d.npy --pred p.npy   # scipy's return_predecessors\n";
 
 struct options
 {
 	const char *graph, *cache, *sources, *policy, *units, *tune, *trace, *out, *rows, *stats, *ch_cache, *journal;
-	const char *betweenness;
+	const char *betweenness, *targets, *matrix, *pred;
 	const char *gen_spec; /* --gen as given */
 	struct cli_gen gen;
 	enum graph_format format;
@@ -75,12 +78,13 @@ struct run
 	struct graph_read_info read_info; /* real weights rounded (said once the ranks are known) */
 	struct sssp_graph view;
 	double load_s, wall_s;
-	uint32_t *src;
-	uint64_t k;
+	uint32_t *src, *tgt; /* the sources; the targets (--targets) */
+	uint64_t k, nt;
 	struct sssp_plan *plan;
 	struct sssp_args args;
-	struct rows_file rows;
-	struct sssp_summary *res;
+	struct rows_file rows, pred;
+	unsigned char *res; /* rank 0: k results of rsize bytes (summary, then the target columns) */
+	size_t rsize;
 	struct tuccompi_exact *bc; /* --betweenness: the sums (rank 0) */
 	struct tuccompi_taskset_desc desc;
 	tuccompi_taskset_t ts;
@@ -218,6 +222,9 @@ static const struct cli_option options_table[] = {
 		  "a,b,c: these, in this order (each once); file:PATH: such a list in a\n"
 		  "file (blanks, line ends or commas between ids, '#' comments); the\n"
 		  "outputs keep the order" },
+	STRING("--targets", "SPEC", targets,
+	       "the columns of --matrix, in the syntax of --sources and in its order\n"
+	       "(random:N draws other vertices than --sources random:N)"),
 
 	SECTION("How to run:"),
 	CUSTOM("--engine", "E", opt_engine, "SSSP engine: auto (default), batched, crauser (the paper's), phast"),
@@ -249,8 +256,9 @@ static const struct cli_option options_table[] = {
 	SECTION("Output (on rank 0; every path is checked before the run, on every rank):"),
 	{ "-o", "--output", "FILE", CLI_OPT_STRING, OFF(out),
 	  .help = "per-source table: source (its id, from 0), reached, eccentricity,\n"
-		  "sum, mean of finite distances; CSV, or TSV when FILE ends in .tsv;\n"
-		  "'-' for stdout (then stdout carries the table only)" },
+		  "sum, mean of finite distances, harmonic (the sum of 1/d over the\n"
+		  "vertices reached at d > 0: harmonic closeness); CSV, or TSV when\n"
+		  "FILE ends in .tsv; '-' for stdout (then stdout carries the table only)" },
 	STRING("--rows", "FILE", rows,
 	       "full distance rows, |S| x n in the order of --sources: FILE.npy is\n"
 	       "numpy's format (float64, inf where unreachable; numpy.load reads\n"
@@ -260,7 +268,19 @@ static const struct cli_option options_table[] = {
 	       "betweenness centrality of every vertex, summed over the sources\n"
 	       "(Brandes; unnormalised: with --sources all, networkx's\n"
 	       "betweenness_centrality(G, normalized=False, weight=\"weight\")), as\n"
-	       ".npy (float64) or .csv (vertex,betweenness); not with --journal or --rows"),
+	       ".npy (float64) or .csv (vertex,betweenness); not with --journal, --rows,\n"
+	       "--pred or --targets"),
+	STRING("--matrix", "FILE", matrix,
+	       "the |S| x |T| distances from --sources to --targets (an OD matrix):\n"
+	       "FILE.npy (float64, inf where unreachable: scipy's dijkstra(G,\n"
+	       "indices=S)[:, T]) or FILE.csv / FILE.tsv (a header of target ids,\n"
+	       "a first column of source ids, 'inf'); no full rows are made"),
+	STRING("--pred", "FILE.npy", pred,
+	       "each source's shortest-path tree: |S| x n int32, the vertex before\n"
+	       "each on a shortest path, -9999 for the source and unreachable ones\n"
+	       "(scipy's dijkstra(..., return_predecessors=True)); found on the\n"
+	       "host from each full row (docs/apsp.md: what it costs); needs a\n"
+	       "shared file system across nodes"),
 	STRING("--stats", "FILE", stats, "per-unit statistics as CSV (tasks, busy/idle time, transfers)"),
 	FLAG("--summary", summary,
 	     "print the run summary: tasks, busy and idle time per unit, shares\n"
@@ -318,11 +338,21 @@ static void check_args(struct options *o)
 		die(2, "GRAPH '-' (standard input) needs its format: --format gr, mtx or edgelist");
 	if (o->cache && !o->graph)
 		die(2, "--cache keeps a copy of a GRAPH file; there is none (--gen graphs are not cached)");
-	if (o->betweenness &&
-	    (rc = betweenness_check(o->betweenness, o->journal != NULL, o->rows != NULL, &err)) < 0)
+	const char *per_source = o->rows ? "--rows" : o->pred ? "--pred" : o->targets ? "--targets" : NULL;
+	if (o->betweenness && (rc = betweenness_check(o->betweenness, o->journal != NULL, per_source, &err)) < 0)
 		die_err(rc, &err);
 	if (o->resume && !o->journal)
 		die(2, "--resume reads the journal of an earlier run: give it with --journal FILE");
+	if (o->matrix && !o->targets)
+		die(2, "--matrix FILE needs --targets SPEC (its columns); every vertex's distance is --rows FILE.npy");
+	if (o->targets && !o->matrix)
+		die(2, "--targets SPEC chooses the columns of --matrix FILE: give --matrix");
+	if (o->matrix && (rc = matrix_check_name(o->matrix, &err)) < 0)
+		die_err(rc, &err);
+	size_t plen = o->pred ? strlen(o->pred) : 0;
+	if (o->pred && (plen < 5 || strcasecmp(o->pred + plen - 4, ".npy")))
+		die(2, "--pred %s: the trees are numpy's .npy (int32, -9999 where a vertex has no predecessor); name it "
+		       "FILE.npy", o->pred);
 	if (o->cache && !strcmp(o->graph, "-"))
 		die(2, "--cache: standard input cannot be cached; read it without --cache");
 	if (o->tune)
@@ -360,11 +390,13 @@ static void check_outputs(const struct options *o)
 		{ .option = "--betweenness", .path = o->betweenness },
 		{ .option = "--stats", .path = o->stats },          { .option = "--cache", .path = o->cache },
 		{ .option = "--ch-cache", .path = o->ch_cache },    { .option = "--trace", .path = o->trace, .is_dir = 1 },
-		{ .option = "--journal", .path = o->journal },
+		{ .option = "--journal", .path = o->journal },      { .option = "--matrix", .path = o->matrix },
+		{ .option = "--pred", .path = o->pred },
 	};
-	const char *inputs[] = { o->graph, o->sources && !strncmp(o->sources, "file:", 5) ? o->sources + 5 : NULL };
+	const char *inputs[] = { o->graph, o->sources && !strncmp(o->sources, "file:", 5) ? o->sources + 5 : NULL,
+				 o->targets && !strncmp(o->targets, "file:", 5) ? o->targets + 5 : NULL };
 	struct graph_error err;
-	int rc = cli_check_outputs(outs, sizeof outs / sizeof outs[0], inputs, 2, &err);
+	int rc = cli_check_outputs(outs, sizeof outs / sizeof outs[0], inputs, 3, &err);
 	if (rc < 0)
 		die_err(rc, &err);
 }
@@ -440,6 +472,15 @@ static void choose_sources(const struct options *o, struct run *r)
 	int rc = cli_sources(o->sources ? o->sources : o->demo ? "random:256" : NULL, r->g.n, o->seed, &r->src, &r->k, &err);
 	if (rc < 0)
 		die_err(rc, &err);
+	/* random targets: other draws than random sources of the same seed */
+	if (o->targets &&
+	    (rc = cli_vertex_set("--targets", "target", o->targets, r->g.n, o->seed ^ 0x7a26e7a26eULL, &r->tgt, &r->nt, &err)) < 0)
+		die_err(rc, &err);
+	if (o->pred && r->g.n > INT32_MAX)
+		die(1, "--pred: the graph has %" PRIu32 " vertices; the trees' int32 ids hold at most %d", r->g.n, INT32_MAX);
+	r->args.targets = r->tgt;
+	r->args.ntargets = (uint32_t)r->nt;
+	r->rsize = sssp_result_size(&r->args);
 }
 
 /* Once the ranks are known: what was loaded (rank 0), and room for the results. */
@@ -459,20 +500,37 @@ static void announce(const struct options *o, struct run *r)
 			fprintf(stderr, "sources: the first %" PRIu64 " vertices, 0..%" PRIu64 " (vertex %s alone is --sources %s-%s)\n",
 				r->k, r->k - 1, o->sources, o->sources, o->sources);
 	}
-	if (rank0() && !(r->res = calloc(r->k, sizeof(*r->res))))
-		die(1, "out of memory for %" PRIu64 " results", r->k);
+	const char *what;
+	uint64_t limit = cli_memory_limit(o->max_memory, &what);
+	if (rank0() && r->nt && limit && r->k * r->rsize > limit)
+		die(1, "--matrix: %" PRIu64 " x %" PRIu64 " distances need %" PRIu64 " bytes on rank 0, more than the limit of %" PRIu64
+		       " (%s); use fewer sources or targets, or several runs", r->k, r->nt, (uint64_t)(r->k * r->rsize), limit, what);
+	if (rank0() && !(r->res = calloc(r->k, r->rsize)))
+		die(1, "out of memory for %" PRIu64 " results of %zu bytes", r->k, r->rsize);
+}
+
+/* Result i on rank 0: its summary (the target columns follow it). */
+static const struct sssp_summary *summary_of(const struct run *r, uint64_t i)
+{
+	return (const struct sssp_summary *)(r->res + i * r->rsize);
 }
 
 /* ------------------------------------------------------------------ rows file */
 
 /* Collective (rows.h); every rank ends on an error. */
-static void rows_open(struct rows_file *rf, const char *path, const struct run *r, const struct options *o)
+static void rows_open(struct rows_file *rf, enum rows_kind kind, const char *path, const struct run *r,
+		      const struct options *o)
 {
 	struct graph_error err;
 	/* a journaled run's partial rows carry the graph's key, so that --resume knows them */
 	uint64_t key = o->journal ? sssp_graph_hash(&r->view) | 1 : 0;
-	if (rows_file_open(rf, path, r->g.n, r->src, r->k, o->journal != NULL, key, o->resume, &err) < 0)
+	if (rows_file_open(rf, kind, path, r->g.n, r->src, r->k, o->journal != NULL, key, o->resume, &err) < 0)
 		die(1, "%s", err.msg);
+}
+
+static int write_pred(uint64_t id, uint32_t source, const int32_t *pred, uint32_t n, void *ctx)
+{
+	return rows_file_write_pred(id, source, pred, n, ctx);
 }
 
 static int write_row(uint64_t id, uint32_t source, const uint32_t *dist, uint32_t n, void *ctx)
@@ -512,7 +570,7 @@ static void fit_gpu_memory(const struct options *o, struct run *r)
 	struct sssp_gpu_fit fit;
 	int asked = o->mk_given ? o->mk : 0;
 	/* StarPU and CUDA keep some of the GPU's memory for themselves */
-	if (sssp_plan_fit_gpu(r->plan, asked, o->mk, total / 10 * 9, o->rows != NULL, &fit) < 0)
+	if (sssp_plan_fit_gpu(r->plan, asked, o->mk, total / 10 * 9, o->rows || o->pred, &fit) < 0)
 		die(1, "--units gpu: the graph needs %.1f GB of GPU memory and the GPU has %.1f GB; use --units all or cpu",
 		    fit.need / 1e9, total / 1e9);
 	if (!fit.mk)
@@ -539,6 +597,7 @@ static void plan_taskset(const struct options *o, struct run *r)
 		.nsources = r->k,
 		.ch_cache = o->ch_cache,
 		.delta = o->delta,
+		.ntargets = (uint32_t)r->nt,
 		.verbose = !o->quiet && rank0(),
 		.betweenness = o->betweenness != NULL,
 	};
@@ -550,10 +609,17 @@ static void plan_taskset(const struct options *o, struct run *r)
 	fit_gpu_memory(o, r);
 	if (o->rows)
 	{
-		rows_open(&r->rows, o->rows, r, o);
+		rows_open(&r->rows, ROWS_DIST, o->rows, r, o);
 		r->args.row = write_row;
 		r->args.row_ctx = &r->rows;
 	}
+	if (o->pred)
+	{
+		rows_open(&r->pred, ROWS_PRED, o->pred, r, o);
+		r->args.pred = write_pred;
+		r->args.pred_ctx = &r->pred;
+	}
+	r->args.harmonic = o->out || o->verify; /* the table's column (PHAST pays for it) */
 	if (sssp_plan_taskset(r->plan, r->src, r->k, &r->args, &r->desc) < 0)
 		die(1, "%s", tuccompi_last_error());
 	r->desc.results = r->res;
@@ -568,6 +634,10 @@ static void plan_taskset(const struct options *o, struct run *r)
 			key = (key ^ r->src[i]) * 0x100000001b3ULL;
 		key = (key ^ (uint64_t)o->engine) * 0x100000001b3ULL;
 		key = (key ^ (uint64_t)(o->rows != NULL)) * 0x100000001b3ULL;
+		key = (key ^ (uint64_t)(o->pred != NULL) ^ (uint64_t)r->args.harmonic << 1) * 0x100000001b3ULL;
+		key = (key ^ r->nt) * 0x100000001b3ULL;
+		for (uint64_t i = 0; i < r->nt; i++)
+			key = (key ^ r->tgt[i]) * 0x100000001b3ULL;
 		r->desc.journal = o->journal;
 		r->desc.journal_key = key;
 		r->desc.resume = o->resume;
@@ -660,12 +730,13 @@ static void write_table(const char *path, const struct run *r)
 	FILE *f = stdout;
 	if (strcmp(path, "-") && (outfile_open(&out, path, &err) < 0 || !(f = outfile_stream(&out, &err))))
 		die(1, "-o %s", err.msg);
-	fprintf(f, "source%creached%ceccentricity%csum%cmean\n", sep, sep, sep, sep);
+	fprintf(f, "source%creached%ceccentricity%csum%cmean%charmonic\n", sep, sep, sep, sep, sep);
 	for (uint64_t i = 0; i < r->k; i++)
 	{
-		const struct sssp_summary *s = &r->res[i];
+		const struct sssp_summary *s = summary_of(r, i);
 		double mean = s->reached > 1 ? (double)s->sum / (double)(s->reached - 1) : 0;
-		fprintf(f, "%u%c%u%c%u%c%" PRIu64 "%c%.4f\n", r->src[i], sep, s->reached, sep, s->ecc, sep, s->sum, sep, mean);
+		fprintf(f, "%u%c%u%c%u%c%" PRIu64 "%c%.4f%c%.12g\n", r->src[i], sep, s->reached, sep, s->ecc, sep, s->sum, sep,
+			mean, sep, s->harmonic);
 	}
 	if (f == stdout ? fflush(f) != 0 || ferror(f) : outfile_commit(&out, &err) < 0)
 		die(1, "writing %s failed: %s (nothing was left behind)", path, f == stdout ? strerror(errno) : err.msg);
@@ -726,8 +797,11 @@ static void first_sources(const struct run *r)
 	fprintf(stderr, "first sources (ids from 0; use -o FILE for the whole table):\n");
 	fprintf(stderr, "  source  reached  eccentricity  mean distance\n");
 	for (uint64_t i = 0; i < n; i++)
-		fprintf(stderr, "  %6u  %7u  %12u  %13.3f\n", r->src[i], r->res[i].reached, r->res[i].ecc,
-			r->res[i].reached > 1 ? (double)r->res[i].sum / (r->res[i].reached - 1) : 0.0);
+	{
+		const struct sssp_summary *s = summary_of(r, i);
+		fprintf(stderr, "  %6u  %7u  %12u  %13.3f\n", r->src[i], s->reached, s->ecc,
+			s->reached > 1 ? (double)s->sum / (s->reached - 1) : 0.0);
+	}
 }
 
 /* How to avoid distances of 2^31 and more, for the input at hand. */
@@ -751,13 +825,14 @@ static uint64_t verify(int count, const struct run *r)
 	for (uint64_t i = 0; i < r->k && checked < (uint64_t)count; i += step, checked++)
 	{
 		struct sssp_summary ref;
-		const struct sssp_summary *got = &r->res[i];
+		const struct sssp_summary *got = summary_of(r, i);
 		sssp_dijkstra(&r->view, r->src[i], dist, heap, pos, &ref);
-		if (ref.sum != got->sum || ref.ecc != got->ecc || ref.reached != got->reached)
+		if (ref.sum != got->sum || ref.ecc != got->ecc || ref.reached != got->reached || ref.harmonic != got->harmonic)
 		{
 			bad++;
-			fprintf(stderr, "verify: source %u differs: reached %u/%u ecc %u/%u sum %" PRIu64 "/%" PRIu64 "\n",
-				r->src[i], got->reached, ref.reached, got->ecc, ref.ecc, got->sum, ref.sum);
+			fprintf(stderr, "verify: source %u differs: reached %u/%u ecc %u/%u sum %" PRIu64 "/%" PRIu64
+					" harmonic %.17g/%.17g\n",
+				r->src[i], got->reached, ref.reached, got->ecc, ref.ecc, got->sum, ref.sum, got->harmonic, ref.harmonic);
 		}
 	}
 	fprintf(stderr, "verify: %" PRIu64 " source(s) recomputed on the CPU, %" PRIu64 " differ\n", checked, bad);
@@ -773,11 +848,13 @@ static int write_outputs(const struct options *o, struct run *r)
 	/* The overflow check comes first: a rows file with wrong distances must never take its name. */
 	int64_t over = -1;
 	for (uint64_t i = 0; rank0() && i < r->k && over < 0; i++)
-		if (r->res[i].overflow)
+		if (summary_of(r, i)->overflow)
 			over = (int64_t)i;
 	tuccompi_bcast(&over, sizeof over, 0);
 	if (o->rows)
 		rows_close(&r->rows, !r->args.row_error, over < 0);
+	if (o->pred)
+		rows_close(&r->pred, !r->args.pred_error, over < 0);
 	if (over >= 0)
 	{
 		if (rank0())
@@ -796,6 +873,9 @@ static int write_outputs(const struct options *o, struct run *r)
 		die(1, "--betweenness %s", berr.msg);
 	if (o->summary)
 		tuccompi_taskset_print_summary(r->ts, stderr);
+	struct graph_error err;
+	if (o->matrix && matrix_write(o->matrix, r->src, r->k, r->tgt, (uint32_t)r->nt, r->res, r->rsize, &err) < 0)
+		die(1, "--matrix %s", err.msg);
 	if (o->out)
 		write_table(o->out, r);
 	else if (!o->quiet)
@@ -813,6 +893,7 @@ static void finish(struct run *r)
 		die(1, "%s", tuccompi_last_error());
 	graph_free(&r->g);
 	free(r->src);
+	free(r->tgt);
 	free(r->res);
 	free(r->bc);
 }

@@ -24,12 +24,14 @@ TUCCOMPI_KERNELCHAR(batch_summary64, 1, coalesced, low, low, low);
 // Transpose through a shared-memory tile: coalesced both ways, each word reused once (D medium).
 TUCCOMPI_KERNELCHAR(batch_rows, 1, coalesced, none, low, medium);
 TUCCOMPI_KERNELCHAR(batch_rows64, 1, coalesced, none, low, medium);
+// The targets' columns: a few scattered reads per target.
+TUCCOMPI_KERNELCHAR(batch_cols, 1, scatter, none, low, low);
 
 // ------------------------------------------------------------------ workspace layout
 
 struct layout
 {
-	size_t dist, F0, F1, FM, L0, L1, FL0, FL1, Qv, Qm, Qc, HPv, HPc, dev, cnt, stage, total;
+	size_t dist, F0, F1, FM, L0, L1, FL0, FL1, Qv, Qm, Qc, HPv, HPc, dev, cnt, stage, cols, total;
 };
 
 static size_t place(size_t *off, size_t bytes)
@@ -40,7 +42,7 @@ static size_t place(size_t *off, size_t bytes)
 }
 
 // The layout for LANES sources per traversal; narrower traversals use its first part of each array.
-static void layout_of(uint32_t n, int with_rows, struct layout *l)
+static void layout_of(uint32_t n, int with_rows, uint32_t ntargets, struct layout *l)
 {
 	size_t off = 0, nn = n ? n : 1, w4 = nn * sizeof(uint32_t), m8 = nn * (LANES / 8);
 	l->dist = place(&off, nn * LANES * sizeof(uint32_t));
@@ -59,20 +61,26 @@ static void layout_of(uint32_t n, int with_rows, struct layout *l)
 	l->dev = place(&off, sizeof(struct batch_dev));
 	l->cnt = place(&off, SSSP_BATCH_CNT(SSSP_BATCH_NCOUNTERS) * sizeof(uint32_t));
 	l->stage = with_rows ? place(&off, nn * LANES * sizeof(uint32_t)) : 0;
+	l->cols = ntargets ? place(&off, (size_t)ntargets * LANES * sizeof(uint32_t)) : 0;
 	l->total = off;
 }
 
 extern "C" size_t sssp_batch_gpu_workspace_size(uint32_t n, int with_rows)
 {
+	return sssp_batch_gpu_workspace_size_cols(n, with_rows, 0);
+}
+
+extern "C" size_t sssp_batch_gpu_workspace_size_cols(uint32_t n, int with_rows, uint32_t ntargets)
+{
 	struct layout l;
-	layout_of(n, with_rows, &l);
+	layout_of(n, with_rows, ntargets, &l);
 	return l.total + 256; // the base is aligned up to 256 bytes
 }
 
 extern "C" const uint32_t *sssp_batch_gpu_dist(const void *work)
 {
 	struct layout l;
-	layout_of(1, 0, &l); // the distances come first, whatever n
+	layout_of(1, 0, 0, &l); // the distances come first, whatever n
 	return (const uint32_t *)((((uintptr_t)work + 255) & ~(uintptr_t)255) + l.dist);
 }
 
@@ -133,7 +141,7 @@ static unsigned grid_for(uint64_t threads, unsigned bx, unsigned cap)
 struct kernels
 {
 	struct batch_kernel_ptrs f;
-	struct tuccompi_kernel *kloop, *ksummary, *krows;
+	struct tuccompi_kernel *kloop, *ksummary, *krows, *kcols;
 };
 
 static void kernels_of(int K, struct kernels *k)
@@ -143,6 +151,7 @@ static void kernels_of(int K, struct kernels *k)
 	k->kloop = two ? TUCCOMPI_KERNEL(batch_loop64) : TUCCOMPI_KERNEL(batch_loop);
 	k->ksummary = two ? TUCCOMPI_KERNEL(batch_summary64) : TUCCOMPI_KERNEL(batch_summary);
 	k->krows = two ? TUCCOMPI_KERNEL(batch_rows64) : TUCCOMPI_KERNEL(batch_rows);
+	k->kcols = TUCCOMPI_KERNEL(batch_cols);
 }
 
 extern "C" void sssp_batch_gpu_graph_free(struct sssp_batch_dgraph *dg)
@@ -239,8 +248,11 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 	P.in_col = g->in_col;
 	P.in_w = g->in_w;
 
+	const uint32_t T = p && p->cols ? p->ntargets : 0;
+	if (T && !p->targets)
+		FAIL(-EINVAL, "sssp_batch_gpu_run: %u target columns without their device array", T);
 	struct layout l;
-	layout_of(g->n, rows != NULL, &l);
+	layout_of(g->n, rows != NULL, T, &l);
 	char *base = (char *)(((uintptr_t)work + 255) & ~(uintptr_t)255);
 	P.dist = (uint32_t *)(base + l.dist);
 	P.F[0] = base + l.F0;
@@ -258,6 +270,7 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 	P.dev = (struct batch_dev *)(base + l.dev);
 	P.cnt = (uint32_t *)(base + l.cnt);
 	uint32_t *stage = rows ? (uint32_t *)(base + l.stage) : NULL;
+	uint32_t *dcols = T ? (uint32_t *)(base + l.cols) : NULL;
 
 	int dev, sms = 0, coop = 0;
 	CK(cudaGetDevice(&dev));
@@ -269,13 +282,14 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 	// Block sizes from the tuner; the device loop's grid from the occupancy of that block size.
 	struct kernels kf;
 	kernels_of(K, &kf);
-	unsigned bx_init, bx_loop, bx_sum, bx_rows = 0;
+	unsigned bx_init, bx_loop, bx_sum, bx_rows = 0, bx_cols = 0;
 	int r;
 	if ((r = geometry(TUCCOMPI_KERNEL(batch_init), kf.f.init, (uint64_t)g->n * 8 * K, 0, &bx_init,
 			  err, errlen)) < 0 ||
 	    (r = geometry(kf.kloop, kf.f.loop, g->n, BATCH_LOOP_SHMEM(256), &bx_loop, err, errlen)) < 0 ||
 	    (r = geometry(kf.ksummary, kf.f.summary, (uint64_t)g->n * 32, 0, &bx_sum, err, errlen)) < 0 ||
-	    (rows && (r = geometry(kf.krows, kf.f.rows, g->n, 0, &bx_rows, err, errlen)) < 0))
+	    (rows && (r = geometry(kf.krows, kf.f.rows, g->n, 0, &bx_rows, err, errlen)) < 0) ||
+	    (T && (r = geometry(kf.kcols, kf.f.cols, (uint64_t)T * LANES, 0, &bx_cols, err, errlen)) < 0))
 		return r;
 	int bps = 0;
 	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, kf.f.loop, (int)bx_loop, BATCH_LOOP_SHMEM(bx_loop)));
@@ -326,6 +340,15 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 			CK(cudaMemcpyAsync(rows + (size_t)off * g->n, stage, (size_t)k * g->n * sizeof(uint32_t),
 					   cudaMemcpyDeviceToHost, s));
 		}
+		if (T)
+		{
+			// the columns gathered on the device: only they cross to the host
+			unsigned width32 = 32 * K;
+			void *cargs[] = { &P.dist, &width32, (void *)&p->targets, (void *)&T, &P.nsrc, &dcols };
+			CK(cudaLaunchKernel(kf.f.cols, dim3(grid_for((uint64_t)k * T, bx_cols, cap)), dim3(bx_cols), cargs, 0, s));
+			CK(cudaMemcpyAsync(p->cols + (size_t)off * T, dcols, (size_t)k * T * sizeof(uint32_t),
+					   cudaMemcpyDeviceToHost, s));
+		}
 		struct batch_dev res;
 		CK(cudaMemcpyAsync(&res, P.dev, sizeof(res), cudaMemcpyDeviceToHost, s));
 		CK(cudaStreamSynchronize(s));
@@ -356,6 +379,7 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 			o->reached = res.reached[i];
 			o->phases = res.ctl.steps;
 			o->overflow = res.ecc[i] >= SSSP_DIST_LIMIT;
+			o->harmonic = sssp_harm_value(sssp_harm{ res.harm_lo[i], res.harm_hi[i] });
 		}
 	}
 	return 0;

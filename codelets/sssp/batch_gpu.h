@@ -57,6 +57,13 @@ struct sssp_batch_params {
 	uint32_t delta;   /* bucket width: vertices/lanes with distance >= current threshold wait; 0 = no buckets */
 	unsigned share;   /* this batch may use about 1/share of the GPU (share = MK batches in flight); 0 or 1: all */
 	const struct sssp_batch_knobs *knobs; /* NULL: the defaults */
+	/* Target columns (optional): targets is a DEVICE array of ntargets vertex ids; cols (pinned host
+	 * memory, nsrc x ntargets) receives cols[i ntargets + j] = d(src[i], targets[j]), gathered on the
+	 * device after each traversal (a kernel of lanes x ntargets reads): only they cross to the host.
+	 * The workspace must then be sssp_batch_gpu_workspace_size_cols(n, with_rows, ntargets) bytes. */
+	const uint32_t *targets;
+	uint32_t ntargets;
+	uint32_t *cols;
 };
 
 /* Device bytes one batch needs (distances [vertex][64 lanes] uint32, 64-bit frontier and far masks,
@@ -64,6 +71,8 @@ struct sssp_batch_params {
  * any lane count and any nsrc up to SSSP_BATCH_LANES: the same size whatever sssp_batch_knobs::lanes says.
  * About 344 bytes per vertex, 600 with rows, plus a few KiB (n = 4,194,304: 1.44 GB, 2.52 GB with rows). */
 size_t sssp_batch_gpu_workspace_size(uint32_t n, int with_rows);
+/* The same with room for ntargets target columns (sssp_batch_params::cols): 64 x ntargets words more. */
+size_t sssp_batch_gpu_workspace_size_cols(uint32_t n, int with_rows, uint32_t ntargets);
 
 /* Shortest paths from src[0..nsrc-1] (nsrc 1..SSSP_BATCH_LANES; duplicates allowed) on stream `stream` (a
  * cudaStream_t passed as void*), using `work` (device memory of sssp_batch_gpu_workspace_size bytes,

@@ -694,6 +694,8 @@ __global__ void batch_init(uint4 *dist4, uint64_t n4, uint32_t *F0, uint32_t *F1
 		dev->sum[i] = 0;
 		dev->ecc[i] = 0;
 		dev->reached[i] = 0;
+		dev->harm_lo[i] = 0;
+		dev->harm_hi[i] = 0;
 	}
 	if (tid == 0)
 	{
@@ -704,19 +706,22 @@ __global__ void batch_init(uint4 *dist4, uint64_t n4, uint32_t *F0, uint32_t *F1
 	}
 }
 
-// One warp per vertex; per slot (source): sum, max and count of the finite distances, one half
-// of the rows (32 slots) after the other.
+// One warp per vertex; per slot (source): sum, max and count of the finite distances and the
+// harmonic sum (sssp_harm: 128-bit, the same bits in any order), one half of the rows (32 slots)
+// after the other.
 template <int K>
 __global__ void batch_summary(const uint32_t *__restrict__ dist, uint32_t n, uint32_t nsrc, struct batch_dev *dev)
 {
 	__shared__ unsigned long long ssum[MAX_WARPS][32];
 	__shared__ uint32_t smax[MAX_WARPS][32], scnt[MAX_WARPS][32];
+	__shared__ struct sssp_harm sharm[MAX_WARPS][32];
 	const unsigned lane = threadIdx.x & 31, wib = threadIdx.x >> 5, nw = blockDim.x >> 5;
 	for (unsigned h = 0; h < K; h++)
 	{
 		const unsigned l = 32 * h + lane;
 		unsigned long long s = 0;
 		uint32_t mx = 0, c = 0;
+		struct sssp_harm hs = { 0, 0 };
 		for (uint64_t v = (uint64_t)blockIdx.x * nw + wib; v < n; v += (uint64_t)gridDim.x * nw)
 		{
 			uint32_t d = dist[v * (32 * K) + l];
@@ -725,11 +730,13 @@ __global__ void batch_summary(const uint32_t *__restrict__ dist, uint32_t n, uin
 				s += d;
 				mx = max(mx, d);
 				c++;
+				sssp_harm_add(&hs, sssp_harm_term(d));
 			}
 		}
 		ssum[wib][lane] = s;
 		smax[wib][lane] = mx;
 		scnt[wib][lane] = c;
+		sharm[wib][lane] = hs;
 		__syncthreads();
 		if (wib == 0)
 		{
@@ -738,12 +745,14 @@ __global__ void batch_summary(const uint32_t *__restrict__ dist, uint32_t n, uin
 				s += ssum[k][lane];
 				mx = max(mx, smax[k][lane]);
 				c += scnt[k][lane];
+				sssp_harm_add(&hs, sharm[k][lane]);
 			}
 			if (l < nsrc && c)
 			{
 				atomicAdd(&dev->sum[l], s);
 				atomicMax(&dev->ecc[l], mx);
 				atomicAdd(&dev->reached[l], c);
+				sssp_harm_atomic_add(&dev->harm_lo[l], &dev->harm_hi[l], hs);
 			}
 		}
 		__syncthreads(); // the arrays are refilled for the next half
@@ -770,6 +779,18 @@ __global__ void batch_rows(const uint32_t *__restrict__ dist, uint32_t n, uint32
 }
 
 
+// cols[i T + j] = distance of targets[j] from the traversal's source i < nsrc (rows of `width` slots).
+__global__ void batch_cols(const uint32_t *__restrict__ dist, uint32_t width, const uint32_t *__restrict__ targets,
+			   uint32_t T, uint32_t nsrc, uint32_t *cols)
+{
+	const uint64_t total = (uint64_t)nsrc * T, step = (uint64_t)gridDim.x * blockDim.x;
+	for (uint64_t x = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; x < total; x += step)
+	{
+		uint32_t i = (uint32_t)(x / T), j = (uint32_t)(x % T);
+		cols[x] = dist[(uint64_t)targets[j] * width + i];
+	}
+}
+
 void batch_kernels_of(int K, struct batch_kernel_ptrs *k)
 {
 	const int two = K == 2;
@@ -777,4 +798,5 @@ void batch_kernels_of(int K, struct batch_kernel_ptrs *k)
 	k->loop = two ? (const void *)batch_loop<2> : (const void *)batch_loop<1>;
 	k->summary = two ? (const void *)batch_summary<2> : (const void *)batch_summary<1>;
 	k->rows = two ? (const void *)batch_rows<2> : (const void *)batch_rows<1>;
+	k->cols = (const void *)batch_cols;
 }

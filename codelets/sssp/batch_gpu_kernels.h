@@ -22,6 +22,7 @@ struct batch_dev
 	unsigned long long sum[LANES];
 	uint32_t ecc[LANES];
 	uint32_t reached[LANES];
+	unsigned long long harm_lo[LANES], harm_hi[LANES]; // sssp_harm of each lane
 };
 
 // Masks (F, FM, Qm) are K x 32-bit words per entry: typed by the device code of each K.
@@ -48,10 +49,11 @@ struct kparams
 #define BATCH_LOOP_SHMEM(threads) ((size_t)(threads) / 32 * 2 * 32 * sizeof(uint32_t))
 
 // The kernels of one lane count (K = 1 or 2 sources per lane), as host-side handles for
-// cudaLaunchKernel and the tuner: init (one for both), the device loop, summary, rows.
+// cudaLaunchKernel and the tuner: init (one for both), the device loop, summary, rows, the target
+// columns (one for both).
 struct batch_kernel_ptrs
 {
-	const void *init, *loop, *summary, *rows;
+	const void *init, *loop, *summary, *rows, *cols;
 };
 void batch_kernels_of(int K, struct batch_kernel_ptrs *k);
 

@@ -58,30 +58,64 @@ void *sssp_gpu_thread_workspace(size_t bytes)
 }
 #endif
 
-static __thread uint32_t *rows_buf;
-static __thread size_t rows_len;
-static __thread int rows_pinned;
+/* A worker's host buffers, one per use: the rows, the target columns, the trees' scratch. */
+enum
+{
+	TB_ROWS,
+	TB_COLS,
+	TB_SCRATCH,
+	TB_COUNT
+};
+static __thread struct
+{
+	void *buf;
+	size_t len;
+	int pinned;
+} tbuf[TB_COUNT];
+
+static void *thread_buf(int which, size_t bytes, int pinned)
+{
+	void **buf = &tbuf[which].buf;
+	if (tbuf[which].len >= bytes && tbuf[which].pinned == pinned)
+		return *buf;
+#ifdef SSSP_WITH_CUDA
+	if (*buf && tbuf[which].pinned)
+		cudaFreeHost(*buf);
+	else
+#endif
+		free(*buf);
+	*buf = NULL;
+	tbuf[which].len = 0;
+#ifdef SSSP_WITH_CUDA
+	if (pinned && cudaMallocHost(buf, bytes ? bytes : 1) != cudaSuccess)
+		*buf = NULL;
+	if (!pinned)
+#endif
+		*buf = malloc(bytes ? bytes : 1);
+	tbuf[which].pinned = pinned;
+	if (*buf)
+		tbuf[which].len = bytes;
+	return *buf;
+}
 
 uint32_t *sssp_thread_rows(size_t words, int pinned)
 {
-	if (rows_len >= words && rows_pinned == pinned)
-		return rows_buf;
-#ifdef SSSP_WITH_CUDA
-	if (rows_buf && rows_pinned)
-		cudaFreeHost(rows_buf);
-	else
-#endif
-		free(rows_buf);
-	rows_buf = NULL;
-	rows_len = 0;
-#ifdef SSSP_WITH_CUDA
-	if (pinned && cudaMallocHost((void **)&rows_buf, words * sizeof(uint32_t)) != cudaSuccess)
-		rows_buf = NULL;
-	if (!pinned)
-#endif
-		rows_buf = malloc(words * sizeof(uint32_t));
-	rows_pinned = pinned;
-	if (rows_buf)
-		rows_len = words;
-	return rows_buf;
+	return thread_buf(TB_ROWS, words * sizeof(uint32_t), pinned);
+}
+
+uint32_t *sssp_thread_cols(size_t words, int pinned)
+{
+	return thread_buf(TB_COLS, words * sizeof(uint32_t), pinned);
+}
+
+void *sssp_thread_scratch(size_t bytes)
+{
+	return thread_buf(TB_SCRATCH, bytes, 0);
+}
+
+int sssp_share_targets(struct tuccompi_taskset_desc *desc, const struct sssp_args *a)
+{
+	const void *ptr = a->targets;
+	size_t size = (size_t)a->ntargets * sizeof(uint32_t);
+	return a->ntargets ? sssp_share_buffers(desc, &ptr, &size, 1) : 0;
 }

@@ -20,12 +20,38 @@ int sssp_share_buffers(struct tuccompi_taskset_desc *desc, const void *const *pt
 /** Unregister every shared buffer of @p desc. */
 void sssp_unshare_buffers(struct tuccompi_taskset_desc *desc);
 
-/** Row callback of a finished source (any engine): a failure is noted in a->row_error. */
+/** Whether the engines must bring each source's full row to the host: for the rows callback, or
+ *  for the tree that sssp_emit_row() derives from the row. */
+static inline int sssp_wants_rows(const struct sssp_args *a)
+{
+	return a->row != NULL || a->pred != NULL;
+}
+
+/** The tree of a finished source, from its row, to a->pred (tree.c): on the calling worker, with
+ *  its own scratch. 0, or a negative errno (no memory, or the callback's). */
+int sssp_emit_pred(struct sssp_args *a, struct tuccompi_task *t, uint32_t src, const uint32_t *row);
+
+/** What a finished source's host row gives (any engine): the row callback, and the tree. A failure
+ *  is noted in a->row_error or a->pred_error. */
 static inline void sssp_emit_row(struct sssp_args *a, struct tuccompi_task *t, uint32_t src, const uint32_t *row)
 {
 	if (a->row && a->row(tuccompi_task_id(t), src, row, a->n, a->row_ctx) < 0)
 		__atomic_store_n(&a->row_error, 1, __ATOMIC_RELAXED);
+	if (a->pred && sssp_emit_pred(a, t, src, row) < 0)
+		__atomic_store_n(&a->pred_error, 1, __ATOMIC_RELAXED);
 }
+
+/** The target columns of a task's result from its host row (engines that have one). */
+static inline void sssp_emit_cols(const struct sssp_args *a, struct tuccompi_task *t, const uint32_t *row)
+{
+	uint32_t *c = sssp_result_cols(tuccompi_task_result(t));
+	for (uint32_t j = 0; j < a->ntargets; j++)
+		c[j] = row[a->targets[j]];
+}
+
+/** Register the target list as the task set's next shared buffer (for an engine that gathers the
+ *  columns on the GPU: the device then has its copy); nothing without targets. */
+int sssp_share_targets(struct tuccompi_taskset_desc *desc, const struct sssp_args *a);
 
 /** A GPU workspace of at least @p bytes owned by the calling stream worker (one batch at a time per
  *  worker, so never shared by concurrent batches: PARLLMK's rule); NULL when the device has no
@@ -39,6 +65,12 @@ void *sssp_gpu_thread_workspace(size_t bytes);
  *  demand: pinned (for asynchronous copies from a GPU; CUDA builds) when @p pinned, else plain.
  *  NULL when there is no memory. */
 uint32_t *sssp_thread_rows(size_t words, int pinned);
+
+/** The same for the target columns of a batch (a second buffer of the worker's, beside its rows). */
+uint32_t *sssp_thread_cols(size_t words, int pinned);
+
+/** Plain host scratch of @p bytes owned by the calling worker (tree.c's walks), kept and grown. */
+void *sssp_thread_scratch(size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -40,6 +40,7 @@ struct misc
 	int32_t last_active; // last phase whose update found a vertex to settle
 	unsigned long long sum;
 	uint32_t ecc, reached, overflow;
+	unsigned long long harm_lo, harm_hi; // sssp_harm
 };
 
 // Table 2 of the TuCCompi paper for relax, minimum and update; ours for init and summary.
@@ -66,6 +67,7 @@ __global__ void sssp_init(uint32_t *dist, uint8_t *state, uint32_t n, uint32_t s
 		m->last_active = -1;
 		m->sum = 0;
 		m->ecc = m->reached = m->overflow = 0;
+		m->harm_lo = m->harm_hi = 0;
 	}
 }
 
@@ -186,19 +188,29 @@ __global__ void update(const uint32_t *__restrict__ dist, uint8_t *state, uint32
 	note_active(settle, m, phase);
 }
 
+// h += the sssp_harm of the lane o places down (a step of a warp's reduction).
+__device__ static inline void harm_shfl_down(struct sssp_harm *h, int o)
+{
+	struct sssp_harm g = { __shfl_down_sync(0xffffffffu, h->lo, o), __shfl_down_sync(0xffffffffu, h->hi, o) };
+	sssp_harm_add(h, g);
+}
+
 __global__ void summary(const uint32_t *__restrict__ dist, uint32_t n, struct misc *m)
 {
 	__shared__ unsigned long long psum[32];
 	__shared__ uint32_t pmax[32], pcnt[32];
+	__shared__ struct sssp_harm pharm[32];
 	uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
 	uint32_t d = v < n ? dist[v] : INF;
 	unsigned long long s = d != INF ? d : 0;
 	uint32_t mx = d != INF ? d : 0, cnt = d != INF;
+	struct sssp_harm h = sssp_harm_term(d);
 	for (int o = 16; o > 0; o >>= 1)
 	{
 		s += __shfl_down_sync(0xffffffffu, s, o);
 		mx = max(mx, __shfl_down_sync(0xffffffffu, mx, o));
 		cnt += __shfl_down_sync(0xffffffffu, cnt, o);
+		harm_shfl_down(&h, o);
 	}
 	unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = (blockDim.x + 31) >> 5;
 	if (lane == 0)
@@ -206,6 +218,7 @@ __global__ void summary(const uint32_t *__restrict__ dist, uint32_t n, struct mi
 		psum[warp] = s;
 		pmax[warp] = mx;
 		pcnt[warp] = cnt;
+		pharm[warp] = h;
 	}
 	__syncthreads();
 	if (warp == 0)
@@ -213,17 +226,20 @@ __global__ void summary(const uint32_t *__restrict__ dist, uint32_t n, struct mi
 		s = lane < nwarps ? psum[lane] : 0;
 		mx = lane < nwarps ? pmax[lane] : 0;
 		cnt = lane < nwarps ? pcnt[lane] : 0;
+		h = lane < nwarps ? pharm[lane] : sssp_harm{ 0, 0 };
 		for (int o = 16; o > 0; o >>= 1)
 		{
 			s += __shfl_down_sync(0xffffffffu, s, o);
 			mx = max(mx, __shfl_down_sync(0xffffffffu, mx, o));
 			cnt += __shfl_down_sync(0xffffffffu, cnt, o);
+			harm_shfl_down(&h, o);
 		}
 		if (lane == 0 && cnt)
 		{
 			atomicAdd(&m->sum, s);
 			atomicMax(&m->ecc, mx);
 			atomicAdd(&m->reached, cnt);
+			sssp_harm_atomic_add(&m->harm_lo, &m->harm_hi, h);
 			if (mx >= SSSP_DIST_LIMIT)
 				m->overflow = 1;
 		}
@@ -315,6 +331,7 @@ extern "C" int sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const 
 	out->reached = host_misc->reached;
 	out->phases = phases;
 	out->overflow = host_misc->overflow;
+	out->harmonic = sssp_harm_value(sssp_harm{ host_misc->harm_lo, host_misc->harm_hi });
 	return 0;
 }
 
@@ -334,8 +351,11 @@ extern "C" void sssp_cuda(struct tuccompi_task *t, void *arg)
 		tuccompi_task_workspace(t, 2),
 	};
 	uint32_t src = *(const uint32_t *)tuccompi_task_input(t);
-	uint32_t *row = a->row ? sssp_thread_rows(a->n, 1) : NULL;
-	if (a->row && !row)
+	// the row comes to the host for the rows and trees, and for the target columns (gathered here:
+	// this engine's device code is the paper's, one source per task)
+	int want = sssp_wants_rows(a) || a->ntargets;
+	uint32_t *row = want ? sssp_thread_rows(a->n, 1) : NULL;
+	if (want && !row)
 	{
 		tuccompi_task_fail(t, -ENOMEM, "sssp: no pinned host memory for a row of %u distances", a->n);
 		return;
@@ -349,5 +369,8 @@ extern "C" void sssp_cuda(struct tuccompi_task *t, void *arg)
 		return;
 	}
 	if (row)
+	{
 		sssp_emit_row(a, t, src, row);
+		sssp_emit_cols(a, t, row);
+	}
 }

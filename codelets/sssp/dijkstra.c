@@ -64,6 +64,7 @@ void sssp_dijkstra(const struct sssp_graph *g, uint32_t src, uint32_t *dist, uin
 	memset(out, 0, sizeof(*out));
 	out->source = src;
 	uint32_t size = 0;
+	struct sssp_harm h = { 0, 0 };
 	dist[src] = 0;
 	heap[size++] = src;
 	pos[src] = 0;
@@ -80,6 +81,7 @@ void sssp_dijkstra(const struct sssp_graph *g, uint32_t src, uint32_t *dist, uin
 		out->reached++;
 		out->sum += du;
 		out->ecc = du; /* settled in non-decreasing order */
+		sssp_harm_add(&h, sssp_harm_term(du));
 		if (du >= SSSP_DIST_LIMIT)
 			out->overflow = 1;
 		for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++)
@@ -102,6 +104,7 @@ void sssp_dijkstra(const struct sssp_graph *g, uint32_t src, uint32_t *dist, uin
 			}
 		}
 	}
+	out->harmonic = sssp_harm_value(h);
 }
 
 void sssp_cpu(struct tuccompi_task *t, void *arg)
@@ -120,4 +123,5 @@ void sssp_cpu(struct tuccompi_task *t, void *arg)
 	struct sssp_summary *s = tuccompi_task_result(t);
 	sssp_dijkstra(&g, src, dist, heap, pos, s);
 	sssp_emit_row(a, t, src, dist);
+	sssp_emit_cols(a, t, dist);
 }

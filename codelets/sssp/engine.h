@@ -6,12 +6,14 @@
  * and host rows) lives below them, in buffers.h. Not for the application, which sees struct
  * sssp_plan as opaque (sssp.h).
  *
- * Where the next engine work goes: a new output of the tasks (predecessors, target columns, a
- * harmonic sum, betweenness) is a field of struct sssp_args that each engine's task functions fill
- * and the engine's taskset() sizes; a new engine is a file engine_NAME.c ending in its struct
- * sssp_engine_ops, plus a line in plan.c's table and enum sssp_engine. Betweenness is such an engine
- * (engine_brandes.c): its tasks' contributions are the task set's reduction (desc.reduce), not an
- * output per source. */
+ * Where the next engine work goes: a new output of the tasks is a field of struct sssp_args that
+ * each engine's task functions fill and the engine's taskset() sizes, as the target columns
+ * (args.targets: after the summary in each result), the harmonic sum (args.harmonic) and the
+ * predecessor trees (args.pred: found on the host from each full row, tree.c) are. A new engine is
+ * a file engine_NAME.c ending in its struct sssp_engine_ops, plus a line in plan.c's table and enum
+ * sssp_engine. Betweenness is such an engine (engine_brandes.c): its tasks' contributions are the
+ * task set's reduction (desc.reduce), not an output per source, so it makes no target columns,
+ * rows or trees (the application refuses those options with it). */
 #ifndef TUCCOMPI_SSSP_ENGINE_H
 #define TUCCOMPI_SSSP_ENGINE_H
 

@@ -26,6 +26,7 @@ enum
 	SH_IN_ROWPTR,
 	SH_IN_COL,
 	SH_IN_W,
+	SH_TARGETS, /* the target list, for the GPU's gather (with CUDA units and targets only) */
 };
 
 /* What the engine precomputes for a graph. */
@@ -55,6 +56,7 @@ static void batched_cpu(struct tuccompi_task *t, void *arg)
 	sssp_cpu_run(tuccompi_task_shared(t, SH_PACKED), src, dist, work, out);
 	out->source = src;
 	sssp_emit_row(a, t, src, dist);
+	sssp_emit_cols(a, t, dist);
 }
 
 #ifdef SSSP_WITH_CUDA
@@ -78,17 +80,29 @@ static void batched_cuda(struct tuccompi_batch *b, void *arg)
 	struct sssp_summary out[SSSP_BATCH_LANES];
 	for (unsigned i = 0; i < nsrc; i++)
 		src[i] = *(const uint32_t *)tuccompi_task_input(tuccompi_batch_task(b, i));
-	uint32_t *rows = NULL;
-	if (a->row && !(rows = sssp_thread_rows((size_t)a->n * SSSP_BATCH_LANES, 1)))
+	uint32_t *rows = NULL, *cols = NULL;
+	if (sssp_wants_rows(a) && !(rows = sssp_thread_rows((size_t)a->n * SSSP_BATCH_LANES, 1)))
 	{
 		tuccompi_batch_fail(b, -ENOMEM, "sssp: no pinned host memory for %zu distance rows",
 				    (size_t)a->n * SSSP_BATCH_LANES);
 		return;
 	}
+	if (a->ntargets && !(cols = sssp_thread_cols((size_t)a->ntargets * SSSP_BATCH_LANES, 1)))
+	{
+		tuccompi_batch_fail(b, -ENOMEM, "sssp: no pinned host memory for %zu target columns",
+				    (size_t)a->ntargets * SSSP_BATCH_LANES);
+		return;
+	}
 	int mk = tuccompi_get_mk();
-	struct sssp_batch_params prm = { .delta = state_of(a)->delta, .share = mk > 0 ? (unsigned)mk : 1 };
+	struct sssp_batch_params prm = {
+		.delta = state_of(a)->delta,
+		.share = mk > 0 ? (unsigned)mk : 1,
+		.targets = a->ntargets ? tuccompi_task_shared(t0, SH_TARGETS) : NULL,
+		.ntargets = a->ntargets,
+		.cols = cols,
+	};
 	char err[256] = "";
-	size_t wsb = sssp_batch_gpu_workspace_size(a->n, rows != NULL);
+	size_t wsb = sssp_batch_gpu_workspace_size_cols(a->n, rows != NULL, a->ntargets);
 	void *ws = sssp_gpu_thread_workspace(wsb);
 	if (!ws)
 	{
@@ -105,6 +119,9 @@ static void batched_cuda(struct tuccompi_batch *b, void *arg)
 	{
 		struct tuccompi_task *t = tuccompi_batch_task(b, i);
 		*(struct sssp_summary *)tuccompi_task_result(t) = out[i];
+		if (cols)
+			memcpy(sssp_result_cols(tuccompi_task_result(t)), cols + (size_t)i * a->ntargets,
+			       (size_t)a->ntargets * sizeof(uint32_t));
 		if (rows)
 			sssp_emit_row(a, t, src[i], rows + (size_t)i * a->n);
 	}
@@ -165,7 +182,7 @@ static int batched_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *de
 	struct tuccompi_plugin *pl = &p->plugin;
 	memset(pl, 0, sizeof(*pl));
 	pl->name = "sssp-batched";
-	pl->result_size = sizeof(struct sssp_summary);
+	pl->result_size = sssp_result_size(desc->arg);
 	size_t ws = 64;
 	if (p->o.cpu)
 	{
@@ -187,17 +204,18 @@ static int batched_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *de
 	/* the CPU engine's packed graph first (a placeholder without CPU units), then the GPU's arcs */
 	const void *ptr[7] = { st->packed, g->rowptr, g->col, g->w, st->in_rowptr, st->in_col, st->in_w };
 	size_t size[7] = { st->packed ? st->packed_size : 0, n1, m4, m4, n1, m4, m4 };
-	return sssp_share_buffers(desc, ptr, size, p->o.cuda ? 7 : 1);
+	int ret = sssp_share_buffers(desc, ptr, size, p->o.cuda ? 7 : 1);
+	return ret == 0 && p->o.cuda ? sssp_share_targets(desc, desc->arg) : ret; /* a failure unshares all */
 }
 
-/* The packed graph, out- and in-arcs; a batch's workspace (batch_gpu.h). */
+/* The packed graph, out- and in-arcs, the targets; a batch's workspace (batch_gpu.h). */
 static uint64_t batched_gpu_bytes(const struct sssp_plan *p, int with_rows, uint64_t *shared)
 {
 	const struct batched_state *st = p->state;
 	uint64_t n = p->g->n, m = p->g->m;
-	*shared = st->packed_size + 2 * (8 * (n + 1) + 8 * m);
+	*shared = st->packed_size + 2 * (8 * (n + 1) + 8 * m) + 4 * (uint64_t)p->o.ntargets;
 #ifdef SSSP_WITH_CUDA
-	return sssp_batch_gpu_workspace_size(p->g->n, with_rows);
+	return sssp_batch_gpu_workspace_size_cols(p->g->n, with_rows, p->o.ntargets);
 #else
 	(void)with_rows;
 	return 0;

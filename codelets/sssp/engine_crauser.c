@@ -68,6 +68,7 @@ static int crauser_prepare(struct sssp_plan *p, char *why, size_t whylen)
 static int crauser_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
 {
 	sssp_plugin_init(&p->plugin, p->g->n, p->o.cpu, p->o.cuda);
+	p->plugin.result_size = sssp_result_size(desc->arg);
 	return sssp_shared_register(p->g, desc);
 }
 

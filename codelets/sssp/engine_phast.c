@@ -165,9 +165,18 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 	unsigned nsrc = tuccompi_batch_size(b);
 	uint32_t *src = malloc(nsrc * sizeof(uint32_t));
 	struct sssp_summary *out = malloc(nsrc * sizeof(struct sssp_summary));
-	uint32_t **rows = a->row ? calloc(nsrc, sizeof(uint32_t *)) : NULL;
-	uint32_t *rb = a->row ? sssp_thread_rows((size_t)nsrc * a->n, gpu) : NULL;
-	if (!src || !out || (a->row && (!rows || !rb)))
+	int want = sssp_wants_rows(a);
+	uint32_t **rows = want ? calloc(nsrc, sizeof(uint32_t *)) : NULL;
+	uint32_t *rb = want ? sssp_thread_rows((size_t)nsrc * a->n, gpu) : NULL;
+	/* the target columns: gathered from the pass's distances (on the device by the GPU) */
+	struct sssp_phast_out po = {
+		.rows = rows,
+		.targets = !a->ntargets ? NULL : gpu ? tuccompi_task_shared(t0, SSSP_CH_NBUF) : a->targets,
+		.ntargets = a->ntargets,
+		.cols = a->ntargets ? sssp_thread_cols((size_t)nsrc * a->ntargets, gpu) : NULL,
+		.harmonic = a->harmonic,
+	};
+	if (!src || !out || (want && (!rows || !rb)) || (a->ntargets && !po.cols))
 	{
 		tuccompi_batch_fail(b, -ENOMEM, "sssp phast engine: out of memory for %u sources", nsrc);
 		goto out;
@@ -183,7 +192,7 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 	int ret;
 	char err[256] = "";
 	if (!gpu)
-		ret = sssp_phast_cpu(&v, src, nsrc, tuccompi_task_workspace(t0, 0), out, rows);
+		ret = sssp_phast_cpu_out(&v, src, nsrc, tuccompi_task_workspace(t0, 0), out, &po);
 #ifdef SSSP_WITH_CUDA
 	else
 	{
@@ -193,13 +202,14 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 		unsigned lanes = SSSP_PHAST_GPU_LANES;
 		size_t wsb;
 		void *ws;
-		while (!(ws = sssp_gpu_thread_workspace(wsb = sssp_phast_gpu_workspace_size(a->n, lanes))) && lanes > 32)
+		while (!(ws = sssp_gpu_thread_workspace(wsb = sssp_phast_gpu_workspace_size_cols(a->n, lanes, a->ntargets))) &&
+		       lanes > 32)
 			lanes /= 2;
 		if (ws && lanes < SSSP_PHAST_GPU_LANES && !__atomic_exchange_n(&lanes_warned, 1, __ATOMIC_RELAXED))
 			fprintf(stderr, "sssp phast engine: the GPU has memory for %u sources per pass, not %u (%zu bytes of workspace)\n",
 				lanes, SSSP_PHAST_GPU_LANES, sssp_phast_gpu_workspace_size(a->n, SSSP_PHAST_GPU_LANES));
-		ret = ws ? sssp_phast_gpu(&v, src, nsrc, lanes, ws, wsb, out, rows, tuccompi_gpu_stream(), mk > 0 ? (unsigned)mk : 1, NULL, err,
-					  sizeof(err))
+		ret = ws ? sssp_phast_gpu_out(&v, src, nsrc, lanes, ws, wsb, out, &po, tuccompi_gpu_stream(),
+					      mk > 0 ? (unsigned)mk : 1, NULL, err, sizeof(err))
 			 : -ENOMEM;
 		if (!ws)
 			snprintf(err, sizeof(err), "cannot allocate %zu bytes of GPU workspace (32 sources per pass)", wsb);
@@ -217,6 +227,9 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 	{
 		struct tuccompi_task *t = tuccompi_batch_task(b, i);
 		*(struct sssp_summary *)tuccompi_task_result(t) = out[i];
+		if (po.cols)
+			memcpy(sssp_result_cols(tuccompi_task_result(t)), po.cols + (size_t)i * a->ntargets,
+			       (size_t)a->ntargets * sizeof(uint32_t));
 		if (rows)
 			sssp_emit_row(a, t, src[i], rows[i]);
 	}
@@ -244,7 +257,7 @@ static int phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc
 	struct tuccompi_plugin *pl = &p->plugin;
 	memset(pl, 0, sizeof(*pl));
 	pl->name = "sssp-phast";
-	pl->result_size = sizeof(struct sssp_summary);
+	pl->result_size = sssp_result_size(desc->arg);
 	size_t ws = 64;
 	if (p->o.cpu)
 	{
@@ -266,7 +279,9 @@ static int phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc
 	size_t size[SSSP_CH_NBUF];
 	unsigned nb = sssp_ch_buffers(st->ch, ptr, size, SSSP_CH_NBUF);
 	desc->nshared = 0;
-	return sssp_share_buffers(desc, ptr, size, nb);
+	int ret = sssp_share_buffers(desc, ptr, size, nb);
+	/* the GPU's gather reads the target list: shared buffer SSSP_CH_NBUF (a failure unshares all) */
+	return ret == 0 && p->o.cuda ? sssp_share_targets(desc, desc->arg) : ret;
 }
 
 /* MK 4: a pass's top levels are latency, which passes on a quarter of the GPU each overlap
@@ -277,7 +292,7 @@ static int phast_mk(const struct sssp_plan *p)
 	return 4;
 }
 
-/* The hierarchy's buffers, and one pass's workspace at the lanes the GPU runs. */
+/* The hierarchy's buffers and the targets, and one pass's workspace at the lanes the GPU runs. */
 static uint64_t phast_gpu_bytes(const struct sssp_plan *p, int with_rows, uint64_t *shared)
 {
 	const struct phast_state *st = p->state;
@@ -285,11 +300,11 @@ static uint64_t phast_gpu_bytes(const struct sssp_plan *p, int with_rows, uint64
 	size_t size[SSSP_CH_NBUF];
 	unsigned nb = st && st->ch ? sssp_ch_buffers(st->ch, ptr, size, SSSP_CH_NBUF) : 0;
 	(void)with_rows; /* the rows' staging is part of the workspace */
-	*shared = 0;
+	*shared = 4 * (uint64_t)p->o.ntargets;
 	for (unsigned k = 0; k < nb; k++)
 		*shared += size[k];
 #ifdef SSSP_WITH_CUDA
-	return sssp_phast_gpu_workspace_size(p->g->n, SSSP_PHAST_GPU_LANES);
+	return sssp_phast_gpu_workspace_size_cols(p->g->n, SSSP_PHAST_GPU_LANES, p->o.ntargets);
 #else
 	return 0;
 #endif

@@ -136,14 +136,17 @@ PHAST_CLONES static void upward(const struct sssp_ch_view *v, const uint32_t *sr
 
 /* Step 2: the downward sweep, with the summaries of the lanes. */
 PHAST_CLONES static void sweep(const struct sssp_ch_view *v, struct work *w, uint64_t *sum, uint32_t *ecc,
-			       uint32_t *reached)
+			       uint32_t *reached, struct sssp_harm *harm, int harmonic)
 {
 	uint32_t n = v->n;
 	struct row rsum_lo, rsum_hi, recc, rcnt; /* sums in two 32-bit halves: no 64-bit vectors needed */
+	uint64_t h2[L], h1[L], h0[L]; /* harmonic terms in 31-bit digits (h2 2^62 + h1 2^31 + h0), summed: no carries */
 	row_fill(&rsum_lo, 0);
 	row_fill(&rsum_hi, 0);
 	row_fill(&recc, 0);
 	row_fill(&rcnt, 0);
+	for (int l = 0; l < L; l++)
+		h2[l] = h1[l] = h0[l] = 0;
 	for (uint32_t p = 0; p < n; p++)
 	{
 		/* The rows this loop reads are scattered: ask for those of a vertex PREFETCH
@@ -168,19 +171,49 @@ PHAST_CLONES static void sweep(const struct sssp_ch_view *v, struct work *w, uin
 			rcnt.d[l] += fin;
 			recc.d[l] = add > recc.d[l] ? add : recc.d[l];
 		}
+		/* sssp_harm_term's q 2^31 (< 2^92) as vector code can make it: no branch, 32-bit
+		 * conversions, in three 31-bit digits. q 2^-31 < 2^30 truncates to the top digit; r = q -
+		 * that 2^31 is exact (Sterbenz) and below 2^31: its integer part is the middle digit, and
+		 * its fraction (exact, of at most 23 bits) times 2^31 the last. Asked for only: the
+		 * divisions cost about as much as the rest of the sweep (docs/apsp.md, "What the outputs
+		 * cost"). */
+		for (int l = 0; harmonic && l < L; l++)
+		{
+			uint32_t x = acc.d[l], ok = (x != 0) & (x != INF);
+			double q = SSSP_HARM_SCALE / (double)(x * ok + (1 - ok));
+			int32_t t2 = (int32_t)(q * 0x1p-31);
+			double r = q - (double)t2 * 0x1p31;
+			int32_t t1 = (int32_t)r;
+			int32_t t0 = (int32_t)((r - (double)t1) * 0x1p31);
+			h2[l] += (uint32_t)t2 & -ok;
+			h1[l] += (uint32_t)t1 & -ok;
+			h0[l] += (uint32_t)t0 & -ok;
+		}
 	}
 	for (int l = 0; l < L; l++)
 	{
 		sum[l] = (uint64_t)rsum_hi.d[l] << 32 | rsum_lo.d[l];
 		ecc[l] = recc.d[l];
 		reached[l] = rcnt.d[l];
+		struct sssp_harm d2 = { h2[l] << 62, h2[l] >> 2 }, d1 = { h1[l] << 31, h1[l] >> 33 }, d0 = { h0[l], 0 };
+		harm[l] = d2;
+		sssp_harm_add(&harm[l], d1);
+		sssp_harm_add(&harm[l], d0);
 	}
 }
 
 int sssp_phast_cpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, void *work,
 		   struct sssp_summary *out, uint32_t *const *rows)
 {
+	struct sssp_phast_out o = { .rows = rows };
+	return sssp_phast_cpu_out(v, src, nsrc, work, out, &o);
+}
+
+int sssp_phast_cpu_out(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, void *work,
+		       struct sssp_summary *out, const struct sssp_phast_out *o)
+{
 	uint32_t n = v->n;
+	uint32_t *const *rows = o->rows;
 	for (unsigned i = 0; i < nsrc; i++)
 		if (src[i] >= n)
 			return -EINVAL;
@@ -196,7 +229,8 @@ int sssp_phast_cpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned n
 		upward(v, srcpos, k, &w);
 		uint64_t sum[L];
 		uint32_t ecc[L], reached[L];
-		sweep(v, &w, sum, ecc, reached);
+		struct sssp_harm harm[L];
+		sweep(v, &w, sum, ecc, reached, harm, o->harmonic);
 		for (unsigned l = 0; l < k; l++)
 		{
 			struct sssp_summary *s = &out[g + l];
@@ -206,6 +240,14 @@ int sssp_phast_cpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned n
 			s->reached = reached[l];
 			s->phases = 0;
 			s->overflow = ecc[l] >= SSSP_DIST_LIMIT;
+			s->harmonic = o->harmonic ? sssp_harm_value(harm[l]) : 0;
+		}
+		/* a target's row holds the group's k distances in one cache line */
+		for (uint32_t j = 0; o->cols && j < o->ntargets; j++)
+		{
+			const struct row *r = &w.dist[v->pos[o->targets[j]]];
+			for (unsigned l = 0; l < k; l++)
+				o->cols[(size_t)(g + l) * o->ntargets + j] = r->d[l];
 		}
 		if (rows)
 			for (unsigned l = 0; l < k; l++)

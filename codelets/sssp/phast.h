@@ -33,13 +33,30 @@ extern "C" {
 size_t sssp_phast_cpu_workspace_size(uint32_t n, unsigned nsrc);
 
 /** Shortest paths from @p nsrc sources (original vertex ids < v->n) on the hierarchy @p v
- *  (host pointers). out[i] receives the summary of src[i] (phases = 0). When @p rows is not
+ *  (host pointers). out[i] receives the summary of src[i] (phases = 0, harmonic 0: see
+ *  sssp_phast_cpu_out). When @p rows is not
  *  NULL and rows[i] is not NULL, rows[i] (n entries) receives the distances from src[i] in
  *  original vertex ids. @p work: sssp_phast_cpu_workspace_size(v->n, nsrc) bytes, any
  *  alignment. Single-threaded; several calls may run at once on separate workspaces.
  *  Returns 0, or -EINVAL (a source out of range: nothing computed). */
 int sssp_phast_cpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, void *work,
 		   struct sssp_summary *out, uint32_t *const *rows);
+
+/** What a pass gives besides the summaries (sssp_phast_cpu_out, sssp_phast_gpu_out). */
+struct sssp_phast_out
+{
+	uint32_t *const *rows;    /**< as sssp_phast_cpu's @p rows (NULL: none) */
+	const uint32_t *targets;  /**< ntargets original ids < n: the columns (GPU: a DEVICE array) */
+	uint32_t ntargets;
+	uint32_t *cols;           /**< NULL, or nsrc x ntargets: cols[i ntargets + j] = d(src[i], targets[j]) (GPU: pinned
+				   *   host memory) */
+	int harmonic;             /**< 1: fill sssp_summary::harmonic (a division per vertex and source); 0: left 0 */
+};
+
+/** sssp_phast_cpu with the outputs of @p o (sssp_phast_cpu is this with o->rows = rows alone: its
+ *  summaries' harmonic is 0). */
+int sssp_phast_cpu_out(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, void *work,
+		       struct sssp_summary *out, const struct sssp_phast_out *o);
 
 #ifdef __cplusplus
 }

@@ -49,6 +49,7 @@ struct params
 {
 	uint32_t n, levels, k; // k: sources in this pass
 	uint32_t small_per_warp, chain_arcs, split, split_min, filter;
+	uint32_t harmonic; // sssp_phast_out::harmonic
 	const uint32_t *level_start, *pos;
 	const unsigned long long *upin_start, *down_start;
 	const uint2 *upin, *down;
@@ -59,6 +60,7 @@ struct params
 	level_plan *plan;
 	unsigned long long *acc_sum;
 	uint32_t *acc_ecc, *acc_cnt;
+	unsigned long long *acc_harm_lo, *acc_harm_hi;
 	unsigned long long *prof; // knobs->profile: times of the steps (see stamp), else NULL
 	uint32_t src[MAX_LANES];  // original ids
 };
@@ -185,14 +187,23 @@ struct lane_sums
 	uint32_t ecc, cnt;
 };
 
-template <int LPT> __device__ __forceinline__ void add_sums(lane_sums (&s)[LPT], const uint32_t (&v)[LPT])
+// The block's harmonic sums (sssp_harm), lane l*LPT + i of a pass at [i * 32 + l]: kept in shared
+// memory rather than beside lane_sums, whose registers the sweep cannot spare (128 bits per lane,
+// 8 lanes per thread at 256 lanes per pass); the order of the additions does not matter.
+__shared__ unsigned long long s_harm_lo[MAX_LANES], s_harm_hi[MAX_LANES];
+
+template <int LPT>
+__device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], const uint32_t (&v)[LPT])
 {
+	const unsigned lane = threadIdx.x & 31;
 	for (int i = 0; i < LPT; i++)
 		if (v[i] != INF)
 		{
 			s[i].sum += v[i];
 			s[i].ecc = max(s[i].ecc, v[i]);
 			s[i].cnt++;
+			if (P.harmonic && v[i] != 0)
+				sssp_harm_atomic_add(&s_harm_lo[i * 32 + lane], &s_harm_hi[i * 32 + lane], sssp_harm_term(v[i]));
 		}
 }
 
@@ -221,7 +232,7 @@ template <int LPT, bool UP> __device__ void whole_vertex(const params &P, uint32
 	else
 	{
 		store_row<LPT>(row, v);
-		add_sums<LPT>(s, v);
+		add_sums<LPT>(P, s, v);
 	}
 }
 
@@ -339,7 +350,7 @@ __device__ void sweep_level(const params &P, int b, unsigned long long wi, unsig
 			{
 				uint32_t v[LPT];
 				load_row<LPT>(row_of<LPT>(P, (uint32_t)p, lane), v);
-				add_sums<LPT>(s, v);
+				add_sums<LPT>(P, s, v);
 			}
 	}
 	const unsigned g = split_of(UP ? l.up : l.down);
@@ -401,6 +412,8 @@ template <int LPT> __device__ void phast_body(const params &P)
 	const unsigned long long nw = (unsigned long long)gridDim.x * wpb;
 	const int L = (int)P.levels;
 	stamp(P, 0);
+	for (unsigned i = threadIdx.x; i < K; i += blockDim.x) // the block sees them after the grid barriers below
+		s_harm_lo[i] = s_harm_hi[i] = 0;
 
 	// 1. the levels' plans; the rows of the lowest level cleared if it splits vertices (every
 	//    warp plans that one itself); then the sources' rows
@@ -445,7 +458,7 @@ template <int LPT> __device__ void phast_body(const params &P)
 		{
 			uint32_t v[LPT];
 			load_row<LPT>(row_of<LPT>(P, (uint32_t)p, lane), v);
-			add_sums<LPT>(s, v);
+			add_sums<LPT>(P, s, v);
 		}
 	}
 
@@ -475,6 +488,13 @@ template <int LPT> __device__ void phast_body(const params &P)
 			atomicMax(&P.acc_ecc[i], s_ecc[i]);
 			atomicAdd(&P.acc_cnt[i], s_cnt[i]);
 		}
+	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
+	{
+		struct sssp_harm h = { s_harm_lo[i], s_harm_hi[i] };
+		unsigned j = (i % 32) * LPT + i / 32; // lane i % 32's lane i / 32 (add_sums)
+		if (h.lo || h.hi)
+			sssp_harm_atomic_add(&P.acc_harm_lo[j], &P.acc_harm_hi[j], h);
+	}
 }
 } // namespace
 
@@ -486,6 +506,8 @@ TUCCOMPI_KERNELCHAR(phast_sweep128, 1, medium_coalesced, low, high, low);
 TUCCOMPI_KERNELCHAR(phast_sweep256, 1, medium_coalesced, low, high, low);
 // One lane's distances gathered into original order: strided reads, coalesced writes.
 TUCCOMPI_KERNELCHAR(phast_rows, 1, scatter, none, low, low);
+// The targets' columns of a pass: a few scattered reads per target.
+TUCCOMPI_KERNELCHAR(phast_cols, 1, scatter, none, low, low);
 
 __global__ void phast_sweep32(params P)
 {
@@ -510,6 +532,19 @@ __global__ void phast_rows(const uint32_t *dist, const uint32_t *__restrict__ po
 	uint32_t o = blockIdx.x * blockDim.x + threadIdx.x;
 	if (o < n)
 		out[o] = dist[(size_t)__ldg(&pos[o]) * lanes + lane];
+}
+
+// out[i T + j] = distance of target j (original id) from the pass's source i < k.
+__global__ void phast_cols(const uint32_t *dist, const uint32_t *__restrict__ pos, const uint32_t *__restrict__ targets,
+			   uint32_t T, unsigned lanes, unsigned k, uint32_t *out)
+{
+	const unsigned long long total = (unsigned long long)k * T, step = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long x = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; x < total; x += step)
+	{
+		unsigned i = (unsigned)(x / T);
+		uint32_t j = (uint32_t)(x % T);
+		out[x] = dist[(size_t)__ldg(&pos[__ldg(&targets[j])]) * lanes + i];
+	}
 }
 
 namespace
@@ -538,11 +573,13 @@ struct layout
 	level_plan *plan;
 	unsigned long long *acc_sum;
 	uint32_t *acc_ecc, *acc_cnt;
+	unsigned long long *acc_harm_lo, *acc_harm_hi;
 	uint32_t *staging;
+	uint32_t *cols; // lanes x ntargets: a pass's target columns
 	size_t bytes;
 };
 
-layout lay_out(void *base, uint32_t n, unsigned lanes)
+layout lay_out(void *base, uint32_t n, unsigned lanes, uint32_t ntargets)
 {
 	layout l;
 	char *p = (char *)base;
@@ -559,8 +596,14 @@ layout lay_out(void *base, uint32_t n, unsigned lanes)
 	off += up256(lanes * sizeof(uint32_t));
 	l.acc_cnt = (uint32_t *)(p + off);
 	off += up256(lanes * sizeof(uint32_t));
+	l.acc_harm_lo = (unsigned long long *)(p + off);
+	off += up256(lanes * sizeof(unsigned long long));
+	l.acc_harm_hi = (unsigned long long *)(p + off);
+	off += up256(lanes * sizeof(unsigned long long));
 	l.staging = (uint32_t *)(p + off);
 	off += up256((size_t)n * sizeof(uint32_t));
+	l.cols = (uint32_t *)(p + off);
+	off += up256((size_t)lanes * ntargets * sizeof(uint32_t));
 	l.bytes = off;
 	return l;
 }
@@ -570,15 +613,21 @@ struct host_acc
 {
 	unsigned long long sum[MAX_LANES];
 	uint32_t ecc[MAX_LANES], cnt[MAX_LANES];
+	unsigned long long harm_lo[MAX_LANES], harm_hi[MAX_LANES];
 };
 thread_local host_acc *pinned_acc;
 } // namespace
 
 extern "C" size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes)
 {
+	return sssp_phast_gpu_workspace_size_cols(n, lanes, 0);
+}
+
+extern "C" size_t sssp_phast_gpu_workspace_size_cols(uint32_t n, unsigned lanes, uint32_t ntargets)
+{
 	if (lanes != 32 && lanes != 64 && lanes != 128 && lanes != 256)
 		return 0;
-	return lay_out(nullptr, n, lanes).bytes;
+	return lay_out(nullptr, n, lanes, ntargets).bytes;
 }
 
 #define CUDA_TRY(call)                                                                                           \
@@ -700,6 +749,18 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 			      void *stream, unsigned share, const struct sssp_phast_gpu_knobs *knobs, char *err,
 			      size_t errlen)
 {
+	struct sssp_phast_out o;
+	memset(&o, 0, sizeof o);
+	o.rows = rows;
+	return sssp_phast_gpu_out(v, src, nsrc, lanes, work, work_bytes, out, &o, stream, share, knobs, err, errlen);
+}
+
+extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, unsigned lanes,
+				  void *work, size_t work_bytes, struct sssp_summary *out, const struct sssp_phast_out *o,
+				  void *stream, unsigned share, const struct sssp_phast_gpu_knobs *knobs, char *err,
+				  size_t errlen)
+{
+	uint32_t *const *rows = o->rows;
 	struct sssp_phast_gpu_knobs kn;
 	if (knobs)
 		kn = *knobs;
@@ -717,10 +778,12 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 						    : TUCCOMPI_KERNEL(phast_sweep256);
 	if (!kern)
 		return fail(err, errlen, -EINVAL, "PHAST GPU: %u lanes per pass; use 32, 64, 128 or 256", lanes);
-	layout l = lay_out(work, n, lanes);
+	layout l = lay_out(work, n, lanes, o->cols ? o->ntargets : 0);
 	if (!work || work_bytes < l.bytes)
-		return fail(err, errlen, -EINVAL, "PHAST GPU: workspace of %zu bytes, %zu needed (sssp_phast_gpu_workspace_size)",
+		return fail(err, errlen, -EINVAL, "PHAST GPU: workspace of %zu bytes, %zu needed (sssp_phast_gpu_workspace_size_cols)",
 			    work_bytes, l.bytes);
+	if (o->cols && o->ntargets && !o->targets)
+		return fail(err, errlen, -EINVAL, "PHAST GPU: %u target columns without their device array", o->ntargets);
 	for (unsigned i = 0; i < nsrc; i++)
 		if (src[i] >= n)
 			return fail(err, errlen, -EINVAL, "PHAST GPU: source %u is not a vertex (n = %u)", src[i], n);
@@ -792,9 +855,13 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 	if (!pinned_acc)
 		CUDA_TRY(cudaMallocHost((void **)&pinned_acc, sizeof *pinned_acc));
 	struct tuccompi_geometry rgeo;
-	unsigned rblock = 256;
+	unsigned rblock = 256, cblock = 256;
 	if (rows && tuccompi_gpu_geometry(TUCCOMPI_KERNEL(phast_rows), (const void *)phast_rows, n, 1, 0, &rgeo) == 0)
 		rblock = rgeo.block_x;
+	const uint32_t T = o->cols ? o->ntargets : 0;
+	if (T && tuccompi_gpu_geometry(TUCCOMPI_KERNEL(phast_cols), (const void *)phast_cols, (uint64_t)lanes * T, 1, 0,
+				       &rgeo) == 0)
+		cblock = rgeo.block_x;
 
 	params P;
 	memset(&P, 0, sizeof P);
@@ -805,6 +872,7 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 	P.split = kn.split;
 	P.split_min = kn.split_min;
 	P.filter = kn.filter;
+	P.harmonic = o->harmonic != 0;
 	if (!P.split_min)
 		P.split_min = 1;
 	P.plan = l.plan;
@@ -819,6 +887,8 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 	P.acc_sum = l.acc_sum;
 	P.acc_ecc = l.acc_ecc;
 	P.acc_cnt = l.acc_cnt;
+	P.acc_harm_lo = l.acc_harm_lo;
+	P.acc_harm_hi = l.acc_harm_hi;
 	static unsigned profiled; // passes profiled by this process
 	const unsigned to_profile = kn.profile;
 	struct prof_buf
@@ -858,9 +928,23 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 					CUDA_TRY(cudaMemcpyAsync(rows[g + i], l.staging, (size_t)n * sizeof(uint32_t),
 								 cudaMemcpyDeviceToHost, s));
 				}
+		if (T)
+		{
+			// the columns on the device, then only they cross to the host
+			unsigned long long cells = (unsigned long long)k * T;
+			unsigned nblk = (unsigned)((cells + cblock - 1) / cblock < 65535 ? (cells + cblock - 1) / cblock : 65535);
+			phast_cols<<<nblk, cblock, 0, s>>>(l.dist, v->pos, o->targets, T, lanes, k, l.cols);
+			CUDA_TRY(cudaGetLastError());
+			CUDA_TRY(cudaMemcpyAsync(o->cols + (size_t)g * T, l.cols, (size_t)cells * sizeof(uint32_t),
+						 cudaMemcpyDeviceToHost, s));
+		}
 		CUDA_TRY(cudaMemcpyAsync(pinned_acc->sum, l.acc_sum, lanes * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
 		CUDA_TRY(cudaMemcpyAsync(pinned_acc->ecc, l.acc_ecc, lanes * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
 		CUDA_TRY(cudaMemcpyAsync(pinned_acc->cnt, l.acc_cnt, lanes * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+		CUDA_TRY(cudaMemcpyAsync(pinned_acc->harm_lo, l.acc_harm_lo, lanes * sizeof(unsigned long long),
+					 cudaMemcpyDeviceToHost, s));
+		CUDA_TRY(cudaMemcpyAsync(pinned_acc->harm_hi, l.acc_harm_hi, lanes * sizeof(unsigned long long),
+					 cudaMemcpyDeviceToHost, s));
 		CUDA_TRY(cudaStreamSynchronize(s));
 		if (P.prof)
 		{
@@ -869,13 +953,14 @@ extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src,
 		}
 		for (unsigned i = 0; i < k; i++)
 		{
-			struct sssp_summary *o = &out[g + i];
-			o->source = src[g + i];
-			o->sum = pinned_acc->sum[i];
-			o->ecc = pinned_acc->ecc[i];
-			o->reached = pinned_acc->cnt[i];
-			o->phases = v->levels;
-			o->overflow = pinned_acc->ecc[i] >= SSSP_DIST_LIMIT;
+			struct sssp_summary *so = &out[g + i];
+			so->source = src[g + i];
+			so->sum = pinned_acc->sum[i];
+			so->ecc = pinned_acc->ecc[i];
+			so->reached = pinned_acc->cnt[i];
+			so->phases = v->levels;
+			so->overflow = pinned_acc->ecc[i] >= SSSP_DIST_LIMIT;
+			so->harmonic = o->harmonic ? sssp_harm_value(sssp_harm{ pinned_acc->harm_lo[i], pinned_acc->harm_hi[i] }) : 0;
 		}
 	}
 	return 0;

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "ch.h"
+#include "phast.h" /* struct sssp_phast_out */
 #include "sssp_types.h"
 
 #ifdef __cplusplus
@@ -65,6 +66,9 @@ void sssp_phast_gpu_knobs_default(struct sssp_phast_gpu_knobs *k);
 /** Device bytes of workspace for an n-vertex hierarchy and @p lanes sources per pass
  *  (about 4 * lanes + 25 bytes per vertex); 0 if lanes is not 32, 64, 128 or 256. */
 size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes);
+/** The same with room for @p ntargets target columns of a pass (sssp_phast_out::cols): lanes x
+ *  ntargets words more. */
+size_t sssp_phast_gpu_workspace_size_cols(uint32_t n, unsigned lanes, uint32_t ntargets);
 
 /** Shortest paths from @p nsrc sources (host array of original ids < v->n) over the
  *  hierarchy @p v, whose pointers are DEVICE pointers (sssp_ch_view_from over the buffers'
@@ -82,6 +86,15 @@ size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes);
 int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, unsigned lanes, void *work,
 		   size_t work_bytes, struct sssp_summary *out, uint32_t *const *rows, void *stream, unsigned share,
 		   const struct sssp_phast_gpu_knobs *knobs, char *err, size_t errlen);
+
+/** sssp_phast_gpu with the outputs of @p o (sssp_phast_gpu is this with o->rows = rows alone: its
+ *  summaries' harmonic is 0): o->targets is a DEVICE array, o->cols pinned host memory; each pass gathers
+ *  its sources' distances to the targets on the device (a kernel of lanes x ntargets reads), and
+ *  only those cross to the host. @p work: sssp_phast_gpu_workspace_size_cols(n, lanes, ntargets)
+ *  bytes when o->cols is set. */
+int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, unsigned lanes, void *work,
+		       size_t work_bytes, struct sssp_summary *out, const struct sssp_phast_out *o, void *stream,
+		       unsigned share, const struct sssp_phast_gpu_knobs *knobs, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -23,7 +23,16 @@ struct sssp_plan;
  *  worker thread, with n distances (SSSP_INF for unreachable). Must be thread-safe. */
 typedef int (*sssp_row_func)(uint64_t task_id, uint32_t source, const uint32_t *dist, uint32_t n, void *ctx);
 
-/** What the plug-in functions receive (tuccompi_taskset_desc::arg). */
+/** Predecessor of a vertex that has none in a source's tree (the source, unreachable vertices):
+ *  scipy.sparse.csgraph's value. */
+#define SSSP_NO_PRED (-9999)
+
+/** Where shortest-path trees go (optional): called like sssp_row_func with each source's n
+ *  predecessors (sssp_pred_tree). Must be thread-safe. */
+typedef int (*sssp_pred_func)(uint64_t task_id, uint32_t source, const int32_t *pred, uint32_t n, void *ctx);
+
+/** What the plug-in functions receive (tuccompi_taskset_desc::arg). Zero-initialise; the outputs
+ *  past the summary are optional. */
 struct sssp_args
 {
 	uint32_t n;
@@ -34,7 +43,39 @@ struct sssp_args
 	 *  (tuccompi_exact_value() gives each vertex's; NULL: discarded). */
 	struct tuccompi_exact *betweenness;
 	const struct sssp_plan *plan; /**< set by sssp_plan_taskset() */
+	/** 1: the caller reads sssp_summary::harmonic. PHAST's sweeps compute it only then (a division
+	 *  per vertex and source, about as much as the rest of a sweep on a CPU); the other engines always
+	 *  do (a division per distance or per vertex, beside far more work). */
+	int harmonic;
+	/** Target columns: each task's result is its summary followed by the distances from its source
+	 *  to targets[0 .. ntargets-1] (uint32, SSSP_INF when unreachable), sssp_result_size() bytes.
+	 *  The batched and phast engines gather them on the GPU; kept by reference. */
+	const uint32_t *targets;
+	uint32_t ntargets;
+	sssp_pred_func pred; /**< NULL: no trees; else every source's tree (sssp_pred_tree of its row) */
+	void *pred_ctx;
+	int pred_error;      /**< set (atomically) when a tree could not be written */
 };
+
+/** Bytes of a task's result (tuccompi_plugin::result_size) for @p a: the summary, then the target
+ *  columns. */
+static inline size_t sssp_result_size(const struct sssp_args *a)
+{
+	return sizeof(struct sssp_summary) + (size_t)a->ntargets * sizeof(uint32_t);
+}
+
+/** The target columns of a task's result (sssp_args::targets). */
+static inline uint32_t *sssp_result_cols(void *result)
+{
+	return (uint32_t *)((struct sssp_summary *)result + 1);
+}
+
+/** The shortest-path tree of @p src in @p g from its exact distance row @p dist: pred[v] is the vertex
+ *  before v on a shortest path, SSSP_NO_PRED for src and unreachable vertices. A breadth-first walk of
+ *  the tight arcs (d(u) + w(u, v) = d(v)) from src, the first to reach v setting pred[v]: a tree
+ *  whatever the ties, zero-weight arcs and cycles included (taking any tight in-arc could close a
+ *  cycle of zero weights). O(n + m); @p queue: n entries of scratch. Ids must fit an int32. */
+void sssp_pred_tree(const struct sssp_graph *g, uint32_t src, const uint32_t *dist, int32_t *pred, uint32_t *queue);
 
 /* ================================================================ engines and plans
  *
@@ -81,6 +122,7 @@ struct sssp_options
 	 *  dependencies into sssp_args::betweenness (exactly, the same on any units, policy and ranks); the
 	 *  tasks' summaries stay as they are. Graphs with a cycle of arcs of weight 0 are refused. */
 	int betweenness;
+	uint32_t ntargets;    /**< target columns the task sets will ask for (sssp_args::targets): GPU memory */
 };
 
 /** Prepare @p g (kept by reference: it must outlive the plan) for the engine of @p o.

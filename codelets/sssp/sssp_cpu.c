@@ -94,6 +94,7 @@ struct run
 	uint32_t mask;      /* Dial: nbuckets - 1 */
 	uint64_t sum;
 	uint32_t reached, ecc;
+	struct sssp_harm harm;
 };
 
 /* ------------------------------------------------------------------ packing */
@@ -747,7 +748,10 @@ out:
 	r->reached += nset;
 	r->sum += (uint64_t)nset * d;
 	if (nset)
+	{
 		r->ecc = d;
+		sssp_harm_add_times(&r->harm, sssp_harm_term(d), nset); /* one division per distance */
+	}
 }
 
 /* ------------------------------------------------------------------ the queues */
@@ -901,4 +905,6 @@ void sssp_cpu_run(const void *packed, uint32_t src, uint32_t *dist, void *work, 
 	out->reached = r.reached;
 	out->phases = 0;
 	out->overflow = r.ecc >= SSSP_DIST_LIMIT;
+	if (!(h->queue != SSSP_CPU_QUEUE_RADIX && h->shift)) /* the delta mode's came with the summary */
+		out->harmonic = sssp_harm_value(r.harm);
 }

@@ -2,10 +2,13 @@
 
     import scipy.sparse, tuccompi
     D = tuccompi.shortest_paths(G, sources=[0, 5, 9])   # like scipy.sparse.csgraph.dijkstra(G, indices=...)
+    M = tuccompi.shortest_paths(G, sources=S, targets=T)  # dijkstra(G, indices=S)[:, T], no full rows
+    D, P = tuccompi.shortest_paths(G, sources=S, predecessors=True)  # ... return_predecessors=True
 
 The module drives the tuccompi-apsp program (every CPU core and GPU of the machine) and returns
 numpy arrays shaped as scipy.sparse.csgraph.dijkstra returns them. A scipy.sparse matrix goes to
-the program as a binary graph file (.tgb, no text); distances come back as a .npy file.
+the program as a binary graph file (.tgb, no text); results come back as .npy files: full rows
+(--rows), the targets' columns alone (--matrix), the predecessors (--pred).
 
 Where the program is: $TUCCOMPI_APSP, else the one `make install` put beside this module's
 installation (_install.py), else apps/apsp/tuccompi-apsp of the build tree this module sits in,
@@ -129,6 +132,16 @@ def _write_tgb(g, path):
             f.write(np.ascontiguousarray(a, dtype=t).tobytes())
 
 
+def _spec(what, ids, tmp):
+    """The sorted distinct ids `ids` (int64, not empty) as a --sources/--targets SPEC: A-B for a
+    range, else a list in a file (no limit on the command line)."""
+    if ids[-1] - ids[0] + 1 == len(ids):
+        return "%d-%d" % (ids[0], ids[-1])
+    path = os.path.join(tmp, what + ".txt")
+    np.savetxt(path, ids, fmt="%d")
+    return "file:" + path
+
+
 def _ids(what, ids, n):
     """`ids` (an int or a sequence) as an int64 array checked against n vertices (n None: not
     known yet), and whether it was a single int."""
@@ -154,26 +167,28 @@ def _run(args):
 
 def shortest_paths(graph, sources=None, targets=None, undirected=False, predecessors=False, units="all"):
     """Shortest-path distances from `sources`, as scipy.sparse.csgraph.dijkstra(graph,
-    directed=not undirected, indices=sources)[..., targets] returns them.
+    directed=not undirected, indices=sources, return_predecessors=predecessors) returns them
+    (the distances' columns restricted to `targets`).
 
     graph       a scipy.sparse matrix (its entries are arcs, explicit zeros included), a dense
                 array (zeros are no arc), or the path of a graph file that tuccompi-apsp reads
                 (.gr, .mtx, .tgb, an edge list; ids from 0, a .gr's vertex 1 is 0).
                 Weights are integers 0..1000000.
     sources     None (every vertex), a vertex id, or a sequence of them (repeats allowed).
-    targets     None (every vertex), or a sequence of ids: the columns returned.
+    targets     None (every vertex), or a sequence of ids (repeats allowed): the columns returned.
+                Only these distances are computed into the result (tuccompi-apsp --matrix): no
+                full rows, which a many-source run on a large graph could not hold.
     undirected  every arc also in the other direction (scipy's directed=False).
-    predecessors  not available yet (needs tuccompi-apsp --pred): raises NotImplementedError.
+    predecessors  also return each source's shortest-path tree (tuccompi-apsp --pred): an int32
+                array of n columns, the vertex before each on a shortest path, -9999 for the
+                source and unreachable vertices, as scipy's (any tie-break: each row is a
+                shortest-path tree). Full rows whatever `targets` says (a path needs them).
     units       "all" (CPU cores and GPUs), "cpu" or "gpu".
 
     Returns a float64 array, inf where unreachable: shape (len(sources), len(targets)), or
-    (len(targets),) for a single source; n stands for len(targets) when targets is None.
+    (len(targets),) for a single source; n stands for len(targets) when targets is None. With
+    predecessors=True, (distances, predecessors), the second of shape (len(sources), n) or (n,).
     """
-    if predecessors:
-        raise NotImplementedError(
-            "predecessors=True needs tuccompi-apsp --pred FILE.npy (each source's shortest-path tree), "
-            "which this version of the program does not have yet"
-        )
     if units not in ("all", "cpu", "gpu"):
         raise ValueError("units: 'all', 'cpu' or 'gpu', not %r" % (units,))
     with tempfile.TemporaryDirectory(prefix="tuccompi-") as tmp:
@@ -194,23 +209,31 @@ def shortest_paths(graph, sources=None, targets=None, undirected=False, predeces
             if src.size == 0:
                 raise ValueError("sources: empty; give None for every vertex")
             uniq, inverse = np.unique(src, return_inverse=True)
-            if uniq[-1] - uniq[0] + 1 == len(uniq):
-                spec = "%d-%d" % (uniq[0], uniq[-1])
-            else:
-                spec = "file:" + os.path.join(tmp, "sources.txt")
-                np.savetxt(spec[5:], uniq, fmt="%d")
+            spec = _spec("sources", uniq, tmp)
+        args = [tool_path(), path, "--sources", spec, "--units", units, "-q"]
         if targets is not None:
             tgt, _ = _ids("targets", targets, n)
-        rows = os.path.join(tmp, "rows.npy")
-        args = [tool_path(), path, "--sources", spec, "--rows", rows, "--units", units, "-q"]
+            if tgt.size == 0:
+                raise ValueError("targets: empty; give None for every vertex")
+            tuniq, tinverse = np.unique(tgt, return_inverse=True)
+            out = os.path.join(tmp, "matrix.npy")
+            args += ["--targets", _spec("targets", tuniq, tmp), "--matrix", out]
+        else:
+            out = os.path.join(tmp, "rows.npy")
+            args += ["--rows", out]
+        if predecessors:
+            args += ["--pred", os.path.join(tmp, "pred.npy")]
         if undirected:
             args.append("--undirected")
         _run(args)
-        d = np.load(rows)
+        d = np.load(out)
+        p = np.load(args[args.index("--pred") + 1]) if predecessors else None
     if inverse is not None and not (len(inverse) == d.shape[0] and (inverse == np.arange(len(inverse))).all()):
         d = d[inverse]
+        p = p[inverse] if p is not None else None
     if targets is not None:
-        if tgt.size and tgt.max() >= d.shape[1]:
-            raise ValueError("targets: ids are 0..%d" % (d.shape[1] - 1))
-        d = d[:, tgt]
-    return d[0] if scalar else d
+        d = d[:, tinverse]
+    if scalar:
+        d = d[0]
+        p = p[0] if p is not None else None
+    return (d, p) if predecessors else d

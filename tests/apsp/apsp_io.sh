@@ -16,7 +16,15 @@
 #  - ids: a .gr file's vertex 1 is source 0 (its row in -o, its distance 0 in the rows); N,
 #    first:N and 0-(N-1) are the same sources, and a run with N says what it took and how to
 #    name vertex N alone; --sources 0 says why it is not vertex 0; --sources file:PATH keeps its
-#    order on every rank count, is an input no output may overwrite, and errors at PATH:LINE.
+#    order on every rank count, is an input no output may overwrite, and errors at PATH:LINE;
+#  - --targets SPEC --matrix FILE (.npy, .csv, .tsv) and --pred FILE.npy, on a graph with zero
+#    weights and unreachable vertices: the matrix is the rows' columns of the targets, each tree is
+#    a shortest-path tree (tight arcs, rooted, -9999 exactly at the source and unreachable
+#    vertices), the table's harmonic column is 1/d summed; every engine writes the same bytes, and
+#    so do 2 and 4 ranks; kill -9 then --resume gives the same matrix and trees, and a journal of
+#    other targets is refused; bad arguments (a matrix without targets and the reverse, names of
+#    no format, bad target lists, outputs onto inputs or each other, a matrix over the memory
+#    limit) fail with one line and write nothing.
 set -u
 b=${top_builddir:-.}
 s=${top_srcdir:-.}
@@ -187,10 +195,10 @@ grep -q "^tuccompi-apsp: $tmp/r.mtx:4: weight 1.5 is not an integer; weights are
 "$app" "$tmp/r.mtx" --sources 0-0 -q --mtx-real-scale 1 -o "$tmp/r1.csv" 2>"$tmp/err" || fail "--mtx-real-scale 1"
 grep -q "^tuccompi-apsp: warning: $tmp/r.mtx: 2 real weights rounded to integers (by up to 0.5 after --mtx-real-scale 1; the first at line 4): the graph holds the rounded weights" \
 	"$tmp/err" || fail "no warning for rounded weights: $(cat "$tmp/err")"
-[ "$(sed -n 2p "$tmp/r1.csv")" = "0,4,5,12,4.0000" ] || fail "rounded weights: $(cat "$tmp/r1.csv")"
+[ "$(sed -n 2p "$tmp/r1.csv")" = "0,4,5,12,4.0000,0.9" ] || fail "rounded weights: $(cat "$tmp/r1.csv")"
 "$app" "$tmp/r.mtx" --sources 0-0 -q --mtx-real-scale 100 -o "$tmp/r100.csv" 2>"$tmp/err" || fail "--mtx-real-scale 100"
 [ -s "$tmp/err" ] && fail "an exact scale warned: $(cat "$tmp/err")"
-[ "$(sed -n 2p "$tmp/r100.csv")" = "0,4,425,1000,333.3333" ] || fail "scaled weights: $(cat "$tmp/r100.csv")"
+[ "$(sed -n 2p "$tmp/r100.csv")" = "0,4,425,1000,333.3333,$(python3 -c 'print("%.12g" % (1/150 + 2/425))')" ] || fail "scaled weights: $(cat "$tmp/r100.csv")"
 # through a cache: the second run uses it, and still warns
 "$app" "$tmp/r.mtx" --sources 0-0 -q --mtx-real-scale 1 --cache "$tmp/r.tgb" -o "$tmp/c1.csv" 2>/dev/null || fail "cached run"
 "$app" "$tmp/r.mtx" --sources 0-0 -q --mtx-real-scale 1 --cache "$tmp/r.tgb" -o "$tmp/c2.csv" 2>"$tmp/err" || fail "second cached run"
@@ -212,7 +220,7 @@ echo "ok: real weights: refused without --mtx-real-scale, rounded with a warning
 # ---------------------------------------------------------------- ids and --sources
 printf 'p sp 3 2\na 1 2 5\na 2 3 7\n' >"$tmp/ids.gr"
 "$app" "$tmp/ids.gr" --sources 0-0 -q -o "$tmp/ids.csv" --rows "$tmp/ids.npy" || fail "ids.gr"
-[ "$(sed -n 2p "$tmp/ids.csv")" = "0,3,12,17,8.5000" ] || fail ".gr vertex 1 is not source 0: $(cat "$tmp/ids.csv")"
+[ "$(sed -n 2p "$tmp/ids.csv")" = "0,3,12,17,8.5000,$(python3 -c 'print("%.12g" % (1/5 + 1/12))')" ] || fail ".gr vertex 1 is not source 0: $(cat "$tmp/ids.csv")"
 "$app" --gen random:500 --sources 7 -q -o "$tmp/s1.csv" || fail "--sources 7"
 "$app" --gen random:500 --sources first:7 -q -o "$tmp/s2.csv" || fail "--sources first:7"
 "$app" --gen random:500 --sources 0-6 -q -o "$tmp/s3.csv" || fail "--sources 0-6"
@@ -241,5 +249,181 @@ printf '1\n600\n' >"$tmp/bad.txt"
 grep -q "^tuccompi-apsp: --sources file:$tmp/bad.txt:2: '600' is not a vertex id 0..499$" "$tmp/err" ||
 	fail "a bad sources file: $(cat "$tmp/err")"
 echo "ok: ids from 0 (a .gr file's vertex 1 is 0); N = first:N = 0-(N-1), said when N is used; --sources file:PATH"
+
+# ---------------------------------------------------------------- --targets, --matrix, --pred, harmonic
+# check_outputs GRAPH.edges ROWS.npy MATRIX.npy MATRIX.csv PRED.npy TABLE.csv SOURCES TARGETS: with Python's
+# standard library: the matrix (.npy and .csv) is the rows' targets' columns; each pred row is a
+# shortest-path tree of the graph; the table's harmonic column is 1/d summed
+check_outputs() {
+	python3 - "$@" <<'PY' || fail "--matrix/--pred/harmonic contents ($*)"
+import struct, sys
+edges, rows, mnpy, mcsv, pred, table, S, T = sys.argv[1:9]
+S = [int(x) for x in S.split(',')]
+T = [int(x) for x in T.split(',')]
+def npy(path, code):
+    b = open(path, 'rb').read()
+    assert b[:8] == b'\x93NUMPY\x01\x00', path
+    hlen = struct.unpack('<H', b[8:10])[0]
+    h = b[10:10 + hlen].decode('ascii')
+    order = '<' if sys.byteorder == 'little' else '>'
+    assert ("'descr': '%s%s'" % (order, code)) in h and "'fortran_order': False" in h, h
+    shape = tuple(int(x) for x in h[h.index('(') + 1:h.index(')')].split(',') if x.strip())
+    data = b[10 + hlen:]
+    size = {'f8': 8, 'i4': 4}[code]
+    assert len(data) == shape[0] * shape[1] * size, (path, len(data), shape)
+    flat = struct.unpack(order + '%d%s' % (shape[0] * shape[1], {'f8': 'd', 'i4': 'i'}[code]), data)
+    return shape, [flat[i * shape[1]:(i + 1) * shape[1]] for i in range(shape[0])]
+(k, n), d = npy(rows, 'f8')
+(mk, mt), m = npy(mnpy, 'f8')
+assert (k, mk, mt) == (len(S), len(S), len(T)), (k, mk, mt)
+inf = float('inf')
+for i in range(k):
+    assert list(m[i]) == [d[i][t] for t in T], ('matrix row', i)
+lines = open(mcsv).read().splitlines()
+assert lines[0] == 'source,' + ','.join(map(str, T)), lines[0]
+assert len(lines) == k + 1
+for i in range(k):
+    f = lines[i + 1].split(',')
+    assert int(f[0]) == S[i] and len(f) == len(T) + 1
+    assert [inf if x == 'inf' else float(x) for x in f[1:]] == list(m[i]), ('csv row', i)
+assert any(x == inf for r in m for x in r) and any(x != inf for r in m for x in r), 'the matrix needs both'
+w = {}
+for line in open(edges):
+    if line[0] in '#%':
+        continue
+    u, v, c = (int(x) for x in line.replace(',', ' ').split()[:3])
+    w[(u, v)] = min(c, w.get((u, v), c))
+(pk, pn), p = npy(pred, 'i4')
+assert (pk, pn) == (k, n)
+zero_pred = 0
+for i in range(k):
+    s = S[i]
+    for v in range(n):
+        if v == s or d[i][v] == inf:
+            assert p[i][v] == -9999, (i, v, p[i][v])
+            continue
+        u = p[i][v]
+        assert 0 <= u < n and (u, v) in w and d[i][u] + w[(u, v)] == d[i][v], ('not tight', s, u, v)
+        zero_pred += w[(u, v)] == 0
+        x, steps = v, 0
+        while x != s and steps <= n:
+            x, steps = p[i][x], steps + 1
+        assert x == s, ('not rooted', s, v)
+assert zero_pred > 0, 'no zero-weight arc in the trees: the test graph should have some'
+tab = open(table).read().splitlines()
+assert tab[0].endswith(',harmonic')
+for i in range(k):
+    h = float(tab[i + 1].split(',')[-1])
+    want = sum(1 / x for x in d[i] if x != inf and x > 0)
+    assert abs(h - want) <= 1e-11 * want, (S[i], h, want)
+PY
+}
+
+"$tg" gen random:3000:1-3:0-5 --seed 6 -o "$tmp/z.gr" || fail "gen" # unreachable vertices (4, 1234), zero weights
+"$tg" convert "$tmp/z.gr" "$tmp/z.edges" || fail "convert"
+S=17,3,2999,0,1500
+T=9,2999,0,4,1234,3
+z="$tmp/z.gr --sources $S --targets $T"
+for e in crauser batched phast; do
+	"$app" $z --engine $e --units cpu -q -o "$tmp/z-$e.csv" --rows "$tmp/z-$e.npy" --matrix "$tmp/zm-$e.npy" \
+		--pred "$tmp/zp-$e.npy" 2>"$tmp/err" || fail "--matrix/--pred, $e: $(cat "$tmp/err")"
+	"$app" $z --engine $e --units cpu -q --matrix "$tmp/zm-$e.csv" || fail "--matrix .csv, $e"
+	check_outputs "$tmp/z.edges" "$tmp/z-$e.npy" "$tmp/zm-$e.npy" "$tmp/zm-$e.csv" "$tmp/zp-$e.npy" "$tmp/z-$e.csv" "$S" "$T"
+	[ "$(stat -c %s "$tmp/zm-$e.npy")" = $((128 + 5 * 6 * 8)) ] || fail "--matrix .npy size, $e"
+	[ "$(stat -c %s "$tmp/zp-$e.npy")" = $((128 + 5 * 3000 * 4)) ] || fail "--pred size, $e"
+done
+# every engine: the same matrix, trees and table, byte for byte (a tree depends on the row alone)
+for e in batched phast; do
+	for f in zm-%s.npy zm-%s.csv zp-%s.npy z-%s.csv; do
+		same "$tmp/$(printf "$f" $e)" "$tmp/$(printf "$f" crauser)" "$e against crauser"
+	done
+done
+"$app" $z --units cpu -q --matrix "$tmp/zm.tsv" || fail "--matrix .tsv"
+tr '\t' , <"$tmp/zm.tsv" | cmp -s - "$tmp/zm-crauser.csv" || fail "--matrix .tsv is not the .csv with tabs"
+# without --rows, -o or --verify: the same matrix and trees
+"$app" $z --units cpu -q --matrix "$tmp/zm2.npy" --pred "$tmp/zp2.npy" || fail "--matrix and --pred alone"
+same "$tmp/zm2.npy" "$tmp/zm-crauser.npy" "--matrix alone"
+same "$tmp/zp2.npy" "$tmp/zp-crauser.npy" "--pred alone"
+if [ -n "${py:-}" ]; then
+	$py -c "import numpy, sys; p = numpy.load(sys.argv[1]); m = numpy.load(sys.argv[2]); \
+assert p.dtype == numpy.int32 and p.shape == (5, 3000) and p[0, 17] == -9999; \
+assert m.dtype == numpy.float64 and m.shape == (5, 6) and m[1, 5] == 0 and numpy.isinf(m[0, 3])" "$tmp/zp2.npy" "$tmp/zm2.npy" ||
+		fail "numpy.load of --pred and --matrix"
+fi
+# 2 and 4 ranks: the same bytes
+if have_mpi; then
+	for nr in 2 4; do
+		"$s/tests/mpirun.sh" $nr "$app" $z --ncpu 1 -q -o "$tmp/zr.csv" --matrix "$tmp/zr.npy" --pred "$tmp/zrp.npy" ||
+			fail "$nr ranks: --matrix --pred"
+		same "$tmp/zr.npy" "$tmp/zm-crauser.npy" "$nr ranks: --matrix"
+		same "$tmp/zrp.npy" "$tmp/zp-crauser.npy" "$nr ranks: --pred"
+		same "$tmp/zr.csv" "$tmp/z-crauser.csv" "$nr ranks: -o"
+	done
+fi
+
+# the journal: killed by kill -9, then --resume, the same matrix and trees (1 rank; 2 under mpirun);
+# a journal of other targets is refused
+jz="--gen random:30000 --seed 4 --sources 0-999 --targets random:300 --engine crauser --units cpu --ncpu 1 -q"
+"$app" $jz -o "$tmp/jz.csv" --matrix "$tmp/jz.npy" --pred "$tmp/jzp.npy" || fail "journal reference"
+for launcher in "" "$s/tests/mpirun.sh 2"; do
+	[ -n "$launcher" ] && ! have_mpi && continue
+	rm -f "$tmp"/jj.rank-* "$tmp/kz.csv" "$tmp/kz.npy" "$tmp/kzp.npy" "$tmp/kzp.npy.partial"
+	$launcher "$app" $jz --journal "$tmp/jj" -o "$tmp/kz.csv" --matrix "$tmp/kz.npy" --pred "$tmp/kzp.npy" &
+	pid=$!
+	for _ in $(seq 1 400); do
+		[ "$(cat "$tmp"/jj.rank-* 2>/dev/null | wc -c)" -gt 40000 ] && break
+		sleep 0.02
+	done
+	pids=$(tree $pid)
+	# shellcheck disable=SC2086
+	kill -9 $pids 2>/dev/null
+	wait $pid 2>/dev/null
+	if [ -e "$tmp/kz.csv" ]; then
+		echo "ok: the journaled run ended before kill -9 (${launcher:+$launcher }--matrix --pred); not checked"
+		continue
+	fi
+	[ -e "$tmp/kz.npy" ] && fail "a killed run left a matrix"
+	[ -e "$tmp/kzp.npy.partial" ] || fail "the killed run left no partial trees"
+	if [ -z "$launcher" ]; then
+		"$app" ${jz%--targets*}--targets random:301 --engine crauser --units cpu --ncpu 1 -q --journal "$tmp/jj" --resume \
+			--matrix "$tmp/kz.npy" --pred "$tmp/kzp.npy" >"$tmp/err" 2>&1 && fail "--resume took a journal of other targets"
+		grep -q "belongs to another run" "$tmp/err" || fail "a journal of other targets: $(cat "$tmp/err")"
+	fi
+	$launcher "$app" $jz --journal "$tmp/jj" --resume -o "$tmp/kz.csv" --matrix "$tmp/kz.npy" --pred "$tmp/kzp.npy" \
+		>"$tmp/k.log" 2>&1 || { cat "$tmp/k.log"; fail "--resume (--matrix --pred) ${launcher:+($launcher)}"; }
+	same "$tmp/kz.npy" "$tmp/jz.npy" "--resume ${launcher:+($launcher) }--matrix"
+	same "$tmp/kzp.npy" "$tmp/jzp.npy" "--resume ${launcher:+($launcher) }--pred"
+	same "$tmp/kz.csv" "$tmp/jz.csv" "--resume ${launcher:+($launcher) }-o"
+	[ -e "$tmp/kzp.npy.partial" ] && fail "the partial trees are still there"
+done
+
+# bad arguments: one line each, exit 2, nothing written
+expect_bad() { # MESSAGE ARGS...
+	want=$1
+	shift
+	"$app" --gen random:3000 -q "$@" >"$tmp/err" 2>&1
+	rc=$?
+	[ $rc = 2 ] || fail "$* exited $rc: $(cat "$tmp/err")"
+	grep -qF -- "$want" "$tmp/err" || fail "$*: $(cat "$tmp/err")"
+	[ -z "$(ls "$tmp/out")" ] || fail "$* left $(ls "$tmp/out")"
+}
+expect_bad "--matrix FILE needs --targets SPEC (its columns)" --matrix "$tmp/out/m.npy"
+expect_bad "--targets SPEC chooses the columns of --matrix FILE: give --matrix" --targets 0-9 -o "$tmp/out/t.csv"
+expect_bad "--matrix $tmp/out/m.txt: the name says the format: FILE.npy" --targets 0-9 --matrix "$tmp/out/m.txt"
+expect_bad "--pred $tmp/out/p.rows: the trees are numpy's .npy" --pred "$tmp/out/p.rows"
+expect_bad "--targets '5000': want 1 to 3000 targets" --targets 5000 --matrix "$tmp/out/m.npy"
+expect_bad "--targets '1,2,1': vertex 1 is listed twice; list each target once" --targets 1,2,1 --matrix "$tmp/out/m.npy"
+printf '4\n3001\n' >"$tmp/tbad.txt"
+expect_bad "--targets file:$tmp/tbad.txt:2: '3001' is not a vertex id 0..2999" --targets "file:$tmp/tbad.txt" --matrix "$tmp/out/m.npy"
+printf '4\n5\n' >"$tmp/tgood.csv"
+expect_bad "is the input $tmp/tgood.csv" --targets "file:$tmp/tgood.csv" --matrix "$tmp/tgood.csv"
+expect_bad "--matrix and --pred both name $tmp/out/x.npy; give each output its own file" --targets 1 --matrix "$tmp/out/x.npy" --pred "$tmp/out/x.npy"
+# the matrix's memory on rank 0, before the run
+"$app" --gen random:3000 -q --sources all --targets all --matrix "$tmp/out/m.npy" --max-memory 20M >"$tmp/err" 2>&1 &&
+	fail "a matrix over --max-memory ran"
+grep -q "^tuccompi-apsp: --matrix: 3000 x 3000 distances need [0-9]* bytes on rank 0, more than the limit of 20971520 (--max-memory)" \
+	"$tmp/err" || fail "a matrix over --max-memory: $(cat "$tmp/err")"
+[ -z "$(ls "$tmp/out")" ] || fail "a matrix over --max-memory left $(ls "$tmp/out")"
+echo "ok: --targets/--matrix (.npy, .csv, .tsv) and --pred: the rows' columns, shortest-path trees, harmonic = 1/d summed; every engine the same bytes$(have_mpi && echo '; 2 and 4 ranks'); resumed after kill -9; bad arguments"
 
 exit 0

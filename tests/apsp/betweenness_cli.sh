@@ -231,6 +231,8 @@ expect() { # expect CODE PATTERN ARGS...: exit status CODE, PATTERN on stderr, n
 expect 2 "name a .npy (float64) or .csv" "$tmp/grid.gr" --betweenness "$tmp/out.txt"
 expect 2 "cannot be resumed from a journal" "$tmp/grid.gr" --betweenness "$tmp/out.npy" --journal "$tmp/out.j"
 expect 2 "writes no distance rows" "$tmp/grid.gr" --betweenness "$tmp/out.csv" --rows "$tmp/out.rows"
+expect 2 "run --pred separately" "$tmp/grid.gr" --betweenness "$tmp/out.csv" --pred "$tmp/out.p.npy"
+expect 2 "run --targets separately" "$tmp/grid.gr" --betweenness "$tmp/out.csv" --targets 0-3 --matrix "$tmp/out.m.csv"
 printf 'p sp 3 3\na 1 2 0\na 2 1 0\na 2 3 1\n' >"$tmp/cyc.gr"
 expect 1 "arcs of weight 0 form a cycle (through the arc" "$tmp/cyc.gr" --betweenness "$tmp/out.npy"
 expect 1 "folder .* does not exist" "$tmp/grid.gr" --betweenness "$tmp/no/such/dir.npy"

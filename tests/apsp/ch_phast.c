@@ -105,7 +105,8 @@ static void model_gpu(const struct sssp_ch_view *v, uint32_t src, uint32_t *dist
 		}
 }
 
-/* PHAST from @p k sources against the reference, rows and summaries. */
+/* PHAST from @p k sources against the reference: rows, summaries (the harmonic sum bit for bit) and
+ * target columns (sssp_phast_cpu_out: a list with a repeat and the last vertex). */
 static void check_sources(const char *what, const struct graph *g, const struct sssp_ch *ch, const uint32_t *src,
 			  unsigned k)
 {
@@ -118,13 +119,25 @@ static void check_sources(const char *what, const struct graph *g, const struct 
 	for (unsigned i = 0; i < k; i++)
 		rows[i] = malloc(g->n * sizeof(uint32_t));
 	ASSERT(work && out && rows && ref);
-	ASSERT_EQ(sssp_phast_cpu(&v, src, k, work, out, rows), 0);
+	uint32_t nt = g->n < 11 ? g->n : 11, tgt[11];
+	for (uint32_t j = 0; j < nt; j++)
+		tgt[j] = j + 1 == nt ? g->n - 1 : (uint32_t)(((uint64_t)j * 40503u) % g->n);
+	if (nt > 2)
+		tgt[2] = tgt[0];
+	uint32_t *cols = malloc((size_t)k * nt * sizeof *cols);
+	ASSERT(cols);
+	struct sssp_phast_out po = { .rows = rows, .targets = tgt, .ntargets = nt, .cols = cols, .harmonic = 1 };
+	ASSERT_EQ(sssp_phast_cpu_out(&v, src, k, work, out, &po), 0);
 	for (unsigned i = 0; i < k; i++)
 	{
 		sssp_ref(g, src[i], ref);
 		for (uint32_t t = 0; t < g->n; t++)
 			if (rows[i][t] != ref[t])
 				FAIL("%s: source %u, vertex %u: PHAST %u, Dijkstra %u", what, src[i], t, rows[i][t], ref[t]);
+		for (uint32_t j = 0; j < nt; j++)
+			if (cols[(size_t)i * nt + j] != ref[tgt[j]])
+				FAIL("%s: source %u, target %u (vertex %u): PHAST %u, Dijkstra %u", what, src[i], j, tgt[j],
+				     cols[(size_t)i * nt + j], ref[tgt[j]]);
 		struct sssp_summary s;
 		sssp_summarize(ref, g->n, src[i], &s);
 		ASSERT_EQ(out[i].source, src[i]);
@@ -132,6 +145,8 @@ static void check_sources(const char *what, const struct graph *g, const struct 
 		ASSERT_EQ(out[i].ecc, s.ecc);
 		ASSERT_EQ(out[i].reached, s.reached);
 		ASSERT_EQ(out[i].overflow, s.overflow);
+		if (out[i].harmonic != s.harmonic)
+			FAIL("%s: source %u: harmonic %.17g, Dijkstra's row %.17g", what, src[i], out[i].harmonic, s.harmonic);
 		if (i < 8)
 		{
 			uint32_t *md = malloc(g->n * sizeof *md);
@@ -145,16 +160,21 @@ static void check_sources(const char *what, const struct graph *g, const struct 
 			free(fl);
 		}
 	}
-	/* summaries alone (no rows) agree with the rows' */
+	/* summaries alone (no rows, no harmonic sum: sssp_phast_cpu) agree with the rows' */
 	struct sssp_summary *out2 = calloc(k, sizeof *out2);
 	ASSERT_EQ(sssp_phast_cpu(&v, src, k, work, out2, NULL), 0);
 	for (unsigned i = 0; i < k; i++)
+	{
 		ASSERT_EQ(out2[i].sum, out[i].sum);
+		ASSERT_EQ(out2[i].reached, out[i].reached);
+		ASSERT(out2[i].harmonic == 0);
+	}
 	for (unsigned i = 0; i < k; i++)
 		free(rows[i]);
 	free(rows);
 	free(out);
 	free(out2);
+	free(cols);
 	free(ref);
 	free(work);
 }

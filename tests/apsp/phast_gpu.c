@@ -5,7 +5,10 @@
  * graphs with zero weights, a grid of equal weights, R-MAT and road-like graphs, with
  * duplicate sources and a last pass that is not full; bad arguments are refused with
  * -EINVAL and a message; each under four plans of the sweeps' levels (chained or grid-wide, a
- * warp per vertex or split). Exits 77 (skipped) without a CUDA device. */
+ * warp per vertex or split). Every pass also gathers target columns on the device
+ * (sssp_phast_gpu_out: a list with a repeat and the last vertex), each equal to the reference's
+ * distance, and one plan runs without the harmonic sum (left 0, the rest unchanged). Exits 77
+ * (skipped) without a CUDA device. */
 #include <cuda_runtime_api.h>
 
 #include "ch.h"
@@ -106,6 +109,15 @@ static void check(const char *what, const struct graph *g, int all)
 		sssp_ref(g, src[i], refs + (size_t)i * g->n);
 		sssp_summarize(refs + (size_t)i * g->n, g->n, src[i], &want[i]);
 	}
+	/* target columns: a repeat, the last vertex */
+	uint32_t nt = g->n < 23 ? g->n : 23, tgt[23], *dtgt, *cols;
+	for (uint32_t j = 0; j < nt; j++)
+		tgt[j] = j + 1 == nt ? g->n - 1 : (uint32_t)(((uint64_t)j * 40503u) % g->n);
+	if (nt > 3)
+		tgt[3] = tgt[0];
+	CUDA_OK(cudaMalloc((void **)&dtgt, nt * sizeof(uint32_t)));
+	CUDA_OK(cudaMemcpy(dtgt, tgt, nt * sizeof(uint32_t), cudaMemcpyHostToDevice));
+	CUDA_OK(cudaMallocHost((void **)&cols, (size_t)k * nt * sizeof(uint32_t)));
 	static const unsigned lanes[] = { 32, 64, 128, 256 };
 	for (int pi = 0; pi < NPLANS; pi++)
 	{
@@ -113,37 +125,47 @@ static void check(const char *what, const struct graph *g, int all)
 		plan(pi, &kn);
 		for (int li = 0; li < 4; li++)
 		{
-			size_t ws = sssp_phast_gpu_workspace_size(g->n, lanes[li]);
+			size_t ws = sssp_phast_gpu_workspace_size_cols(g->n, lanes[li], nt);
 			void *work;
 			CUDA_OK(cudaMalloc(&work, ws));
 			CUDA_OK(cudaMemset(work, 0xab, ws)); /* stale contents must not matter */
 			for (unsigned i = 0; i < k; i++)
 				if (rows[i])
 					memset(rows[i], 0x5a, g->n * sizeof(uint32_t));
-			int rc = sssp_phast_gpu(&d.view, src, k, lanes[li], work, ws, out, rows, NULL, pi == 2 ? 3 : 1, &kn, err,
-						sizeof err);
+			memset(cols, 0x5a, (size_t)k * nt * sizeof(uint32_t));
+			struct sssp_phast_out po = { .rows = rows, .targets = dtgt, .ntargets = nt, .cols = cols, .harmonic = pi != 1 };
+			int rc = sssp_phast_gpu_out(&d.view, src, k, lanes[li], work, ws, out, &po, NULL, pi == 2 ? 3 : 1, &kn, err,
+						    sizeof err);
 			if (rc < 0)
 				FAIL("%s, %u lanes, %s: %s", what, lanes[li], plans[pi], err);
 			for (unsigned i = 0; i < k; i++)
 			{
 				const uint32_t *ref = refs + (size_t)i * g->n;
+				for (uint32_t j = 0; j < nt; j++)
+					if (cols[(size_t)i * nt + j] != ref[tgt[j]])
+						FAIL("%s, %u lanes, %s: source %u, target %u (vertex %u): GPU %u, Dijkstra %u", what,
+						     lanes[li], plans[pi], src[i], j, tgt[j], cols[(size_t)i * nt + j], ref[tgt[j]]);
 				if (rows[i])
 					for (uint32_t t = 0; t < g->n; t++)
 						if (rows[i][t] != ref[t])
 							FAIL("%s, %u lanes, %s: source %u, vertex %u: GPU %u, Dijkstra %u", what,
 							     lanes[li], plans[pi], src[i], t, rows[i][t], ref[t]);
 				if (out[i].source != src[i] || out[i].sum != want[i].sum || out[i].ecc != want[i].ecc ||
-				    out[i].reached != want[i].reached || out[i].overflow != want[i].overflow)
-					FAIL("%s, %u lanes, %s: source %u: summary (sum %llu, ecc %u, reached %u) against Dijkstra's "
-					     "(%llu, %u, %u)",
+				    out[i].reached != want[i].reached || out[i].overflow != want[i].overflow ||
+				    out[i].harmonic != (po.harmonic ? want[i].harmonic : 0))
+					FAIL("%s, %u lanes, %s: source %u: summary (sum %llu, ecc %u, reached %u, harmonic %.17g) "
+					     "against Dijkstra's (%llu, %u, %u, %.17g)",
 					     what, lanes[li], plans[pi], src[i], (unsigned long long)out[i].sum, out[i].ecc,
-					     out[i].reached, (unsigned long long)want[i].sum, want[i].ecc, want[i].reached);
+					     out[i].reached, out[i].harmonic, (unsigned long long)want[i].sum, want[i].ecc,
+					     want[i].reached, want[i].harmonic);
 			}
 			CUDA_OK(cudaFree(work));
 		}
 	}
 	printf("%-28s n=%-6u sources=%u: equal to Dijkstra for 32, 64, 128 and 256 lanes, %d plans\n", what, g->n, k,
 	       NPLANS);
+	CUDA_OK(cudaFree(dtgt));
+	CUDA_OK(cudaFreeHost(cols));
 	free(refs);
 	free(want);
 	for (unsigned i = 0; i < k; i++)
@@ -195,6 +217,9 @@ static void bad_arguments(void)
 	src[1] = 5;
 	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 48, work, ws, out, NULL, NULL, 1, NULL, err, sizeof err), -EINVAL);
 	ASSERT_STR_CONTAINS(err, "48 lanes");
+	struct sssp_phast_out po = { .ntargets = 2, .cols = (uint32_t *)out }; /* columns without their device array */
+	ASSERT_EQ(sssp_phast_gpu_out(&d.view, src, 2, 32, work, ws, out, &po, NULL, 1, NULL, err, sizeof err), -EINVAL);
+	ASSERT_STR_CONTAINS(err, "workspace"); /* too small for the columns, checked first */
 	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws - 1, out, NULL, NULL, 1, NULL, err, sizeof err), -EINVAL);
 	ASSERT_STR_CONTAINS(err, "workspace");
 	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws, out, NULL, NULL, 1, NULL, err, sizeof err), 0);

@@ -8,7 +8,9 @@
  * ran; delta 0, 1 and the rule's; share 1 and 4; with and without rows; with the engine's knobs at
  * their defaults and forced to every path (never pull, always pull, chunks of 2 arcs, all-thread and
  * all-warp expansion); and four threads running batches of 64 at once
- * on their own streams at share 4. Bad arguments (a lane count of 48 too) give -EINVAL and a message.
+ * on their own streams at share 4. Batches with rows also gather target columns on the device
+ * (sssp_batch_params::targets, a list with a repeat and the last vertex): each equals the
+ * reference's distance. Bad arguments (a lane count of 48 too) give -EINVAL and a message.
  * Exit 77 without a GPU. */
 #include <cuda_runtime_api.h>
 #include <pthread.h>
@@ -30,6 +32,8 @@
 			FAIL("%s: %s", #call, cudaGetErrorString(e_));                  \
 	} while (0)
 
+#define NTARGETS 19
+
 struct gcase
 {
 	const char *name;
@@ -39,6 +43,8 @@ struct gcase
 	uint32_t **ref; /* reference rows, per source */
 	uint32_t s64[64], s33[33], s32[32], s7[7], s1[1];
 	int keep_sources; /* the case set its sources itself */
+	uint32_t tgt[NTARGETS], nt; /* target columns (batches with rows) */
+	uint32_t *dtgt;             /* their device copy */
 };
 
 static uint64_t next_rand(uint64_t *s)
@@ -88,6 +94,13 @@ static void prepare(struct gcase *c)
 		sources(g->n, 7, 22, c->s7);
 		sources(g->n, 1, 23, c->s1);
 	}
+	c->nt = g->n < NTARGETS ? g->n : NTARGETS;
+	for (uint32_t j = 0; j < c->nt; j++)
+		c->tgt[j] = j + 1 == c->nt ? g->n - 1 : (uint32_t)(((uint64_t)j * 2654435761u) % g->n);
+	if (c->nt > 4)
+		c->tgt[4] = c->tgt[1];
+	CK(cudaMalloc((void **)&c->dtgt, c->nt * sizeof(uint32_t)));
+	CK(cudaMemcpy(c->dtgt, c->tgt, c->nt * sizeof(uint32_t), cudaMemcpyHostToDevice));
 	/* every reference the threads will need, before any thread starts */
 	for (unsigned i = 0; i < 64; i++)
 		ref_row(c, c->s64[i]);
@@ -103,6 +116,7 @@ static void prepare(struct gcase *c)
 static void release(struct gcase *c)
 {
 	sssp_batch_gpu_graph_free(&c->dg);
+	cudaFree(c->dtgt);
 	for (uint32_t v = 0; v < c->g.n; v++)
 		free(c->ref[v]);
 	free(c->ref);
@@ -118,12 +132,22 @@ static const char *lanes_now(void)
 	return knobs_now.lanes == 32 ? "32" : knobs_now.lanes == 64 ? "64" : "by the batch";
 }
 
-/* One batch on stream s with workspace work (sized for rows); checks every lane. */
+/* One batch on stream s with workspace work (sized for rows and the target columns when rows is
+ * given: then the columns are gathered too); checks every lane. */
 static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uint32_t delta, unsigned share,
 			uint32_t *rows, cudaStream_t s, void *work, const char *knobs)
 {
 	struct sssp_summary out[SSSP_BATCH_LANES + 1];
-	struct sssp_batch_params p = { delta, share, &knobs_now };
+	struct sssp_batch_params p = { .delta = delta, .share = share, .knobs = &knobs_now };
+	uint32_t *cols = NULL;
+	if (rows)
+	{
+		CK(cudaMallocHost((void **)&cols, (size_t)SSSP_BATCH_LANES * c->nt * sizeof(uint32_t)));
+		memset(cols, 0x5a, (size_t)SSSP_BATCH_LANES * c->nt * sizeof(uint32_t));
+		p.targets = c->dtgt;
+		p.ntargets = c->nt;
+		p.cols = cols;
+	}
 	char err[256] = "";
 	memset(out, 0xa5, sizeof(out));
 	int r = sssp_batch_gpu_run(&c->dg, src, nsrc, work, &p, s, out, rows, err, sizeof(err));
@@ -138,14 +162,19 @@ static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uin
 		struct sssp_summary want;
 		sssp_summarize(ref, n, src[i], &want);
 		if (out[i].source != src[i] || out[i].sum != want.sum || out[i].ecc != want.ecc ||
-		    out[i].reached != want.reached || out[i].overflow != want.overflow)
+		    out[i].reached != want.reached || out[i].overflow != want.overflow || out[i].harmonic != want.harmonic)
 			FAIL("%s (%s, lanes %s), delta %u, share %u, %u sources, lane %u (source %u): sum %llu ecc %u "
-			     "reached %u overflow %u; reference sum %llu ecc %u reached %u overflow %u",
+			     "reached %u overflow %u harmonic %.17g; reference sum %llu ecc %u reached %u overflow %u harmonic %.17g",
 			     c->name, knobs, lanes_now(), delta, share, nsrc, i, src[i], (unsigned long long)out[i].sum, out[i].ecc,
-			     out[i].reached, out[i].overflow, (unsigned long long)want.sum, want.ecc, want.reached,
-			     want.overflow);
+			     out[i].reached, out[i].overflow, out[i].harmonic, (unsigned long long)want.sum, want.ecc, want.reached,
+			     want.overflow, want.harmonic);
 		if (out[i].phases < 1)
 			FAIL("%s: lane %u ran %u phases", c->name, i, out[i].phases);
+		for (uint32_t j = 0; cols && j < c->nt; j++)
+			if (cols[(size_t)i * c->nt + j] != ref[c->tgt[j]])
+				FAIL("%s (%s, lanes %s), delta %u, share %u, %u sources: lane %u (source %u), target %u (vertex %u): "
+				     "%u, reference %u", c->name, knobs, lanes_now(), delta, share, nsrc, i, src[i], j, c->tgt[j],
+				     cols[(size_t)i * c->nt + j], ref[c->tgt[j]]);
 		if (rows)
 			for (uint32_t v = 0; v < n; v++)
 				if (rows[(size_t)i * n + v] != ref[v])
@@ -154,6 +183,8 @@ static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uin
 					     c->name, knobs, lanes_now(), delta, share, nsrc, i, src[i], v, rows[(size_t)i * n + v],
 					     ref[v]);
 	}
+	if (cols)
+		CK(cudaFreeHost(cols));
 }
 
 /* Knob sets forcing every path (-1: the default). */
@@ -216,7 +247,7 @@ static void run_case(struct gcase *c, cudaStream_t s)
 	prepare(c);
 	uint32_t n = c->g.n;
 	void *work_rows = NULL, *work = NULL;
-	CK(cudaMalloc(&work_rows, sssp_batch_gpu_workspace_size(n, 1)));
+	CK(cudaMalloc(&work_rows, sssp_batch_gpu_workspace_size_cols(n, 1, c->nt)));
 	CK(cudaMalloc(&work, sssp_batch_gpu_workspace_size(n, 0)));
 	ASSERT(sssp_batch_gpu_workspace_size(n, 1) > sssp_batch_gpu_workspace_size(n, 0));
 	uint32_t *rows;
@@ -292,7 +323,7 @@ static void *worker_main(void *arg)
 	cudaStream_t s;
 	CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 	void *work;
-	CK(cudaMalloc(&work, sssp_batch_gpu_workspace_size(wk->c->g.n, 1)));
+	CK(cudaMalloc(&work, sssp_batch_gpu_workspace_size_cols(wk->c->g.n, 1, wk->c->nt)));
 	uint32_t *rows;
 	CK(cudaMallocHost((void **)&rows, (size_t)SSSP_BATCH_LANES * wk->c->g.n * sizeof(uint32_t)));
 	for (int b = 0; b < wk->nbatches; b++)
@@ -357,7 +388,7 @@ int main(void)
 		void *work;
 		CK(cudaMalloc(&work, sssp_batch_gpu_workspace_size(100, 0)));
 		struct sssp_summary out[SSSP_BATCH_LANES + 1];
-		struct sssp_batch_params p = { 0, 1, NULL };
+		struct sssp_batch_params p = { .share = 1 };
 		uint32_t src[SSSP_BATCH_LANES + 1] = { 0 };
 		char msg[256] = "";
 		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 0, work, &p, s, out, NULL, msg, sizeof(msg)), -EINVAL);
@@ -365,7 +396,7 @@ int main(void)
 		struct sssp_batch_knobs k48;
 		sssp_batch_knobs_default(&k48);
 		k48.lanes = 48;
-		struct sssp_batch_params p48 = { 0, 1, &k48 };
+		struct sssp_batch_params p48 = { .share = 1, .knobs = &k48 };
 		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 4, work, &p48, s, out, NULL, msg, sizeof(msg)), -EINVAL);
 		ASSERT_STR_CONTAINS(msg, "lanes");
 		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, SSSP_BATCH_LANES + 1, work, &p, s, out, NULL, msg, sizeof(msg)),
@@ -374,6 +405,12 @@ int main(void)
 		msg[0] = '\0';
 		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 4, work, &p, s, out, NULL, msg, sizeof(msg)), -EINVAL);
 		ASSERT_STR_CONTAINS(msg, "not a vertex");
+		src[3] = 3;
+		struct sssp_batch_params pc = { .share = 1 };
+		pc.ntargets = 3;
+		pc.cols = (uint32_t *)out; /* columns without their device array */
+		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 4, work, &pc, s, out, NULL, msg, sizeof(msg)), -EINVAL);
+		ASSERT_STR_CONTAINS(msg, "target columns");
 		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 4, NULL, &p, s, out, NULL, NULL, 0), -EINVAL);
 		CK(cudaFree(work));
 		release(&c);

@@ -1,5 +1,5 @@
 /* Tests of the CPU bucket-queue engine (codelets/sssp/sssp_cpu.c): every distance and every summary
- * field (reached, sum, ecc, overflow, source) must equal those of the independent reference
+ * field (reached, sum, ecc, overflow, source, harmonic) must equal those of the independent reference
  * (tests/apsp/sssp_ref.h), from every source of small graphs and from sampled sources of larger
  * ones, for each of its configurations (Dial's buckets of width 1, 8, 64, 2^20 or chosen from the
  * weights, radix heap, pipelined or plain, renumbered or not, a queue pool small enough to be
@@ -9,6 +9,8 @@
  * paths long enough to reach 2^31 (overflow flagged) and 2^32 (saturated exactly like sssp_dijkstra).
  * The packed graph is also moved to another address before use (it must hold no pointers), and
  * workspaces and rows start out full of garbage. */
+#include <math.h>
+
 #include "graph.h"
 #include "cli.h"
 #include "sssp.h"
@@ -64,11 +66,11 @@ static void check_summary(const char *what, const char *var, uint32_t s, const s
 			  const struct sssp_summary *want)
 {
 	if (got->source != want->source || got->reached != want->reached || got->sum != want->sum ||
-	    got->ecc != want->ecc || got->overflow != want->overflow || got->phases != 0)
+	    got->ecc != want->ecc || got->overflow != want->overflow || got->phases != 0 || got->harmonic != want->harmonic)
 		FAIL("%s, %s, source %u: summary (source %" PRIu64 ", reached %u, sum %" PRIu64
-		     ", ecc %u, overflow %u, phases %u), want (%" PRIu64 ", %u, %" PRIu64 ", %u, %u, 0)",
-		     what, var, s, got->source, got->reached, got->sum, got->ecc, got->overflow, got->phases,
-		     want->source, want->reached, want->sum, want->ecc, want->overflow);
+		     ", ecc %u, overflow %u, phases %u, harmonic %.17g), want (%" PRIu64 ", %u, %" PRIu64 ", %u, %u, 0, %.17g)",
+		     what, var, s, got->source, got->reached, got->sum, got->ecc, got->overflow, got->phases, got->harmonic,
+		     want->source, want->reached, want->sum, want->ecc, want->overflow, want->harmonic);
 }
 
 /* Every variant from each source of @p src (k of them; NULL: all) against the reference. */
@@ -213,11 +215,46 @@ static void check_saturation(void)
 	graph_free(&gr);
 }
 
+/* The harmonic sum's fixed point (sssp_types.h): a term is 1/d within 2^-53 relatively (d = 1,
+ * small, 2^29 and the largest distances), d = 0 and unreachable count nothing, c terms at once are
+ * c single additions (128-bit carries included), and the order of the additions changes no bit. */
+static void check_harmonic(void)
+{
+	static const uint32_t ds[] = { 1, 2, 3, 7, 10, 999999, 1u << 29, 0x7fffffffu, SSSP_INF - 1 };
+	for (unsigned i = 0; i < sizeof ds / sizeof ds[0]; i++)
+	{
+		double v = sssp_harm_value(sssp_harm_term(ds[i])), want = 1.0 / ds[i];
+		if (fabs(v - want) > want * 0x1p-52)
+			FAIL("harmonic term of %u: %.17g, 1/d %.17g", ds[i], v, want);
+		struct sssp_harm once = { 0, 0 }, each = { 0, 0 };
+		sssp_harm_add_times(&once, sssp_harm_term(ds[i]), 4000000000u);
+		for (uint32_t k = 0; k < 4000; k++)
+			sssp_harm_add_times(&each, sssp_harm_term(ds[i]), 1000000);
+		ASSERT(once.lo == each.lo && once.hi == each.hi);
+	}
+	struct sssp_harm z = sssp_harm_term(0), u = sssp_harm_term(SSSP_INF);
+	ASSERT(z.lo == 0 && z.hi == 0 && u.lo == 0 && u.hi == 0);
+	/* 1/1 + 1/3 + 1/7 ... forwards and backwards */
+	struct sssp_harm f = { 0, 0 }, b = { 0, 0 };
+	long double sum = 0;
+	for (unsigned i = 0; i < sizeof ds / sizeof ds[0]; i++)
+	{
+		sssp_harm_add(&f, sssp_harm_term(ds[i]));
+		sssp_harm_add(&b, sssp_harm_term(ds[sizeof ds / sizeof ds[0] - 1 - i]));
+		sum += 1.0L / ds[i];
+	}
+	ASSERT(f.lo == b.lo && f.hi == b.hi);
+	if (fabs(sssp_harm_value(f) - (double)sum) > 1e-15 * (double)sum)
+		FAIL("harmonic sum %.17g, 1/d summed %.17g", sssp_harm_value(f), (double)sum);
+	printf("sssp_cpu_engine: harmonic terms within 2^-52 of 1/d, sums independent of order\n");
+}
+
 int main(void)
 {
 	struct graph g = { 0 };
 	struct graph_error err;
 	int all = 1;
+	check_harmonic();
 
 	/* random: sparse (many unreachable vertices), then dense; weights 1..10, 0..10, 0..1e6 */
 	check_generated(graph_gen_random(300, 0, 2, 1, 10, 1, &g, &err), &g, &err, all, "random sparse 1..10");

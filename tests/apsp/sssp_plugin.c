@@ -3,10 +3,16 @@
  * source of random graphs (sparse with unreachable parts; zero and large weights), an R-MAT
  * graph, a grid, a road-like graph and a hand-made one (parallel arcs, a self-loop, an isolated
  * vertex) equals an independent reference (tests/apsp/sssp_ref.h), and so do the per-source
- * summaries. Without arguments the CPU implementations are checked; with --gpu the CUDA ones
+ * summaries (the harmonic sum bit for bit as sssp_summarize gives it from the reference's row, and
+ * within 1e-12 of 1/d summed in double), the target columns of each result (a list in no order,
+ * with a repeat) and each source's predecessors (sssp_args::pred): a tree rooted at the source
+ * (following predecessors from any reached vertex ends at the source within n steps), every
+ * predecessor arc tight (d(p) + w(p, v) = d(v)), -9999 exactly at the source and the unreachable
+ * vertices; a graph of zero-weight cycles among them. Without arguments the CPU implementations are checked; with --gpu the CUDA ones
  * (exit 77 when there is no GPU or no CUDA in the build), under MK = 3 so that concurrent
  * batches share the GPU. In CUDA builds the CPU run also checks the plans' MK and GPU-memory
  * decision (sssp_plan_fit_gpu), which needs no GPU. */
+#include <math.h>
 #include <pthread.h>
 #include <tuccompi.h>
 
@@ -30,6 +36,51 @@ static int keep_row(uint64_t id, uint32_t source, const uint32_t *dist, uint32_t
 	return 0;
 }
 
+static int keep_pred(uint64_t id, uint32_t source, const int32_t *pred, uint32_t n, void *ctx)
+{
+	int32_t *p = ctx;
+	(void)source;
+	memcpy(p + id * n, pred, (size_t)n * sizeof(int32_t));
+	return 0;
+}
+
+/* The weight of the arc u -> v of g (the lightest, as the engines see parallel arcs); UINT64_MAX: none. */
+static uint64_t arc_weight(const struct graph *g, uint32_t u, uint32_t v)
+{
+	uint64_t w = UINT64_MAX;
+	for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++)
+		if (g->col[e] == v && g->w[e] < w)
+			w = g->w[e];
+	return w;
+}
+
+/* pred is a shortest-path tree of src for the distances ref (sssp_args::pred's promise). */
+static void check_tree(const char *what, const struct graph *g, uint32_t src, const uint32_t *ref, const int32_t *pred)
+{
+	for (uint32_t v = 0; v < g->n; v++)
+	{
+		if (v == src || ref[v] == GRAPH_INF)
+		{
+			if (pred[v] != SSSP_NO_PRED)
+				FAIL("%s: source %u: vertex %u (%s) has predecessor %d", what, src, v, v == src ? "the source" : "unreachable",
+				     pred[v]);
+			continue;
+		}
+		if (pred[v] < 0 || (uint32_t)pred[v] >= g->n)
+			FAIL("%s: source %u: reached vertex %u has predecessor %d", what, src, v, pred[v]);
+		uint32_t p = (uint32_t)pred[v];
+		uint64_t w = arc_weight(g, p, v);
+		if (w == UINT64_MAX || ref[p] == GRAPH_INF || ref[p] + w != ref[v])
+			FAIL("%s: source %u: predecessor %u of %u: d %u + w %llu != d %u", what, src, p, v, ref[p],
+			     (unsigned long long)w, ref[v]);
+		uint32_t x = v, steps = 0;
+		while (x != src && steps++ <= g->n)
+			x = (uint32_t)pred[x];
+		if (x != src)
+			FAIL("%s: source %u: the predecessors of %u make a cycle", what, src, v);
+	}
+}
+
 /* Every row and summary of every source of g through plan's task set on the CPU or the GPU. */
 static void check_plan(const char *what, struct graph *g, struct sssp_plan *plan, int gpu, const char *policy)
 {
@@ -39,21 +90,40 @@ static void check_plan(const char *what, struct graph *g, struct sssp_plan *plan
 	for (uint64_t i = 0; i < k; i++)
 		src[i] = (uint32_t)i;
 	struct rows rows = { g->n, calloc(k * g->n, sizeof(uint32_t)) };
-	struct sssp_args args = { .n = g->n, .row = keep_row, .row_ctx = &rows };
-	struct sssp_summary *res = calloc(k, sizeof(*res));
-	struct tuccompi_taskset_desc desc = { .results = res };
+	int32_t *preds = calloc(k * g->n, sizeof(int32_t));
+	/* targets: every third vertex from the last down, and vertex 0 twice */
+	uint32_t nt = 0, *tgt = malloc((g->n / 3 + 3) * sizeof(uint32_t));
+	for (uint32_t v = g->n; v-- > 0;)
+		if (v % 3 == 0)
+			tgt[nt++] = v;
+	tgt[nt++] = 0;
+	struct sssp_args args = { .n = g->n, .row = keep_row, .row_ctx = &rows, .harmonic = 1, .targets = tgt,
+				  .ntargets = nt, .pred = keep_pred, .pred_ctx = preds };
+	size_t rsize = sssp_result_size(&args);
+	ASSERT_EQ(rsize, sizeof(struct sssp_summary) + 4 * nt);
+	unsigned char *results = calloc(k, rsize);
+	struct tuccompi_taskset_desc desc = { .results = results };
 	ASSERT_OK(sssp_plan_taskset(plan, src, k, &args, &desc));
 	tuccompi_taskset_t ts;
 	ASSERT_OK(tuccompi_parallel(tuccompi_policy_by_name(policy), &desc, &ts));
 	ASSERT_OK(tuccompi_wait(ts));
 	ASSERT_EQ(args.row_error, 0);
+	ASSERT_EQ(args.pred_error, 0);
 	uint32_t *ref = malloc((size_t)g->n * sizeof(uint32_t));
 	uint64_t unreachable = 0;
 	for (uint64_t i = 0; i < k; i++)
 	{
+		struct sssp_summary *res = (struct sssp_summary *)(results + i * rsize);
+		const uint32_t *cols = sssp_result_cols(res);
 		sssp_ref(g, src[i], ref);
+		for (uint32_t j = 0; j < nt; j++)
+			if (cols[j] != ref[tgt[j]])
+				FAIL("%s (%s, %s): target column %u (vertex %u) of source %u: %u, reference %u", what,
+				     sssp_engine_name(engine), gpu ? "GPU" : "CPU", j, tgt[j], src[i], cols[j], ref[tgt[j]]);
+		check_tree(what, g, src[i], ref, preds + i * g->n);
 		uint64_t sum = 0;
 		uint32_t ecc = 0, reached = 0;
+		double harm = 0; /* 1/d in double, for the fixed-point sum's accuracy */
 		for (uint32_t v = 0; v < g->n; v++)
 		{
 			if (rows.data[i * g->n + v] != ref[v])
@@ -63,17 +133,25 @@ static void check_plan(const char *what, struct graph *g, struct sssp_plan *plan
 			{
 				sum += ref[v];
 				reached++;
+				harm += ref[v] ? 1.0 / ref[v] : 0;
 				if (ref[v] > ecc)
 					ecc = ref[v];
 			}
 			else
 				unreachable++;
 		}
-		if (res[i].sum != sum || res[i].ecc != ecc || res[i].reached != reached || res[i].source != src[i] ||
-		    res[i].overflow)
+		if (res->sum != sum || res->ecc != ecc || res->reached != reached || res->source != src[i] ||
+		    res->overflow)
 			FAIL("%s (%s): summary of source %u: sum %llu/%llu ecc %u/%u reached %u/%u", what,
 			     sssp_engine_name(engine), src[i],
-			     (unsigned long long)res[i].sum, (unsigned long long)sum, res[i].ecc, ecc, res[i].reached, reached);
+			     (unsigned long long)res->sum, (unsigned long long)sum, res->ecc, ecc, res->reached, reached);
+		/* the harmonic sum: the same bits as sssp_summarize's of the reference row on every engine
+		 * and unit, and within rounding of 1/d summed in double */
+		struct sssp_summary want;
+		sssp_summarize(ref, g->n, src[i], &want);
+		if (res->harmonic != want.harmonic || fabs(want.harmonic - harm) > 1e-12 * harm)
+			FAIL("%s (%s, %s): harmonic of source %u: %.17g, the reference row's %.17g, 1/d summed %.17g", what,
+			     sssp_engine_name(engine), gpu ? "GPU" : "CPU", src[i], res->harmonic, want.harmonic, harm);
 	}
 	struct tuccompi_taskset_stats st;
 	ASSERT_OK(tuccompi_taskset_get_stats(ts, &st));
@@ -88,8 +166,10 @@ static void check_plan(const char *what, struct graph *g, struct sssp_plan *plan
 	tuccompi_taskset_destroy(ts);
 	sssp_plan_taskset_done(plan, &desc);
 	free(ref);
-	free(res);
+	free(results);
 	free(rows.data);
+	free(preds);
+	free(tgt);
 	free(src);
 }
 
@@ -229,6 +309,11 @@ int main(int argc, char **argv)
 		uint32_t s[] = { 0, 0, 0, 1, 2, 2, 3 }, d[] = { 1, 1, 2, 2, 2, 3, 0 }, w[] = { 5, 2, 9, 3, 1, 4, 1 };
 		ASSERT_OK(graph_from_arcs(5, 7, s, d, w, &g, &err));
 		check_graph("hand-made", &g, gpu, "ms", engines[e]);
+		graph_free(&g);
+		/* zero-weight cycles: 0 -> 1 -> 2 -> 0 and 1 -> 2 -> 3 -> 1, all of weight 0, beside 0 -> 4 -> 5 */
+		uint32_t zs[] = { 0, 1, 2, 2, 3, 0, 4, 5 }, zd[] = { 1, 2, 0, 3, 1, 4, 5, 3 }, zw[] = { 0, 0, 0, 0, 0, 3, 1, 2 };
+		ASSERT_OK(graph_from_arcs(7, 8, zs, zd, zw, &g, &err));
+		check_graph("zero-weight cycles", &g, gpu, "eq2", engines[e]);
 		graph_free(&g);
 	}
 
