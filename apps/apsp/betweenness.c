@@ -3,7 +3,6 @@
  * numpy.load() reads as a float64 array of n values; .csv: a header line and one "vertex,value" line
  * per vertex, values with 17 significant digits (they read back to the same doubles). */
 #include <errno.h>
-#include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,27 +28,17 @@ static enum format format_of(const char *path)
 	return FMT_NONE;
 }
 
-static int fail(struct graph_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(struct graph_error *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
 int betweenness_check(const char *path, int journal, const char *per_source, struct graph_error *err)
 {
 	if (format_of(path) == FMT_NONE)
-		return fail(err, -EINVAL, "--betweenness %s: name a .npy (float64) or .csv (vertex,betweenness) file", path);
+		return graph_set_error(err, -EINVAL, "--betweenness %s: name a .npy (float64) or .csv (vertex,betweenness) file", path);
 	if (journal)
-		return fail(err, -EINVAL,
+		return graph_set_error(err, -EINVAL,
 			    "--betweenness %s: a betweenness run cannot be resumed from a journal (the journal holds each "
 			    "source's summary, not its share of the sums); drop --journal",
 			    path);
 	if (per_source)
-		return fail(err, -EINVAL,
+		return graph_set_error(err, -EINVAL,
 			    "--betweenness %s: a betweenness run writes no distance rows, trees or matrices (only the sums "
 			    "and the -o table); run %s separately",
 			    path, per_source);

@@ -5,7 +5,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,18 +20,8 @@ double cli_now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int set_error(struct graph_error *err, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int set_error(struct graph_error *err, int rc, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 /* A bad argument. */
-#define usage(err, ...) set_error(err, -EINVAL, __VA_ARGS__)
+#define usage(err, ...) graph_set_error(err, -EINVAL, __VA_ARGS__)
 
 /* ================================================================ numbers */
 
@@ -279,7 +268,7 @@ static int random_sources(uint32_t n, uint64_t k, uint64_t seed, uint32_t *src, 
 	{
 		uint8_t *seen = calloc(((size_t)n + 7) / 8, 1);
 		if (!seen)
-			return set_error(err, -ENOMEM, "out of memory for a bitmap of %" PRIu32 " vertices", n);
+			return graph_set_error(err, -ENOMEM, "out of memory for a bitmap of %" PRIu32 " vertices", n);
 		for (uint64_t i = 0; i < k;)
 		{
 			uint32_t v = (uint32_t)(graph_splitmix64(&s) % n);
@@ -294,7 +283,7 @@ static int random_sources(uint32_t n, uint64_t k, uint64_t seed, uint32_t *src, 
 	}
 	uint32_t *perm = malloc((size_t)n * sizeof *perm);
 	if (!perm)
-		return set_error(err, -ENOMEM, "out of memory for a permutation of %" PRIu32 " vertices", n);
+		return graph_set_error(err, -ENOMEM, "out of memory for a permutation of %" PRIu32 " vertices", n);
 	for (uint32_t i = 0; i < n; i++)
 		perm[i] = i;
 	for (uint64_t i = 0; i < k; i++)
@@ -315,7 +304,7 @@ static int list_sources(const char *opt, const char *noun, const char *spec, uin
 {
 	uint8_t *seen = calloc(((size_t)n + 7) / 8, 1);
 	if (!seen)
-		return set_error(err, -ENOMEM, "out of memory for a bitmap of %" PRIu32 " vertices", n);
+		return graph_set_error(err, -ENOMEM, "out of memory for a bitmap of %" PRIu32 " vertices", n);
 	uint64_t k = 0;
 	int rc = 0;
 	for (const char *p = spec;; p++)
@@ -357,7 +346,7 @@ static int file_sources(const char *opt, const char *noun, const char *spec, uin
 	const char *path = spec + 5;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return set_error(err, -errno, "%s %s: cannot open %s: %s", opt, spec, path, strerror(errno));
+		return graph_set_error(err, -errno, "%s %s: cannot open %s: %s", opt, spec, path, strerror(errno));
 	uint8_t *seen = calloc(((size_t)n + 7) / 8, 1);
 	uint64_t k = 0, cap = 1024, line = 1;
 	uint32_t *src = malloc(cap * sizeof *src);
@@ -365,7 +354,7 @@ static int file_sources(const char *opt, const char *noun, const char *spec, uin
 	char tok[24];
 	size_t len = 0;
 	if (!seen || !src)
-		rc = set_error(err, -ENOMEM, "%s %s: out of memory for a bitmap of %" PRIu32 " vertices", opt, spec, n);
+		rc = graph_set_error(err, -ENOMEM, "%s %s: out of memory for a bitmap of %" PRIu32 " vertices", opt, spec, n);
 	while (rc == 0)
 	{
 		c = getc(f);
@@ -388,7 +377,7 @@ static int file_sources(const char *opt, const char *noun, const char *spec, uin
 					uint32_t *p = realloc(src, (cap *= 2) * sizeof *src);
 					if (!p)
 					{
-						rc = set_error(err, -ENOMEM, "%s %s: out of memory for %" PRIu64 " %ss", opt, spec, cap, noun);
+						rc = graph_set_error(err, -ENOMEM, "%s %s: out of memory for %" PRIu64 " %ss", opt, spec, cap, noun);
 						break;
 					}
 					src = p;
@@ -407,7 +396,7 @@ static int file_sources(const char *opt, const char *noun, const char *spec, uin
 			len = sizeof tok; /* too long for an id: reported at its end */
 	}
 	if (rc == 0 && ferror(f))
-		rc = set_error(err, -EIO, "%s %s: read error", opt, spec);
+		rc = graph_set_error(err, -EIO, "%s %s: read error", opt, spec);
 	if (rc == 0 && k == 0)
 		rc = usage(err, "%s %s: no vertex id in the file; write ids from 0, one a line or separated by blanks or "
 			   "commas", opt, spec);
@@ -471,7 +460,7 @@ int cli_vertex_set(const char *opt, const char *noun, const char *spec, uint32_t
 		return usage(err, "%s '%s': use all, first:N, random:N, A-B or a,b,c (vertex ids count from 0)", opt, spec);
 	uint32_t *src = malloc((v < n ? v : n) * sizeof *src + 1);
 	if (!src)
-		return set_error(err, -ENOMEM, "out of memory for %" PRIu64 " %ss", v, noun);
+		return graph_set_error(err, -ENOMEM, "out of memory for %" PRIu64 " %ss", v, noun);
 	int rc = 0;
 	if (list)
 		rc = list_sources(opt, noun, spec, n, src, &v, err);
@@ -582,12 +571,12 @@ static int check_new_dir(const struct cli_output *o, struct graph_error *err)
 	char anc[PATH_MAX];
 	struct stat st;
 	if (stat(o->path, &st) == 0)
-		return S_ISDIR(st.st_mode) ? 0 : set_error(err, -ENOTDIR, "%s %s: not a folder; name a folder", o->option, o->path);
+		return S_ISDIR(st.st_mode) ? 0 : graph_set_error(err, -ENOTDIR, "%s %s: not a folder; name a folder", o->option, o->path);
 	existing_ancestor(o->path, anc, sizeof anc);
 	if (stat(anc, &st) < 0 || !S_ISDIR(st.st_mode))
-		return set_error(err, -ENOTDIR, "%s %s: %s is not a folder", o->option, o->path, anc);
+		return graph_set_error(err, -ENOTDIR, "%s %s: %s is not a folder", o->option, o->path, anc);
 	if (access(anc, W_OK | X_OK) < 0)
-		return set_error(err, -errno, "%s %s: cannot create it in %s (%s); name a writable place", o->option, o->path,
+		return graph_set_error(err, -errno, "%s %s: cannot create it in %s (%s); name a writable place", o->option, o->path,
 				 anc, strerror(errno));
 	return 0;
 }
@@ -621,19 +610,19 @@ static int check_folder(const struct cli_output *o, const struct cli_output *out
 	if (len == 0)
 		return usage(err, "%s '': empty file name", o->option);
 	if (o->path[len - 1] == '/' || (stat(o->path, &st) == 0 && S_ISDIR(st.st_mode)))
-		return set_error(err, -EISDIR, "%s %s: is a folder; name a file in it", o->option, o->path);
+		return graph_set_error(err, -EISDIR, "%s %s: is a folder; name a file in it", o->option, o->path);
 	if (len + 32 >= PATH_MAX)
-		return set_error(err, -ENAMETOOLONG, "%s %s: name too long; use a shorter path", o->option, o->path);
+		return graph_set_error(err, -ENAMETOOLONG, "%s %s: name too long; use a shorter path", o->option, o->path);
 	folder_of(o->path, dir, sizeof dir);
 	if (stat(dir, &st) < 0 && errno == ENOENT && will_create(dir, outs, nout))
 		return 0;
 	if (stat(dir, &st) < 0)
-		return set_error(err, -errno, "%s %s: folder %s %s; create it first or name another folder", o->option,
+		return graph_set_error(err, -errno, "%s %s: folder %s %s; create it first or name another folder", o->option,
 				 o->path, dir, errno == ENOENT ? "does not exist" : strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return set_error(err, -ENOTDIR, "%s %s: %s is not a folder", o->option, o->path, dir);
+		return graph_set_error(err, -ENOTDIR, "%s %s: %s is not a folder", o->option, o->path, dir);
 	if (access(dir, W_OK | X_OK) < 0)
-		return set_error(err, -errno, "%s %s: cannot write in folder %s (%s); name a writable folder", o->option,
+		return graph_set_error(err, -errno, "%s %s: cannot write in folder %s (%s); name a writable folder", o->option,
 				 o->path, dir, strerror(errno));
 	return 0;
 }

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,16 +25,6 @@ static int all_ok(int ok)
 {
 	int64_t v = ok;
 	return tuccompi_allreduce_i64(&v, 1, TUCCOMPI_OP_AND) < 0 ? 0 : (int)v;
-}
-
-static int rows_error(struct graph_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int rows_error(struct graph_error *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-	va_end(ap);
-	return code;
 }
 
 static int is_npy(const char *path)
@@ -121,12 +110,12 @@ static int open_partial(struct rows_file *rf, const char *path, uint32_t n, cons
 	rf->out.slot = -1;
 	rf->out.f = NULL;
 	if (!(rf->out.tmp = malloc(len)))
-		return rows_error(err, -ENOMEM, "%s: out of memory", path);
+		return graph_set_error(err, -ENOMEM, "%s: out of memory", path);
 	snprintf(rf->out.tmp, len, "%s.partial", path);
 	if (!create)
 	{
 		rf->out.fd = open(rf->out.tmp, O_WRONLY | O_CLOEXEC);
-		return rf->out.fd < 0 ? rows_error(err, -errno, "cannot open %s: %s", rf->out.tmp, strerror(errno)) : 0;
+		return rf->out.fd < 0 ? graph_set_error(err, -errno, "cannot open %s: %s", rf->out.tmp, strerror(errno)) : 0;
 	}
 	uint64_t total = rf->data_off + k * rf->row_bytes + (rf->npy ? 32 + k * 4 : 0);
 	if (resume)
@@ -137,14 +126,14 @@ static int open_partial(struct rows_file *rf, const char *path, uint32_t n, cons
 		if (fd >= 0 && !same)
 			close(fd);
 		if (!same)
-			return rows_error(err, -ESTALE, "--resume: %s is missing or belongs to another run (the %s file); run again "
+			return graph_set_error(err, -ESTALE, "--resume: %s is missing or belongs to another run (the %s file); run again "
 					  "without --resume", rf->out.tmp, rf->option);
 		rf->out.fd = fd;
 		return 0;
 	}
 	rf->out.fd = open(rf->out.tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (rf->out.fd < 0 || write_head(rf, rf->out.fd, n, src, k, total) < 0)
-		return rows_error(err, -errno, "cannot write %s (%" PRIu64 " bytes): %s", rf->out.tmp, total, strerror(errno));
+		return graph_set_error(err, -errno, "cannot write %s (%" PRIu64 " bytes): %s", rf->out.tmp, total, strerror(errno));
 	return 0;
 }
 
@@ -175,7 +164,7 @@ int rows_file_open(struct rows_file *rf, enum rows_kind kind, const char *path, 
 			ok = outfile_open_pid(&rf->out, path, pid, 1, err) == 0;
 			if (ok && write_head(rf, rf->out.fd, n, src, k, total) < 0)
 			{
-				rows_error(err, -EIO, "cannot write %s (%" PRIu64 " bytes): %s", rf->out.tmp, total, strerror(errno));
+				graph_set_error(err, -EIO, "cannot write %s (%" PRIu64 " bytes): %s", rf->out.tmp, total, strerror(errno));
 				outfile_abort(&rf->out);
 				ok = 0;
 			}
@@ -185,13 +174,13 @@ int rows_file_open(struct rows_file *rf, enum rows_kind kind, const char *path, 
 	{
 		char why[sizeof err->msg];
 		snprintf(why, sizeof why, "%s", err->msg[0] ? err->msg : "rank 0 could not create the file");
-		return rows_error(err, -EIO, "%s: %.480s", rf->option, why);
+		return graph_set_error(err, -EIO, "%s: %.480s", rf->option, why);
 	}
 	tuccompi_barrier();
 	if (!rank0())
 		ok = (journal ? open_partial(rf, path, n, src, k, 0, 0, err) : outfile_open_pid(&rf->out, path, pid, 0, err)) == 0;
 	if (!all_ok(ok))
-		return rows_error(err, -EIO, "%s %s: not every rank can open it (a file system shared by all nodes is needed)",
+		return graph_set_error(err, -EIO, "%s %s: not every rank can open it (a file system shared by all nodes is needed)",
 				  rf->option, path);
 	return 0;
 }
@@ -264,7 +253,7 @@ static int close_partial(struct rows_file *rf, int ok, int keep, struct graph_er
 		int e = errno;
 		unlink(rf->out.tmp);
 		if (keep)
-			rc = rows_error(err, -EIO, "%s %s: writing the rows failed (%s); nothing was left behind", rf->option,
+			rc = graph_set_error(err, -EIO, "%s %s: writing the rows failed (%s); nothing was left behind", rf->option,
 					rf->path, ok ? strerror(e) : "a rank could not write");
 	}
 	free(rf->out.tmp);
@@ -290,7 +279,7 @@ int rows_file_close(struct rows_file *rf, int ok, int keep, struct graph_error *
 	{
 		char why[sizeof err->msg];
 		snprintf(why, sizeof why, "%s", err->msg[0] ? err->msg : "a rank could not write");
-		return rows_error(err, -EIO, "%s %s: writing the rows failed (%.400s); nothing was left behind", rf->option,
+		return graph_set_error(err, -EIO, "%s %s: writing the rows failed (%.400s); nothing was left behind", rf->option,
 				  rf->path, why);
 	}
 	return 0;

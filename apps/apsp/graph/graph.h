@@ -44,6 +44,9 @@ struct graph_error
 	char msg[512];
 };
 
+/** Fill @p err (may be NULL) with the message and return @p rc (the tools' errors use it too). */
+int graph_set_error(struct graph_error *err, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /** What a file holds. */
 enum graph_format
 {

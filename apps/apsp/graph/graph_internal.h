@@ -7,9 +7,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-/** Fill @p err (may be NULL) and return @p rc. */
-int graph_set_error(struct graph_error *err, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 /** "path: what: strerror(e)"; returns -e. */
 int graph_io_error(struct graph_error *err, const char *path, const char *what, int e);
 
