@@ -6,6 +6,8 @@
 # Checks:
 #   tests         the make-check suite from the bundle (CUDA tests run there)
 #   gputests      the GPU paths alone, fast: every engine's kernels against Dijkstra, CUDA batches
+#   verify        every GPU check in one step: gputests' programs, betweenness (brandes --gpu, the
+#                 reduction), the suite's GPU scripts, then every engine's GPU outputs against its CPU's
 #   faults        an injected GPU fault in the middle of an APSP run: identical results
 # The paper's engine and the library:
 #   apsp          GPU SSSP on the paper's 1M-vertex graph, checked against the CPU
@@ -80,6 +82,24 @@ bb() {
 }
 # gen SPEC FILE: the graph of SPEC (seed 1) as a binary file
 gen() { "$GT" gen "$1" --seed 1 -o "$2" >/dev/null 2>&1 || echo "cannot generate $1"; }
+# same_outputs: every engine's GPU outputs (-o, --matrix, --pred) against its CPU's, byte for byte,
+# on a road-like graph (the tables and matrices in $o, or $out)
+same_outputs() {
+	local d=${o:-$out}
+	step "outputs: every engine's GPU outputs against its CPU's"
+	gen road:262144 "$tmp/out-road.tgb"
+	for e in crauser batched phast; do
+		for u in cpu gpu; do
+			timeout 300 "$APP" "$tmp/out-road.tgb" --engine "$e" --units "$u" --sources random:512 \
+				--targets random:1000 -q -o "$d/t-$e-$u.csv" --matrix "$d/m-$e-$u.npy" --pred "$tmp/p-$e-$u.npy" ||
+				echo "$e, $u: exit $?"
+		done
+		cmp "$d/t-$e-cpu.csv" "$d/t-$e-gpu.csv" && cmp "$d/m-$e-cpu.npy" "$d/m-$e-gpu.npy" &&
+			cmp "$tmp/p-$e-cpu.npy" "$tmp/p-$e-gpu.npy" && echo "$e: GPU = CPU (table, matrix, trees)"
+		rm -f "$tmp/p-$e-"*.npy
+	done
+	rm -f "$tmp/out-road.tgb"
+}
 
 for s in "$@"; do
 	case $s in
@@ -197,6 +217,18 @@ PY
 	apspbench)
 		step "bench/apsp.sh"
 		timeout 590 "$B/bench/apsp.sh" "$out" 2>&1 | tail -60
+		;;
+	verify)
+		step "GPU checks"
+		nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
+		for t in "apsp/sssp_plugin --gpu" "apsp/brandes --gpu" apsp/sssp_batch_gpu apsp/phast_gpu core/batch \
+			core/codelet_cpu_cuda core/reduce apsp/sssp_gpu.sh apsp/gpu_memory.sh; do
+			name=$(echo "$t" | tr ' /' '__')
+			# shellcheck disable=SC2086 # a program and its arguments
+			env top_builddir="$B" top_srcdir="$B" timeout "${TEST_LIMIT:-240}" $B/tests/$t >"$out/test-$name.txt" 2>&1
+			echo "$t: exit $? ($(tail -n 1 "$out/test-$name.txt"))"
+		done
+		o=$out same_outputs
 		;;
 	gputests)
 		# the GPU paths alone, fast: every engine's kernels against Dijkstra, CUDA batches, fault recovery
@@ -393,19 +425,7 @@ PY
 		done
 		timeout 300 "$B/tests/apsp/sssp_plugin" --gpu >"$o/test-sssp-plugin-gpu.txt" 2>&1
 		echo "apsp/sssp_plugin --gpu: exit $?"
-		step "outputs: every engine's GPU outputs against its CPU's"
-		gen road:262144 "$tmp/out-road.tgb"
-		for e in crauser batched phast; do
-			for u in cpu gpu; do
-				timeout 300 "$APP" "$tmp/out-road.tgb" --engine "$e" --units "$u" --sources random:512 \
-					--targets random:1000 -q -o "$o/t-$e-$u.csv" --matrix "$o/m-$e-$u.npy" --pred "$tmp/p-$e-$u.npy" ||
-					echo "$e, $u: exit $?"
-			done
-			cmp "$o/t-$e-cpu.csv" "$o/t-$e-gpu.csv" && cmp "$o/m-$e-cpu.npy" "$o/m-$e-gpu.npy" &&
-				cmp "$tmp/p-$e-cpu.npy" "$tmp/p-$e-gpu.npy" && echo "$e: GPU = CPU (table, matrix, trees)"
-			rm -f "$tmp/p-$e-"*.npy
-		done
-		rm -f "$tmp/out-road.tgb"
+		same_outputs
 		for g in road:1048576:phast random:1049088:batched; do
 			spec=${g%:*}
 			name=$(echo "$spec" | tr ':' '-')
