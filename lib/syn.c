@@ -289,10 +289,11 @@ static int exchange(struct tuccompi_taskset *ts, int status, double t_gather, st
 		memcpy(h.placement, _tuccompi.placement, sizeof(h.placement));
 		memcpy(rep, &h, sizeof(h));
 		unsigned char *p = rep + sizeof(h);
-		memcpy(p, ts->ran_ids, ts->done * sizeof(uint64_t));
+		if (ts->done) /* ran_ids is NULL until a task ran */
+			memcpy(p, ts->ran_ids, ts->done * sizeof(uint64_t));
 		p += ts->done * sizeof(uint64_t);
 		/* this rank's results in completion order (the root's are in place already) */
-		for (uint64_t i = 0; me != root && i < ts->done; i++, p += rs)
+		for (uint64_t i = 0; me != root && rs && i < ts->done; i++, p += rs)
 			memcpy(p, ts->local_results + ts->ran_ids[i] * rs, rs);
 		memcpy(p, mine, nu * sizeof(*mine));
 	}

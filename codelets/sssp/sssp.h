@@ -58,10 +58,17 @@ struct sssp_args
 };
 
 /** Bytes of a task's result (tuccompi_plugin::result_size) for @p a: the summary, then the target
- *  columns. */
+ *  columns, rounded up to the summary's alignment (results lie end to end in one array, so an odd
+ *  number of columns would leave every other summary misaligned). */
 static inline size_t sssp_result_size(const struct sssp_args *a)
 {
-	return sizeof(struct sssp_summary) + (size_t)a->ntargets * sizeof(uint32_t);
+#ifdef __cplusplus
+	size_t align = alignof(struct sssp_summary);
+#else
+	size_t align = _Alignof(struct sssp_summary);
+#endif
+	size_t bytes = sizeof(struct sssp_summary) + (size_t)a->ntargets * sizeof(uint32_t);
+	return (bytes + align - 1) / align * align;
 }
 
 /** The target columns of a task's result (sssp_args::targets). */
