@@ -28,6 +28,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 skip_deps=0
 skip_build=0
 cuda=auto
+simgrid=no
 action=build
 configure_args=()
 # apt's configuration folder; a test points this at a copy (see --help).
@@ -47,6 +48,11 @@ Builds everything libtuccompi-starpu needs, then the project itself.
   --without-cuda        build StarPU and the project without CUDA even if nvcc is found
   --without-fxt         build StarPU without FxT (default prefix .deps/starpu-nofxt): no traces,
                         about 1 us less CPU per task (docs/traces.md, "FxT build without a trace")
+  --simgrid             the simulated build (docs/simulation.md): also installs libsimgrid-dev and
+                        simgrid, builds StarPU with SimGrid (no CUDA, no FxT, static, SMPI as its
+                        MPI) into .deps/starpu-simgrid and this project against it in build-simgrid/
+                        (a copy of the sources configured with --enable-simgrid); the real build is
+                        left as it is
   -j N                  parallel build jobs (default: $jobs)
   --print-apt-plan      print how StarPU's source would be fetched and stop, changing nothing:
                         the Debian mirror and suite found in apt's sources (one-line and
@@ -74,6 +80,7 @@ while [ $# -gt 0 ]; do
 	--no-build) skip_build=1 ;;
 	--without-cuda) cuda=no ;;
 	--without-fxt) fxt=no ;;
+	--simgrid) simgrid=yes ;;
 	-j) shift; jobs=$1 ;;
 	-j*) jobs=${1#-j} ;;
 	--print-apt-plan) action=print-apt-plan ;;
@@ -85,6 +92,13 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+if [ "$simgrid" = yes ]; then
+	# SimGrid simulates the GPUs (StarPU's CUDA driver without CUDA); FxT is left out (StarPU-MPI
+	# with SimGrid links statically, and a trace of a simulation is not what this build is for)
+	cuda=no fxt=no
+	DEB_PACKAGES="$DEB_PACKAGES libsimgrid-dev simgrid"
+	[ -n "$prefix" ] || prefix="$here/.deps/starpu-simgrid"
+fi
 if [ -z "$prefix" ]; then
 	if [ "$fxt" = yes ]; then prefix="$here/.deps/starpu"; else prefix="$here/.deps/starpu-nofxt"; fi
 fi
@@ -136,6 +150,7 @@ recipe_id() {
 	# Everything that decides what StarPU build we get; a change means a rebuild.
 	{
 		echo "$STARPU_DEBVER $STARPU_ORIG_SHA256 cuda=$cuda"
+		[ "$simgrid" = no ] || echo "simgrid"
 		starpu_configure_flags
 		cat "$here"/patches/starpu-$STARPU_VERSION/*.patch
 	} | sha256sum | cut -d' ' -f1
@@ -147,7 +162,9 @@ starpu_configure_flags() {
 	local f="--disable-opencl --disable-build-doc --disable-build-examples --disable-build-tests
 --disable-socl --disable-starpufft --disable-fortran --disable-openmp
 --enable-maxcpus=128 --enable-maxcudadev=8 --enable-maxnodes=32 ${fx}--enable-mpi"
-	if [ "$cuda" = yes ]; then
+	if [ "$simgrid" = yes ]; then
+		f="$f --disable-cuda --enable-simgrid --disable-shared"
+	elif [ "$cuda" = yes ]; then
 		f="$f --enable-cuda --with-cuda-dir=$CUDA_HOME"
 	else
 		f="$f --disable-cuda"
@@ -284,16 +301,17 @@ build_starpu() {
 		return
 	fi
 	local work="$here/.deps/build"
-	mkdir -p "$work"
-	fetch_starpu_source "$work"
+	[ "$simgrid" = no ] || work="$here/.deps/build-simgrid"
+	mkdir -p "$work" "$here/.deps/build"
+	fetch_starpu_source "$here/.deps/build"
 	rm -rf "$work/src" "$work/obj"
 	mkdir -p "$work/src" "$work/obj"
-	tar xzf "$work/$STARPU_ORIG" -C "$work/src" --strip-components=1
+	tar xzf "$here/.deps/build/$STARPU_ORIG" -C "$work/src" --strip-components=1
 	local p
 	for p in "$here"/patches/starpu-$STARPU_VERSION/*.patch; do
 		patch -s -d "$work/src" -p1 <"$p" || die "patch $(basename "$p") does not apply"
 	done
-	say "configuring StarPU (cuda=$cuda, fxt=$fxt, MPI) for $prefix; log: $work/configure.log"
+	say "configuring StarPU (cuda=$cuda, fxt=$fxt, simgrid=$simgrid, MPI) for $prefix; log: $work/configure.log"
 	# shellcheck disable=SC2046
 	(cd "$work/obj" && ../src/configure --prefix="$prefix" $(starpu_configure_flags) \
 		CFLAGS="-O2 -g" >"$work/configure.log" 2>&1) ||
@@ -302,6 +320,7 @@ $(tail -n 15 "$work/configure.log")"
 	[ "$fxt" = no ] || grep -q "FxT trace enabled: *yes" "$work/configure.log" || die "StarPU configure did not enable FxT (is libfxt-dev installed?)"
 	[ "$cuda" = no ] || grep -q "CUDA *enabled: *yes" "$work/configure.log" || die "StarPU configure did not enable CUDA although nvcc is in $CUDA_HOME (see $work/configure.log, or use --without-cuda)"
 	grep -q "StarPU MPI enabled: *yes" "$work/configure.log" || die "StarPU configure did not enable MPI (is libopenmpi-dev installed?)"
+	[ "$simgrid" = no ] || grep -q "simgrid enabled: *yes" "$work/configure.log" || die "StarPU configure did not enable SimGrid (is libsimgrid-dev installed?)"
 	say "building StarPU with $jobs jobs (a few minutes); log: $work/make.log"
 	(cd "$work/obj" && make -j"$jobs" >"$work/make.log" 2>&1 && make install >>"$work/make.log" 2>&1) ||
 		die "StarPU build failed; last lines of $work/make.log:
@@ -332,6 +351,42 @@ build_project() {
 	say "built. Next: make check (the tests); make install (into $(sed -n 's/^prefix = //p' Makefile); see README)"
 }
 
+# The simulated build (--simgrid) in build-simgrid/: a copy of the sources (this tree may hold the
+# real build, configured in place, which rules out a VPATH build of it), configured against the
+# SimGrid StarPU with SMPI's compiler; only the library and the apps are built there.
+build_simgrid_project() {
+	local sp=$1 b="$here/build-simgrid"
+	mkdir -p "$b/src"
+	say "copying the sources to $b/src"
+	if [ -e .git ]; then
+		git ls-files -z --cached --others --exclude-standard |
+			tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$b/src"
+	else
+		tar --exclude=./.deps --exclude=./build-simgrid --exclude=./bundle -cf - . | tar -xf - -C "$b/src"
+	fi
+	cd "$b/src"
+	export PKG_CONFIG_PATH="$sp/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+	if [ ! -x configure ] || [ configure.ac -nt configure ]; then
+		say "autoreconf (build-simgrid)"
+		autoreconf -fi >/dev/null 2>&1 || { autoreconf -fi; die "autoreconf failed"; }
+	fi
+	local args=(--with-starpu="$sp" --enable-simgrid --disable-cuda --disable-shared --enable-static CC=smpicc LD=ld)
+	local want="${args[*]}"
+	mkdir -p .deps
+	if [ ! -f config.status ] || [ "$(cat .deps/configure-args 2>/dev/null)" != "$want" ] || [ configure -nt config.status ]; then
+		say "configure ${args[*]} (build-simgrid; log: $b/src/.deps/configure.log)"
+		# smpicc makes shared objects for smpirun: as a plain compiler for configure's own tests
+		SMPI_PRETEND_CC=1 ./configure "${args[@]}" >.deps/configure.log 2>&1 || { tail -n 25 .deps/configure.log; die "configure of the simulated build failed (log: $b/src/.deps/configure.log)"; }
+		echo "$want" >.deps/configure-args
+	fi
+	say "make -j$jobs (build-simgrid: the library, tuccompi-apsp, tuccompi-graph)"
+	make -j"$jobs" lib/libtuccompi-starpu.la apps/apsp/tuccompi-apsp apps/apsp/tuccompi-graph >.deps/make.log 2>&1 ||
+		{ tail -n 30 .deps/make.log; die "the simulated build failed (log: $b/src/.deps/make.log)"; }
+	cd "$here"
+	ln -sfn src/apps/apsp/tuccompi-apsp "$b/tuccompi-apsp"
+	say "simulated build: $b/tuccompi-apsp (run it with simulation/run.sh; docs/simulation.md)"
+}
+
 case $action in
 print-apt-plan) print_apt_plan; exit 0 ;;
 add-deb-src) have_deb_src && say "deb-src: present in $apt_etc" || add_deb_src; exit 0 ;;
@@ -347,4 +402,7 @@ else
 	build_starpu
 	sp=$prefix
 fi
-[ "$skip_build" = 1 ] || build_project "$sp"
+if [ "$skip_build" = 1 ]; then :
+elif [ "$simgrid" = yes ]; then build_simgrid_project "$sp"
+else build_project "$sp"
+fi

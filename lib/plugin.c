@@ -109,8 +109,16 @@ static int can_execute(unsigned workerid, struct starpu_task *task, unsigned nim
 	return job && !_tuccompi_someone_left(job->ts);
 }
 
+#ifdef TUCCOMPI_SIMGRID
+static void sim_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi_unit_kind kind);
+#endif
+
 void _tuccompi_cpu_entry(void *buffers[], void *cl_arg)
 {
+#ifdef TUCCOMPI_SIMGRID
+	sim_run(buffers, cl_arg, TUCCOMPI_UNIT_CPU);
+	return;
+#endif
 	_tuccompi_job_run(buffers, cl_arg, TUCCOMPI_UNIT_CPU);
 }
 
@@ -119,6 +127,9 @@ void _tuccompi_cuda_entry(void *buffers[], void *cl_arg)
 {
 	_tuccompi_job_run(buffers, cl_arg, TUCCOMPI_UNIT_CUDA);
 }
+#endif
+#ifdef TUCCOMPI_SIMGRID
+#include "sim_entry.c"
 #endif
 
 /* ------------------------------------------------------------------ shared data */
@@ -245,6 +256,9 @@ int _tuccompi_codelet_init(struct tuccompi_taskset *ts)
 		ts->cl.cuda_funcs[0] = _tuccompi_cuda_entry;
 		ts->cl.where |= STARPU_CUDA;
 	}
+#endif
+#ifdef TUCCOMPI_SIMGRID
+	_tuccompi_sim_codelet(ts);
 #endif
 	if (!ts->cl.where)
 		return _tuccompi_error(-ENODEV, "plug-in '%s' has only a CUDA implementation and this build has no CUDA",

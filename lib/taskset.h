@@ -73,6 +73,10 @@ struct tuccompi_taskset
 	unsigned ctx, serial;
 	int mk; /* MK when the set started */
 	struct starpu_codelet cl;
+#ifdef TUCCOMPI_SIMGRID
+	tuccompi_plugin_func sim_cpu; /* the plug-in's CPU code, for simulated GPUs (lib/sim_entry.c) */
+	tuccompi_batch_func sim_cpu_batch;
+#endif
 	starpu_data_handle_t workspaces[TUCCOMPI_MAX_WORKSPACES];
 	unsigned nworkspaces, nbuffers;
 	unsigned batch[2];     /* tasks per job by unit kind (pool mode) */

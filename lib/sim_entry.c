@@ -1,0 +1,172 @@
+/* The simulated build only (TUCCOMPI_SIMGRID; included by plugin.c): how a job runs when StarPU
+ * simulates the node on SimGrid (docs/simulation.md).
+ *
+ * The codelet carries STARPU_CODELET_SIMGRID_EXECUTE, so StarPU calls its entry on the simulated
+ * worker; the entry does the job's bookkeeping as in the real build (a token takes its tasks,
+ * results recorded, tokens topped up) and, unless TUCCOMPI_SIM_COMPUTE=0, computes the results
+ * with the plug-in's CPU code (real time, which SimGrid does not count); then the worker's actor
+ * sleeps the simulated duration: the codelet's model (lib/plugin.c model_for: history per batch
+ * size, else the a*n^b+c fit) for this worker's kind and the job's size.
+ *
+ * Simulated GPUs: StarPU simulates CUDA workers without CUDA. A plug-in with a CPU
+ * implementation and no CUDA one (this build has no CUDA) gets a simulated GPU implementation:
+ * batches of TUCCOMPI_SIM_GPU_BATCH tasks (default: the CPU batch's largest, else 64 without
+ * computing), computed by the CPU code on the shared buffers' main-memory copies and fresh
+ * workspaces (a simulated GPU's memory holds nothing). */
+#include <math.h>
+
+static int sim_compute = -1;
+
+static int sim_computes(void)
+{
+	if (sim_compute < 0)
+	{
+		const char *e = getenv("TUCCOMPI_SIM_COMPUTE");
+		sim_compute = !(e && *e == '0');
+	}
+	return sim_compute;
+}
+
+static void sim_noop_batch(struct tuccompi_batch *b, void *arg)
+{
+	(void)b;
+	(void)arg;
+}
+
+static void sim_noop(struct tuccompi_task *t, void *arg)
+{
+	(void)t;
+	(void)arg;
+}
+
+/* The GPU implementation of the simulated build: the plug-in's CPU code. */
+static void sim_gpu_batch(struct tuccompi_batch *b, void *arg)
+{
+	struct tuccompi_taskset *ts = b->job->ts;
+	if (ts->sim_cpu_batch)
+		ts->sim_cpu_batch(b, arg);
+	else if (ts->sim_cpu)
+		for (unsigned i = 0; i < b->job->n && !b->job->failed; i++)
+			ts->sim_cpu(&b->job->tasks[i], arg);
+}
+
+static void sim_cuda_entry(void *buffers[], void *cl_arg);
+
+static void _tuccompi_sim_codelet(struct tuccompi_taskset *ts)
+{
+	struct tuccompi_plugin *p = &ts->plugin;
+	ts->cl.flags |= STARPU_CODELET_SIMGRID_EXECUTE;
+	ts->sim_cpu = p->cpu;
+	ts->sim_cpu_batch = p->cpu_batch;
+	unsigned gpu_batch = p->cpu_batch ? p->batch_max[TUCCOMPI_UNIT_CPU] : 1;
+	if (!sim_computes())
+	{
+		/* timings only: nothing computed, results left as they are (zeros) */
+		if (p->cpu_batch)
+			p->cpu_batch = sim_noop_batch;
+		if (p->cpu)
+			p->cpu = sim_noop;
+		if (!p->cpu_batch)
+			gpu_batch = 64;
+	}
+	const char *e = getenv("TUCCOMPI_SIM_GPU_BATCH");
+	if (e && atoi(e) > 0)
+		gpu_batch = (unsigned)atoi(e);
+	if (gpu_batch > TUCCOMPI_MAX_BATCH)
+		gpu_batch = TUCCOMPI_MAX_BATCH;
+	if ((p->cpu || p->cpu_batch) && !p->cuda && !p->cuda_batch && !getenv("TUCCOMPI_SIM_NO_GPU"))
+	{
+		p->cuda_batch = sim_gpu_batch;
+		p->batch_max[TUCCOMPI_UNIT_CUDA] = gpu_batch;
+		ts->cl.cuda_funcs[0] = sim_cuda_entry;
+		ts->cl.where |= STARPU_CUDA;
+	}
+}
+
+/* The simulated duration of @job on this worker, in us: the codelet's model for the job's size. */
+static double sim_length(struct _tuccompi_job *job)
+{
+	struct starpu_task *task = starpu_task_get_current();
+	struct starpu_perfmodel *model = job->ts->cl.model;
+	if (!task || !model)
+		return NAN;
+	struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype(job->worker, task->sched_ctx);
+	double t = starpu_perfmodel_history_based_expected_perf(model, arch, starpu_hash_crc32c_be(job->n, 0));
+	if (isnan(t) || t <= 0)
+	{
+		struct starpu_perfmodel_per_arch *pa = starpu_perfmodel_get_model_per_arch(model, arch, 0);
+		if (pa && pa->regression.nl_valid)
+			t = pa->regression.a * pow((double)job->n, pa->regression.b) + pa->regression.c;
+		else if (pa && pa->regression.valid)
+			t = pa->regression.alpha * pow((double)job->n, pa->regression.beta);
+	}
+	/* the footprint of a job that takes its tasks when it starts (not bound at submission) is
+	 * computed before it has any (n = 0, footprint 0) in the real build: then all its sizes
+	 * share that entry (right where every job of this kind of unit had the same size) */
+	if (isnan(t) || t <= 0)
+		t = starpu_perfmodel_history_based_expected_perf(model, arch, 0);
+	return t;
+}
+
+static void sim_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi_unit_kind kind)
+{
+	_tuccompi_job_run(buffers, job, kind);
+	if (job->n == 0 || job->failed || job->moved)
+		return;
+	double t = sim_length(job);
+	if (isnan(t) || t <= 0)
+	{
+		char arch[64] = "?";
+		struct starpu_task *task = starpu_task_get_current();
+		if (task)
+			starpu_perfmodel_get_arch_name(starpu_worker_get_perf_archtype(job->worker, task->sched_ctx), arch,
+						       sizeof(arch), 0);
+		fprintf(stderr,
+			"[tuccompi] simulation: no model of '%s' for %s and %u task(s) per job: calibrate on the node "
+			"(scripts/gpu-node.sh calibrate) or derive one (simulation/README.md); STARPU_HOSTNAME=%s, "
+			"STARPU_PERF_MODEL_DIR=%s\n",
+			job->ts->cl.model ? job->ts->cl.model->symbol : "?", arch, job->n,
+			getenv("STARPU_HOSTNAME") ? getenv("STARPU_HOSTNAME") : "(unset)",
+			getenv("STARPU_PERF_MODEL_DIR") ? getenv("STARPU_PERF_MODEL_DIR") : "(unset)");
+		abort();
+	}
+	starpu_usleep((float)t);
+	if (job->worker >= 0)
+		atomic_fetch_add(&job->ts->worker_busy_ns[job->worker], (uint64_t)(t * 1e3));
+}
+
+static void sim_cuda_entry(void *buffers[], void *cl_arg)
+{
+	struct _tuccompi_job *job = cl_arg;
+	struct tuccompi_taskset *ts = job->ts;
+	unsigned nb = ts->nbuffers;
+	if (!sim_computes())
+	{
+		sim_run(buffers, job, TUCCOMPI_UNIT_CUDA);
+		return;
+	}
+	/* the CPU code reads main memory: the shared buffers' own copies, fresh workspaces */
+	struct starpu_task *task = starpu_task_get_current();
+	struct starpu_variable_interface *v = calloc(nb ? nb : 1, sizeof(*v));
+	void **b = calloc(nb ? nb : 1, sizeof(*b));
+	if (!v || !b)
+		abort();
+	for (unsigned k = 0; k < nb; k++)
+	{
+		starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, k);
+		v[k] = *(struct starpu_variable_interface *)buffers[k];
+		v[k].elemsize = starpu_variable_get_elemsize(h);
+		if (k < ts->desc.nshared)
+			v[k].ptr = (uintptr_t)starpu_data_handle_to_pointer(h, STARPU_MAIN_RAM);
+		else
+			v[k].ptr = (uintptr_t)calloc(1, v[k].elemsize ? v[k].elemsize : 1);
+		v[k].dev_handle = v[k].ptr;
+		v[k].offset = 0;
+		b[k] = &v[k];
+	}
+	sim_run(b, job, TUCCOMPI_UNIT_CUDA);
+	for (unsigned k = ts->desc.nshared; k < nb; k++)
+		free((void *)v[k].ptr);
+	free(v);
+	free(b);
+}

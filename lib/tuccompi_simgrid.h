@@ -1,0 +1,93 @@
+/* The simulated build only (configure --enable-simgrid, ./setup.sh --simgrid; docs/simulation.md):
+ * configure forces this header into every file (-include), before anything else. Under SimGrid
+ * all of a rank's threads are SimGrid actors run in turn by one OS thread: a plain pthread that
+ * waits (a condition, a barrier, a sleep) would stop the whole simulation, and the real clock
+ * means nothing. So the project's threads, locks, conditions and barriers become StarPU's
+ * starpu_pthread_* (actors and SimGrid's own mutexes/conditions there), and every clock_gettime
+ * reads the simulated time (starpu_timing_now). The real build never sees this file: its code
+ * keeps plain pthreads and clocks, unchanged. <starpu.h> also renames main() into starpu_main(),
+ * as StarPU's simulation needs. */
+#ifndef TUCCOMPI_SIMGRID_H
+#define TUCCOMPI_SIMGRID_H
+
+/* smpicc's smpi_helpers.h defines _GNU_SOURCE, so <pthread.h> wants cpu_set_t from <sched.h>;
+ * the library's -I schedulers/ would find its own sched.h there instead: the system's first */
+#if defined(__has_include) && __has_include(</usr/include/sched.h>)
+#include </usr/include/sched.h>
+#endif
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+#include <starpu.h>
+
+static inline int tuccompi_sim_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	(void)clk;
+	double us = starpu_timing_now();
+	ts->tv_sec = (time_t)(us / 1e6);
+	ts->tv_nsec = (long)((us - (double)ts->tv_sec * 1e6) * 1e3);
+	if (ts->tv_nsec >= 1000000000L)
+		ts->tv_nsec = 999999999L;
+	return 0;
+}
+
+static inline int tuccompi_sim_nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	if (rem)
+		rem->tv_sec = rem->tv_nsec = 0;
+	starpu_sleep((float)((double)req->tv_sec + (double)req->tv_nsec / 1e9));
+	return 0;
+}
+
+static inline int tuccompi_sim_usleep(useconds_t us)
+{
+	starpu_usleep((float)us);
+	return 0;
+}
+
+/* (SMPI's smpi_helpers.h, which smpicc forces in first, has its own: StarPU's are used, as not
+ * every actor here is an MPI process; its malloc family and getopt are the C library's again:
+ * a plug-in's ops->free would not compile) */
+#undef clock_gettime
+#undef gettimeofday
+#undef malloc
+#undef calloc
+#undef realloc
+#undef free
+#undef getopt
+#undef getopt_long
+#undef getopt_long_only
+#undef nanosleep
+#undef usleep
+#undef sleep
+#define clock_gettime tuccompi_sim_clock_gettime
+#define nanosleep tuccompi_sim_nanosleep
+#define usleep tuccompi_sim_usleep
+
+#define pthread_t starpu_pthread_t
+#define pthread_attr_t starpu_pthread_attr_t
+#define pthread_create starpu_pthread_create
+#define pthread_join starpu_pthread_join
+#define pthread_mutex_t starpu_pthread_mutex_t
+#define pthread_mutex_init starpu_pthread_mutex_init
+#define pthread_mutex_destroy starpu_pthread_mutex_destroy
+#define pthread_mutex_lock starpu_pthread_mutex_lock
+#define pthread_mutex_unlock starpu_pthread_mutex_unlock
+#define pthread_mutex_trylock starpu_pthread_mutex_trylock
+#undef PTHREAD_MUTEX_INITIALIZER
+#define PTHREAD_MUTEX_INITIALIZER STARPU_PTHREAD_MUTEX_INITIALIZER
+#define pthread_cond_t starpu_pthread_cond_t
+#define pthread_cond_init starpu_pthread_cond_init
+#define pthread_cond_destroy starpu_pthread_cond_destroy
+#define pthread_cond_wait starpu_pthread_cond_wait
+#define pthread_cond_timedwait starpu_pthread_cond_timedwait
+#define pthread_cond_signal starpu_pthread_cond_signal
+#define pthread_cond_broadcast starpu_pthread_cond_broadcast
+#undef PTHREAD_COND_INITIALIZER
+#define PTHREAD_COND_INITIALIZER STARPU_PTHREAD_COND_INITIALIZER
+#define pthread_barrier_t starpu_pthread_barrier_t
+#define pthread_barrier_init starpu_pthread_barrier_init
+#define pthread_barrier_destroy starpu_pthread_barrier_destroy
+#define pthread_barrier_wait starpu_pthread_barrier_wait
+
+#endif
