@@ -153,6 +153,9 @@ static int start_mpi(int *argc, char ***argv, int use_mpi)
 	_tuccompi.nranks = 1;
 	int world = 1;
 	int launched = launched_by_mpirun(&world);
+#ifdef TUCCOMPI_SIMGRID
+	launched = 1; /* by smpirun, always (StarPU-MPI with SimGrid) */
+#endif
 	if (use_mpi < 0)
 		use_mpi = launched;
 #ifndef TUCCOMPI_HAVE_MPI
@@ -170,6 +173,14 @@ static int start_mpi(int *argc, char ***argv, int use_mpi)
 #else
 	if (!use_mpi)
 		return 0;
+#ifdef TUCCOMPI_SIMGRID
+	/* SMPI: StarPU-MPI initialised MPI in the rank's own actor before main() (which runs in
+	 * another one, where MPI calls are not allowed); it knows the rank and the job's size */
+	_tuccompi.rank = starpu_mpi_world_rank();
+	_tuccompi.nranks = starpu_mpi_world_size();
+	_tuccompi.mpi_active = 1;
+	return 0;
+#endif
 	/* Every message of the library goes through StarPU-MPI, whose progression thread alone calls
 	 * MPI once it runs: the thread level StarPU-MPI asks for is enough. */
 	int inited = 0;
@@ -251,6 +262,11 @@ static int local_ranks(int *rank, int *size)
 			return 0;
 		}
 	}
+#ifdef TUCCOMPI_SIMGRID
+	*rank = 0; /* a simulated node per rank */
+	*size = 1;
+	return 0;
+#endif
 	MPI_Comm local;
 	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, _tuccompi.rank, MPI_INFO_NULL, &local) !=
 	    MPI_SUCCESS)

@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <time.h>
 #include <unistd.h>
+#include <errno.h>
 #include <starpu.h>
 
 static inline int tuccompi_sim_clock_gettime(clockid_t clk, struct timespec *ts)
@@ -46,8 +47,9 @@ static inline int tuccompi_sim_usleep(useconds_t us)
 }
 
 /* (SMPI's smpi_helpers.h, which smpicc forces in first, has its own: StarPU's are used, as not
- * every actor here is an MPI process; its malloc family and getopt are the C library's again:
- * a plug-in's ops->free would not compile) */
+ * every actor here is an MPI process; its malloc family, getopt and getpid are the C library's
+ * again: a plug-in's ops->free would not compile, and an atexit handler's getpid crashed once
+ * the simulation was over) */
 #undef clock_gettime
 #undef gettimeofday
 #undef malloc
@@ -57,9 +59,37 @@ static inline int tuccompi_sim_usleep(useconds_t us)
 #undef getopt
 #undef getopt_long
 #undef getopt_long_only
+#undef getpid
 #undef nanosleep
 #undef usleep
 #undef sleep
+/* Timed waits. SimGrid 3.32's wait with a timeout, on a mutex that another actor holds when the
+ * time is up, returns without the mutex: the next unlock aborts the simulation ("Cannot release
+ * that mutex: you're not the owner"; seen with lib/link.c's two 50 ms waits on one mutex). So
+ * the wait is on a mutex of its own, which nobody else ever holds, and the caller's mutex is
+ * given up before and taken again after. A signal sent between the two is missed: the wait then
+ * lasts until its deadline (the callers poll: they are woken at least every 100 ms). A
+ * deadline already past: ETIMEDOUT at once, the mutex still held. */
+static inline int tuccompi_sim_cond_timedwait(starpu_pthread_cond_t *c, starpu_pthread_mutex_t *m,
+					      const struct timespec *abstime)
+{
+	struct timespec now;
+	tuccompi_sim_clock_gettime(CLOCK_REALTIME, &now);
+	double delay = (double)(abstime->tv_sec - now.tv_sec) + (double)(abstime->tv_nsec - now.tv_nsec) / 1e9;
+	if (delay <= 0)
+		return ETIMEDOUT;
+	if (!*c)
+		*c = sg_cond_init();
+	sg_mutex_t own = sg_mutex_init();
+	sg_mutex_lock(own);
+	starpu_pthread_mutex_unlock(m);
+	int timedout = sg_cond_wait_for(*c, own, delay);
+	sg_mutex_unlock(own);
+	sg_mutex_destroy(own);
+	starpu_pthread_mutex_lock(m);
+	return timedout ? ETIMEDOUT : 0;
+}
+
 #define clock_gettime tuccompi_sim_clock_gettime
 #define nanosleep tuccompi_sim_nanosleep
 #define usleep tuccompi_sim_usleep
@@ -80,7 +110,9 @@ static inline int tuccompi_sim_usleep(useconds_t us)
 #define pthread_cond_init starpu_pthread_cond_init
 #define pthread_cond_destroy starpu_pthread_cond_destroy
 #define pthread_cond_wait starpu_pthread_cond_wait
-#define pthread_cond_timedwait starpu_pthread_cond_timedwait
+#define pthread_cond_timedwait tuccompi_sim_cond_timedwait
+#undef starpu_pthread_cond_timedwait
+#define starpu_pthread_cond_timedwait tuccompi_sim_cond_timedwait
 #define pthread_cond_signal starpu_pthread_cond_signal
 #define pthread_cond_broadcast starpu_pthread_cond_broadcast
 #undef PTHREAD_COND_INITIALIZER
