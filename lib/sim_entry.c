@@ -56,8 +56,6 @@ static void _tuccompi_sim_codelet(struct tuccompi_taskset *ts)
 {
 	struct tuccompi_plugin *p = &ts->plugin;
 	ts->cl.flags |= STARPU_CODELET_SIMGRID_EXECUTE;
-	ts->sim_cpu = p->cpu;
-	ts->sim_cpu_batch = p->cpu_batch;
 	unsigned gpu_batch = p->cpu_batch ? p->batch_max[TUCCOMPI_UNIT_CPU] : 1;
 	if (!sim_computes())
 	{
@@ -69,6 +67,9 @@ static void _tuccompi_sim_codelet(struct tuccompi_taskset *ts)
 		if (!p->cpu_batch)
 			gpu_batch = 64;
 	}
+	/* (after the above: without computing, the simulated GPU computes nothing either) */
+	ts->sim_cpu = p->cpu;
+	ts->sim_cpu_batch = p->cpu_batch;
 	const char *e = getenv("TUCCOMPI_SIM_GPU_BATCH");
 	if (e && atoi(e) > 0)
 		gpu_batch = (unsigned)atoi(e);

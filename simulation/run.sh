@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# run.sh NODES NET TUCCOMPI-APSP-ARGS...: the simulated build's tuccompi-apsp on NODES simulated
+# nodes (one rank each) of the H200 node's models, StarPU-MPI over SimGrid's SMPI.
+#   NET: flat100 (100 Gbit/s, 2 us, every node its own link to one switch), fat100 (the same
+#        links in a two-level fat-tree, 8 nodes per leaf switch), eth1g (1 Gbit/s, 100 us, flat)
+# Environment:
+#   MODELS   a folder holding sampling/ (default simulation/models/h200 when calibrated, else
+#            simulation/models/h200-derived; see simulation/README.md)
+#   SIM_APSP the simulated build's tuccompi-apsp (default build-simgrid/src/apps/apsp/tuccompi-apsp)
+#   HETERO=1 the odd nodes have no GPU; NCPU CPU workers per node (default 12, as the H200 node ran)
+#   COMPUTE=1 compute the results for real (default 0: timings only, results left zero)
+#   GPU_BATCH tasks per simulated GPU job (TUCCOMPI_SIM_GPU_BATCH; default: the engine's GPU lanes)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+nodes=${1:?usage: run.sh NODES NET ARGS...}
+net=${2:?usage: run.sh NODES NET ARGS...}
+shift 2
+models=${MODELS:-}
+if [ -z "$models" ]; then
+	if [ -d "$here/models/h200/sampling" ]; then models=$here/models/h200; else models=$here/models/h200-derived; fi
+fi
+app=${SIM_APSP:-$top/build-simgrid/src/apps/apsp/tuccompi-apsp}
+smpirun=${SIM_SMPIRUN:-$top/.deps/starpu-simgrid/bin/starpu_smpirun}
+[ -x "$app" ] || { echo "run.sh: no simulated build ($app): ./setup.sh --simgrid" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# StarPU may write into its models folder: a copy
+mkdir -p "$tmp/home/.starpu"
+cp -r "$models/sampling" "$tmp/home/.starpu/"
+case $net in
+flat100) bw=12.5GBps lat=2us topo= ;;
+eth1g) bw=125MBps lat=100us topo= ;;
+fat100)
+	bw=12.5GBps lat=2us
+	leaves=$(((nodes + 7) / 8))
+	[ "$leaves" -ge 2 ] || leaves=2
+	topo="topology=\"FAT_TREE\" topo_parameters=\"2;8,$leaves;1,1;1,1\""
+	;;
+*) echo "run.sh: NET is flat100, fat100 or eth1g" >&2; exit 2 ;;
+esac
+# a cluster of NODES hosts: node0..; every host's link bw/lat (a fat-tree also has its switches)
+n=$nodes
+[ "$net" != fat100 ] || n=$((leaves * 8))
+cat >"$tmp/net.xml" <<XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+<zone id="net" routing="Full">
+  <cluster id="c" prefix="node" suffix="" radical="0-$((n - 1))" speed="1Gf" bw="$bw" lat="$lat" $topo/>
+</zone>
+</platform>
+XML
+for i in $(seq 0 $((nodes - 1))); do echo "node$i"; done >"$tmp/hosts"
+export STARPU_HOME=$tmp/home STARPU_HOSTNAME=h200 STARPU_SILENT=1
+export STARPU_NCPU=${NCPU:-12}
+export TUCCOMPI_SIM_COMPUTE=${COMPUTE:-0}
+[ -z "${GPU_BATCH:-}" ] || export TUCCOMPI_SIM_GPU_BATCH=$GPU_BATCH
+[ "${HETERO:-0}" != 1 ] || export TUCCOMPI_SIM_NOGPU_ODD=1
+"$smpirun" -platform "$tmp/net.xml" -hostfile "$tmp/hosts" -np "$nodes" "$app" "$@" 2>&1 |
+	grep -v 'xbt_cfg/INFO\|surf_parse/INFO\|simgrid_update_xml\|smpi_config/INFO\|MPI_Init_thread level\|^$'
