@@ -51,7 +51,7 @@ def arch_block(comb, devtype, entries):
 
 
 def model_file(cpu_us, gpu_us, lanes, cpu_max):
-    cpu = [(n, cpu_us * n) for n in range(1, max(cpu_max, 1) + 1)]
+    cpu = [(n, cpu_us * n) for n in range(1, max(cpu_max, lanes) + 1)]  # EQ1/EQ2 give CPUs jobs of the GPU batch size
     gpu = [(n, gpu_us * (0.25 + 0.75 * n / lanes)) for n in range(1, lanes + 1)]
     lines = ["##################", "# Performance Model Version", "45", "", "####################", "# COMBs",
              "# number of combinations", "2"]
