@@ -52,7 +52,7 @@
 #                 ranks (CAL_REPS passes, default 3), then the same runs with the models fixed (REPS,
 #                 default 2: the validation's measured column, measured.txt); the bus sampling and the
 #                 codelet models land in starpu/.starpu/sampling/ (K_R1M, K_ROAD: sources, default
-#                 16384 and 65536; POLICIES, default ms-tail)
+#                 16384 and 65536; POLICIES, default ms-tail; MK, default 1, as the simulations run)
 #   pack          one archive of everything in $OUT (last)
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -234,7 +234,7 @@ PY
 		cal() {
 			local name=$1 c=$2 g=$3 e=$4 k=$5 u=$6 r=$7 p=$8
 			local a=("$APP" "$o/$g.tgb" --engine "$e" --units "$u" --policy "$p" --seed 1 --sources "random:$k"
-				--summary --stats "$o/$name.units.csv")
+				--mk "${MK:-1}" --summary --stats "$o/$name.units.csv")
 			[ "$e" = phast ] && a+=(--ch-cache "$o/$g.ch")
 			if [ "$r" = 1 ]; then
 				run "$name" env STARPU_CALIBRATE="$c" "${a[@]}"
