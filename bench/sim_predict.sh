@@ -31,7 +31,10 @@ one() { # WORKLOAD NET POLICY HETERO NODES [NCUDA]
 	local log=$out/$g-$net-$pol-h$het-n$n${6:+-nogpu}.log
 	local a=("$out/$g.tgb" --engine "$e" --units all --mk 1 --policy "$pol" --sources "random:$K" --summary)
 	[ "$e" != phast ] || a+=(--ch-cache "$out/$g.ch")
-	timeout "${LIMIT:-600}" env HETERO=$het ${6:+STARPU_NCUDA=0} "$run" "$n" "$net" "${a[@]}" >"$log" 2>&1
+	# the engine's GPU lanes per simulated GPU job (batched 64, PHAST 256), as the real build batches
+	local lanes=64
+	[ "$e" != phast ] || lanes=256
+	timeout "${LIMIT:-600}" env GPU_BATCH=${GPU_BATCH:-$lanes} HETERO=$het ${6:+STARPU_NCUDA=0} "$run" "$n" "$net" "${a[@]}" >"$log" 2>&1
 	read -r s r < <(rate_of "$log")
 	local q; q=$(reqs_of "$log")
 	[ -n "${r:-}" ] || { echo "$w $net $pol h$het n$n: no result (see $log)" >&2; return; }

@@ -9,7 +9,8 @@
 #   SIM_APSP the simulated build's tuccompi-apsp (default build-simgrid/src/apps/apsp/tuccompi-apsp)
 #   HETERO=1 the odd nodes have no GPU; NCPU CPU workers per node (default 12, as the H200 node ran)
 #   COMPUTE=1 compute the results for real (default 0: timings only, results left zero)
-#   GPU_BATCH tasks per simulated GPU job (TUCCOMPI_SIM_GPU_BATCH; default: the engine's GPU lanes)
+#   GPU_BATCH tasks per simulated GPU job (TUCCOMPI_SIM_GPU_BATCH; default: the engine's GPU lanes,
+#            256 with --engine phast, else 64)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -55,7 +56,12 @@ for i in $(seq 0 $((nodes - 1))); do echo "node$i"; done >"$tmp/hosts"
 export STARPU_HOME=$tmp/home STARPU_HOSTNAME=h200 STARPU_SILENT=1
 export STARPU_NCPU=${NCPU:-12}
 export TUCCOMPI_SIM_COMPUTE=${COMPUTE:-0}
-[ -z "${GPU_BATCH:-}" ] || export TUCCOMPI_SIM_GPU_BATCH=$GPU_BATCH
+if [ -z "${GPU_BATCH:-}" ]; then
+	# the engine's GPU lanes (the simulated build has no CUDA code to ask): PHAST 256, else 64
+	GPU_BATCH=64
+	for a in "$@"; do [ "$a" != phast ] || GPU_BATCH=256; done
+fi
+export TUCCOMPI_SIM_GPU_BATCH=$GPU_BATCH
 [ "${HETERO:-0}" != 1 ] || export TUCCOMPI_SIM_NOGPU_ODD=1
 "$smpirun" -platform "$tmp/net.xml" -hostfile "$tmp/hosts" -np "$nodes" "$app" "$@" 2>&1 |
 	grep -v 'xbt_cfg/INFO\|surf_parse/INFO\|simgrid_update_xml\|smpi_config/INFO\|MPI_Init_thread level\|^$'
