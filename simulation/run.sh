@@ -24,6 +24,13 @@ fi
 app=${SIM_APSP:-$top/build-simgrid/src/apps/apsp/tuccompi-apsp}
 smpirun=${SIM_SMPIRUN:-$top/.deps/starpu-simgrid/bin/starpu_smpirun}
 [ -x "$app" ] || { echo "run.sh: no simulated build ($app): ./setup.sh --simgrid" >&2; exit 2; }
+# SimGrid maps two areas per actor stack: 16 simulated nodes took 29,000 mappings, 65,800 with half of
+# them without GPU, past Linux's default limit (65,530: "Failed to protect stack")
+maps=$(cat /proc/sys/vm/max_map_count 2>/dev/null || echo 0)
+if [ "$maps" -lt $((nodes * 8192)) ]; then
+	echo "run.sh: warning: vm.max_map_count is $maps; $nodes simulated nodes may need more" \
+		"(as root: sysctl -w vm.max_map_count=$((nodes * 16384)))" >&2
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # StarPU may write into its models folder: a copy
