@@ -31,6 +31,11 @@ static inline int sssp_wants_rows(const struct sssp_args *a)
  *  its own scratch. 0, or a negative errno (no memory, or the callback's). */
 int sssp_emit_pred(struct sssp_args *a, struct tuccompi_task *t, uint32_t src, const uint32_t *row);
 
+/** sssp_emit_row() for the @p nsrc rows of a GPU batch (task i of @p b, source src[i], row rows[i]):
+ *  with trees to make, on the cores that no CPU worker holds as well as the calling thread. */
+void sssp_emit_batch_rows(struct sssp_args *a, struct tuccompi_batch *b, const uint32_t *src,
+			  const uint32_t *const *rows, unsigned nsrc);
+
 /** What a finished source's host row gives (any engine): the row callback, and the tree. A failure
  *  is noted in a->row_error or a->pred_error. */
 static inline void sssp_emit_row(struct sssp_args *a, struct tuccompi_task *t, uint32_t src, const uint32_t *row)

@@ -122,8 +122,13 @@ static void batched_cuda(struct tuccompi_batch *b, void *arg)
 		if (cols)
 			memcpy(sssp_result_cols(tuccompi_task_result(t)), cols + (size_t)i * a->ntargets,
 			       (size_t)a->ntargets * sizeof(uint32_t));
-		if (rows)
-			sssp_emit_row(a, t, src[i], rows + (size_t)i * a->n);
+	}
+	if (rows)
+	{
+		const uint32_t *r[SSSP_BATCH_LANES];
+		for (unsigned i = 0; i < nsrc; i++)
+			r[i] = rows + (size_t)i * a->n;
+		sssp_emit_batch_rows(a, b, src, r, nsrc);
 	}
 }
 #endif
