@@ -34,6 +34,7 @@
 #                 gathered on the device and the trees; every engine's GPU outputs against its CPU's, byte
 #                 for byte (-o, --matrix, --pred); then what -o, --matrix, --rows and --pred cost against a
 #                 plain run of the same sources (GPU alone, road-like 1M with PHAST, random 1M batched)
+#   costs*        outputs' costs alone (COSTS: some of "o matrix rows pred"; REPS)
 #   ranks*        every unit, 8,192 sources: one rank against two (REPS, POLICIES, OVERHEAD), then
 #                 bench/overhead on 2 and 4 ranks
 #   layer1*       the 1st layer: one rank against two (every unit), MS against EQ1 on 2 ranks against an
@@ -82,6 +83,31 @@ bb() {
 }
 # gen SPEC FILE: the graph of SPEC (seed 1) as a binary file
 gen() { "$GT" gen "$1" --seed 1 -o "$2" >/dev/null 2>&1 || echo "cannot generate $1"; }
+# output_costs: what -o, --matrix, --rows and --pred cost against a plain run of the same sources
+# (GPU alone; road-like 1M with PHAST, random 1M batched); COSTS picks some of "o matrix rows pred"
+output_costs() {
+	local want=" ${COSTS:-o matrix rows pred} "
+	for g in road:1048576:phast random:1049088:batched; do
+		spec=${g%:*}
+		name=$(echo "$spec" | tr ':' '-')
+		file=$tmp/$name.tgb
+		step "outputs: costs on $spec (${g##*:}, --units gpu)"
+		gen "$spec" "$file"
+		a=("$file" --engine "${g##*:}" --ch-cache "$file.ch" --units gpu --seed 1)
+		"$APP" "${a[@]}" --sources random:256 -q # the hierarchy, once
+		for rep in $(seq "${REPS:-2}"); do
+			case $want in *" o "* | *" matrix "*) run "$name-plain-10k-$rep" "$APP" "${a[@]}" --sources random:10000 ;; esac
+			case $want in *" o "*) run "$name-o-10k-$rep" "$APP" "${a[@]}" --sources random:10000 -o "$tmp/o.csv" ;; esac
+			case $want in *" matrix "*) run "$name-matrix-10kx10k-$rep" "$APP" "${a[@]}" --sources random:10000 \
+				--targets random:10000 --matrix "$tmp/o.npy" ;; esac
+			run "$name-plain-1k-$rep" "$APP" "${a[@]}" --sources random:1024
+			case $want in *" rows "*) run "$name-rows-1k-$rep" "$APP" "${a[@]}" --sources random:1024 --rows "$tmp/o.rows.npy" ;; esac
+			case $want in *" pred "*) run "$name-pred-1k-$rep" "$APP" "${a[@]}" --sources random:1024 --pred "$tmp/o.pred.npy" ;; esac
+			rm -f "$tmp"/o.*
+		done
+		rm -f "$file" "$file.ch"
+	done
+}
 # same_outputs: every engine's GPU outputs (-o, --matrix, --pred) against its CPU's, byte for byte,
 # on a road-like graph (the tables and matrices in $o, or $out)
 same_outputs() {
@@ -426,26 +452,11 @@ PY
 		timeout 300 "$B/tests/apsp/sssp_plugin" --gpu >"$o/test-sssp-plugin-gpu.txt" 2>&1
 		echo "apsp/sssp_plugin --gpu: exit $?"
 		same_outputs
-		for g in road:1048576:phast random:1049088:batched; do
-			spec=${g%:*}
-			name=$(echo "$spec" | tr ':' '-')
-			file=$tmp/$name.tgb
-			step "outputs: costs on $spec (${g##*:}, --units gpu)"
-			gen "$spec" "$file"
-			a=("$file" --engine "${g##*:}" --ch-cache "$file.ch" --units gpu --seed 1)
-			"$APP" "${a[@]}" --sources random:256 -q # the hierarchy, once
-			for rep in $(seq "${REPS:-2}"); do
-				run "$name-plain-10k-$rep" "$APP" "${a[@]}" --sources random:10000
-				run "$name-o-10k-$rep" "$APP" "${a[@]}" --sources random:10000 -o "$tmp/o.csv"
-				run "$name-matrix-10kx10k-$rep" "$APP" "${a[@]}" --sources random:10000 --targets random:10000 \
-					--matrix "$tmp/o.npy"
-				run "$name-plain-1k-$rep" "$APP" "${a[@]}" --sources random:1024
-				run "$name-rows-1k-$rep" "$APP" "${a[@]}" --sources random:1024 --rows "$tmp/o.rows.npy"
-				run "$name-pred-1k-$rep" "$APP" "${a[@]}" --sources random:1024 --pred "$tmp/o.pred.npy"
-				rm -f "$tmp"/o.*
-			done
-			rm -f "$file" "$file.ch"
-		done
+		output_costs
+		;;
+	costs)
+		folder costs
+		output_costs
 		;;
 	ranks)
 		folder ranks
