@@ -13,8 +13,10 @@
  *     predecessor from a walk of tight zero-weight arcs out of the vertices that have one (or the
  *     source). Each vertex is given a predecessor that had one before it, so the order of the
  *     assignments is a topological order: no cycle, even on cycles of zero weight. */
+#define _GNU_SOURCE /* sched_getaffinity, pthread_attr_setaffinity_np */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -116,14 +118,23 @@ static void *emit_thread(void *arg)
 	return NULL;
 }
 
-/* Threads for a GPU worker's trees: the online cores no CPU worker holds, shared by the CUDA workers. */
+/* The cores the process may run on: the main thread's (StarPU binds each worker's thread to one core,
+ * and a thread inherits its creator's binding: the trees' threads would all share the GPU worker's). */
+static int process_cores(cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	return sched_getaffinity(getpid(), sizeof(*set), set) == 0 && CPU_COUNT(set) > 0;
+}
+
+/* Threads for a GPU worker's trees: the process's cores that no CPU worker holds, shared by the GPUs. */
 static unsigned emit_threads(void)
 {
 	static unsigned cached;
 	unsigned k = __atomic_load_n(&cached, __ATOMIC_RELAXED);
 	if (k)
 		return k;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	long cores = process_cores(&set) ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
 	int cpus = tuccompi_unit_count(TUCCOMPI_UNIT_CPU), gpus = tuccompi_unit_count(TUCCOMPI_UNIT_CUDA);
 	long per = (cores - (cpus > 0 ? cpus : 0)) / (gpus > 0 ? gpus : 1);
 	k = per < 1 ? 1 : per > 32 ? 32 : (unsigned)per;
@@ -140,8 +151,18 @@ void sssp_emit_batch_rows(struct sssp_args *a, struct tuccompi_batch *b, const u
 		k = nsrc;
 	pthread_t th[32];
 	unsigned started = 0;
-	while (started + 1 < k && pthread_create(&th[started], NULL, emit_thread, &j) == 0)
+	pthread_attr_t attr, *pa = NULL;
+	cpu_set_t set;
+	if (k > 1 && pthread_attr_init(&attr) == 0)
+	{
+		pa = &attr;
+		if (process_cores(&set))
+			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	}
+	while (started + 1 < k && pthread_create(&th[started], pa, emit_thread, &j) == 0)
 		started++;
+	if (pa)
+		pthread_attr_destroy(pa);
 	int32_t *pred = a->pred ? sssp_thread_scratch((size_t)a->n * (sizeof(int32_t) + sizeof(uint32_t))) : NULL;
 	emit_rows_of(&j, pred);
 	for (unsigned i = 0; i < started; i++)
