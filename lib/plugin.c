@@ -161,6 +161,24 @@ struct model_entry
 static struct model_entry *models;
 static pthread_mutex_t models_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* A job's model is kept per number of tasks in it (a batch of 64 sources is not a batch of 1):
+ * the footprint is that number, and the regression's size too (STARPU_NL_REGRESSION_BASED keeps
+ * the history per footprint and fits a*n^b+c over it, used for batch sizes never measured; the
+ * simulated build, docs/simulation.md, needs a time for every batch size it meets). */
+static uint32_t job_footprint(struct starpu_task *task)
+{
+	const struct _tuccompi_job *job = task->cl_arg;
+	uint32_t n = job ? job->n : 1;
+	return starpu_hash_crc32c_be(n, 0);
+}
+
+static size_t job_size(struct starpu_task *task, unsigned nimpl)
+{
+	(void)nimpl;
+	const struct _tuccompi_job *job = task->cl_arg;
+	return job ? job->n : 1;
+}
+
 static int model_for(const struct tuccompi_plugin *p, struct starpu_perfmodel **out)
 {
 	void (*code[4])(void) = { (void (*)(void))p->cpu, (void (*)(void))p->cuda, (void (*)(void))p->cpu_batch,
@@ -174,8 +192,10 @@ static int model_for(const struct tuccompi_plugin *p, struct starpu_perfmodel **
 	if (!e && (e = calloc(1, sizeof(*e))))
 	{
 		snprintf(e->symbol, sizeof(e->symbol), "tuccompi_%s", p->name);
-		e->model.type = STARPU_HISTORY_BASED;
+		e->model.type = STARPU_NL_REGRESSION_BASED;
 		e->model.symbol = e->symbol;
+		e->model.footprint = job_footprint;
+		e->model.size_base = job_size;
 		e->next = models;
 		models = e;
 	}

@@ -88,6 +88,9 @@ done
 	cp "$top/$s" "$out/$s"
 done
 mkdir -p "$out/scripts" "$out/include"
+# the commit the bundle was built from (+ "-dirty" with changes not committed): recorded by the steps
+# whose results go into the repository (gpu-node.sh calibrate)
+(cd "$top" && git describe --always --dirty --abbrev=12 >"$out/COMMIT" 2>/dev/null) || rm -f "$out/COMMIT"
 cp "$top"/include/*.h "$out/include/"
 cp "$top"/scripts/paje_check.py "$top"/scripts/tuccompi-summary "$top"/scripts/tuccompi-plot "$out/scripts/"
 for s in "$top"/bench/*.sh "$top"/bench/*.py; do [ -f "$s" ] && cp "$s" "$out/bench/"; done

@@ -47,6 +47,13 @@
 #   x2*           the two-GPU node (nvidia-h200-x2): tests, GPUs one and two ranks, every unit, journal
 #                 cost, a too-small GPU, a traced two-rank run, --mk auto
 #   idle*         the two-GPU node: the H200 node's shape on GPU 0, idle units with every unit running
+#   calibrate*    StarPU's models of this node for the simulated build (issue 26, docs/simulation.md):
+#                 STARPU_CALIBRATE=1 with STARPU_HOME=$OUT/calibrate/starpu and STARPU_HOSTNAME=h200 on
+#                 random 1M (batched) and road-like 1M (PHAST): GPU alone, every unit, every unit on 2
+#                 ranks (CAL_REPS passes, default 3), then the same runs with the models fixed (REPS,
+#                 default 2: the validation's measured column, measured.txt); the bus sampling and the
+#                 codelet models land in starpu/.starpu/sampling/ (K_R1M, K_ROAD: sources, default
+#                 16384 and 65536; POLICIES, default ms-tail)
 #   pack          one archive of everything in $OUT (last)
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -233,6 +240,58 @@ PY
 		step "betweenness: networkx and igraph beside tuccompi-apsp"
 		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS= BASE_K=4 LIMIT=${LIMIT:-200} timeout 590 \
 			"$B/bench/betweenness.sh" "$o" random:1049088 random:4096 2>&1 | grep -v '^ *$'
+		;;
+	calibrate)
+		folder calibrate
+		# one STARPU_HOME and one host name for every run: the models are found by the simulated
+		# build under that name (simulation/README.md)
+		export STARPU_HOME=$o/starpu STARPU_HOSTNAME=${STARPU_HOSTNAME:-h200}
+		mkdir -p "$STARPU_HOME"
+		{
+			echo "date: $(date -u +%FT%TZ)"
+			echo "bundle commit: $(cat "$B/COMMIT" 2>/dev/null || echo unknown)"
+			echo "STARPU_HOSTNAME: $STARPU_HOSTNAME"
+			echo "cores: $(nproc)"
+			nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,memory.total --format=csv,noheader
+		} | tee "$o/node.txt"
+		gen random:1049088 "$o/r1m.tgb"
+		gen road:1048576 "$o/road1m.tgb"
+		# cal NAME CALIBRATE GRAPH ENGINE K UNITS RANKS POLICY: one run (RANKS 1 or 2)
+		cal() {
+			local name=$1 c=$2 g=$3 e=$4 k=$5 u=$6 r=$7 p=$8
+			local a=("$APP" "$o/$g.tgb" --engine "$e" --units "$u" --policy "$p" --seed 1 --sources "random:$k"
+				--summary --stats "$o/$name.units.csv")
+			[ "$e" = phast ] && a+=(--ch-cache "$o/$g.ch")
+			if [ "$r" = 1 ]; then
+				run "$name" env STARPU_CALIBRATE="$c" "${a[@]}"
+			else
+				STARPU_CALIBRATE=$c MPIRUN_ARGS="${MPIRUN_ARGS:-} -x STARPU_HOME -x STARPU_HOSTNAME -x STARPU_CALIBRATE" \
+					run "$name" "$B/tests/mpirun.sh" 2 "${a[@]}"
+			fi
+		}
+		# the PHAST hierarchy once, outside the timed runs
+		"$APP" "$o/road1m.tgb" --engine phast --ch-cache "$o/road1m.ch" --units gpu --sources random:256 -q
+		for pass in cal meas; do
+			if [ $pass = cal ]; then c=1 n=${CAL_REPS:-3}; else c=0 n=${REPS:-2}; fi
+			for rep in $(seq "$n"); do
+				for pol in ${POLICIES:-ms-tail}; do
+					step "calibrate: $pass $rep, $pol"
+					cal "$pass-r1m-gpu-$pol-$rep" $c r1m batched "${K_R1M:-16384}" gpu 1 "$pol"
+					cal "$pass-r1m-all-$pol-$rep" $c r1m batched "${K_R1M:-16384}" all 1 "$pol"
+					cal "$pass-r1m-all2-$pol-$rep" $c r1m batched "${K_R1M:-16384}" all 2 "$pol"
+					cal "$pass-road1m-gpu-$pol-$rep" $c road1m phast "${K_ROAD:-65536}" gpu 1 "$pol"
+					cal "$pass-road1m-all-$pol-$rep" $c road1m phast "${K_ROAD:-65536}" all 1 "$pol"
+					cal "$pass-road1m-all2-$pol-$rep" $c road1m phast "${K_ROAD:-65536}" all 2 "$pol"
+				done
+			done
+		done
+		grep '^meas-' "$o/rates.txt" >"$o/measured.txt"
+		ls -R "$STARPU_HOME/.starpu/sampling" | head -40
+		rm -f "$o"/*.tgb "$o"/*.ch
+		# the models alone, small, for the repository (simulation/models/h200/, see simulation/README.md)
+		tar czf "$o/h200-models.tgz" -C "$STARPU_HOME/.starpu" sampling -C "$o" node.txt rates.txt measured.txt
+		ls -la "$o/h200-models.tgz"
+		unset STARPU_HOME STARPU_HOSTNAME
 		;;
 	pack)
 		# the device tool brings back 8 files at most: one archive of everything
