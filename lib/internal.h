@@ -5,7 +5,7 @@
  *   units.c     the one grouping of workers into units
  *   link.c      the 1st layer's transport: StarPU-MPI messages, heartbeats, abort notices
  *   comm.c      the 1st layer's collectives on those messages (each also an agreement on errors)
- *   ms.c        the MS protocol, both halves: the master's server and a rank's feeder
+ *   ms_ranks.c  the MS protocol, both halves: the master's server and a rank's feeder
  *   policy.c    policies by name, the StarPU scheduling contexts that run them
  *   plugin.c    the deployment level: task/batch accessors, the codelet, jobs, shared data
  *   parallel.c  PARALLEL: a task set cut into jobs and submitted

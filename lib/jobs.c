@@ -3,7 +3,7 @@
  * entries in plugin.c call _tuccompi_job_run), its end (results recorded, tokens topped up), and a
  * failed job moved to another unit. The rank's pool of tasks waiting for a unit and the tokens that
  * draw from it; the task sets in flight (failed at once when the 1st layer stops); the test hooks
- * that inject faults. Below PARALLEL (parallel.c) and the MS feeder (ms.c), which put tasks here;
+ * that inject faults. Below PARALLEL (parallel.c) and the MS feeder (ms_ranks.c), which put tasks here;
  * calls nothing above it. */
 #include "taskset.h"
 
