@@ -14,7 +14,8 @@
  *   stats.c, summary.c   statistics and the run summary
  *   trace.c     FxT traces -> paje.trace
  *   tune*.c     the tuning layer
- * The schedulers (schedulers/) are reached through schedulers/sched.h only. */
+ * The core includes nothing of schedulers/: it reaches the policies through their public structs
+ * (tuccompi_policy_eq1, ... in <tuccompi.h>), and they reach it through <tuccompi_sched.h>. */
 #ifndef TUCCOMPI_INTERNAL_H
 #define TUCCOMPI_INTERNAL_H
 
@@ -31,8 +32,6 @@
 #ifdef TUCCOMPI_HAVE_MPI
 #include <mpi.h>
 #endif
-
-#include "sched.h"
 
 #define TUCCOMPI_INTERNAL __attribute__((visibility("hidden")))
 #define TUCCOMPI_PRINTF(f, a) __attribute__((format(printf, f, a)))

@@ -222,8 +222,6 @@ TUCCOMPI_INTERNAL int _tuccompi_journal_close(struct tuccompi_taskset *ts);
 TUCCOMPI_INTERNAL int _tuccompi_reduce_check(const struct tuccompi_taskset_desc *d);
 /* The set's partial buffers (none made yet). */
 TUCCOMPI_INTERNAL int _tuccompi_reduce_start(struct tuccompi_taskset *ts);
-/* A failed job that had added into its buffer fails the set: 1 then (the caller stops there). */
-TUCCOMPI_INTERNAL int _tuccompi_reduce_job_failed(struct _tuccompi_job *job);
 /* SYN, collective, once every job of the set has ended everywhere: the result on the root. */
 TUCCOMPI_INTERNAL int _tuccompi_reduce_finish(struct tuccompi_taskset *ts);
 TUCCOMPI_INTERNAL void _tuccompi_reduce_free(struct tuccompi_taskset *ts);
