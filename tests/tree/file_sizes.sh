@@ -5,6 +5,7 @@
 set -u
 s=${TREE_SRCDIR:-${top_srcdir:-.}}
 max=${MAX_LINES:-1000}
+[ -f "$s/setup.sh" ] && [ -f "$s/README.md" ] || { echo "needs the source tree (not in a bundle): skipped"; exit 77; }
 dirs=
 for d in include lib schedulers codelets apps examples python scripts bench tests; do
 	[ -d "$s/$d" ] && dirs="$dirs $s/$d"
