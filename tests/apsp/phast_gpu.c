@@ -170,23 +170,6 @@ static void check(const char *what, const struct graph *g, int all)
 	sssp_ch_free(ch);
 }
 
-static void from_arcs(struct graph *g, uint32_t n, uint64_t m, const uint32_t *a)
-{
-	uint32_t *s = malloc((m + 1) * 4), *d = malloc((m + 1) * 4), *w = malloc((m + 1) * 4);
-	for (uint64_t i = 0; i < m; i++)
-	{
-		s[i] = a[3 * i];
-		d[i] = a[3 * i + 1];
-		w[i] = a[3 * i + 2];
-	}
-	struct graph_error err;
-	if (graph_from_arcs(n, m, s, d, w, g, &err) < 0)
-		FAIL("graph_from_arcs: %s", err.msg);
-	free(s);
-	free(d);
-	free(w);
-}
-
 static void bad_arguments(void)
 {
 	struct graph g;
@@ -231,12 +214,12 @@ int main(void)
 	}
 	struct graph g;
 	struct graph_error err;
-	from_arcs(&g, 1, 0, NULL);
+	sssp_ref_graph(&g, 1, 0, NULL);
 	check("single vertex", &g, 1);
 	graph_free(&g);
 	static const uint32_t parts[] = { 0, 1, 4, 1, 2, 0, 2, 0, 0, 0, 2, 7, 2, 3, 1, 3, 4, 2, 4, 0, 9, 6, 7,
 					  1, 7, 8, 1, 8, 6, 5, 6, 8, 3, 7, 6, 2, 0, 1, 3, 2, 1, 0 };
-	from_arcs(&g, 10, sizeof parts / sizeof parts[0] / 3, parts);
+	sssp_ref_graph(&g, 10, sizeof parts / sizeof parts[0] / 3, parts);
 	check("parts, one-way, zero cycle", &g, 1);
 	graph_free(&g);
 	ASSERT_EQ(graph_gen_random(3000, 0, 4, 0, 2, 8, &g, &err), 0);
