@@ -39,7 +39,7 @@
 #                 bench/overhead on 2 and 4 ranks
 #   layer1*       the 1st layer: one rank against two (every unit), MS against EQ1 on 2 ranks against an
 #                 earlier build's (BASE=DIR with bench/overhead and lib/)
-#   betweenness*  the betweenness engine (issue 25): its GPU tests (tests/apsp/brandes --gpu, tests/core/reduce),
+#   betweenness*  the betweenness engine (issue 25): its GPU tests (tests/apsp/brandes --gpu, tests/core/reduce_test),
 #                 then bench/betweenness.sh without baselines: betweenness against distances alone on the
 #                 GPU (random 1M, R-MAT 20: 4,096 sources; road-like 1M: 1,024) and with every unit (random 1M)
 #   betweenness-base*  bench/betweenness.sh's baselines: networkx and igraph beside tuccompi-apsp on 4 sources
@@ -219,12 +219,12 @@ PY
 		;;
 	betweenness)
 		folder betweenness
-		step "betweenness: tests/apsp/brandes --gpu, tests/core/reduce"
+		step "betweenness: tests/apsp/brandes --gpu, tests/core/reduce_test"
 		timeout 300 "$B/tests/apsp/brandes" --gpu >"$o/test-brandes-gpu.txt" 2>&1
 		echo "apsp/brandes --gpu: exit $? (0 pass, 77 skip)"
 		tail -n 4 "$o/test-brandes-gpu.txt"
-		timeout 120 "$B/tests/core/reduce" >"$o/test-reduce.txt" 2>&1
-		echo "core/reduce: exit $?"
+		timeout 120 "$B/tests/core/reduce_test" >"$o/test-reduce.txt" 2>&1
+		echo "core/reduce_test: exit $?"
 		tail -n 2 "$o/test-reduce.txt"
 		step "betweenness against distances alone: random 1M (GPU, every unit), R-MAT 20 and road-like 1M (GPU)"
 		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS="gpu all" BASELINES=0 timeout 200 \
@@ -307,7 +307,7 @@ PY
 		step "GPU checks"
 		nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 		for t in "apsp/sssp_plugin --gpu" "apsp/brandes --gpu" apsp/sssp_batch_gpu apsp/phast_gpu core/batch \
-			core/codelet_cpu_cuda core/reduce apsp/sssp_gpu.sh apsp/gpu_memory.sh; do
+			core/codelet_cpu_cuda core/reduce_test apsp/sssp_gpu.sh apsp/gpu_memory.sh; do
 			name=$(echo "$t" | tr ' /' '__')
 			# shellcheck disable=SC2086 # a program and its arguments
 			env top_builddir="$B" top_srcdir="$B" timeout "${TEST_LIMIT:-240}" $B/tests/$t >"$out/test-$name.txt" 2>&1

@@ -20,6 +20,10 @@ int sssp_share_buffers(struct tuccompi_taskset_desc *desc, const void *const *pt
 /** Unregister every shared buffer of @p desc. */
 void sssp_unshare_buffers(struct tuccompi_taskset_desc *desc);
 
+/** The CPU engine's packed copy of @p g (sssp_cpu.c), 64-byte aligned, for the engines whose CPU units
+ *  run it: *packed (free() it) and its size in bytes. 0, or -ENOMEM with the reason in @p why. */
+int sssp_cpu_graph_packed(const struct sssp_graph *g, void **packed, size_t *size, char *why, size_t whylen);
+
 /** Whether the engines must bring each source's full row to the host: for the rows callback, or
  *  for the tree that sssp_emit_row() derives from the row. */
 static inline int sssp_wants_rows(const struct sssp_args *a)

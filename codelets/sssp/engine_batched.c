@@ -145,15 +145,9 @@ static int batched_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	p->state = st;
 	if (p->o.cpu)
 	{
-		st->packed_size = sssp_cpu_packed_size(g);
-		if (posix_memalign(&st->packed, 64, st->packed_size ? st->packed_size : 64) != 0)
-		{
-			st->packed = NULL;
-			snprintf(why, whylen, "out of memory for the CPU engine's copy of the graph (%zu bytes)",
-				 st->packed_size);
-			return -ENOMEM;
-		}
-		sssp_cpu_pack(g, st->packed);
+		int ret = sssp_cpu_graph_packed(g, &st->packed, &st->packed_size, why, whylen);
+		if (ret < 0)
+			return ret;
 		st->cpu_work = sssp_cpu_workspace_size(st->packed);
 	}
 	if (p->o.cuda)
