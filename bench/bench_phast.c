@@ -34,7 +34,7 @@
 
 static void usage(void)
 {
-	printf("usage: bench/phast (GRAPH | --gen road:N|grid:RxC|random:N|rmat:SCALE) [--cache FILE]\n"
+	printf("usage: bench/bench_phast (GRAPH | --gen road:N|grid:RxC|random:N|rmat:SCALE) [--cache FILE]\n"
 	       "       [--threads T] [--sources K] [--dijkstra D] [--gpu-sources G] [--lanes 32|64|128|256]\n"
 	       "       [--rows] [--no-gpu] [--seed S] [--knob NAME=VALUE[,...]]\n");
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/hosts.sh [OUTDIR]: the 1st layer across emulated hosts (tests/hosts/hosts.sh: network
+# bench/hosts.sh [OUTDIR]: the 1st layer across emulated hosts (tests/hosts/netns.sh: network
 # namespaces, links of 1 Gbit/s with a fixed delay). For 2 and 4 hosts (one rank and one CPU worker
 # each), round trips of 0.1, 1 and 5 ms, and tasks of 100 us, 1 ms, 3.5 ms and 10 ms (they sleep: the
 # hosts share this machine's cores), bench/overhead runs EQ1, EQ2, MS and MS-TAIL and reports each one's
@@ -10,7 +10,7 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-bench-hosts}
 mkdir -p "$out"
-. "$here/tests/hosts/hosts.sh"
+. "$here/tests/hosts/netns.sh"
 why=$(hosts_available) || { echo "bench/hosts.sh: $why" >&2; exit 1; }
 hosts_fwd=$here/tests/hosts/delayfwd
 [ -x "$hosts_fwd" ] || { echo "bench/hosts.sh: build tests/hosts/delayfwd first (make check builds it)" >&2; exit 1; }

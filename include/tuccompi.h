@@ -353,8 +353,8 @@ extern TUCCOMPI_API const struct tuccompi_policy tuccompi_policy_ms_tail;
 /** Policy by name: "eq1", "eq2", "ms", "ms-tail" (also "ms_tail"), or a StarPU built-in local
  *  policy name ("eager", "lws", "dmda", ...; tasks are spread over ranks like EQ1). StarPU's
  *  model-based policies (dmda, ...) need calibrated performance models: with fresh models they
- *  spend the first tasks calibrating and ran 20x slower than ms on an H200 node at 8,192 SSSP
- *  sources; run a calibration set first (STARPU_CALIBRATE=1) or use ms.
+ *  spend the first tasks calibrating, which can make a whole set many times slower than ms
+ *  (docs/apsp.md); run a calibration set first (STARPU_CALIBRATE=1) or use ms.
  *  Returns NULL (and sets tuccompi_last_error()) for an unknown name. */
 TUCCOMPI_API const struct tuccompi_policy *tuccompi_policy_by_name(const char *name);
 

@@ -5,7 +5,7 @@
  *   units.c     the one grouping of workers into units
  *   link.c      the 1st layer's transport: StarPU-MPI messages, heartbeats, abort notices
  *   comm.c      the 1st layer's collectives on those messages (each also an agreement on errors)
- *   ms.c        the MS protocol, both halves: the master's server and a rank's feeder
+ *   ms_ranks.c  the MS protocol, both halves: the master's server and a rank's feeder
  *   policy.c    policies by name, the StarPU scheduling contexts that run them
  *   plugin.c    the deployment level: task/batch accessors, the codelet, jobs, shared data
  *   parallel.c  PARALLEL: a task set cut into jobs and submitted
@@ -14,7 +14,8 @@
  *   stats.c, summary.c   statistics and the run summary
  *   trace.c     FxT traces -> paje.trace
  *   tune*.c     the tuning layer
- * The schedulers (schedulers/) are reached through schedulers/sched.h only. */
+ * The core includes nothing of schedulers/: it reaches the policies through their public structs
+ * (tuccompi_policy_eq1, ... in <tuccompi.h>), and they reach it through <tuccompi_sched.h>. */
 #ifndef TUCCOMPI_INTERNAL_H
 #define TUCCOMPI_INTERNAL_H
 
@@ -31,8 +32,6 @@
 #ifdef TUCCOMPI_HAVE_MPI
 #include <mpi.h>
 #endif
-
-#include "sched.h"
 
 #define TUCCOMPI_INTERNAL __attribute__((visibility("hidden")))
 #define TUCCOMPI_PRINTF(f, a) __attribute__((format(printf, f, a)))

@@ -3,7 +3,7 @@
  * entries in plugin.c call _tuccompi_job_run), its end (results recorded, tokens topped up), and a
  * failed job moved to another unit. The rank's pool of tasks waiting for a unit and the tokens that
  * draw from it; the task sets in flight (failed at once when the 1st layer stops); the test hooks
- * that inject faults. Below PARALLEL (parallel.c) and the MS feeder (ms.c), which put tasks here;
+ * that inject faults. Below PARALLEL (parallel.c) and the MS feeder (ms_ranks.c), which put tasks here;
  * calls nothing above it. */
 #include "taskset.h"
 
@@ -205,6 +205,21 @@ static void fail_no_unit_left(struct tuccompi_taskset *ts, int err, uint64_t nta
 	starpu_wake_all_blocked_workers();
 }
 
+/* A failed job that added into its set's reduction buffer (reduce.c) cannot be run again: its share
+ * of the sums cannot be taken back, so the set fails. 1 when it did. */
+static int reduced_job_failed(struct _tuccompi_job *job)
+{
+	struct tuccompi_taskset *ts = job->ts;
+	if (!ts->red || !job->reduced || !job->failed)
+		return 0;
+	_tuccompi_ts_fail(ts, job->err ? job->err : -EIO,
+			  "task set '%s': a job of %u task(s) failed on rank %d after adding into its reduction buffer (%s): "
+			  "its share of the sums cannot be taken back, so the set fails (a plug-in should ask for "
+			  "tuccompi_task_reduce_buffer() only once its contribution is certain)",
+			  ts->plugin.name, job->n, _tuccompi.rank, job->why);
+	return 1;
+}
+
 /* A job failed or was moved: take its unit out (failed), put its tasks back. */
 static void job_requeue(struct _tuccompi_job *job)
 {
@@ -217,7 +232,7 @@ static void job_requeue(struct _tuccompi_job *job)
 		snprintf(ts->last_failure, sizeof(ts->last_failure), "%s", job->why);
 		pthread_mutex_unlock(&ts->lock);
 	}
-	if (_tuccompi_reduce_job_failed(job)) /* the set fails, saying why; the unit is out all the same */
+	if (reduced_job_failed(job)) /* the set fails, saying why; the unit is out all the same */
 	{
 		if (u >= 0)
 			__atomic_store_n(&_tuccompi.unit_failed[u], 1, __ATOMIC_RELAXED);

@@ -377,6 +377,7 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 	if (out)
 		*out = NULL;
 	int ret;
+	double t_call = _tuccompi_now(), t_agreed = 0, t_made = 0;
 	if ((ret = _tuccompi_link_broken()) < 0)
 		return ret;
 	/* 1. each rank's own checks, agreed: a rank's mistake fails the call on every rank */
@@ -387,9 +388,11 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 		status = check_policy(policy);
 	if ((ret = agree_on_set(serial, status, policy, desc)) < 0)
 		return ret;
+	t_agreed = _tuccompi_now();
 	/* 2. the set on each rank (results, journal, scheduling context), agreed */
 	struct tuccompi_taskset *ts = NULL;
 	status = ts_create(policy, desc, serial, &ts);
+	t_made = _tuccompi_now();
 	char msg[TUCCOMPI_LINK_MSG];
 	snprintf(msg, sizeof(msg), "%s", tuccompi_last_error());
 	if ((ret = _tuccompi_coll_agree(TUCCOMPI_COLL_START, serial, status, msg)) < 0)
@@ -402,6 +405,10 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 	_tuccompi_bus_counters(NULL, NULL); /* reading them resets them */
 	_tuccompi_inject_reset();
 	ts->t_start = _tuccompi_now();
+	if (_tuccompi_env_flag("TUCCOMPI_END_LOG", 0))
+		fprintf(stderr, "[tuccompi %d/%d] PARALLEL ms: checks agreed %.3f, set made %.3f, start agreed %.3f\n",
+			_tuccompi.rank, _tuccompi.nranks, 1e3 * (t_agreed - t_call), 1e3 * (t_made - t_agreed),
+			1e3 * (ts->t_start - t_made));
 	_tuccompi_sets_add(ts);
 	ret = policy->dynamic ? _tuccompi_ms_feed(ts) : start_partition(ts);
 	if (ret < 0)

@@ -3,7 +3,7 @@
  * CUDA worker); at SYN each rank combines its workers' partials in worker order, the root the
  * ranks' in rank order (through the 1st layer, as part of tuccompi_wait()), and sends the result
  * back when every rank wants it. A job that asked for its buffer cannot be undone: if it fails,
- * the set fails (job_requeue asks _tuccompi_reduce_job_failed). */
+ * the set fails (jobs.c's job_requeue, which sees job->reduced). */
 #include "link.h"
 #include "taskset.h"
 
@@ -158,19 +158,6 @@ void *tuccompi_task_reduce_buffer(struct tuccompi_task *t)
 	}
 	red->part[w] = p;
 	return p;
-}
-
-int _tuccompi_reduce_job_failed(struct _tuccompi_job *job)
-{
-	struct tuccompi_taskset *ts = job->ts;
-	if (!ts->red || !job->reduced || !job->failed)
-		return 0;
-	_tuccompi_ts_fail(ts, job->err ? job->err : -EIO,
-			  "task set '%s': a job of %u task(s) failed on rank %d after adding into its reduction buffer (%s): "
-			  "its share of the sums cannot be taken back, so the set fails (a plug-in should ask for "
-			  "tuccompi_task_reduce_buffer() only once its contribution is certain)",
-			  ts->plugin.name, job->n, _tuccompi.rank, job->why);
-	return 1;
 }
 
 /* ------------------------------------------------------------------ SYN */

@@ -13,7 +13,7 @@
 
 /* TUCCOMPI_END_LOG=1: each rank prints when its last job ended and how long each step of SYN took,
  * with its main thread's context switches and the cgroup's CPU throttling over the same window (the
- * MS master adds its last grants, ms.c): where the time at the end of a set goes (docs/apsp.md). */
+ * MS master adds its last grants, ms_ranks.c): where the time at the end of a set goes (docs/apsp.md). */
 struct syn_clock
 {
 	int on, n;

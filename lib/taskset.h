@@ -1,5 +1,5 @@
 /* A task set inside the library: what PARALLEL (parallel.c) builds, the codelet (plugin.c)
- * runs, the MS feeder (ms.c) fills, the journal (journal.c) records and SYN (syn.c) gathers.
+ * runs, the MS feeder (ms_ranks.c) fills, the journal (journal.c) records and SYN (syn.c) gathers.
  *
  * Tasks travel in jobs (jobs.c): one StarPU task runs one job, i.e. a batch of tasks of the set.
  *  - Unit shares (policies with TUCCOMPI_POLICY_UNIT_SHARES, EQ1/EQ2): a job's tasks are chosen
@@ -194,7 +194,7 @@ TUCCOMPI_INTERNAL void _tuccompi_sets_remove(struct tuccompi_taskset *ts);
 TUCCOMPI_INTERNAL int _tuccompi_injected(int what);
 TUCCOMPI_INTERNAL void _tuccompi_inject_reset(void);
 
-/* ---- ms.c: the MS protocol. A grant is [first, first+count) of positions; count 0 is stop. */
+/* ---- ms_ranks.c: the MS protocol. A grant is [first, first+count) of positions; count 0 is stop. */
 /* @rank_tail: the policy's TUCCOMPI_POLICY_RANK_TAIL (the master may stop slow ranks at the end). */
 TUCCOMPI_INTERNAL struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned serial, int rank_tail);
 /* Ask for @want positions, or up to @want_max if the master judges it fair given @rate (this
@@ -226,8 +226,6 @@ TUCCOMPI_INTERNAL int _tuccompi_journal_close(struct tuccompi_taskset *ts);
 TUCCOMPI_INTERNAL int _tuccompi_reduce_check(const struct tuccompi_taskset_desc *d);
 /* The set's partial buffers (none made yet). */
 TUCCOMPI_INTERNAL int _tuccompi_reduce_start(struct tuccompi_taskset *ts);
-/* A failed job that had added into its buffer fails the set: 1 then (the caller stops there). */
-TUCCOMPI_INTERNAL int _tuccompi_reduce_job_failed(struct _tuccompi_job *job);
 /* SYN, collective, once every job of the set has ended everywhere: the result on the root. */
 TUCCOMPI_INTERNAL int _tuccompi_reduce_finish(struct tuccompi_taskset *ts);
 TUCCOMPI_INTERNAL void _tuccompi_reduce_free(struct tuccompi_taskset *ts);

@@ -29,7 +29,7 @@ int tuccompi_partition_eq1(const struct tuccompi_cluster *cluster, uint64_t ntas
 	return 0;
 }
 
-/* 2nd layer: equal share per unit (schedulers/units.c). */
+/* 2nd layer: equal share per unit (schedulers/pieces.c). */
 struct starpu_sched_policy tuccompi_sched_eq1 = {
 	.init_sched = tuccompi_sched_init,
 	.deinit_sched = tuccompi_sched_deinit,

@@ -31,7 +31,7 @@ int tuccompi_partition_eq2(const struct tuccompi_cluster *cluster, uint64_t ntas
 	return 0;
 }
 
-/* 2nd layer: equal share per unit (schedulers/units.c), as in EQ1. */
+/* 2nd layer: equal share per unit (schedulers/pieces.c), as in EQ1. */
 struct starpu_sched_policy tuccompi_sched_eq2 = {
 	.init_sched = tuccompi_sched_init,
 	.deinit_sched = tuccompi_sched_deinit,

@@ -2,7 +2,7 @@
  * idle, so faster units do more. A GPU unit runs MK tasks at once: each of its MK
  * stream workers takes the next task as soon as its own is done, which keeps the
  * GPU's pack full instead of waiting for the slowest of the pack. Across nodes the
- * library's master rank hands out packs of task ids (lib/comm.c). */
+ * library's master rank hands out packs of task ids (lib/ms_ranks.c). */
 #include "sched.h"
 
 static struct starpu_task *pop_task_ms(unsigned sched_ctx_id)

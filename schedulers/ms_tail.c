@@ -3,7 +3,7 @@
  * finish everything that is left before it could finish that one task: at the end of a set,
  * a CPU core (0.5 s per SSSP) no longer takes a source the GPU (1 ms) would run at once.
  * Unlike MS, a unit may therefore be idle while tasks remain; MS keeps the paper's rule.
- * Across ranks the same rule runs on the MS master (TUCCOMPI_POLICY_RANK_TAIL, lib/ms.c): a rank
+ * Across ranks the same rule runs on the MS master (TUCCOMPI_POLICY_RANK_TAIL, lib/ms_ranks.c): a rank
  * whose faster kind of unit is at least twice slower per job than other ranks' stops being given tasks
  * when those ranks would start everything left before it finished one job.
  * Built from the public pieces of <tuccompi_sched.h>, like a user's own policy would be; it

@@ -92,7 +92,7 @@ mkdir -p "$out/scripts" "$out/include"
 # whose results go into the repository (gpu-node.sh calibrate)
 (cd "$top" && git describe --always --dirty --abbrev=12 >"$out/COMMIT" 2>/dev/null) || rm -f "$out/COMMIT"
 cp "$top"/include/*.h "$out/include/"
-cp "$top"/scripts/paje_check.py "$top"/scripts/tuccompi-summary "$top"/scripts/tuccompi-plot "$out/scripts/"
+cp "$top"/scripts/paje_check.py "$top"/scripts/paje_format.py "$top"/scripts/paje_runs.py "$top"/scripts/tuccompi-summary "$top"/scripts/tuccompi-plot "$out/scripts/"
 for s in "$top"/bench/*.sh "$top"/bench/*.py; do [ -f "$s" ] && cp "$s" "$out/bench/"; done
 [ -d "$top/tests/data" ] && cp -r "$top/tests/data" "$out/tests/"
 echo "$tests" | tr ' ' '\n' | sed '/^$/d; s#^tests/##; s#^examples/#../examples/#' >"$out/tests/TESTS"

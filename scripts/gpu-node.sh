@@ -34,11 +34,12 @@
 #                 gathered on the device and the trees; every engine's GPU outputs against its CPU's, byte
 #                 for byte (-o, --matrix, --pred); then what -o, --matrix, --rows and --pred cost against a
 #                 plain run of the same sources (GPU alone, road-like 1M with PHAST, random 1M batched)
+#   costs*        outputs' costs alone (COSTS: some of "o matrix rows pred"; REPS)
 #   ranks*        every unit, 8,192 sources: one rank against two (REPS, POLICIES, OVERHEAD), then
 #                 bench/overhead on 2 and 4 ranks
 #   layer1*       the 1st layer: one rank against two (every unit), MS against EQ1 on 2 ranks against an
 #                 earlier build's (BASE=DIR with bench/overhead and lib/)
-#   betweenness*  the betweenness engine (issue 25): its GPU tests (tests/apsp/brandes --gpu, tests/core/reduce),
+#   betweenness*  the betweenness engine (issue 25): its GPU tests (tests/apsp/brandes --gpu, tests/core/reduce_test),
 #                 then bench/betweenness.sh without baselines: betweenness against distances alone on the
 #                 GPU (random 1M, R-MAT 20: 4,096 sources; road-like 1M: 1,024) and with every unit (random 1M)
 #   betweenness-base*  bench/betweenness.sh's baselines: networkx and igraph beside tuccompi-apsp on 4 sources
@@ -89,6 +90,31 @@ bb() {
 }
 # gen SPEC FILE: the graph of SPEC (seed 1) as a binary file
 gen() { "$GT" gen "$1" --seed 1 -o "$2" >/dev/null 2>&1 || echo "cannot generate $1"; }
+# output_costs: what -o, --matrix, --rows and --pred cost against a plain run of the same sources
+# (GPU alone; road-like 1M with PHAST, random 1M batched); COSTS picks some of "o matrix rows pred"
+output_costs() {
+	local want=" ${COSTS:-o matrix rows pred} "
+	for g in road:1048576:phast random:1049088:batched; do
+		spec=${g%:*}
+		name=$(echo "$spec" | tr ':' '-')
+		file=$tmp/$name.tgb
+		step "outputs: costs on $spec (${g##*:}, --units gpu)"
+		gen "$spec" "$file"
+		a=("$file" --engine "${g##*:}" --ch-cache "$file.ch" --units gpu --seed 1)
+		"$APP" "${a[@]}" --sources random:256 -q # the hierarchy, once
+		for rep in $(seq "${REPS:-2}"); do
+			case $want in *" o "* | *" matrix "*) run "$name-plain-10k-$rep" "$APP" "${a[@]}" --sources random:10000 ;; esac
+			case $want in *" o "*) run "$name-o-10k-$rep" "$APP" "${a[@]}" --sources random:10000 -o "$tmp/o.csv" ;; esac
+			case $want in *" matrix "*) run "$name-matrix-10kx10k-$rep" "$APP" "${a[@]}" --sources random:10000 \
+				--targets random:10000 --matrix "$tmp/o.npy" ;; esac
+			run "$name-plain-1k-$rep" "$APP" "${a[@]}" --sources random:1024
+			case $want in *" rows "*) run "$name-rows-1k-$rep" "$APP" "${a[@]}" --sources random:1024 --rows "$tmp/o.rows.npy" ;; esac
+			case $want in *" pred "*) run "$name-pred-1k-$rep" "$APP" "${a[@]}" --sources random:1024 --pred "$tmp/o.pred.npy" ;; esac
+			rm -f "$tmp"/o.*
+		done
+		rm -f "$file" "$file.ch"
+	done
+}
 # same_outputs: every engine's GPU outputs (-o, --matrix, --pred) against its CPU's, byte for byte,
 # on a road-like graph (the tables and matrices in $o, or $out)
 same_outputs() {
@@ -193,12 +219,12 @@ PY
 		;;
 	betweenness)
 		folder betweenness
-		step "betweenness: tests/apsp/brandes --gpu, tests/core/reduce"
+		step "betweenness: tests/apsp/brandes --gpu, tests/core/reduce_test"
 		timeout 300 "$B/tests/apsp/brandes" --gpu >"$o/test-brandes-gpu.txt" 2>&1
 		echo "apsp/brandes --gpu: exit $? (0 pass, 77 skip)"
 		tail -n 4 "$o/test-brandes-gpu.txt"
-		timeout 120 "$B/tests/core/reduce" >"$o/test-reduce.txt" 2>&1
-		echo "core/reduce: exit $?"
+		timeout 120 "$B/tests/core/reduce_test" >"$o/test-reduce.txt" 2>&1
+		echo "core/reduce_test: exit $?"
 		tail -n 2 "$o/test-reduce.txt"
 		step "betweenness against distances alone: random 1M (GPU, every unit), R-MAT 20 and road-like 1M (GPU)"
 		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS="gpu all" BASELINES=0 timeout 200 \
@@ -281,7 +307,7 @@ PY
 		step "GPU checks"
 		nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 		for t in "apsp/sssp_plugin --gpu" "apsp/brandes --gpu" apsp/sssp_batch_gpu apsp/phast_gpu core/batch \
-			core/codelet_cpu_cuda core/reduce apsp/sssp_gpu.sh apsp/gpu_memory.sh; do
+			core/codelet_cpu_cuda core/reduce_test apsp/sssp_gpu.sh apsp/gpu_memory.sh; do
 			name=$(echo "$t" | tr ' /' '__')
 			# shellcheck disable=SC2086 # a program and its arguments
 			env top_builddir="$B" top_srcdir="$B" timeout "${TEST_LIMIT:-240}" $B/tests/$t >"$out/test-$name.txt" 2>&1
@@ -485,26 +511,11 @@ PY
 		timeout 300 "$B/tests/apsp/sssp_plugin" --gpu >"$o/test-sssp-plugin-gpu.txt" 2>&1
 		echo "apsp/sssp_plugin --gpu: exit $?"
 		same_outputs
-		for g in road:1048576:phast random:1049088:batched; do
-			spec=${g%:*}
-			name=$(echo "$spec" | tr ':' '-')
-			file=$tmp/$name.tgb
-			step "outputs: costs on $spec (${g##*:}, --units gpu)"
-			gen "$spec" "$file"
-			a=("$file" --engine "${g##*:}" --ch-cache "$file.ch" --units gpu --seed 1)
-			"$APP" "${a[@]}" --sources random:256 -q # the hierarchy, once
-			for rep in $(seq "${REPS:-2}"); do
-				run "$name-plain-10k-$rep" "$APP" "${a[@]}" --sources random:10000
-				run "$name-o-10k-$rep" "$APP" "${a[@]}" --sources random:10000 -o "$tmp/o.csv"
-				run "$name-matrix-10kx10k-$rep" "$APP" "${a[@]}" --sources random:10000 --targets random:10000 \
-					--matrix "$tmp/o.npy"
-				run "$name-plain-1k-$rep" "$APP" "${a[@]}" --sources random:1024
-				run "$name-rows-1k-$rep" "$APP" "${a[@]}" --sources random:1024 --rows "$tmp/o.rows.npy"
-				run "$name-pred-1k-$rep" "$APP" "${a[@]}" --sources random:1024 --pred "$tmp/o.pred.npy"
-				rm -f "$tmp"/o.*
-			done
-			rm -f "$file" "$file.ch"
-		done
+		output_costs
+		;;
+	costs)
+		folder costs
+		output_costs
 		;;
 	ranks)
 		folder ranks

@@ -1,13 +1,16 @@
-/* Small assertion helpers for the test programs: each failure prints both values and
- * where, then exits 1. Exit 77 tells automake the test was skipped. */
+/* What the test programs share, written once: assertion helpers (each failure prints both values
+ * and where, then exits 1; exit 77 tells automake the test was skipped), the monotonic clock, a
+ * scratch folder, and the library's start-up as the tests want it (TEST_INIT). */
 #ifndef TUCCOMPI_TESTUTIL_H
 #define TUCCOMPI_TESTUTIL_H
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define TEST_SKIP 77
 
@@ -49,6 +52,59 @@
 		const char *_h = (hay);                                                         \
 		if (!_h || !strstr(_h, (needle)))                                               \
 			FAIL("\"%s\" does not contain \"%s\"", _h ? _h : "(null)", (needle));   \
+	} while (0)
+
+/* Seconds on the monotonic clock (tests of the graph library do not link libtuccompi-starpu, whose
+ * tuccompi_wtime() is the same clock). */
+static inline double test_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* A new folder $TMPDIR/NAME.XXXXXX (/tmp without TMPDIR), its path in @p buf; FAIL if it cannot be made. */
+static inline void test_scratch_dir(char *buf, size_t len, const char *name)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(buf, len, "%s/%s.XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+	if (!mkdtemp(buf))
+		FAIL("mkdtemp %s: %s", buf, strerror(errno));
+}
+
+/* The next number of the splitmix64 sequence of state @p s (the tests' one generator of draws). */
+static inline uint64_t test_splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A CUDA runtime call that must succeed (needs <cuda_runtime_api.h>). */
+#define ASSERT_CUDA(call)                                                      \
+	do                                                                     \
+	{                                                                      \
+		cudaError_t _e = (call);                                       \
+		if (_e != cudaSuccess)                                         \
+			FAIL("%s: %s", #call, cudaGetErrorString(_e));         \
+	} while (0)
+
+/* Start the library (needs <tuccompi.h>) quietly with TEST_NCPU CPU workers, @p ncpu_default when
+ * TEST_NCPU is unset (the MPI scripts give each rank its own); a machine StarPU cannot start on skips
+ * the test (exit 77), any other failure fails it. */
+#define TEST_INIT(argcp, argvp, ncpu_default)                                  \
+	do                                                                     \
+	{                                                                      \
+		struct tuccompi_conf _conf;                                    \
+		tuccompi_conf_init(&_conf);                                    \
+		_conf.quiet = 1;                                               \
+		const char *_ncpu = getenv("TEST_NCPU");                       \
+		_conf.ncpus = _ncpu ? atoi(_ncpu) : (ncpu_default);            \
+		int _ret = tuccompi_init((argcp), (argvp), &_conf);            \
+		if (_ret == -ENODEV)                                           \
+			exit(TEST_SKIP);                                       \
+		ASSERT_OK(_ret);                                               \
 	} while (0)
 
 #endif

@@ -28,7 +28,7 @@ struct sssp_batch_dgraph {        /* DEVICE pointers */
 	const uint64_t *in_rowptr; const uint32_t *in_col; const uint32_t *in_w; /* in-arcs (transpose) */
 };
 
-/** The engine's knobs, for benchmarks and tests (bench/batch_gpu --knob, tests/apsp/sssp_batch_gpu
+/** The engine's knobs, for benchmarks and tests (bench/bench_batched --knob, tests/apsp/sssp_batch_gpu
  *  forces every path); sssp_batch_knobs_default() gives the engine's own. Any value gives the same
  *  distances. */
 struct sssp_batch_knobs {
@@ -46,7 +46,7 @@ struct sssp_batch_knobs {
 /* The defaults (batch_host.c: in builds without CUDA too). */
 void sssp_batch_knobs_default(struct sssp_batch_knobs *k);
 
-/** For programs that drive the engine alone (its tests, bench/batch_gpu): @p g and its transpose
+/** For programs that drive the engine alone (its tests, bench/bench_batched): @p g and its transpose
  *  copied to the current device into @p dg (device memory owned by dg; free with
  *  sssp_batch_gpu_graph_free). 0, or -ENOMEM / -EIO with one line in @p err. */
 int sssp_batch_gpu_graph_upload(const struct sssp_graph *g, struct sssp_batch_dgraph *dg, char *err, size_t errlen);

@@ -17,7 +17,7 @@
 // l + 32, so a warp reads or lowers a row with K coalesced 128-byte requests, and the ballot of the
 // slots l + 32h is bits 32h..32h+31 of a mask. Each step of the device loop is a few chains of
 // dependent round trips to memory per warp item (list entry -> mask -> arcs -> rows -> atomics), and
-// the device is mostly idle waiting on them (H200, 32 lanes: 12% of DRAM bandwidth); with K = 2 the
+// the device is mostly idle waiting on them (a small share of DRAM bandwidth: docs/apsp.md); with K = 2 the
 // same chains, arc reads, mask words and grid barriers serve twice the sources.
 //
 // Data (the workspace, batch_gpu.h; laid out for 64 lanes whatever K): dist[v][32 K]; frontier masks

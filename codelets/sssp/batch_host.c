@@ -8,16 +8,16 @@
  * buckets (near-far with one threshold for the 32 sources) improve pairs fewer times but add
  * steps: each bucket needs its own Bellman-Ford rounds and one RAISE step.
  *  - Low-diameter graphs (the paper's random graphs, R-MAT: 10-30 levels) finish in a few dozen
- *    steps anyway; the probe of FACTS.md measured buckets *slower* there (637-796 SSSP/s against
- *    1,037-1,174 without), so delta = 0.
+ *    steps anyway; an early probe of the engine measured buckets *slower* there, so
+ *    delta = 0.
  *  - Deep graphs (grids, roads: thousands of levels) spend their time in re-improvements and in
  *    steps; there delta = a few mean arc weights. The model of the engine (tests/apsp/batch_model.c,
  *    instrumented; 200x200 grid, weights 1..10, 32 sources) counted: delta 0: 487 steps, 5.75
  *    relaxations per (arc, source) and 7.1 improvements per (vertex, source); delta 23: 665 steps,
  *    1.17 and 1.53; delta 45: 548 steps, 1.30 and 1.70; delta 90: 485 steps, 1.54 and 2.01. Steps
  *    cost a grid barrier each and the grid's frontier is thin, so steps weigh more than work:
- *    8 mean weights (44 here). The probe of FACTS.md found delta = 50 best on the 1024x1024 grid
- *    when each iteration paid a host round trip. bench/batch_gpu --delta rule,0,20,90 measures it.
+ *    8 mean weights (44 here). bench/bench_batched --delta rule,0,20,90 measures it
+ *    on a graph.
  * The hop depth comes from a double-sweep BFS (a BFS from a high-degree vertex, then one from the
  * last vertex it reached: the classic lower bound of the diameter), each BFS stopping as soon as
  * it passes SSSP_BATCH_LOW_DEPTH levels, so deep graphs cost a fraction of one BFS; the second one

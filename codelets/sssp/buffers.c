@@ -1,12 +1,27 @@
 /* What the SSSP engines share (buffers.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "buffers.h"
+#include "sssp_cpu.h"
 
 #ifdef SSSP_WITH_CUDA
 #include <cuda_runtime_api.h>
 #endif
+
+int sssp_cpu_graph_packed(const struct sssp_graph *g, void **packed, size_t *size, char *why, size_t whylen)
+{
+	*size = sssp_cpu_packed_size(g);
+	if (posix_memalign(packed, 64, *size ? *size : 64) != 0)
+	{
+		*packed = NULL;
+		snprintf(why, whylen, "out of memory for the CPU engine's copy of the graph (%zu bytes)", *size);
+		return -ENOMEM;
+	}
+	sssp_cpu_pack(g, *packed);
+	return 0;
+}
 
 int sssp_share_buffers(struct tuccompi_taskset_desc *desc, const void *const *ptr, const size_t *size, unsigned n)
 {

@@ -20,6 +20,10 @@ int sssp_share_buffers(struct tuccompi_taskset_desc *desc, const void *const *pt
 /** Unregister every shared buffer of @p desc. */
 void sssp_unshare_buffers(struct tuccompi_taskset_desc *desc);
 
+/** The CPU engine's packed copy of @p g (sssp_cpu.c), 64-byte aligned, for the engines whose CPU units
+ *  run it: *packed (free() it) and its size in bytes. 0, or -ENOMEM with the reason in @p why. */
+int sssp_cpu_graph_packed(const struct sssp_graph *g, void **packed, size_t *size, char *why, size_t whylen);
+
 /** Whether the engines must bring each source's full row to the host: for the rows callback, or
  *  for the tree that sssp_emit_row() derives from the row. */
 static inline int sssp_wants_rows(const struct sssp_args *a)
@@ -30,6 +34,11 @@ static inline int sssp_wants_rows(const struct sssp_args *a)
 /** The tree of a finished source, from its row, to a->pred (tree.c): on the calling worker, with
  *  its own scratch. 0, or a negative errno (no memory, or the callback's). */
 int sssp_emit_pred(struct sssp_args *a, struct tuccompi_task *t, uint32_t src, const uint32_t *row);
+
+/** sssp_emit_row() for the @p nsrc rows of a GPU batch (task i of @p b, source src[i], row rows[i]):
+ *  with trees to make, on the cores that no CPU worker holds as well as the calling thread. */
+void sssp_emit_batch_rows(struct sssp_args *a, struct tuccompi_batch *b, const uint32_t *src,
+			  const uint32_t *const *rows, unsigned nsrc);
 
 /** What a finished source's host row gives (any engine): the row callback, and the tree. A failure
  *  is noted in a->row_error or a->pred_error. */

@@ -122,8 +122,13 @@ static void batched_cuda(struct tuccompi_batch *b, void *arg)
 		if (cols)
 			memcpy(sssp_result_cols(tuccompi_task_result(t)), cols + (size_t)i * a->ntargets,
 			       (size_t)a->ntargets * sizeof(uint32_t));
-		if (rows)
-			sssp_emit_row(a, t, src[i], rows + (size_t)i * a->n);
+	}
+	if (rows)
+	{
+		const uint32_t *r[SSSP_BATCH_LANES];
+		for (unsigned i = 0; i < nsrc; i++)
+			r[i] = rows + (size_t)i * a->n;
+		sssp_emit_batch_rows(a, b, src, r, nsrc);
 	}
 }
 #endif
@@ -140,15 +145,9 @@ static int batched_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	p->state = st;
 	if (p->o.cpu)
 	{
-		st->packed_size = sssp_cpu_packed_size(g);
-		if (posix_memalign(&st->packed, 64, st->packed_size ? st->packed_size : 64) != 0)
-		{
-			st->packed = NULL;
-			snprintf(why, whylen, "out of memory for the CPU engine's copy of the graph (%zu bytes)",
-				 st->packed_size);
-			return -ENOMEM;
-		}
-		sssp_cpu_pack(g, st->packed);
+		int ret = sssp_cpu_graph_packed(g, &st->packed, &st->packed_size, why, whylen);
+		if (ret < 0)
+			return ret;
 		st->cpu_work = sssp_cpu_workspace_size(st->packed);
 	}
 	if (p->o.cuda)

@@ -199,15 +199,9 @@ static int brandes_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	sssp_brandes_shape_of(&bg, &st->shape);
 	if (p->o.cpu)
 	{
-		st->packed_size = sssp_cpu_packed_size(g);
-		if (posix_memalign(&st->packed, 64, st->packed_size ? st->packed_size : 64) != 0)
-		{
-			st->packed = NULL;
-			snprintf(why, whylen, "out of memory for the CPU engine's copy of the graph (%zu bytes)",
-				 st->packed_size);
-			return -ENOMEM;
-		}
-		sssp_cpu_pack(g, st->packed);
+		int ret = sssp_cpu_graph_packed(g, &st->packed, &st->packed_size, why, whylen);
+		if (ret < 0)
+			return ret;
 		st->cpu_sssp_work = sssp_cpu_workspace_size(st->packed);
 		st->cpu_brandes_work = sssp_brandes_cpu_work_size(g->n);
 	}

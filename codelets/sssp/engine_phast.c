@@ -230,9 +230,9 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 		if (po.cols)
 			memcpy(sssp_result_cols(tuccompi_task_result(t)), po.cols + (size_t)i * a->ntargets,
 			       (size_t)a->ntargets * sizeof(uint32_t));
-		if (rows)
-			sssp_emit_row(a, t, src[i], rows[i]);
 	}
+	if (rows)
+		sssp_emit_batch_rows(a, b, src, (const uint32_t *const *)rows, nsrc);
 out:
 	free(src);
 	free(out);

@@ -42,11 +42,11 @@
 extern "C" {
 #endif
 
-/** Default sources per pass (32, 64, 128 or 256 are valid): 256 was the fastest on the H200
- *  (docs/apsp.md, "PHAST on the GPU"). */
+/** Default sources per pass (32, 64, 128 or 256 are valid): 256 was the fastest in the
+ *  measurements of docs/apsp.md, "PHAST on the GPU". */
 #define SSSP_PHAST_GPU_LANES 256
 
-/** How each level of a pass is planned, and profiling; for benchmarks and tests (bench/phast sets
+/** How each level of a pass is planned, and profiling; for benchmarks and tests (bench/bench_phast sets
  *  them with --knob, tests/apsp/phast_gpu runs every plan). sssp_phast_gpu_knobs_default() gives
  *  the engine's own; any value gives the same distances. */
 struct sssp_phast_gpu_knobs

@@ -78,10 +78,11 @@ static inline uint32_t *sssp_result_cols(void *result)
 }
 
 /** The shortest-path tree of @p src in @p g from its exact distance row @p dist: pred[v] is the vertex
- *  before v on a shortest path, SSSP_NO_PRED for src and unreachable vertices. A breadth-first walk of
- *  the tight arcs (d(u) + w(u, v) = d(v)) from src, the first to reach v setting pred[v]: a tree
- *  whatever the ties, zero-weight arcs and cycles included (taking any tight in-arc could close a
- *  cycle of zero weights). O(n + m); @p queue: n entries of scratch. Ids must fit an int32. */
+ *  before v on a shortest path, SSSP_NO_PRED for src and unreachable vertices: the last tight arc
+ *  (d(u) + w(u, v) = d(v)) of positive weight into v in the order of the arcs, and where v's tight
+ *  in-arcs all weigh 0, one from a walk of those that cannot close a cycle (tree.c). A tree whatever
+ *  the ties, zero-weight arcs and cycles included. O(n + m), arcs read in memory order; @p queue:
+ *  n entries of scratch. Ids must fit an int32. */
 void sssp_pred_tree(const struct sssp_graph *g, uint32_t src, const uint32_t *dist, int32_t *pred, uint32_t *queue);
 
 /* ================================================================ engines and plans

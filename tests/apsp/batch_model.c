@@ -46,14 +46,6 @@ struct model
 	uint64_t rng;
 };
 
-static uint64_t next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 #define CNT(m, i) ((m)->cnt[SSSP_BATCH_CNT(i)])
 
 /* A shuffled order of k items (k <= 2n + n). */
@@ -63,7 +55,7 @@ static const uint32_t *order(struct model *m, uint64_t k)
 		m->perm[i] = (uint32_t)i;
 	for (uint64_t i = k; i > 1; i--)
 	{
-		uint64_t j = next_rand(&m->rng) % i;
+		uint64_t j = test_splitmix(&m->rng) % i;
 		uint32_t t = m->perm[i - 1];
 		m->perm[i - 1] = m->perm[j];
 		m->perm[j] = t;
@@ -655,7 +647,7 @@ static void check_run(struct gcase *c, const uint32_t *src, unsigned nsrc, const
 static void sources(uint32_t n, unsigned k, uint64_t seed, uint32_t *src)
 {
 	for (unsigned i = 0; i < k; i++)
-		src[i] = (uint32_t)(next_rand(&seed) % n);
+		src[i] = (uint32_t)(test_splitmix(&seed) % n);
 	if (k > 5)
 		src[5] = src[2]; /* a repeated source */
 	if (k >= 32)

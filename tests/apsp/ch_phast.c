@@ -216,35 +216,18 @@ static void check_graph(const char *what, const struct graph *g, int all)
 	sssp_ch_free(ch);
 }
 
-static void from_arcs(struct graph *g, uint32_t n, uint64_t m, const uint32_t *a)
-{
-	uint32_t *s = malloc((m + 1) * 4), *d = malloc((m + 1) * 4), *w = malloc((m + 1) * 4);
-	for (uint64_t i = 0; i < m; i++)
-	{
-		s[i] = a[3 * i];
-		d[i] = a[3 * i + 1];
-		w[i] = a[3 * i + 2];
-	}
-	struct graph_error err;
-	if (graph_from_arcs(n, m, s, d, w, g, &err) < 0)
-		FAIL("graph_from_arcs: %s", err.msg);
-	free(s);
-	free(d);
-	free(w);
-}
-
 static void hand_made(void)
 {
 	struct graph g;
 	/* one vertex */
-	from_arcs(&g, 1, 0, NULL);
+	sssp_ref_graph(&g, 1, 0, NULL);
 	check_graph("single vertex", &g, 1);
 	graph_free(&g);
 
 	/* two parts, isolated vertices (5, 9), one-way arcs, parallel arcs, a zero cycle */
 	static const uint32_t parts[] = { 0, 1, 4, 1, 2, 0, 2, 0, 0, 0, 2, 7, 2, 3, 1, 3, 4, 2,
 					  4, 0, 9, 6, 7, 1, 7, 8, 1, 8, 6, 5, 6, 8, 3, 7, 6, 2, 0, 1, 3, 2, 1, 0 };
-	from_arcs(&g, 10, sizeof parts / sizeof parts[0] / 3, parts);
+	sssp_ref_graph(&g, 10, sizeof parts / sizeof parts[0] / 3, parts);
 	check_graph("parts, one-way, zero cycle", &g, 1);
 	graph_free(&g);
 
@@ -252,7 +235,7 @@ static void hand_made(void)
 	 * equal-length witness: u=0 <-> x=2 and w=1 <-> y=3 at weight 0, u -> a=4 -> w and
 	 * x -> b=5 -> y at weight 1 + 1. */
 	static const uint32_t tie[] = { 0, 2, 0, 2, 0, 0, 1, 3, 0, 3, 1, 0, 0, 4, 1, 4, 1, 1, 2, 5, 1, 5, 3, 1 };
-	from_arcs(&g, 6, sizeof tie / sizeof tie[0] / 3, tie);
+	sssp_ref_graph(&g, 6, sizeof tie / sizeof tie[0] / 3, tie);
 	check_graph("mutual witnesses", &g, 1);
 	graph_free(&g);
 
@@ -279,7 +262,7 @@ static void hand_made(void)
 			arcs[3 * m++ + 2] = 0;
 		}
 	}
-	from_arcs(&g, 6 * COPIES, m, arcs);
+	sssp_ref_graph(&g, 6 * COPIES, m, arcs);
 	check_graph("mutual witnesses x200", &g, 1);
 	graph_free(&g);
 	free(arcs);
@@ -530,7 +513,7 @@ static void star(void)
 		x[3] = i + 1, x[4] = 0, x[5] = 2 + i % 5;
 	}
 	struct graph g;
-	from_arcs(&g, leaves + 1, (uint64_t)2 * leaves, a);
+	sssp_ref_graph(&g, leaves + 1, (uint64_t)2 * leaves, a);
 	free(a);
 	struct sssp_graph sg = view_of(&g);
 	struct sssp_ch *ch = NULL;

@@ -656,10 +656,7 @@ static void test_memory(void)
 
 int main(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	snprintf(scratch, sizeof scratch, "%s/cli_helpers.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(scratch))
-		FAIL("mkdtemp %s: %s", scratch, strerror(errno));
+	test_scratch_dir(scratch, sizeof scratch, "cli_helpers");
 	test_numbers();
 	test_gen_specs();
 	test_sources();

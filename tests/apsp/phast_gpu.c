@@ -17,14 +17,6 @@
 #include "sssp_ref.h"
 #include "testutil.h"
 
-#define CUDA_OK(call)                                                                          \
-	do                                                                                     \
-	{                                                                                      \
-		cudaError_t e_ = (call);                                                       \
-		if (e_ != cudaSuccess)                                                         \
-			FAIL("%s: %s", #call, cudaGetErrorString(e_));                         \
-	} while (0)
-
 struct dev_ch
 {
 	void *buf[SSSP_CH_NBUF];
@@ -38,9 +30,9 @@ static void upload(const struct sssp_ch *ch, struct dev_ch *d)
 	sssp_ch_buffers(ch, p, sz, SSSP_CH_NBUF);
 	for (int i = 0; i < SSSP_CH_NBUF; i++)
 	{
-		CUDA_OK(cudaMalloc(&d->buf[i], sz[i] ? sz[i] : 8));
+		ASSERT_CUDA(cudaMalloc(&d->buf[i], sz[i] ? sz[i] : 8));
 		if (sz[i])
-			CUDA_OK(cudaMemcpy(d->buf[i], p[i], sz[i], cudaMemcpyHostToDevice));
+			ASSERT_CUDA(cudaMemcpy(d->buf[i], p[i], sz[i], cudaMemcpyHostToDevice));
 	}
 	struct sssp_ch_dims dims;
 	sssp_ch_dims(ch, &dims);
@@ -99,7 +91,7 @@ static void check(const char *what, const struct graph *g, int all)
 	uint32_t **rows = calloc(k, sizeof *rows);
 	for (unsigned i = 0; i < k; i++)
 		if (i % 3 != 1) /* some sources without a row */
-			CUDA_OK(cudaMallocHost((void **)&rows[i], g->n * sizeof(uint32_t)));
+			ASSERT_CUDA(cudaMallocHost((void **)&rows[i], g->n * sizeof(uint32_t)));
 	struct sssp_summary *out = calloc(k, sizeof *out), *want = calloc(k, sizeof *want);
 	uint32_t *refs = malloc((size_t)k * g->n * sizeof *refs);
 	if (!out || !want || !refs)
@@ -115,9 +107,9 @@ static void check(const char *what, const struct graph *g, int all)
 		tgt[j] = j + 1 == nt ? g->n - 1 : (uint32_t)(((uint64_t)j * 40503u) % g->n);
 	if (nt > 3)
 		tgt[3] = tgt[0];
-	CUDA_OK(cudaMalloc((void **)&dtgt, nt * sizeof(uint32_t)));
-	CUDA_OK(cudaMemcpy(dtgt, tgt, nt * sizeof(uint32_t), cudaMemcpyHostToDevice));
-	CUDA_OK(cudaMallocHost((void **)&cols, (size_t)k * nt * sizeof(uint32_t)));
+	ASSERT_CUDA(cudaMalloc((void **)&dtgt, nt * sizeof(uint32_t)));
+	ASSERT_CUDA(cudaMemcpy(dtgt, tgt, nt * sizeof(uint32_t), cudaMemcpyHostToDevice));
+	ASSERT_CUDA(cudaMallocHost((void **)&cols, (size_t)k * nt * sizeof(uint32_t)));
 	static const unsigned lanes[] = { 32, 64, 128, 256 };
 	for (int pi = 0; pi < NPLANS; pi++)
 	{
@@ -127,8 +119,8 @@ static void check(const char *what, const struct graph *g, int all)
 		{
 			size_t ws = sssp_phast_gpu_workspace_size_cols(g->n, lanes[li], nt);
 			void *work;
-			CUDA_OK(cudaMalloc(&work, ws));
-			CUDA_OK(cudaMemset(work, 0xab, ws)); /* stale contents must not matter */
+			ASSERT_CUDA(cudaMalloc(&work, ws));
+			ASSERT_CUDA(cudaMemset(work, 0xab, ws)); /* stale contents must not matter */
 			for (unsigned i = 0; i < k; i++)
 				if (rows[i])
 					memset(rows[i], 0x5a, g->n * sizeof(uint32_t));
@@ -159,13 +151,13 @@ static void check(const char *what, const struct graph *g, int all)
 					     out[i].reached, out[i].harmonic, (unsigned long long)want[i].sum, want[i].ecc,
 					     want[i].reached, want[i].harmonic);
 			}
-			CUDA_OK(cudaFree(work));
+			ASSERT_CUDA(cudaFree(work));
 		}
 	}
 	printf("%-28s n=%-6u sources=%u: equal to Dijkstra for 32, 64, 128 and 256 lanes, %d plans\n", what, g->n, k,
 	       NPLANS);
-	CUDA_OK(cudaFree(dtgt));
-	CUDA_OK(cudaFreeHost(cols));
+	ASSERT_CUDA(cudaFree(dtgt));
+	ASSERT_CUDA(cudaFreeHost(cols));
 	free(refs);
 	free(want);
 	for (unsigned i = 0; i < k; i++)
@@ -176,23 +168,6 @@ static void check(const char *what, const struct graph *g, int all)
 	free(src);
 	release(&d);
 	sssp_ch_free(ch);
-}
-
-static void from_arcs(struct graph *g, uint32_t n, uint64_t m, const uint32_t *a)
-{
-	uint32_t *s = malloc((m + 1) * 4), *d = malloc((m + 1) * 4), *w = malloc((m + 1) * 4);
-	for (uint64_t i = 0; i < m; i++)
-	{
-		s[i] = a[3 * i];
-		d[i] = a[3 * i + 1];
-		w[i] = a[3 * i + 2];
-	}
-	struct graph_error err;
-	if (graph_from_arcs(n, m, s, d, w, g, &err) < 0)
-		FAIL("graph_from_arcs: %s", err.msg);
-	free(s);
-	free(d);
-	free(w);
 }
 
 static void bad_arguments(void)
@@ -209,7 +184,7 @@ static void bad_arguments(void)
 	size_t ws = sssp_phast_gpu_workspace_size(g.n, 32);
 	ASSERT_EQ(sssp_phast_gpu_workspace_size(g.n, 48), 0);
 	void *work;
-	CUDA_OK(cudaMalloc(&work, ws));
+	ASSERT_CUDA(cudaMalloc(&work, ws));
 	struct sssp_summary out[2];
 	uint32_t src[2] = { 3, 64 };
 	ASSERT_EQ(sssp_phast_gpu(&d.view, src, 2, 32, work, ws, out, NULL, NULL, 1, NULL, err, sizeof err), -EINVAL);
@@ -239,12 +214,12 @@ int main(void)
 	}
 	struct graph g;
 	struct graph_error err;
-	from_arcs(&g, 1, 0, NULL);
+	sssp_ref_graph(&g, 1, 0, NULL);
 	check("single vertex", &g, 1);
 	graph_free(&g);
 	static const uint32_t parts[] = { 0, 1, 4, 1, 2, 0, 2, 0, 0, 0, 2, 7, 2, 3, 1, 3, 4, 2, 4, 0, 9, 6, 7,
 					  1, 7, 8, 1, 8, 6, 5, 6, 8, 3, 7, 6, 2, 0, 1, 3, 2, 1, 0 };
-	from_arcs(&g, 10, sizeof parts / sizeof parts[0] / 3, parts);
+	sssp_ref_graph(&g, 10, sizeof parts / sizeof parts[0] / 3, parts);
 	check("parts, one-way, zero cycle", &g, 1);
 	graph_free(&g);
 	ASSERT_EQ(graph_gen_random(3000, 0, 4, 0, 2, 8, &g, &err), 0);

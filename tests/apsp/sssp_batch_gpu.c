@@ -24,14 +24,6 @@
 #include "sssp_ref.h"
 #include "testutil.h"
 
-#define CK(call)                                                                        \
-	do                                                                              \
-	{                                                                               \
-		cudaError_t e_ = (call);                                                \
-		if (e_ != cudaSuccess)                                                  \
-			FAIL("%s: %s", #call, cudaGetErrorString(e_));                  \
-	} while (0)
-
 #define NTARGETS 19
 
 struct gcase
@@ -47,18 +39,10 @@ struct gcase
 	uint32_t *dtgt;             /* their device copy */
 };
 
-static uint64_t next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static void sources(uint32_t n, unsigned k, uint64_t seed, uint32_t *src)
 {
 	for (unsigned i = 0; i < k; i++)
-		src[i] = (uint32_t)(next_rand(&seed) % n);
+		src[i] = (uint32_t)(test_splitmix(&seed) % n);
 	if (k > 5)
 		src[5] = src[2];
 	if (k >= 32)
@@ -99,8 +83,8 @@ static void prepare(struct gcase *c)
 		c->tgt[j] = j + 1 == c->nt ? g->n - 1 : (uint32_t)(((uint64_t)j * 2654435761u) % g->n);
 	if (c->nt > 4)
 		c->tgt[4] = c->tgt[1];
-	CK(cudaMalloc((void **)&c->dtgt, c->nt * sizeof(uint32_t)));
-	CK(cudaMemcpy(c->dtgt, c->tgt, c->nt * sizeof(uint32_t), cudaMemcpyHostToDevice));
+	ASSERT_CUDA(cudaMalloc((void **)&c->dtgt, c->nt * sizeof(uint32_t)));
+	ASSERT_CUDA(cudaMemcpy(c->dtgt, c->tgt, c->nt * sizeof(uint32_t), cudaMemcpyHostToDevice));
 	/* every reference the threads will need, before any thread starts */
 	for (unsigned i = 0; i < 64; i++)
 		ref_row(c, c->s64[i]);
@@ -142,7 +126,7 @@ static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uin
 	uint32_t *cols = NULL;
 	if (rows)
 	{
-		CK(cudaMallocHost((void **)&cols, (size_t)SSSP_BATCH_LANES * c->nt * sizeof(uint32_t)));
+		ASSERT_CUDA(cudaMallocHost((void **)&cols, (size_t)SSSP_BATCH_LANES * c->nt * sizeof(uint32_t)));
 		memset(cols, 0x5a, (size_t)SSSP_BATCH_LANES * c->nt * sizeof(uint32_t));
 		p.targets = c->dtgt;
 		p.ntargets = c->nt;
@@ -184,7 +168,7 @@ static void check_batch(struct gcase *c, const uint32_t *src, unsigned nsrc, uin
 					     ref[v]);
 	}
 	if (cols)
-		CK(cudaFreeHost(cols));
+		ASSERT_CUDA(cudaFreeHost(cols));
 }
 
 /* Knob sets forcing every path (-1: the default). */
@@ -247,11 +231,11 @@ static void run_case(struct gcase *c, cudaStream_t s)
 	prepare(c);
 	uint32_t n = c->g.n;
 	void *work_rows = NULL, *work = NULL;
-	CK(cudaMalloc(&work_rows, sssp_batch_gpu_workspace_size_cols(n, 1, c->nt)));
-	CK(cudaMalloc(&work, sssp_batch_gpu_workspace_size(n, 0)));
+	ASSERT_CUDA(cudaMalloc(&work_rows, sssp_batch_gpu_workspace_size_cols(n, 1, c->nt)));
+	ASSERT_CUDA(cudaMalloc(&work, sssp_batch_gpu_workspace_size(n, 0)));
 	ASSERT(sssp_batch_gpu_workspace_size(n, 1) > sssp_batch_gpu_workspace_size(n, 0));
 	uint32_t *rows;
-	CK(cudaMallocHost((void **)&rows, (size_t)SSSP_BATCH_LANES * n * sizeof(uint32_t)));
+	ASSERT_CUDA(cudaMallocHost((void **)&rows, (size_t)SSSP_BATCH_LANES * n * sizeof(uint32_t)));
 	uint32_t deltas[3] = { 0, c->rule, 1 };
 	for (unsigned k = 0; k < sizeof(knob_sets) / sizeof(knob_sets[0]); k++)
 	{
@@ -303,9 +287,9 @@ static void run_case(struct gcase *c, cudaStream_t s)
 	}
 	set_lanes(0);
 	set_knobs(&knob_sets[0]);
-	CK(cudaFreeHost(rows));
-	CK(cudaFree(work_rows));
-	CK(cudaFree(work));
+	ASSERT_CUDA(cudaFreeHost(rows));
+	ASSERT_CUDA(cudaFree(work_rows));
+	ASSERT_CUDA(cudaFree(work));
 	printf("%-12s n %6u m %7llu rule delta %u: ok\n", c->name, n, (unsigned long long)c->g.m, c->rule);
 }
 
@@ -321,11 +305,11 @@ static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
 	cudaStream_t s;
-	CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+	ASSERT_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 	void *work;
-	CK(cudaMalloc(&work, sssp_batch_gpu_workspace_size_cols(wk->c->g.n, 1, wk->c->nt)));
+	ASSERT_CUDA(cudaMalloc(&work, sssp_batch_gpu_workspace_size_cols(wk->c->g.n, 1, wk->c->nt)));
 	uint32_t *rows;
-	CK(cudaMallocHost((void **)&rows, (size_t)SSSP_BATCH_LANES * wk->c->g.n * sizeof(uint32_t)));
+	ASSERT_CUDA(cudaMallocHost((void **)&rows, (size_t)SSSP_BATCH_LANES * wk->c->g.n * sizeof(uint32_t)));
 	for (int b = 0; b < wk->nbatches; b++)
 	{
 		/* rotate the 64 sources so that each thread's batches differ */
@@ -334,9 +318,9 @@ static void *worker_main(void *arg)
 			src[i] = wk->c->s64[(i + (unsigned)(wk->id * 7 + b)) % 64];
 		check_batch(wk->c, src, 64, b % 2 ? wk->c->rule : 0, 4, b % 2 ? rows : NULL, s, work, "4 threads");
 	}
-	CK(cudaFreeHost(rows));
-	CK(cudaFree(work));
-	CK(cudaStreamDestroy(s));
+	ASSERT_CUDA(cudaFreeHost(rows));
+	ASSERT_CUDA(cudaFree(work));
+	ASSERT_CUDA(cudaStreamDestroy(s));
 	return NULL;
 }
 
@@ -373,7 +357,7 @@ int main(void)
 		return TEST_SKIP;
 	}
 	cudaStream_t s;
-	CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+	ASSERT_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 	struct graph_error err;
 	struct gcase c;
 	sssp_batch_knobs_default(&knobs_now);
@@ -386,7 +370,7 @@ int main(void)
 			FAIL("%s", err.msg);
 		prepare(&c);
 		void *work;
-		CK(cudaMalloc(&work, sssp_batch_gpu_workspace_size(100, 0)));
+		ASSERT_CUDA(cudaMalloc(&work, sssp_batch_gpu_workspace_size(100, 0)));
 		struct sssp_summary out[SSSP_BATCH_LANES + 1];
 		struct sssp_batch_params p = { .share = 1 };
 		uint32_t src[SSSP_BATCH_LANES + 1] = { 0 };
@@ -412,7 +396,7 @@ int main(void)
 		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 4, work, &pc, s, out, NULL, msg, sizeof(msg)), -EINVAL);
 		ASSERT_STR_CONTAINS(msg, "target columns");
 		ASSERT_EQ(sssp_batch_gpu_run(&c.dg, src, 4, NULL, &p, s, out, NULL, NULL, 0), -EINVAL);
-		CK(cudaFree(work));
+		ASSERT_CUDA(cudaFree(work));
 		release(&c);
 	}
 
@@ -508,7 +492,7 @@ int main(void)
 	}
 	ASSERT(seen_push > 0 && seen_pushb > 0 && seen_pull > 0 && seen_raise > 0);
 	ASSERT(seen_lanes[0] > 0 && seen_lanes[1] > 0);
-	CK(cudaStreamDestroy(s));
+	ASSERT_CUDA(cudaStreamDestroy(s));
 	printf("%llu batches checked lane by lane (%u of 32-lane traversals, %u of 64); steps seen: push %u, chunk %u, "
 	       "pull %u, raise %u\n",
 	       (unsigned long long)batches, seen_lanes[0], seen_lanes[1], seen_push, seen_pushb, seen_pull, seen_raise);

@@ -26,6 +26,30 @@ static inline void sssp_ref_die(const char *why, uint32_t v)
 	abort();
 }
 
+/** A graph of @p n vertices from @p m arcs written as triples (tail, head, weight; ids from 0) in @p a,
+ *  through the graph library (graph_from_arcs); a graph it refuses fails the test (exit 1). */
+static inline void sssp_ref_graph(struct graph *g, uint32_t n, uint64_t m, const uint32_t *a)
+{
+	uint32_t *s = malloc((m + 1) * 4), *d = malloc((m + 1) * 4), *w = malloc((m + 1) * 4);
+	if (!s || !d || !w)
+		sssp_ref_die("out of memory for the arcs", n);
+	for (uint64_t i = 0; i < m; i++)
+	{
+		s[i] = a[3 * i];
+		d[i] = a[3 * i + 1];
+		w[i] = a[3 * i + 2];
+	}
+	struct graph_error err;
+	if (graph_from_arcs(n, m, s, d, w, g, &err) < 0)
+	{
+		fprintf(stderr, "%s:%d: FAIL: graph_from_arcs: %s\n", __FILE__, __LINE__, err.msg);
+		exit(1);
+	}
+	free(s);
+	free(d);
+	free(w);
+}
+
 /** dist[v] = length of a shortest path src -> v, GRAPH_INF when v is unreachable. */
 static inline void sssp_ref(const struct graph *g, uint32_t src, uint32_t *dist)
 {

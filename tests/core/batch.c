@@ -150,15 +150,7 @@ static void run(const struct tuccompi_policy *pol, const struct tuccompi_plugin 
 
 int main(int argc, char **argv)
 {
-	struct tuccompi_conf conf;
-	tuccompi_conf_init(&conf);
-	conf.quiet = 1;
-	const char *ncpu = getenv("TEST_NCPU");
-	conf.ncpus = ncpu ? atoi(ncpu) : 3;
-	int ret = tuccompi_init(&argc, &argv, &conf);
-	if (ret == -ENODEV)
-		return TEST_SKIP;
-	ASSERT_OK(ret);
+	TEST_INIT(&argc, &argv, 3);
 	int root = tuccompi_rank() == 0;
 	uint64_t inputs[NTASKS];
 	for (int i = 0; i < NTASKS; i++)

@@ -1,4 +1,4 @@
-// The CUDA batch implementation of tests/core/reduce.c: one kernel adds the whole batch's
+// The CUDA batch implementation of tests/core/reduce_test.c: one kernel adds the whole batch's
 // contributions into the worker's reduction buffer in device memory.
 #include <errno.h>
 #include <stdio.h>

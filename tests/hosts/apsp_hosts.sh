@@ -1,12 +1,12 @@
 #!/bin/sh
-# tuccompi-apsp on hosts emulated by network namespaces (tests/hosts/hosts.sh): 2 hosts joined by
+# tuccompi-apsp on hosts emulated by network namespaces (tests/hosts/netns.sh): 2 hosts joined by
 # links of 1 Gbit/s with about 1 ms round trips (delayfwd), and 4 hosts on plain links, 1 and 2 ranks
 # per host, under eq1, eq2, ms and ms-tail: the table and the rows are byte-identical to one rank's.
 # Skipped (77) where namespaces cannot be made (not root, no iproute2).
 set -u
 b=${top_builddir:-.}
 s=${top_srcdir:-.}
-. "$s/tests/hosts/hosts.sh"
+. "$s/tests/hosts/netns.sh"
 hosts_require
 HOSTS_TIMEOUT=10 # the library's default: no link is cut here, and CI's 2 cores are busy
 work=$(mktemp -d)

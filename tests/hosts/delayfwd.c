@@ -1,5 +1,5 @@
 /* delayfwd: a network link with a fixed one-way delay, for hosts emulated by network namespaces on one
- * machine (tests/hosts/hosts.sh). This kernel has no netem, so the delay is made here: two TAP
+ * machine (tests/hosts/netns.sh). This kernel has no netem, so the delay is made here: two TAP
  * devices, every frame read from one written to the other DELAY_US microseconds later, in order.
  *
  *   delayfwd OUTER INNER DELAY_US [PIDFILE]

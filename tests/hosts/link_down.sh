@@ -1,5 +1,5 @@
 #!/bin/sh
-# A host's link goes down in the middle of an MS run on 2 emulated hosts (tests/hosts/hosts.sh), on
+# A host's link goes down in the middle of an MS run on 2 emulated hosts (tests/hosts/netns.sh), on
 # the master's side and on the other: every rank ends with a clear error naming the lost rank within
 # seconds (TUCCOMPI_PEER_TIMEOUT=3 here; the master notices the silent rank by its heartbeats), mpirun
 # returns, no process is left in the namespaces and no output file is written; then --journal
@@ -8,7 +8,7 @@
 set -u
 b=${top_builddir:-.}
 s=${top_srcdir:-.}
-. "$s/tests/hosts/hosts.sh"
+. "$s/tests/hosts/netns.sh"
 hosts_require
 work=$(mktemp -d)
 hosts_on_exit='rm -rf "$work"'

@@ -127,7 +127,9 @@ done
 echo "ok: no run-time path of $checked installed files points into the build tree ($abs_b)"
 
 # ---- trace tools and docs
-[ -f "$pydir/paje_check.py" ] || fail "paje_check.py is not in $pydir"
+for m in paje_check.py paje_format.py paje_runs.py; do
+	[ -f "$pydir/$m" ] || fail "$m is not in $pydir"
+done
 [ ! -e "$prefix/bin/paje_check.py" ] || fail "paje_check.py is in bin/"
 "$prefix/bin/tuccompi-summary" "$tmp/no-trace" >"$tmp/sum.log" 2>&1
 rc=$?

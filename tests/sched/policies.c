@@ -28,13 +28,6 @@ struct result
 	double t0, t1;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Slow units: CPU workers with an odd bind id, on every rank (a unit's index in the
  * statistics is that bind id). */
 static int is_slow(int bindid)
@@ -46,14 +39,14 @@ static void probe_cpu(struct tuccompi_task *t, void *arg)
 {
 	(void)arg;
 	struct result *r = tuccompi_task_result(t);
-	r->t0 = now();
+	r->t0 = test_now();
 	int w = tuccompi_task_worker(t);
 	usleep(is_slow(starpu_worker_get_bindid(w)) ? SLOW * TASK_US : TASK_US);
 	r->id = tuccompi_task_id(t);
 	r->check = r->id * r->id + 7;
 	r->rank = tuccompi_rank();
 	r->worker = w;
-	r->t1 = now();
+	r->t1 = test_now();
 }
 
 static const struct tuccompi_plugin probe = {
@@ -102,15 +95,7 @@ static tuccompi_taskset_t run(const struct tuccompi_policy *pol, uint64_t n, str
 
 int main(int argc, char **argv)
 {
-	struct tuccompi_conf conf;
-	tuccompi_conf_init(&conf);
-	conf.quiet = 1;
-	const char *ncpu = getenv("TEST_NCPU");
-	conf.ncpus = ncpu ? atoi(ncpu) : 3;
-	int ret = tuccompi_init(&argc, &argv, &conf);
-	if (ret == -ENODEV)
-		return TEST_SKIP;
-	ASSERT_OK(ret);
+	TEST_INIT(&argc, &argv, 3);
 	int rank = tuccompi_rank(), nranks = tuccompi_nranks();
 	int root = rank == 0;
 	uint64_t n = 24 * (uint64_t)nranks * 3 + 5; /* not a multiple of anything */

@@ -30,13 +30,6 @@ struct result
 	double t1;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void probe_cpu(struct tuccompi_task *t, void *arg)
 {
 	(void)arg;
@@ -44,7 +37,7 @@ static void probe_cpu(struct tuccompi_task *t, void *arg)
 	usleep(tuccompi_rank() == 1 ? SLOW_US : FAST_US);
 	r->id = tuccompi_task_id(t);
 	r->rank = tuccompi_rank();
-	r->t1 = now();
+	r->t1 = test_now();
 }
 
 static const struct tuccompi_plugin probe = {

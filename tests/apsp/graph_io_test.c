@@ -765,13 +765,6 @@ static void test_control_bytes(void)
 	}
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
 /* Counts from a header are checked before any allocation: what the rest of a regular file
  * can hold bounds the arc list, max_bytes bounds everything, and both answer at once. */
 static void test_header_memory(void)
@@ -783,7 +776,7 @@ static void test_header_memory(void)
 
 	/* 10^12 arcs announced, one there: the lines tell, not the allocator. */
 	write_file(path, "p sp 3 1000000000000\na 1 2 1\n", 29);
-	double t0 = now_s();
+	double t0 = test_now();
 	ASSERT_EQ(graph_read(path, &opt, &g, &err), -EINVAL);
 	ASSERT_STR_CONTAINS(err.msg, "lying.gr:2: file ends after 1 arc line but the p line (line 1) announces 1000000000000");
 	/* 2^32 - 2 vertices: 51 GB, refused from the header whatever the machine. */
@@ -791,7 +784,7 @@ static void test_header_memory(void)
 	ASSERT_EQ(graph_read(path, &opt, &g, &err), -ENOMEM);
 	ASSERT_STR_CONTAINS(err.msg, "lying.gr:1: the graph (4294967294 vertices, 1 arc) needs");
 	ASSERT_STR_CONTAINS(err.msg, "(the test's limit)");
-	ASSERT(now_s() - t0 < 5); /* a hang guard, not a speed claim: an allocation of 51 GB would take minutes */
+	ASSERT(test_now() - t0 < 5); /* a hang guard, not a speed claim: an allocation of 51 GB would take minutes */
 	ASSERT(is_zeroed(&g));
 
 	/* The same file through a pipe: its size is unknown, so the announced counts are checked. */
@@ -908,10 +901,7 @@ int main(void)
 {
 	const char *top = getenv("top_srcdir");
 	snprintf(corpus, sizeof corpus, "%s/tests/data/graphs", top ? top : ".");
-	const char *tmp = getenv("TMPDIR");
-	snprintf(scratch, sizeof scratch, "%s/graph_io.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(scratch))
-		FAIL("mkdtemp %s: %s", scratch, strerror(errno));
+	test_scratch_dir(scratch, sizeof scratch, "graph_io");
 
 	int good = check_corpus("good"), bad = check_corpus("bad");
 	test_large_text();

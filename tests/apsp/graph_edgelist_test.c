@@ -64,13 +64,6 @@ static void assert_same(const struct graph *a, const struct graph *b, const char
 		FAIL("%s: the CSR arrays differ", what);
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
 static void test_separators(void)
 {
 	static const char *const texts[] = {
@@ -168,11 +161,11 @@ static void test_hostile(void)
 
 	/* one short line naming the largest id: 51 GB, refused at once */
 	write_file(path, "0 1\n0 4294967293\n");
-	double t0 = now_s();
+	double t0 = test_now();
 	ASSERT_EQ(graph_read(path, &opt, &g, &err), -ENOMEM);
 	ASSERT_STR_CONTAINS(err.msg, "hostile.edges:2: vertex id 4294967293 makes the graph 4294967294 vertices");
 	ASSERT_STR_CONTAINS(err.msg, "(the test's limit)");
-	ASSERT(now_s() - t0 < 5); /* a hang guard: allocating 51 GB would take minutes */
+	ASSERT(test_now() - t0 < 5); /* a hang guard: allocating 51 GB would take minutes */
 	write_file(path, "0 4294967294\n");
 	ASSERT_EQ(graph_read(path, &opt, &g, &err), -EINVAL);
 	ASSERT_STR_CONTAINS(err.msg, "hostile.edges:1: target 4294967294 is too large: ids are 0..4294967293");
@@ -264,10 +257,7 @@ static void test_cache(void)
 
 int main(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	snprintf(scratch, sizeof scratch, "%s/graph_edgelist.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(scratch))
-		FAIL("mkdtemp %s: %s", scratch, strerror(errno));
+	test_scratch_dir(scratch, sizeof scratch, "graph_edgelist");
 	test_separators();
 	test_large();
 	test_hostile();

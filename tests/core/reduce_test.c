@@ -263,15 +263,7 @@ static void check_moved_job(const struct tuccompi_plugin *p, const struct tuccom
 int main(int argc, char **argv)
 {
 	check_exact_type();
-	struct tuccompi_conf conf;
-	tuccompi_conf_init(&conf);
-	conf.quiet = 1;
-	const char *ncpu = getenv("TEST_NCPU");
-	conf.ncpus = ncpu ? atoi(ncpu) : 3;
-	int ret = tuccompi_init(&argc, &argv, &conf);
-	if (ret == -ENODEV)
-		return TEST_SKIP;
-	ASSERT_OK(ret);
+	TEST_INIT(&argc, &argv, 3);
 	int root = tuccompi_rank() == 0;
 	struct tuccompi_exact ref[NELEM];
 	double approx[NELEM];

@@ -1,4 +1,4 @@
-# hosts.sh: hosts emulated on one machine, for tests and benchmarks of the 1st layer (sourced).
+# netns.sh: hosts emulated on one machine, for tests and benchmarks of the 1st layer (sourced).
 #
 # Each host is a Linux network namespace with a host name of its own (unshare --uts) and one link
 # to a bridge of this run's own, in a private subnet this file picks. mpirun runs in a namespace of
