@@ -128,6 +128,13 @@ void *sssp_thread_scratch(size_t bytes)
 	return thread_buf(TB_SCRATCH, bytes, 0);
 }
 
+void sssp_thread_scratch_free(void)
+{
+	free(tbuf[TB_SCRATCH].buf);
+	tbuf[TB_SCRATCH].buf = NULL;
+	tbuf[TB_SCRATCH].len = 0;
+}
+
 int sssp_share_targets(struct tuccompi_taskset_desc *desc, const struct sssp_args *a)
 {
 	const void *ptr = a->targets;

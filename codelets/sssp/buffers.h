@@ -80,6 +80,8 @@ uint32_t *sssp_thread_cols(size_t words, int pinned);
 
 /** Plain host scratch of @p bytes owned by the calling worker (tree.c's walks), kept and grown. */
 void *sssp_thread_scratch(size_t bytes);
+/** Free the calling thread's scratch (a thread that ends, or it stays allocated). */
+void sssp_thread_scratch_free(void);
 
 #ifdef __cplusplus
 }

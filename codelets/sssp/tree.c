@@ -70,16 +70,13 @@ void sssp_pred_tree(const struct sssp_graph *g, uint32_t src, const uint32_t *di
 		zero_arcs(g, src, dist, pred, queue, &tail, queue[head++]);
 }
 
-static int emit_pred_in(struct sssp_args *a, struct tuccompi_task *t, uint32_t src, const uint32_t *row, int32_t *pred)
-{
-	sssp_pred_tree(a->plan->g, src, row, pred, (uint32_t *)(pred + a->n));
-	return a->pred(tuccompi_task_id(t), src, pred, a->n, a->pred_ctx);
-}
-
 int sssp_emit_pred(struct sssp_args *a, struct tuccompi_task *t, uint32_t src, const uint32_t *row)
 {
 	int32_t *pred = sssp_thread_scratch((size_t)a->n * (sizeof(int32_t) + sizeof(uint32_t)));
-	return pred ? emit_pred_in(a, t, src, row, pred) : -ENOMEM;
+	if (!pred)
+		return -ENOMEM;
+	sssp_pred_tree(a->plan->g, src, row, pred, (uint32_t *)(pred + a->n));
+	return a->pred(tuccompi_task_id(t), src, pred, a->n, a->pred_ctx);
 }
 
 /* ---------------------------------------------------------------- a GPU batch's rows at once
@@ -96,75 +93,54 @@ struct emit_job
 	unsigned n, next;
 };
 
-static void emit_rows_of(struct emit_job *j, int32_t *pred)
+static void emit_rows_of(struct emit_job *j)
 {
 	unsigned i;
 	while ((i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n)
-	{
-		struct tuccompi_task *t = tuccompi_batch_task(j->b, i);
-		if (j->a->row && j->a->row(tuccompi_task_id(t), j->src[i], j->rows[i], j->a->n, j->a->row_ctx) < 0)
-			__atomic_store_n(&j->a->row_error, 1, __ATOMIC_RELAXED);
-		if (j->a->pred && (!pred || emit_pred_in(j->a, t, j->src[i], j->rows[i], pred) < 0))
-			__atomic_store_n(&j->a->pred_error, 1, __ATOMIC_RELAXED);
-	}
+		sssp_emit_row(j->a, tuccompi_batch_task(j->b, i), j->src[i], j->rows[i]);
 }
 
 static void *emit_thread(void *arg)
 {
-	struct emit_job *j = arg;
-	int32_t *pred = malloc((size_t)j->a->n * (sizeof(int32_t) + sizeof(uint32_t)));
-	emit_rows_of(j, pred);
-	free(pred);
+	emit_rows_of(arg);
+	sssp_thread_scratch_free();
 	return NULL;
 }
 
-/* The cores the process may run on: the main thread's (StarPU binds each worker's thread to one core,
- * and a thread inherits its creator's binding: the trees' threads would all share the GPU worker's). */
-static int process_cores(cpu_set_t *set)
+/* Threads for a GPU worker's trees: the cores of @p set (the process's) that no CPU worker holds,
+ * shared by the GPUs; at least 1, at most 32. */
+static unsigned emit_threads(const cpu_set_t *set)
 {
-	CPU_ZERO(set);
-	return sched_getaffinity(getpid(), sizeof(*set), set) == 0 && CPU_COUNT(set) > 0;
-}
-
-/* Threads for a GPU worker's trees: the process's cores that no CPU worker holds, shared by the GPUs. */
-static unsigned emit_threads(void)
-{
-	static unsigned cached;
-	unsigned k = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-	if (k)
-		return k;
-	cpu_set_t set;
-	long cores = process_cores(&set) ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
+	long cores = set ? CPU_COUNT(set) : sysconf(_SC_NPROCESSORS_ONLN);
 	int cpus = tuccompi_unit_count(TUCCOMPI_UNIT_CPU), gpus = tuccompi_unit_count(TUCCOMPI_UNIT_CUDA);
 	long per = (cores - (cpus > 0 ? cpus : 0)) / (gpus > 0 ? gpus : 1);
-	k = per < 1 ? 1 : per > 32 ? 32 : (unsigned)per;
-	__atomic_store_n(&cached, k, __ATOMIC_RELAXED);
-	return k;
+	return per < 1 ? 1 : per > 32 ? 32 : (unsigned)per;
 }
 
 void sssp_emit_batch_rows(struct sssp_args *a, struct tuccompi_batch *b, const uint32_t *src,
 			  const uint32_t *const *rows, unsigned nsrc)
 {
 	struct emit_job j = {.a = a, .b = b, .src = src, .rows = rows, .n = nsrc};
-	unsigned k = a->pred ? emit_threads() : 1;
+	/* The main thread's cores: StarPU binds each worker's thread to one core, and a thread
+	 * inherits its creator's binding (the trees' threads would all share the GPU worker's). */
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	int have_set = a->pred && sched_getaffinity(getpid(), sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0;
+	unsigned k = a->pred ? emit_threads(have_set ? &set : NULL) : 1;
 	if (k > nsrc)
 		k = nsrc;
 	pthread_t th[32];
 	unsigned started = 0;
-	pthread_attr_t attr, *pa = NULL;
-	cpu_set_t set;
+	pthread_attr_t attr;
 	if (k > 1 && pthread_attr_init(&attr) == 0)
 	{
-		pa = &attr;
-		if (process_cores(&set))
+		if (have_set)
 			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		while (started + 1 < k && pthread_create(&th[started], &attr, emit_thread, &j) == 0)
+			started++;
+		pthread_attr_destroy(&attr);
 	}
-	while (started + 1 < k && pthread_create(&th[started], pa, emit_thread, &j) == 0)
-		started++;
-	if (pa)
-		pthread_attr_destroy(pa);
-	int32_t *pred = a->pred ? sssp_thread_scratch((size_t)a->n * (sizeof(int32_t) + sizeof(uint32_t))) : NULL;
-	emit_rows_of(&j, pred);
+	emit_rows_of(&j);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
 }
