@@ -699,9 +699,9 @@ static void run_taskset(const struct options *o, struct run *r)
 	r->prog.done = 0;
 	r->prog.total = r->k;
 	int show = rank0() && !o->quiet && cli_progress_wanted();
-	/* The ranks come here at different times (each reads the graph and prepares its engine; on the
-	 * H200 node the rank without the GPU came up to 0.58 s after the other): the clock starts when all
-	 * are here, so that the rate is the task set's, not the slowest rank's start-up. */
+	/* The ranks come here at different times (each reads the graph and prepares its engine; a rank
+	 * without a GPU came noticeably later, docs/apsp.md): the clock starts when all are here, so that
+	 * the rate is the task set's, not the slowest rank's start-up. */
 	if (tuccompi_nranks() > 1 && tuccompi_barrier() < 0)
 		die(1, "waiting for the other ranks before the run: %s", tuccompi_last_error());
 	r->prog.t0 = cli_now();
