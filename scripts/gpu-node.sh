@@ -42,6 +42,8 @@
 #   betweenness*  the betweenness engine (issue 25): its GPU tests (tests/apsp/brandes --gpu, tests/core/reduce_test),
 #                 then bench/betweenness.sh without baselines: betweenness against distances alone on the
 #                 GPU (random 1M, R-MAT 20: 4,096 sources; road-like 1M: 1,024) and with every unit (random 1M)
+#   betweenness-ncu*  the brandes kernels of the first 64-source batches of random 1M under Nsight Compute:
+#                 count, mean duration and throughput per kernel (NCU_LAUNCHES, NCU_LIMIT)
 #   betweenness-base*  bench/betweenness.sh's baselines: networkx and igraph beside tuccompi-apsp on 4 sources
 #                 of random 1M and every source of random:4096 (LIMIT seconds each, default 200)
 #   x2*           the two-GPU node (nvidia-h200-x2): tests, GPUs one and two ranks, every unit, journal
@@ -234,6 +236,24 @@ PY
 		# deep: distances alone ran 461 SSSP/s there (docs/apsp.md), 9 s per 4,096 sources: 1,024, once
 		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 K=1024 REPS=1 timeout 150 \
 			"$B/bench/betweenness.sh" "$o" road:1000000 2>&1 | grep -v '^ *$'
+		;;
+	betweenness-ncu)
+		# where a betweenness batch's GPU time goes: every brandes kernel of the first batches of
+		# random 1M (the warm-up's) under Nsight Compute's speed-of-light and launch sections, then
+		# the per-kernel summary (count, mean duration, throughput)
+		folder betweenness-ncu
+		ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+		[ -n "$ncu" ] || { echo "no ncu"; continue; }
+		step "ncu: the brandes kernels of one batch of 64 sources, random 1M"
+		timeout "${NCU_LIMIT:-240}" "$ncu" --kernel-name regex:brandes_ --launch-count "${NCU_LAUNCHES:-600}" \
+			--section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis \
+			--export "$o/brandes" --force-overwrite \
+			"$B/bench/bench_betweenness" --gen random:1049088 --sources 64 --units gpu --reps 1 >"$o/ncu.log" 2>&1
+		echo "ncu exit $?"
+		"$ncu" --import "$o/brandes.ncu-rep" --print-summary per-kernel --csv >"$o/summary.csv" 2>/dev/null
+		"$ncu" --import "$o/brandes.ncu-rep" --print-summary per-kernel 2>/dev/null |
+			grep -E "brandes_|Duration|Memory Throughput|Compute \(SM\)|Registers|Achieved Occupancy|L2 Hit|DRAM Throughput" | head -80
+		rm -f "$o/brandes.ncu-rep"
 		;;
 	betweenness-base)
 		folder betweenness-base

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +20,61 @@ double cli_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* One thread's part of cli_calloc_touched(): zero a range (the writes fault its pages in). */
+struct touch_part
+{
+	unsigned char *p;
+	size_t len;
+};
+
+static void *touch_range(void *arg)
+{
+	const struct touch_part *t = arg;
+	memset(t->p, 0, t->len);
+	return NULL;
+}
+
+void *cli_calloc_touched(size_t n, size_t size, unsigned nthreads)
+{
+	const size_t huge = (size_t)2 << 20, small = (size_t)64 << 20;
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	size_t len = n * size ? n * size : 1;
+	if (len < small) /* not worth threads: a few thousand pages */
+		return calloc(1, len);
+	void *p;
+	if (posix_memalign(&p, huge, len) != 0)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, (len + huge - 1) & ~(huge - 1), MADV_HUGEPAGE); /* advice only: a failure changes nothing */
+#endif
+	if (!nthreads)
+	{
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		nthreads = c < 1 ? 1 : c > 16 ? 16 : (unsigned)c;
+	}
+	struct touch_part part[16];
+	pthread_t th[16];
+	unsigned k = nthreads > 16 ? 16 : nthreads, started = 0;
+	size_t step = (len / k + huge - 1) & ~(huge - 1);
+	for (unsigned i = 0; i < k; i++)
+	{
+		size_t off = (size_t)i * step;
+		part[i].p = (unsigned char *)p + (off < len ? off : len);
+		part[i].len = off >= len ? 0 : len - off < step ? len - off : step;
+		/* the first part is this thread's; a thread that cannot start leaves its part to it too */
+		if (i > 0 && part[i].len && pthread_create(&th[i], NULL, touch_range, &part[i]) == 0)
+			started |= 1u << i;
+		else if (i > 0)
+			touch_range(&part[i]);
+	}
+	touch_range(&part[0]);
+	for (unsigned i = 1; i < k; i++)
+		if (started & (1u << i))
+			pthread_join(th[i], NULL);
+	return p;
 }
 
 /* A bad argument. */

@@ -505,7 +505,10 @@ static void announce(const struct options *o, struct run *r)
 	if (rank0() && r->nt && limit && r->k * r->rsize > limit)
 		die(1, "--matrix: %" PRIu64 " x %" PRIu64 " distances need %" PRIu64 " bytes on rank 0, more than the limit of %" PRIu64
 		       " (%s); use fewer sources or targets, or several runs", r->k, r->nt, (uint64_t)(r->k * r->rsize), limit, what);
-	if (rank0() && !(r->res = calloc(r->k, r->rsize)))
+	/* the tasks write their results from the units' threads: their pages are faulted in here,
+	 * on every core at once, not one page at a time on a GPU worker's path (with --matrix, the
+	 * results are k x targets distances; docs/apsp.md, what the outputs cost) */
+	if (rank0() && !(r->res = cli_calloc_touched(r->k, r->rsize, 0)))
 		die(1, "out of memory for %" PRIu64 " results of %zu bytes", r->k, r->rsize);
 }
 

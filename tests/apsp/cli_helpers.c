@@ -652,6 +652,22 @@ static void test_memory(void)
 	ASSERT(cli_memory_limit(12345, &what) == 12345 && !strcmp(what, "--max-memory"));
 	ASSERT(cli_memory_limit(0, &what) > 0);
 	ASSERT_STR_CONTAINS(what, "; --max-memory changes it");
+	/* zeroed, every byte writable, small and large (threads, uneven parts), and overflow refused */
+	const size_t sizes[][2] = { { 10, 24 }, { 1000003, 67 }, { 0, 8 } };
+	for (unsigned i = 0; i < 3; i++)
+		for (unsigned threads = 0; threads <= 5; threads += 5)
+		{
+			size_t len = sizes[i][0] * sizes[i][1];
+			unsigned char *p = cli_calloc_touched(sizes[i][0], sizes[i][1], threads);
+			ASSERT(p);
+			for (size_t b = 0; b < len; b += 4093)
+				ASSERT(p[b] == 0);
+			if (len)
+				ASSERT(p[len - 1] == 0);
+			memset(p, 0xab, len);
+			free(p);
+		}
+	ASSERT(cli_calloc_touched(SIZE_MAX / 2, 3, 0) == NULL);
 }
 
 int main(void)
