@@ -683,12 +683,34 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 	    (r = block_of(TUCCOMPI_KERNEL(brandes_process), (const void *)proc[K_SWEEP][BWD], (uint64_t)g->n * 32, &bx_p,
 			  err, errlen)) < 0)
 		return r;
-	int bps = 0;
-	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, (const void *)proc[K_SWEEP][BWD], (int)bx_p, 0));
-	if (bps < 1)
-		FAIL(-EIO, "sssp_brandes_gpu: brandes_process cannot run %u threads per block on device %d", bx_p, dev);
+	// Each process and combine variant runs as many warps at once as fit: they are bound by the
+	// latency of their scattered row loads, so every resident warp counts. The tuner's block (one
+	// warp for this characterisation) is kept unless a larger one keeps more warps resident (one-warp
+	// blocks hit the per-SM block limit and the shared memory each block reserves: 14 warps per SM
+	// on the H200, docs/apsp.md); the grid then fills the SMs at that occupancy.
+	unsigned gp[2][2], bp[2][2], gb[2], bb[2];
+	for (int f = 0; f < 6; f++)
+	{
+		const void *fn = f < 4 ? (const void *)proc[f >> 1][f & 1] : (const void *)comb[f - 4];
+		unsigned best_bx = bx_p, best_warps = 0, best_bps = 0;
+		const unsigned cand[] = { bx_p, 64, 128, 256 };
+		for (unsigned c = 0; c < 4; c++)
+		{
+			int bps = 0;
+			if (cand[c] < bx_p || cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, fn, (int)cand[c], 0) != cudaSuccess)
+				continue;
+			if ((unsigned)bps * cand[c] / 32 > best_warps)
+				best_bx = cand[c], best_warps = (unsigned)bps * cand[c] / 32, best_bps = (unsigned)bps;
+		}
+		if (!best_bps)
+			FAIL(-EIO, "sssp_brandes_gpu: brandes_process cannot run %u threads per block on device %d", bx_p, dev);
+		const unsigned grid = grid_for((uint64_t)g->n * 32, best_bx, best_bps * (unsigned)sms);
+		if (f < 4)
+			gp[f >> 1][f & 1] = grid, bp[f >> 1][f & 1] = best_bx;
+		else
+			gb[f - 4] = grid, bb[f - 4] = best_bx;
+	}
 	const unsigned cap = (unsigned)sms * 32, gc = grid_for(g->n, bx_c, cap), gs = grid_for(g->n, bx_s, cap);
-	const unsigned gp = grid_for((uint64_t)g->n * 32, bx_p, (unsigned)bps * (unsigned)sms);
 	struct bctl h;
 	CK(cudaMemsetAsync(P.T, 0, (g->m ? g->m : 1) * 8, s)); // arcs into unreached vertices stay 0
 	for (int dir = FWD; dir <= BWD; dir++)
@@ -699,7 +721,7 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 		void *cargs[] = { &P, &mode, &dir, &one, &zero }; // the counting pass on counters [1]
 		CK(cudaLaunchKernel((const void *)brandes_compact, dim3(gc), dim3(bx_c), cargs, 0, s));
 		void *pargs[] = { &P, &one };
-		CK(cudaLaunchKernel((const void *)proc[K_COUNT][dir], dim3(gp), dim3(bx_p), pargs, 0, s));
+		CK(cudaLaunchKernel((const void *)proc[K_COUNT][dir], dim3(gp[K_COUNT][dir]), dim3(bp[K_COUNT][dir]), pargs, 0, s));
 		void *sargs[] = { &P };
 		CK(cudaLaunchKernel((const void *)brandes_seed, dim3(gs), dim3(bx_s), sargs, 0, s));
 		mode = C_FRONTIER;
@@ -713,8 +735,8 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 			{
 				cur = (int)(rounds & 1); // the arguments are read at each launch
 				CK(cudaLaunchKernel((const void *)brandes_compact, dim3(gc), dim3(bx_c), fargs, 0, s));
-				CK(cudaLaunchKernel((const void *)proc[K_SWEEP][dir], dim3(gp), dim3(bx_p), rargs, 0, s));
-				CK(cudaLaunchKernel((const void *)comb[dir], dim3(gp), dim3(bx_p), rargs, 0, s));
+				CK(cudaLaunchKernel((const void *)proc[K_SWEEP][dir], dim3(gp[K_SWEEP][dir]), dim3(bp[K_SWEEP][dir]), rargs, 0, s));
+				CK(cudaLaunchKernel((const void *)comb[dir], dim3(gb[dir]), dim3(bb[dir]), rargs, 0, s));
 			}
 			CK(cudaMemcpyAsync(&h, P.ctl, sizeof(h), cudaMemcpyDeviceToHost, s));
 			CK(cudaStreamSynchronize(s));
