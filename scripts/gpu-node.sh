@@ -35,6 +35,7 @@
 #                 for byte (-o, --matrix, --pred); then what -o, --matrix, --rows and --pred cost against a
 #                 plain run of the same sources (GPU alone, road-like 1M with PHAST, random 1M batched)
 #   costs*        outputs' costs alone (COSTS: some of "o matrix rows pred"; REPS)
+#   costs-targets*  --matrix by its width on road-like 1M (PHAST): 100 to 30,000 targets, MK 4 and 1
 #   ranks*        every unit, 8,192 sources: one rank against two (REPS, POLICIES, OVERHEAD), then
 #                 bench/overhead on 2 and 4 ranks
 #   layer1*       the 1st layer: one rank against two (every unit), MS against EQ1 on 2 ranks against an
@@ -536,6 +537,25 @@ PY
 	costs)
 		folder costs
 		output_costs
+		;;
+	costs-targets)
+		# what --matrix costs by its width: road-like 1M (PHAST, GPU alone), 10,000 sources, a plain
+		# run against 100, 1,000, 10,000 and 30,000 targets, at MK 4 (the engine's) and MK 1
+		folder costs-targets
+		file=$tmp/road-1048576.tgb
+		gen road:1048576 "$file"
+		a=("$file" --engine phast --ch-cache "$file.ch" --units gpu --seed 1 --sources random:10000)
+		"$APP" "$file" --engine phast --ch-cache "$file.ch" --units gpu --sources random:256 -q # the hierarchy, once
+		for rep in $(seq "${REPS:-2}"); do
+			for mk in 4 1; do
+				run "plain-mk$mk-$rep" "$APP" "${a[@]}" --mk $mk
+				for t in 100 1000 10000 30000; do
+					run "t$t-mk$mk-$rep" "$APP" "${a[@]}" --mk $mk --targets random:$t --matrix "$tmp/o.npy"
+				done
+			done
+		done
+		grep -h "GPUs:" "$o"/*.log | sort | uniq -c | head -20
+		rm -f "$file" "$file.ch" "$tmp/o.npy"
 		;;
 	ranks)
 		folder ranks
