@@ -48,7 +48,7 @@ Builds everything libtuccompi-starpu needs, then the project itself.
   --without-cuda        build StarPU and the project without CUDA even if nvcc is found
   --without-fxt         build StarPU without FxT (default prefix .deps/starpu-nofxt): no traces,
                         about 1 us less CPU per task (docs/traces.md, "FxT build without a trace")
-  --simgrid             the simulated build (docs/simulation.md): also installs libsimgrid-dev and
+  --simgrid             the simulated build (docs/simulation.md): also installs libsimgrid-dev, xsltproc and
                         simgrid, builds StarPU with SimGrid (no CUDA, no FxT, static, SMPI as its
                         MPI) into .deps/starpu-simgrid and this project against it in build-simgrid/
                         (a copy of the sources configured with --enable-simgrid); the real build is
@@ -96,7 +96,7 @@ if [ "$simgrid" = yes ]; then
 	# SimGrid simulates the GPUs (StarPU's CUDA driver without CUDA); FxT is left out (StarPU-MPI
 	# with SimGrid links statically, and a trace of a simulation is not what this build is for)
 	cuda=no fxt=no
-	DEB_PACKAGES="$DEB_PACKAGES libsimgrid-dev simgrid"
+	DEB_PACKAGES="$DEB_PACKAGES libsimgrid-dev simgrid xsltproc" # xsltproc: starpu_smpirun merges the platform files
 	[ -n "$prefix" ] || prefix="$here/.deps/starpu-simgrid"
 fi
 if [ -z "$prefix" ]; then

@@ -5,9 +5,8 @@
 #        links in a two-level fat-tree, 8 nodes per leaf switch), eth1g (1 Gbit/s, 100 us, flat)
 # Environment:
 #   MODELS   a folder holding sampling/ (default simulation/models/h200 when calibrated, else
-#            simulation/models/h200-derived; see simulation/README.md). The h200 models of 2026-12-02
-#            recorded PHAST at MK 4, which simulates 4x slow (docs/simulation.md): for PHAST use
-#            MODELS=simulation/models/h200-derived until a calibration at MK 1
+#            simulation/models/h200-derived; see simulation/README.md). simulation/models/h200 is the
+#            MK 1 calibration of 2026-12-02 17:37 UTC (its node.txt; docs/simulation.md validates it)
 #   SIM_APSP the simulated build's tuccompi-apsp (default build-simgrid/src/apps/apsp/tuccompi-apsp)
 #   HETERO=1 the odd nodes have no GPU; NCPU CPU workers per node (default 12, as the H200 node ran)
 #   COMPUTE=1 compute the results for real (default 0: timings only, results left zero)
