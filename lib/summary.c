@@ -61,6 +61,9 @@ int tuccompi_taskset_print_summary(tuccompi_taskset_t ts, FILE *f)
 			(unsigned long long)ts->retried);
 	if (ts->nresumed)
 		fprintf(f, "  %llu task(s) taken from the resume journal\n", (unsigned long long)ts->nresumed);
+	if (ts->results_registered)
+		fprintf(f, "  rank %d: results registered with CUDA for the set (%.1f MB, TUCCOMPI_PIN_RESULTS)\n", _tuccompi.rank,
+			ts->results_registered / 1e6);
 	for (int r = 0; r < n; r++)
 	{
 		double wall = st.wall_s_per_rank[r];

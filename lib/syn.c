@@ -383,6 +383,7 @@ static void wait_local(struct tuccompi_taskset *ts)
 	ts->nworkspaces = 0;
 	if (ts->journal)
 		_tuccompi_journal_close(ts);
+	_tuccompi_results_unpin(ts); /* no unit writes a result any more */
 	_tuccompi_bus_counters(&ts->xfer_bytes, &ts->xfer_s);
 }
 

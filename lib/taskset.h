@@ -87,6 +87,8 @@ struct tuccompi_taskset
 	/* results of the tasks run here, indexed by task id (desc.results on the root) */
 	unsigned char *local_results;
 	int own_local_results;
+	size_t results_pinned; /* bytes of local_results registered with CUDA now (0: none) */
+	size_t results_registered; /* the same, kept after the set for its summary */
 
 	/* positions -> ids (resume); todo == NULL: identity */
 	uint64_t ntodo;
@@ -229,5 +231,7 @@ TUCCOMPI_INTERNAL int _tuccompi_reduce_start(struct tuccompi_taskset *ts);
 /* SYN, collective, once every job of the set has ended everywhere: the result on the root. */
 TUCCOMPI_INTERNAL int _tuccompi_reduce_finish(struct tuccompi_taskset *ts);
 TUCCOMPI_INTERNAL void _tuccompi_reduce_free(struct tuccompi_taskset *ts);
+/* Unregister the set's results from CUDA if parallel.c registered them (idempotent). */
+TUCCOMPI_INTERNAL void _tuccompi_results_unpin(struct tuccompi_taskset *ts);
 
 #endif

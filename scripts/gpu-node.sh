@@ -36,6 +36,10 @@
 #                 plain run of the same sources (GPU alone, road-like 1M with PHAST, random 1M batched)
 #   costs*        outputs' costs alone (COSTS: some of "o matrix rows pred"; REPS)
 #   costs-targets*  --matrix by its width on road-like 1M (PHAST): 100 to 30,000 targets, MK 4 and 1
+#   matrix-pinned*  the 10,000 x 10,000 matrix (road-like 1M, PHAST) with the results registered with
+#                 CUDA against TUCCOMPI_PIN_RESULTS=0 and a plain run; GPU alone and every unit
+#   interference*  why the CPU workers slow the GPU's PHAST (issue 24): every unit with 12/8/4 CPU
+#                 workers, GPU alone beside another process's CPU PHAST or spinning shells, threads
 #   ranks*        every unit, 8,192 sources: one rank against two (REPS, POLICIES, OVERHEAD), then
 #                 bench/overhead on 2 and 4 ranks
 #   layer1*       the 1st layer: one rank against two (every unit), MS against EQ1 on 2 ranks against an
@@ -328,7 +332,7 @@ PY
 		step "GPU checks"
 		nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 		for t in "apsp/sssp_plugin --gpu" "apsp/brandes --gpu" apsp/sssp_batch_gpu apsp/phast_gpu core/batch \
-			core/codelet_cpu_cuda core/reduce_test apsp/sssp_gpu.sh apsp/gpu_memory.sh; do
+			core/codelet_cpu_cuda core/reduce_test apsp/sssp_gpu.sh apsp/gpu_memory.sh apsp/matrix_gpu.sh; do
 			name=$(echo "$t" | tr ' /' '__')
 			# shellcheck disable=SC2086 # a program and its arguments
 			env top_builddir="$B" top_srcdir="$B" timeout "${TEST_LIMIT:-240}" $B/tests/$t >"$out/test-$name.txt" 2>&1
@@ -556,6 +560,91 @@ PY
 		done
 		grep -h "GPUs:" "$o"/*.log | sort | uniq -c | head -20
 		rm -f "$file" "$file.ch" "$tmp/o.npy"
+		;;
+	matrix-pinned)
+		# issue 22: the 10,000 x 10,000 matrix with the library's results registered with CUDA (the
+		# default: the GPU copies the columns into place) against TUCCOMPI_PIN_RESULTS=0 (a pinned
+		# buffer, then a memcpy) and a plain run of the same sources: road-like 1M (PHAST), GPU alone
+		# and every unit; then random 1M (batched) once
+		folder matrix-pinned
+		(cd "$B/tests" && top_builddir=.. top_srcdir=.. timeout 300 ./apsp/matrix_gpu.sh) 2>&1 | tail -3
+		file=$tmp/road-1048576.tgb
+		gen road:1048576 "$file"
+		"$APP" "$file" --engine phast --ch-cache "$file.ch" --units gpu --sources random:256 -q # the hierarchy, once
+		a=("$file" --engine phast --ch-cache "$file.ch" --seed 1 --sources random:10000)
+		m=(--targets random:10000 --matrix)
+		for rep in $(seq "${REPS:-3}"); do
+			for u in gpu all; do
+				run "$u-plain-$rep" "$APP" "${a[@]}" --units $u
+				run "$u-pinned-$rep" "$APP" "${a[@]}" --units $u "${m[@]}" "$tmp/pinned-$u.npy" --summary
+				TUCCOMPI_PIN_RESULTS=0 run "$u-staged-$rep" "$APP" "${a[@]}" --units $u "${m[@]}" "$tmp/staged-$u.npy"
+			done
+		done
+		for u in gpu all; do
+			cmp "$tmp/pinned-$u.npy" "$tmp/staged-$u.npy" && echo "--units $u: registered = staged (10,000 x 10,000)"
+		done
+		grep -h "registered with CUDA" "$o/gpu-pinned-1.log"
+		rm -f "$file" "$file.ch" "$tmp"/pinned-*.npy "$tmp"/staged-*.npy
+		gen random:1049088 "$tmp/r1m.tgb"
+		a=("$tmp/r1m.tgb" --engine batched --units gpu --seed 1 --sources random:8192)
+		run r1m-plain "$APP" "${a[@]}"
+		run r1m-pinned "$APP" "${a[@]}" "${m[@]}" "$tmp/p.npy"
+		TUCCOMPI_PIN_RESULTS=0 run r1m-staged "$APP" "${a[@]}" "${m[@]}" "$tmp/s.npy"
+		cmp "$tmp/p.npy" "$tmp/s.npy" && echo "random 1M, batched: registered = staged (8,192 x 10,000)"
+		rm -f "$tmp/r1m.tgb" "$tmp/p.npy" "$tmp/s.npy"
+		;;
+	interference)
+		# issue 24 item 3: why the CPU workers slow the GPU's PHAST. Road-like 1M, K_ROAD sources
+		# (65,536): GPU alone; every unit with 12, 8 and 4 CPU workers; GPU alone beside another
+		# process's 12 CPU PHAST workers on cores 4-15 (memory bandwidth, caches) and beside 12
+		# spinning shells there (cores, clocks); where each thread of an every-unit run sits and how
+		# busy it is (ps -L while it runs)
+		folder interference
+		lscpu >"$o/lscpu.txt" 2>&1
+		nvidia-smi topo -m >"$o/topo.txt" 2>&1
+		file=$tmp/road-1048576.tgb
+		gen road:1048576 "$file"
+		"$APP" "$file" --engine phast --ch-cache "$file.ch" --units gpu --sources random:256 -q # the hierarchy, once
+		a=("$file" --engine phast --ch-cache "$file.ch" --seed 1 --summary)
+		K=${K_ROAD:-65536}
+		cores=$(nproc)
+		hogs=$(seq 4 $((cores - 1)) | tr '\n' ' ')
+		for rep in $(seq "${REPS:-2}"); do
+			run "gpu-$rep" "$APP" "${a[@]}" --units gpu --sources random:$K
+			for c in 12 8 4; do
+				run "all-cpu$c-$rep" "$APP" "${a[@]}" --ncpu $c --sources random:$K
+			done
+			STARPU_WORKERS_CPUID="$hogs" "$APP" "$file" --engine phast --ch-cache "$file.ch" --units cpu \
+				--ncpu $((cores - 4)) --sources random:2000000 -q >/dev/null 2>&1 &
+			hog=$!
+			sleep 5
+			run "gpu-besidecpu-$rep" "$APP" "${a[@]}" --units gpu --sources random:$K
+			kill $hog
+			wait $hog 2>/dev/null
+			pids=""
+			for c in $hogs; do
+				taskset -c "$c" sh -c 'while :; do :; done' &
+				pids="$pids $!"
+			done
+			sleep 1
+			run "gpu-besidespin-$rep" "$APP" "${a[@]}" --units gpu --sources random:$K
+			# shellcheck disable=SC2086 # a list of pids
+			kill $pids
+			wait 2>/dev/null
+		done
+		# the threads of an every-unit run (and of a GPU-alone run): processor, CPU share, state
+		for u in all gpu; do
+			"$APP" "${a[@]}" --units $u --sources random:400000 >"$o/threads-$u.log" 2>&1 &
+			p=$!
+			for t in 4 6; do
+				sleep 2
+				echo "--- after $t s" >>"$o/threads-$u.txt"
+				ps -L -o tid,psr,pcpu,stat,comm -p $p >>"$o/threads-$u.txt" 2>&1
+				top -H -b -n 2 -d 0.5 -p $p 2>/dev/null | tail -45 >>"$o/threads-$u.txt"
+			done
+			wait $p
+		done
+		rm -f "$file" "$file.ch"
 		;;
 	ranks)
 		folder ranks

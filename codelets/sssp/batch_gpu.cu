@@ -12,6 +12,7 @@
 #include <tuccompi_cuda.h>
 
 #include "batch_gpu_kernels.h"
+#include "buffers.h"
 
 TUCCOMPI_KERNELCHAR(batch_init, 1, coalesced, none, low, low);
 // The device loop: data-dependent rows of a 128-256 MB array (scatter), few instructions per access,
@@ -248,7 +249,7 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 	P.in_col = g->in_col;
 	P.in_w = g->in_w;
 
-	const uint32_t T = p && p->cols ? p->ntargets : 0;
+	const uint32_t T = p && (p->cols || p->col_dst) ? p->ntargets : 0;
 	if (T && !p->targets)
 		FAIL(-EINVAL, "sssp_batch_gpu_run: %u target columns without their device array", T);
 	struct layout l;
@@ -346,8 +347,11 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 			unsigned width32 = 32 * K;
 			void *cargs[] = { &P.dist, &width32, (void *)&p->targets, (void *)&T, &P.nsrc, &dcols };
 			CK(cudaLaunchKernel(kf.f.cols, dim3(grid_for((uint64_t)k * T, bx_cols, cap)), dim3(bx_cols), cargs, 0, s));
-			CK(cudaMemcpyAsync(p->cols + (size_t)off * T, dcols, (size_t)k * T * sizeof(uint32_t),
-					   cudaMemcpyDeviceToHost, s));
+			if (!p->col_dst)
+				CK(cudaMemcpyAsync(p->cols + (size_t)off * T, dcols, (size_t)k * T * sizeof(uint32_t),
+						   cudaMemcpyDeviceToHost, s));
+			else
+				CK((cudaError_t)sssp_gpu_cols_to_host(p->col_dst + off, p->col_pitch, dcols, T, k, s));
 		}
 		struct batch_dev res;
 		CK(cudaMemcpyAsync(&res, P.dev, sizeof(res), cudaMemcpyDeviceToHost, s));

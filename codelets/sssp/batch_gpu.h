@@ -64,6 +64,10 @@ struct sssp_batch_params {
 	const uint32_t *targets;
 	uint32_t ntargets;
 	uint32_t *cols;
+	/* or, instead of cols, nsrc pointers into registered host memory: source i's columns go
+	 * straight to col_dst[i] (sssp_gpu_cols_to_host; col_pitch: the distance between results) */
+	uint32_t *const *col_dst;
+	size_t col_pitch;
 };
 
 /* Device bytes one batch needs (distances [vertex][64 lanes] uint32, 64-bit frontier and far masks,

@@ -113,6 +113,38 @@ static void *thread_buf(int which, size_t bytes, int pinned)
 	return *buf;
 }
 
+int sssp_host_registered(const void *p)
+{
+#ifdef SSSP_WITH_CUDA
+	struct cudaPointerAttributes at;
+	if (p && cudaPointerGetAttributes(&at, p) == cudaSuccess)
+		return at.type == cudaMemoryTypeHost;
+	cudaGetLastError(); /* an unknown pointer leaves no sticky error, but clear it anyway */
+#else
+	(void)p;
+#endif
+	return 0;
+}
+
+#ifdef SSSP_WITH_CUDA
+int sssp_gpu_cols_to_host(uint32_t *const *dst, size_t pitch, const uint32_t *dev, uint32_t ntargets, unsigned k,
+			  void *stream)
+{
+	size_t width = (size_t)ntargets * sizeof(uint32_t);
+	for (unsigned i = 0, j; i < k; i = j)
+	{
+		/* a run of sources whose results lie pitch bytes apart: one 2-D copy */
+		for (j = i + 1; j < k && pitch >= width && (char *)dst[j] == (char *)dst[j - 1] + pitch; j++)
+			;
+		cudaError_t e = cudaMemcpy2DAsync(dst[i], pitch >= width ? pitch : width, dev + (size_t)i * ntargets, width,
+						  width, j - i, cudaMemcpyDeviceToHost, (cudaStream_t)stream);
+		if (e != cudaSuccess)
+			return (int)e;
+	}
+	return 0;
+}
+#endif
+
 uint32_t *sssp_thread_rows(size_t words, int pinned)
 {
 	return thread_buf(TB_ROWS, words * sizeof(uint32_t), pinned);

@@ -70,6 +70,17 @@ int sssp_share_targets(struct tuccompi_taskset_desc *desc, const struct sssp_arg
  *  builds. */
 void *sssp_gpu_thread_workspace(size_t bytes);
 
+/** 1 when @p p lies in host memory registered with CUDA (cudaHostRegister, e.g. the library's
+ *  large results, or cudaMallocHost): a GPU can copy into it by DMA. 0 otherwise and without CUDA. */
+int sssp_host_registered(const void *p);
+
+/** Copy @p k sources' target columns (@p dev: k x ntargets words on the device) to dst[i] (each
+ *  ntargets words of host memory, registered for the copy to be DMA) on @p stream, asynchronously:
+ *  one 2-D copy per run of sources whose dst are @p pitch bytes apart (results in a task set).
+ *  0 (cudaSuccess), or the cudaError_t of the copy CUDA refused. CUDA builds only. */
+int sssp_gpu_cols_to_host(uint32_t *const *dst, size_t pitch, const uint32_t *dev, uint32_t ntargets, unsigned k,
+			  void *stream);
+
 /** Host memory for @p words distances owned by the calling worker, kept for the thread and grown on
  *  demand: pinned (for asynchronous copies from a GPU; CUDA builds) when @p pinned, else plain.
  *  NULL when there is no memory. */

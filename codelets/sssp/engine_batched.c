@@ -87,7 +87,13 @@ static void batched_cuda(struct tuccompi_batch *b, void *arg)
 				    (size_t)a->n * SSSP_BATCH_LANES);
 		return;
 	}
-	if (a->ntargets && !(cols = sssp_thread_cols((size_t)a->ntargets * SSSP_BATCH_LANES, 1)))
+	/* the columns straight into results registered with CUDA (the library's large results), else
+	 * through a pinned buffer of the worker's */
+	uint32_t *col_dst[SSSP_BATCH_LANES];
+	int direct = a->ntargets && sssp_host_registered(tuccompi_task_result(t0));
+	for (unsigned i = 0; direct && i < nsrc; i++)
+		col_dst[i] = sssp_result_cols(tuccompi_task_result(tuccompi_batch_task(b, i)));
+	if (a->ntargets && !direct && !(cols = sssp_thread_cols((size_t)a->ntargets * SSSP_BATCH_LANES, 1)))
 	{
 		tuccompi_batch_fail(b, -ENOMEM, "sssp: no pinned host memory for %zu target columns",
 				    (size_t)a->ntargets * SSSP_BATCH_LANES);
@@ -100,6 +106,8 @@ static void batched_cuda(struct tuccompi_batch *b, void *arg)
 		.targets = a->ntargets ? tuccompi_task_shared(t0, SH_TARGETS) : NULL,
 		.ntargets = a->ntargets,
 		.cols = cols,
+		.col_dst = direct ? col_dst : NULL,
+		.col_pitch = sssp_result_size(a),
 	};
 	char err[256] = "";
 	size_t wsb = sssp_batch_gpu_workspace_size_cols(a->n, rows != NULL, a->ntargets);
@@ -119,7 +127,7 @@ static void batched_cuda(struct tuccompi_batch *b, void *arg)
 	{
 		struct tuccompi_task *t = tuccompi_batch_task(b, i);
 		*(struct sssp_summary *)tuccompi_task_result(t) = out[i];
-		if (cols)
+		if (cols) /* else the GPU put them there */
 			memcpy(sssp_result_cols(tuccompi_task_result(t)), cols + (size_t)i * a->ntargets,
 			       (size_t)a->ntargets * sizeof(uint32_t));
 	}

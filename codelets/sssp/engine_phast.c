@@ -173,10 +173,23 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 		.rows = rows,
 		.targets = !a->ntargets ? NULL : gpu ? tuccompi_task_shared(t0, SSSP_CH_NBUF) : a->targets,
 		.ntargets = a->ntargets,
-		.cols = a->ntargets ? sssp_thread_cols((size_t)nsrc * a->ntargets, gpu) : NULL,
 		.harmonic = a->harmonic,
 	};
-	if (!src || !out || (want && (!rows || !rb)) || (a->ntargets && !po.cols))
+	/* the GPU copies the columns straight into results registered with CUDA (the library does it
+	 * for large results: tuccompi_taskset_desc::results) */
+	uint32_t **col_dst = NULL;
+	if (gpu && a->ntargets && sssp_host_registered(tuccompi_task_result(t0)) &&
+	    (col_dst = malloc(nsrc * sizeof(*col_dst))))
+	{
+		for (unsigned i = 0; i < nsrc; i++)
+			col_dst[i] = sssp_result_cols(tuccompi_task_result(tuccompi_batch_task(b, i)));
+		po.col_dst = col_dst;
+		po.col_pitch = sssp_result_size(a);
+		po.cols = NULL;
+	}
+	else if (a->ntargets)
+		po.cols = sssp_thread_cols((size_t)nsrc * a->ntargets, gpu);
+	if (!src || !out || (want && (!rows || !rb)) || (a->ntargets && !po.cols && !po.col_dst))
 	{
 		tuccompi_batch_fail(b, -ENOMEM, "sssp phast engine: out of memory for %u sources", nsrc);
 		goto out;
@@ -227,7 +240,7 @@ static void phast_batch(struct tuccompi_batch *b, void *arg, int gpu)
 	{
 		struct tuccompi_task *t = tuccompi_batch_task(b, i);
 		*(struct sssp_summary *)tuccompi_task_result(t) = out[i];
-		if (po.cols)
+		if (po.cols) /* else the GPU put them there */
 			memcpy(sssp_result_cols(tuccompi_task_result(t)), po.cols + (size_t)i * a->ntargets,
 			       (size_t)a->ntargets * sizeof(uint32_t));
 	}
@@ -237,6 +250,7 @@ out:
 	free(src);
 	free(out);
 	free(rows);
+	free(col_dst);
 }
 
 static void phast_cpu_batch(struct tuccompi_batch *b, void *arg)

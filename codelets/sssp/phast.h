@@ -50,6 +50,10 @@ struct sssp_phast_out
 	uint32_t ntargets;
 	uint32_t *cols;           /**< NULL, or nsrc x ntargets: cols[i ntargets + j] = d(src[i], targets[j]) (GPU: pinned
 				   *   host memory) */
+	uint32_t *const *col_dst; /**< GPU only, NULL or nsrc pointers into pinned (registered) host memory: source i's
+				   *   columns go straight to col_dst[i] (ntargets words; sources whose col_dst are
+				   *   col_pitch bytes apart move in one 2-D copy) and cols is not used */
+	size_t col_pitch;
 	int harmonic;             /**< 1: fill sssp_summary::harmonic (a division per vertex and source); 0: left 0 */
 };
 

@@ -20,6 +20,7 @@
 #include <tuccompi.h>
 #include <tuccompi_cuda.h>
 
+#include "buffers.h"
 #include "phast_gpu.h"
 
 namespace cg = cooperative_groups;
@@ -788,11 +789,12 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 						    : TUCCOMPI_KERNEL(phast_sweep256);
 	if (!kern)
 		return fail(err, errlen, -EINVAL, "PHAST GPU: %u lanes per pass; use 32, 64, 128 or 256", lanes);
-	layout l = lay_out(work, n, lanes, o->cols ? o->ntargets : 0);
+	const int with_cols = o->cols || o->col_dst;
+	layout l = lay_out(work, n, lanes, with_cols ? o->ntargets : 0);
 	if (!work || work_bytes < l.bytes)
 		return fail(err, errlen, -EINVAL, "PHAST GPU: workspace of %zu bytes, %zu needed (sssp_phast_gpu_workspace_size_cols)",
 			    work_bytes, l.bytes);
-	if (o->cols && o->ntargets && !o->targets)
+	if (with_cols && o->ntargets && !o->targets)
 		return fail(err, errlen, -EINVAL, "PHAST GPU: %u target columns without their device array", o->ntargets);
 	for (unsigned i = 0; i < nsrc; i++)
 		if (src[i] >= n)
@@ -868,7 +870,7 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 	unsigned rblock = 256;
 	if (rows && tuccompi_gpu_geometry(TUCCOMPI_KERNEL(phast_rows), (const void *)phast_rows, n, 1, 0, &rgeo) == 0)
 		rblock = rgeo.block_x;
-	const uint32_t T = o->cols ? o->ntargets : 0;
+	const uint32_t T = with_cols ? o->ntargets : 0;
 
 	params P;
 	memset(&P, 0, sizeof P);
@@ -942,8 +944,11 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 			dim3 cgrid((T + COLS_TILE - 1) / COLS_TILE, (k + COLS_TILE - 1) / COLS_TILE);
 			phast_cols<<<cgrid, dim3(COLS_TILE, COLS_ROWS), 0, s>>>(l.dist, v->pos, o->targets, T, lanes, k, l.cols);
 			CUDA_TRY(cudaGetLastError());
-			CUDA_TRY(cudaMemcpyAsync(o->cols + (size_t)g * T, l.cols, (size_t)cells * sizeof(uint32_t),
-						 cudaMemcpyDeviceToHost, s));
+			if (!o->col_dst)
+				CUDA_TRY(cudaMemcpyAsync(o->cols + (size_t)g * T, l.cols, (size_t)cells * sizeof(uint32_t),
+							 cudaMemcpyDeviceToHost, s));
+			else
+				CUDA_TRY((cudaError_t)sssp_gpu_cols_to_host(o->col_dst + g, o->col_pitch, l.cols, T, k, s));
 		}
 		CUDA_TRY(cudaMemcpyAsync(pinned_acc->sum, l.acc_sum, lanes * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
 		CUDA_TRY(cudaMemcpyAsync(pinned_acc->ecc, l.acc_ecc, lanes * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));

@@ -88,9 +88,10 @@ int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned n
 		   const struct sssp_phast_gpu_knobs *knobs, char *err, size_t errlen);
 
 /** sssp_phast_gpu with the outputs of @p o (sssp_phast_gpu is this with o->rows = rows alone: its
- *  summaries' harmonic is 0): o->targets is a DEVICE array, o->cols pinned host memory; each pass gathers
- *  its sources' distances to the targets on the device (a kernel of lanes x ntargets reads), and
- *  only those cross to the host. @p work: sssp_phast_gpu_workspace_size_cols(n, lanes, ntargets)
+ *  summaries' harmonic is 0): o->targets is a DEVICE array, o->cols pinned host memory (or o->col_dst
+ *  pointers into registered host memory, the columns' final place); each pass gathers its sources'
+ *  distances to the targets on the device (a kernel of lanes x ntargets reads), and only those cross
+ *  to the host. @p work: sssp_phast_gpu_workspace_size_cols(n, lanes, ntargets)
  *  bytes when o->cols is set. */
 int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, unsigned lanes, void *work,
 		       size_t work_bytes, struct sssp_summary *out, const struct sssp_phast_out *o, void *stream,

@@ -418,6 +418,12 @@ expect_bad "--targets file:$tmp/tbad.txt:2: '3001' is not a vertex id 0..2999" -
 printf '4\n5\n' >"$tmp/tgood.csv"
 expect_bad "is the input $tmp/tgood.csv" --targets "file:$tmp/tgood.csv" --matrix "$tmp/tgood.csv"
 expect_bad "--matrix and --pred both name $tmp/out/x.npy; give each output its own file" --targets 1 --matrix "$tmp/out/x.npy" --pred "$tmp/out/x.npy"
+# a bad TUCCOMPI_PIN_RESULTS (the size of results the library registers with CUDA): said, nothing written
+TUCCOMPI_PIN_RESULTS=64M "$app" --gen random:3000 -q --sources 0-9 --targets 0-9 --matrix "$tmp/out/m.npy" >"$tmp/err" 2>&1 &&
+	fail "TUCCOMPI_PIN_RESULTS=64M was accepted"
+grep -qF "TUCCOMPI_PIN_RESULTS='64M': write the smallest results in bytes" "$tmp/err" ||
+	fail "TUCCOMPI_PIN_RESULTS=64M: $(cat "$tmp/err")"
+[ -z "$(ls "$tmp/out")" ] || fail "a bad TUCCOMPI_PIN_RESULTS left $(ls "$tmp/out")"
 # the matrix's memory on rank 0, before the run
 "$app" --gen random:3000 -q --sources all --targets all --matrix "$tmp/out/m.npy" --max-memory 20M >"$tmp/err" 2>&1 &&
 	fail "a matrix over --max-memory ran"
