@@ -111,6 +111,8 @@ extern TUCCOMPI_INTERNAL struct _tuccompi_state _tuccompi;
 
 /* CUDA devices this process sees (0 without CUDA), before StarPU starts. */
 TUCCOMPI_INTERNAL int _tuccompi_cuda_device_count(void);
+/* 1 when host memory at @p p is registered with CUDA (cudaHostRegister, cudaMallocHost); 0 without CUDA. */
+TUCCOMPI_INTERNAL int _tuccompi_cuda_host_registered(const void *p);
 
 /* ---------------------------------------------------------------- units (units.c) */
 

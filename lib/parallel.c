@@ -242,7 +242,8 @@ static int pin_results(struct tuccompi_taskset *ts, size_t bytes)
 	if (!min || bytes < min || !able(ts, TUCCOMPI_UNIT_CUDA) || !_tuccompi_units_healthy(TUCCOMPI_UNIT_CUDA) ||
 	    starpu_cuda_worker_get_count() == 0)
 		return 0;
-	if (starpu_memory_pin(ts->local_results, bytes) == 0)
+	/* StarPU says 0 without registering when pinning is off (STARPU_DISABLE_PINNING): ask CUDA */
+	if (starpu_memory_pin(ts->local_results, bytes) == 0 && _tuccompi_cuda_host_registered(ts->local_results))
 		ts->results_pinned = ts->results_registered = bytes;
 	return 0;
 }

@@ -642,6 +642,17 @@ int tuccompi_gpu_kernel_info(const char *name, struct tuccompi_kernel_char *kc, 
 	return ready ? 0 : _tuccompi_error(-ENOENT, "kernel '%s' has not run on device %d", name, dev);
 }
 
+int _tuccompi_cuda_host_registered(const void *p)
+{
+	struct cudaPointerAttributes at;
+	if (cudaPointerGetAttributes(&at, p) != cudaSuccess)
+	{
+		cudaGetLastError();
+		return 0;
+	}
+	return at.type == cudaMemoryTypeHost;
+}
+
 int _tuccompi_cuda_device_count(void)
 {
 	int n = 0;

@@ -111,6 +111,12 @@ int _tuccompi_cuda_device_count(void)
 {
 	return 0; /* built without CUDA: no GPU is driven */
 }
+
+int _tuccompi_cuda_host_registered(const void *p)
+{
+	(void)p;
+	return 0;
+}
 #endif
 
 /* Database key of this node's units of @kind: the first GPU's name and compute capability, or
