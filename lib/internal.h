@@ -127,6 +127,8 @@ TUCCOMPI_INTERNAL int _tuccompi_units_healthy(enum tuccompi_unit_kind kind);
  * (MK stream workers per GPU); created on first use, freed at finalize. */
 TUCCOMPI_INTERNAL int _tuccompi_sched_ctx(const struct tuccompi_policy *policy, unsigned *ctx);
 TUCCOMPI_INTERNAL void _tuccompi_sched_ctx_free_all(void);
+/* syn.c: wait until the task sets' workspaces are released (helper threads; before StarPU stops). */
+TUCCOMPI_INTERNAL void _tuccompi_release_wait(void);
 /* Whether a context already carries a task set's number as its StarPU iteration (marks it). */
 TUCCOMPI_INTERNAL int _tuccompi_ctx_labelled(unsigned ctx);
 /* Tell a context's policy (built from <tuccompi_sched.h>) how many tasks remain to start. */

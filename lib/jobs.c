@@ -298,6 +298,9 @@ static void job_done(void *arg)
 		ts->done += job->n;
 		ts->t_local_done = _tuccompi_now();
 	}
+	else if (!job->failed && !job->moved)
+		ts->jobs_empty++;
+	ts->t_last_job = _tuccompi_now();
 	ts->jobs_inflight--;
 	_tuccompi_ts_wake_locked(ts);
 	pthread_mutex_unlock(&ts->lock);

@@ -499,6 +499,7 @@ int tuccompi_finalize(void)
 				       "are: end the process now with a non-zero status",
 				       why);
 	}
+	_tuccompi_release_wait(); /* task sets' workspaces still being released (syn.c) */
 	starpu_task_wait_for_all();
 	_tuccompi_sched_ctx_free_all();
 #ifdef TUCCOMPI_HAVE_MPI

@@ -22,6 +22,10 @@ struct syn_clock
 	struct rusage ru0;
 	long long thr0[2];
 	double last_ms; /* this rank's last job end, from the set's start */
+	double token_ms; /* its last job's end, empty tokens included */
+	double start_ms; /* SYN's start (the end of the wait for this rank's jobs) */
+	double woke_ms;  /* when the main thread's wait for the jobs returned */
+	unsigned empty;  /* tokens that ran empty */
 };
 
 static void cgroup_throttled(long long v[2])
@@ -47,6 +51,10 @@ static void syn_start(struct syn_clock *c, const struct tuccompi_taskset *ts)
 	if (!c->on)
 		return;
 	c->last_ms = ts->t_local_done > 0 ? 1e3 * (ts->t_local_done - ts->t_start) : 0;
+	c->token_ms = ts->t_last_job > 0 ? 1e3 * (ts->t_last_job - ts->t_start) : 0;
+	c->start_ms = 1e3 * (_tuccompi_now() - ts->t_start);
+	c->woke_ms = 1e3 * (ts->t_woke - ts->t_start);
+	c->empty = ts->jobs_empty;
 	getrusage(RUSAGE_THREAD, &c->ru0);
 	cgroup_throttled(c->thr0);
 	c->what[0] = "start";
@@ -67,8 +75,10 @@ static void syn_print(const struct syn_clock *c)
 	if (!c->on)
 		return;
 	char line[512];
-	int len = snprintf(line, sizeof(line), "[tuccompi %d/%d] last job ended at %.1f ms; SYN ms:", _tuccompi.rank,
-			   _tuccompi.nranks, c->last_ms);
+	int len = snprintf(line, sizeof(line),
+			   "[tuccompi %d/%d] last job ended at %.1f ms, last empty token at %.1f ms (%u empty); main thread "
+			   "woke at %.1f ms; SYN began at %.1f ms; SYN ms:",
+			   _tuccompi.rank, _tuccompi.nranks, c->last_ms, c->token_ms, c->empty, c->woke_ms, c->start_ms);
 	for (int i = 1; i < c->n && len < (int)sizeof(line); i++)
 		len += snprintf(line + len, sizeof(line) - (size_t)len, " %s %.3f", c->what[i], 1e3 * (c->t[i] - c->t[i - 1]));
 	struct rusage ru;
@@ -364,6 +374,84 @@ static int exchange(struct tuccompi_taskset *ts, int status, double t_gather, st
 	return ret;
 }
 
+/* The workspaces' release, off SYN's path. Unregistering a workspace frees every worker's copy
+ * of it at once, in the calling thread: on the H200 node PHAST's 72 MB per CPU worker took about
+ * 4 ms each to give back (page by page), 40-50 ms for 12 CPU workers, after the last task and
+ * before SYN could begin: 10% of a 0.4 s set (docs/apsp.md, "Every unit against the GPU alone").
+ * A helper thread does it while SYN and the caller go on; tuccompi_finalize() waits for the
+ * helpers before StarPU stops (_tuccompi_release_wait). Where no thread can be made, the caller
+ * does it. */
+static pthread_mutex_t release_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t release_cond = PTHREAD_COND_INITIALIZER;
+static int releasing; /* helper threads not finished */
+
+struct release
+{
+	starpu_data_handle_t h[TUCCOMPI_MAX_WORKSPACES];
+	unsigned n;
+	int log; /* TUCCOMPI_END_LOG: say how long it took */
+};
+
+static void release_now(struct release *r)
+{
+	double t0 = _tuccompi_now();
+	for (unsigned k = 0; k < r->n; k++)
+		starpu_data_unregister_submit(r->h[k]);
+	if (r->log)
+		fprintf(stderr, "[tuccompi %d/%d] workspaces released in %.1f ms (helper thread)\n", _tuccompi.rank,
+			_tuccompi.nranks, 1e3 * (_tuccompi_now() - t0));
+}
+
+static void *release_thread(void *arg)
+{
+	release_now(arg);
+	free(arg);
+	pthread_mutex_lock(&release_lock);
+	releasing--;
+	pthread_cond_broadcast(&release_cond);
+	pthread_mutex_unlock(&release_lock);
+	return NULL;
+}
+
+static void release_workspaces(struct tuccompi_taskset *ts)
+{
+	if (!ts->nworkspaces)
+		return;
+	struct release *r = malloc(sizeof(*r)), here;
+	if (!r)
+		r = &here;
+	memcpy(r->h, ts->workspaces, ts->nworkspaces * sizeof(r->h[0]));
+	r->n = ts->nworkspaces;
+	r->log = _tuccompi_env_flag("TUCCOMPI_END_LOG", 0);
+	ts->nworkspaces = 0;
+	pthread_attr_t at;
+	pthread_t th;
+	int made = 0;
+	if (r != &here && pthread_attr_init(&at) == 0)
+	{
+		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+		pthread_mutex_lock(&release_lock);
+		made = pthread_create(&th, &at, release_thread, r) == 0;
+		releasing += made;
+		pthread_mutex_unlock(&release_lock);
+		pthread_attr_destroy(&at);
+	}
+	if (!made)
+	{
+		release_now(r);
+		if (r != &here)
+			free(r);
+	}
+}
+
+void _tuccompi_release_wait(void)
+{
+	pthread_mutex_lock(&release_lock);
+	while (releasing > 0)
+		pthread_cond_wait(&release_cond, &release_lock);
+	pthread_mutex_unlock(&release_lock);
+}
+
 /* Every job of this rank has finished (or the set failed and nothing runs any more). */
 static void wait_local(struct tuccompi_taskset *ts)
 {
@@ -371,6 +459,7 @@ static void wait_local(struct tuccompi_taskset *ts)
 	while (ts->feeding || ts->jobs_inflight > 0 || (!ts->error && ts->pool.count > 0))
 		pthread_cond_wait(&ts->cond, &ts->lock);
 	pthread_mutex_unlock(&ts->lock);
+	ts->t_woke = _tuccompi_now();
 	if (ts->feeder_started)
 		pthread_join(ts->feeder, NULL);
 	ts->feeder_started = 0;
@@ -378,9 +467,7 @@ static void wait_local(struct tuccompi_taskset *ts)
 		_tuccompi_ms_finish(ts->ms, &ts->request_s, &ts->nrequests);
 	ts->comm_s = ts->request_s;
 	ts->ms = NULL;
-	for (unsigned k = 0; k < ts->nworkspaces; k++)
-		starpu_data_unregister_submit(ts->workspaces[k]);
-	ts->nworkspaces = 0;
+	release_workspaces(ts);
 	if (ts->journal)
 		_tuccompi_journal_close(ts);
 	_tuccompi_results_unpin(ts); /* no unit writes a result any more */

@@ -117,6 +117,9 @@ struct tuccompi_taskset
 
 	/* statistics */
 	double t_start, t_end, t_local_done, comm_s, wait_s;
+	double t_last_job;   /* the end of this rank's last job, empty tokens included (TUCCOMPI_END_LOG) */
+	unsigned jobs_empty; /* tokens that found the pool empty (TUCCOMPI_END_LOG) */
+	double t_woke;       /* when SYN's wait for this rank's jobs returned (TUCCOMPI_END_LOG) */
 	uint64_t nrequests;
 	_Atomic uint64_t worker_ntasks[STARPU_NMAXWORKERS];
 	_Atomic uint64_t worker_busy_ns[STARPU_NMAXWORKERS];

@@ -40,6 +40,7 @@
 #                 CUDA against TUCCOMPI_PIN_RESULTS=0 and a plain run; GPU alone and every unit
 #   interference*  why the CPU workers slow the GPU's PHAST (issue 24): every unit with 12/8/4 CPU
 #                 workers, GPU alone beside another process's CPU PHAST or spinning shells, threads
+#   endgap*       the end of an every-unit PHAST set: last job, last empty token, SYN's start (END_LOG)
 #   ranks*        every unit, 8,192 sources: one rank against two (REPS, POLICIES, OVERHEAD), then
 #                 bench/overhead on 2 and 4 ranks
 #   layer1*       the 1st layer: one rank against two (every unit), MS against EQ1 on 2 ranks against an
@@ -611,11 +612,11 @@ PY
 		hogs=$(seq 4 $((cores - 1)) | tr '\n' ' ')
 		for rep in $(seq "${REPS:-2}"); do
 			run "gpu-$rep" "$APP" "${a[@]}" --units gpu --sources random:$K
-			for c in 12 8 4; do
+			for c in ${NCPUS:-12 8 4}; do
 				run "all-cpu$c-$rep" "$APP" "${a[@]}" --ncpu $c --sources random:$K
 			done
 			STARPU_WORKERS_CPUID="$hogs" "$APP" "$file" --engine phast --ch-cache "$file.ch" --units cpu \
-				--ncpu $((cores - 4)) --sources random:2000000 -q >/dev/null 2>&1 &
+				--ncpu $((cores - 4)) --sources random:1000000 -q >"$o/hog-$rep.log" 2>&1 &
 			hog=$!
 			sleep 5
 			run "gpu-besidecpu-$rep" "$APP" "${a[@]}" --units gpu --sources random:$K
@@ -644,6 +645,53 @@ PY
 			done
 			wait $p
 		done
+		# where the idle time is: every job's start and end (tasks.rec of an FxT trace) and the
+		# set's end (TUCCOMPI_END_LOG), every unit and GPU alone
+		for u in all gpu; do
+			TUCCOMPI_END_LOG=1 "$APP" "${a[@]}" --units $u --sources random:$K --trace "$tmp/tr-$u" >"$o/trace-$u.log" 2>&1
+			cp "$tmp/tr-$u/tasks.rec" "$o/tasks-$u.rec" 2>/dev/null || echo "no tasks.rec for --units $u"
+			rm -rf "$tmp/tr-$u"
+		done
+		rm -f "$file" "$file.ch"
+		;;
+	endgap)
+		# the end of an every-unit PHAST set (issue 24): when the last job, the last empty token and
+		# SYN's start come (TUCCOMPI_END_LOG), MS-TAIL against MS, road-like 1M, K_ROAD sources
+		folder endgap
+		file=$tmp/road-1048576.tgb
+		gen road:1048576 "$file"
+		"$APP" "$file" --engine phast --ch-cache "$file.ch" --units gpu --sources random:256 -q # the hierarchy, once
+		a=("$file" --engine phast --ch-cache "$file.ch" --seed 1 --summary --sources random:${K_ROAD:-65536})
+		# gap NAME ARGS...: a run with its end's times
+		gap() {
+			local name=$1
+			shift
+			TUCCOMPI_END_LOG=1 run "$name" "$@"
+			grep -h "last job ended" "$o/$name.log" | sed 's/^.*last job/    last job/; s/; SYN ms.*//'
+			grep -h "  0     GPU" "$o/$name.log" | sed 's/^/    /'
+		}
+		for rep in $(seq "${REPS:-2}"); do
+			for pol in ${POLICIES:-ms-tail ms}; do
+				gap "all-$pol-$rep" "$APP" "${a[@]}" --policy "$pol"
+			done
+			for c in ${NCPUS:-}; do
+				gap "all-cpu$c-$rep" "$APP" "${a[@]}" --ncpu "$c"
+			done
+			[ -n "${NOBIND:-}" ] && STARPU_WORKERS_NOBIND=1 gap "all-nobind-$rep" "$APP" "${a[@]}"
+			for n in ${NAPS:-}; do
+				TUCCOMPI_IDLE_NAP_US=$n gap "all-nap$n-$rep" "$APP" "${a[@]}"
+			done
+			gap "gpu-$rep" "$APP" "${a[@]}" --units gpu
+		done
+		# each thread's allowed cores and scheduling class in a running every-unit set
+		"$APP" "$file" --engine phast --ch-cache "$file.ch" --seed 1 --sources random:600000 -q &
+		p=$!
+		sleep 4
+		for t in /proc/$p/task/*; do
+			printf '%s %-18s %s %s\n' "${t##*/}" "$(cat "$t/comm")" "$(grep Cpus_allowed_list "$t/status" | cut -f2)" \
+				"$(sed 's/^.*) //' "$t/stat" | awk '{print "policy", $39, "nice", $17, "cpu", $37, "state", $1}')"
+		done | tee "$o/threads.txt"
+		wait $p
 		rm -f "$file" "$file.ch"
 		;;
 	ranks)
