@@ -1,7 +1,7 @@
 /* MS-TAIL: the master-slave policy that also watches the end of the task set. Units take
- * work on demand as in MS, except that a unit declines a task when the faster units would
- * finish everything that is left before it could finish that one task: at the end of a set,
- * a CPU core (0.5 s per SSSP) no longer takes a source the GPU (1 ms) would run at once.
+ * work on demand as in MS, except that a unit declines a job when the faster units would
+ * finish everything that is left before it could finish that job (its batch): at the end of a
+ * set, a CPU core (0.5 s per SSSP) no longer takes sources the GPU (1 ms) would run at once.
  * Unlike MS, a unit may therefore be idle while tasks remain; MS keeps the paper's rule.
  * Across ranks the same rule runs on the MS master (TUCCOMPI_POLICY_RANK_TAIL, lib/ms_ranks.c): a rank
  * whose faster kind of unit is at least twice slower per job than other ranks' stops being given tasks
@@ -9,27 +9,39 @@
  * Built from the public pieces of <tuccompi_sched.h>, like a user's own policy would be; it
  * asks the library (TUCCOMPI_POLICY_HEARS_REMAINING) how many tasks are still to start. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "sched.h"
 
-/* Per unit: running mean of the seconds one of its workers needs per task; per worker: when
- * its current job began. */
+/* Per unit: running means of the seconds one of its workers needs per task and of the tasks
+ * its jobs carry; per worker: when its current job began. */
 struct tail_data
 {
 	double task_s[STARPU_NMAXWORKERS];
+	double job_tasks[STARPU_NMAXWORKERS];
 	double started[STARPU_NMAXWORKERS];
+	/* whose tasks they measure: each task set has a codelet of its own, and a context serves
+	 * one set after another (timings of another set's tasks misled the rule) */
+	const struct starpu_codelet *cl;
 };
 
 /* Would the units much faster than @u (at least twice, and able to run @t) start everything
- * that is left before @u finishes one task? Only faster units count: otherwise units of
- * equal speed would each leave the last task to the other, and nobody would run it; the
- * fastest units never decline. Needs measured task times. */
+ * that is left before @u finishes the job it would take (a batch: the tasks its jobs carry, at
+ * most what is left)? Taking it helps only if it ends before they would finish without it.
+ * Judging one task instead let a CPU core take a batch of 16 PHAST sources (25 ms) when the GPU
+ * would have run everything left in 2 ms, and the set waited for it (docs/apsp.md). Only faster
+ * units count: otherwise units of equal speed would each leave the last task to the other, and
+ * nobody would run it; the fastest units never decline. Needs measured task times. */
 static int faster_units_finish_first(struct tuccompi_sched *s, int u, struct starpu_task *t)
 {
 	struct tail_data *d = s->policy_data;
 	double mine = d->task_s[u], rate = 0;
-	if (mine <= 0)
+	if (mine <= 0 || t->cl != d->cl)
 		return 0;
+	double left = (double)tuccompi_sched_remaining(t->sched_ctx);
+	double job = d->job_tasks[u] > 1 ? d->job_tasks[u] : 1;
+	if (job > left)
+		job = left > 1 ? left : 1;
 	for (int k = 0; k < s->nunits; k++)
 	{
 		if (k == u || d->task_s[k] <= 0 || 2 * d->task_s[k] > mine || !tuccompi_sched_unit_can_run(&s->units[k], t))
@@ -38,8 +50,7 @@ static int faster_units_finish_first(struct tuccompi_sched *s, int u, struct sta
 	}
 	if (rate <= 0)
 		return 0;
-	double left = (double)tuccompi_sched_remaining(t->sched_ctx);
-	return left / rate < mine;
+	return left / rate < job * mine;
 }
 
 static struct starpu_task *pop_task_ms_tail(unsigned sched_ctx_id)
@@ -84,7 +95,15 @@ static void post_exec_ms_tail(struct starpu_task *task, unsigned sched_ctx_id)
 	double per_task = (tuccompi_wtime() - d->started[w]) / weight;
 	int u = s->worker_unit[w];
 	STARPU_PTHREAD_MUTEX_LOCK(&s->lock);
+	if (task->cl != d->cl)
+	{
+		/* the first job of another task set */
+		memset(d->task_s, 0, sizeof(d->task_s));
+		memset(d->job_tasks, 0, sizeof(d->job_tasks));
+		d->cl = task->cl;
+	}
 	d->task_s[u] = d->task_s[u] > 0 ? 0.8 * d->task_s[u] + 0.2 * per_task : per_task;
+	d->job_tasks[u] = d->job_tasks[u] > 0 ? 0.8 * d->job_tasks[u] + 0.2 * weight : weight;
 	STARPU_PTHREAD_MUTEX_UNLOCK(&s->lock);
 }
 

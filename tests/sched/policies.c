@@ -5,6 +5,8 @@
  *  - EQ2: equal tasks per unit over the whole cluster (+-1);
  *  - MS: units made 4x slower on purpose get fewer tasks than the others, every unit
  *    works, and no unit goes idle while tasks remain;
+ *  - MS-TAIL with batches: a slow unit does not take a batch at the end that the fast units
+ *    would outrun (it judges the batch, with this set's timings, not another's);
  *  - two sets in flight at once (MS, EQ1), waited for one after the other, both complete;
  *  - a user policy (own partition rule + StarPU's eager) sends its tasks where it says.
  * Tasks sleep instead of computing (a fake cost), so the test also holds on an
@@ -52,6 +54,35 @@ static void probe_cpu(struct tuccompi_task *t, void *arg)
 static const struct tuccompi_plugin probe = {
 	.name = "test_probe",
 	.cpu = probe_cpu,
+	.result_size = sizeof(struct result),
+};
+
+/* Batches of TAIL_BATCH tasks of TAIL_US (slow units: SLOW times longer), for MS-TAIL's end. */
+#define TAIL_BATCH 8
+#define TAIL_US 20000
+
+static void probe_batch(struct tuccompi_batch *b, void *arg)
+{
+	(void)arg;
+	for (unsigned i = 0; i < tuccompi_batch_size(b); i++)
+	{
+		struct tuccompi_task *t = tuccompi_batch_task(b, i);
+		struct result *r = tuccompi_task_result(t);
+		r->t0 = test_now();
+		int w = tuccompi_task_worker(t);
+		usleep(is_slow(starpu_worker_get_bindid(w)) ? SLOW * TAIL_US : TAIL_US);
+		r->id = tuccompi_task_id(t);
+		r->check = r->id * r->id + 7;
+		r->rank = tuccompi_rank();
+		r->worker = w;
+		r->t1 = test_now();
+	}
+}
+
+static const struct tuccompi_plugin probe_batches = {
+	.name = "test_probe_batches",
+	.cpu_batch = probe_batch,
+	.batch_max = { TAIL_BATCH, 0 },
 	.result_size = sizeof(struct result),
 };
 
@@ -212,6 +243,38 @@ int main(int argc, char **argv)
 		printf("MS-TAIL ok\n");
 	}
 	tuccompi_taskset_destroy(ts);
+
+	/* ---------------- MS-TAIL with batches, one rank: a slow unit declines a batch the fast ones
+	 * would outrun (judging one task let it take a batch of TAIL_BATCH slow tasks at the end,
+	 * and the set waited up to TAIL_BATCH - 1 slow tasks for it) */
+	if (nranks == 1)
+	{
+		/* 110 tasks: two fast units (20 ms a task) and a slow one (80 ms), batches of 8: when the
+		 * slow unit's first batch ends (0.64 s), 20-40 tasks are left, which the fast units run in
+		 * 0.1-0.2 s; a second slow batch would end 0.64 s later */
+		uint64_t nb = 110;
+		struct result *rb = calloc(nb, sizeof(*rb));
+		ASSERT(rb != NULL);
+		memset(rb, 0xff, nb * sizeof(*rb));
+		struct tuccompi_taskset_desc d = { .plugin = &probe_batches, .ntasks = nb, .results = rb, .batch = { TAIL_BATCH, 0 } };
+		ASSERT_OK(tuccompi_parallel(&tuccompi_policy_ms_tail, &d, &ts));
+		ASSERT_OK(tuccompi_wait(ts));
+		check_results(ts, rb, nb);
+		double end_fast = 0, end_slow = 0;
+		for (uint64_t i = 0; i < nb; i++)
+		{
+			double *e = is_slow(starpu_worker_get_bindid(rb[i].worker)) ? &end_slow : &end_fast;
+			if (rb[i].t1 > *e)
+				*e = rb[i].t1;
+		}
+		/* a slow unit may end after the fast ones by less than two of its tasks */
+		double over = end_slow - end_fast, limit = 2 * SLOW * TAIL_US * 1e-6;
+		printf("MS-TAIL with batches: the slow units ended %.3f s after the fast ones (limit %.3f)\n", over, limit);
+		if (end_fast > 0 && end_slow > 0 && over > limit)
+			FAIL("MS-TAIL: a slow unit ended %.3f s after the fast ones (a batch of slow tasks taken at the end)", over);
+		tuccompi_taskset_destroy(ts);
+		free(rb);
+	}
 
 	/* ---------------- two sets in flight at once (MS and EQ1), waited for in order: each
 	 * set's SYN pauses StarPU's workers for its gathers on several ranks, and the other set,
