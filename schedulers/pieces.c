@@ -3,7 +3,6 @@
  * They are public so that a user's own policy can be built from them. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sched.h"
 
@@ -107,27 +106,6 @@ int tuccompi_sched_unit_can_run(const struct tuccompi_sched_unit *su, struct sta
 	return su->u.nworkers > 0 && starpu_worker_can_execute_task_first_impl((unsigned)su->u.workers[0], task, NULL);
 }
 
-/* A worker that found nothing to run: StarPU 1.3's drivers are non-blocking here, so an idle
- * worker polls again at once and keeps its core. TUCCOMPI_IDLE_NAP_US=N (experiment, issue 24)
- * makes it sleep N us first, relaxed so that pushers can still reach it. */
-static void idle_nap(void)
-{
-	static int nap_us = -1;
-	int us = __atomic_load_n(&nap_us, __ATOMIC_RELAXED);
-	if (us < 0)
-	{
-		const char *v = getenv("TUCCOMPI_IDLE_NAP_US");
-		us = v && *v ? atoi(v) : 0;
-		__atomic_store_n(&nap_us, us < 0 ? 0 : us, __ATOMIC_RELAXED);
-	}
-	if (us <= 0)
-		return;
-	struct timespec ts = { 0, (long)us * 1000 };
-	starpu_worker_relax_on();
-	nanosleep(&ts, NULL);
-	starpu_worker_relax_off();
-}
-
 /* pop_task runs with the worker's own scheduling mutex held: let pushers reach this worker
  * while it waits for the policy's lock, as StarPU's own policies do. */
 static void lock_for_pop(struct tuccompi_sched *s)
@@ -181,18 +159,13 @@ struct starpu_task *tuccompi_sched_pop_unit(unsigned sched_ctx_id)
 	/* Racy peek, as StarPU's own policies do: a worker that misses a task pushed right now
 	 * is woken by the push. */
 	if (starpu_task_list_empty(&su->queue))
-	{
-		idle_nap();
 		return NULL;
-	}
 #endif
 	struct starpu_task *task = NULL;
 	lock_for_pop(s);
 	if (!starpu_task_list_empty(&su->queue))
 		task = starpu_task_list_pop_front(&su->queue);
 	STARPU_PTHREAD_MUTEX_UNLOCK(&s->lock);
-	if (!task)
-		idle_nap();
 	return task;
 }
 
@@ -223,10 +196,7 @@ struct starpu_task *tuccompi_sched_pop_central(unsigned sched_ctx_id, tuccompi_s
 	int w = starpu_worker_get_id_check();
 #ifdef STARPU_NON_BLOCKING_DRIVERS
 	if (starpu_task_list_empty(&s->central))
-	{
-		idle_nap();
 		return NULL;
-	}
 #endif
 	struct starpu_task *task = NULL;
 	lock_for_pop(s);
@@ -246,7 +216,5 @@ struct starpu_task *tuccompi_sched_pop_central(unsigned sched_ctx_id, tuccompi_s
 	STARPU_PTHREAD_MUTEX_UNLOCK(&s->lock);
 	if (task && u >= 0)
 		__atomic_add_fetch(&s->units[u].assigned, 1, __ATOMIC_RELAXED);
-	if (!task)
-		idle_nap();
 	return task;
 }

@@ -678,20 +678,8 @@ PY
 				gap "all-cpu$c-$rep" "$APP" "${a[@]}" --ncpu "$c"
 			done
 			[ -n "${NOBIND:-}" ] && STARPU_WORKERS_NOBIND=1 gap "all-nobind-$rep" "$APP" "${a[@]}"
-			for n in ${NAPS:-}; do
-				TUCCOMPI_IDLE_NAP_US=$n gap "all-nap$n-$rep" "$APP" "${a[@]}"
-			done
 			gap "gpu-$rep" "$APP" "${a[@]}" --units gpu
 		done
-		# each thread's allowed cores and scheduling class in a running every-unit set
-		"$APP" "$file" --engine phast --ch-cache "$file.ch" --seed 1 --sources random:600000 -q &
-		p=$!
-		sleep 4
-		for t in /proc/$p/task/*; do
-			printf '%s %-18s %s %s\n' "${t##*/}" "$(cat "$t/comm")" "$(grep Cpus_allowed_list "$t/status" | cut -f2)" \
-				"$(sed 's/^.*) //' "$t/stat" | awk '{print "policy", $39, "nice", $17, "cpu", $37, "state", $1}')"
-		done | tee "$o/threads.txt"
-		wait $p
 		rm -f "$file" "$file.ch"
 		;;
 	ranks)
