@@ -163,6 +163,19 @@ TUCCOMPI_API int tuccompi_unit_count(enum tuccompi_unit_kind kind);
  *  -ENOSYS when StarPU does not know. */
 TUCCOMPI_API int tuccompi_unit_memory(enum tuccompi_unit_kind kind, uint64_t *total, uint64_t *available);
 
+/** Register host memory that GPU plug-ins will write, e.g. a task set's results before
+ *  tuccompi_parallel(), so that they copy into it by DMA (StarPU's starpu_memory_pin():
+ *  cudaHostRegister). The library registers large results itself for a set's life
+ *  (tuccompi_taskset_desc::results); registering them here, once, takes that cost (about 25 ms
+ *  per GB) out of the set's time and lets several sets share it. Returns 1 when the memory is
+ *  registered, 0 when there is nothing to do (no GPU on this node, StarPU's pinning off),
+ *  -EINVAL for a NULL or empty range, -EIO when CUDA refuses. Undo with tuccompi_memory_unpin()
+ *  before freeing the memory. */
+TUCCOMPI_API int tuccompi_memory_pin(void *addr, size_t bytes);
+
+/** Undo tuccompi_memory_pin() (nothing when the memory is not registered). 0, or -EIO. */
+TUCCOMPI_API int tuccompi_memory_unpin(void *addr, size_t bytes);
+
 /** Describe the units of this node on @p f (one line each). */
 TUCCOMPI_API void tuccompi_print_units(FILE *f);
 

@@ -239,12 +239,42 @@ static int pin_results(struct tuccompi_taskset *ts, size_t bytes)
 			return _tuccompi_error(-EINVAL, "TUCCOMPI_PIN_RESULTS='%s': write the smallest results in bytes to "
 							"register with CUDA (default 67108864), or 0 for never", v);
 	}
-	if (!min || bytes < min || !able(ts, TUCCOMPI_UNIT_CUDA) || !_tuccompi_units_healthy(TUCCOMPI_UNIT_CUDA) ||
-	    starpu_cuda_worker_get_count() == 0)
+	if (!able(ts, TUCCOMPI_UNIT_CUDA) || starpu_cuda_worker_get_count() == 0)
+		return 0;
+	if (_tuccompi_cuda_host_registered(ts->local_results))
+	{
+		ts->results_registered = bytes; /* by the caller (tuccompi_memory_pin): theirs to undo */
+		ts->results_by_caller = 1;
+		return 0;
+	}
+	if (!min || bytes < min || !_tuccompi_units_healthy(TUCCOMPI_UNIT_CUDA))
 		return 0;
 	/* StarPU says 0 without registering when pinning is off (STARPU_DISABLE_PINNING): ask CUDA */
 	if (starpu_memory_pin(ts->local_results, bytes) == 0 && _tuccompi_cuda_host_registered(ts->local_results))
 		ts->results_pinned = ts->results_registered = bytes;
+	return 0;
+}
+
+int tuccompi_memory_pin(void *addr, size_t bytes)
+{
+	TUCCOMPI_REQUIRE_INIT();
+	if (!addr || !bytes)
+		return _tuccompi_error(-EINVAL, "tuccompi_memory_pin: %s", !addr ? "NULL address" : "0 bytes");
+	if (starpu_cuda_worker_get_count() == 0)
+		return 0;
+	if (starpu_memory_pin(addr, bytes) != 0)
+		return _tuccompi_error(-EIO, "tuccompi_memory_pin: CUDA would not register %zu bytes at %p (cudaHostRegister)",
+				       bytes, addr);
+	return _tuccompi_cuda_host_registered(addr);
+}
+
+int tuccompi_memory_unpin(void *addr, size_t bytes)
+{
+	TUCCOMPI_REQUIRE_INIT();
+	if (!addr || !bytes || !_tuccompi_cuda_host_registered(addr))
+		return 0;
+	if (starpu_memory_unpin(addr, bytes) != 0)
+		return _tuccompi_error(-EIO, "tuccompi_memory_unpin: CUDA would not unregister %zu bytes at %p", bytes, addr);
 	return 0;
 }
 

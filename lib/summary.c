@@ -62,8 +62,8 @@ int tuccompi_taskset_print_summary(tuccompi_taskset_t ts, FILE *f)
 	if (ts->nresumed)
 		fprintf(f, "  %llu task(s) taken from the resume journal\n", (unsigned long long)ts->nresumed);
 	if (ts->results_registered)
-		fprintf(f, "  rank %d: results registered with CUDA for the set (%.1f MB, TUCCOMPI_PIN_RESULTS)\n", _tuccompi.rank,
-			ts->results_registered / 1e6);
+		fprintf(f, "  rank %d: results registered with CUDA (%.1f MB, %s)\n", _tuccompi.rank, ts->results_registered / 1e6,
+			ts->results_by_caller ? "by the caller: tuccompi_memory_pin" : "for the set: TUCCOMPI_PIN_RESULTS");
 	for (int r = 0; r < n; r++)
 	{
 		double wall = st.wall_s_per_rank[r];

@@ -89,6 +89,7 @@ struct tuccompi_taskset
 	int own_local_results;
 	size_t results_pinned; /* bytes of local_results registered with CUDA now (0: none) */
 	size_t results_registered; /* the same, kept after the set for its summary */
+	int results_by_caller;     /* they were registered before the set (tuccompi_memory_pin) */
 
 	/* positions -> ids (resume); todo == NULL: identity */
 	uint64_t ntodo;

@@ -84,6 +84,7 @@ struct run
 	struct sssp_args args;
 	struct rows_file rows, pred;
 	unsigned char *res; /* rank 0: k results of rsize bytes (summary, then the target columns) */
+	int res_pinned;     /* res is registered with CUDA (tuccompi_memory_pin) */
 	size_t rsize;
 	struct tuccompi_exact *bc; /* --betweenness: the sums (rank 0) */
 	struct tuccompi_taskset_desc desc;
@@ -510,6 +511,13 @@ static void announce(const struct options *o, struct run *r)
 	 * results are k x targets distances; docs/apsp.md, what the outputs cost) */
 	if (rank0() && !(r->res = cli_calloc_touched(r->k, r->rsize, 0)))
 		die(1, "out of memory for %" PRIu64 " results of %zu bytes", r->k, r->rsize);
+	/* and large ones (a matrix) registered with CUDA here, before the clock, as the library
+	 * would do inside the set, so that the GPUs copy the columns into place by DMA
+	 * (TUCCOMPI_PIN_RESULTS=0 turns both off) */
+	const char *pin = getenv("TUCCOMPI_PIN_RESULTS");
+	size_t bytes = (size_t)r->k * r->rsize;
+	if (rank0() && bytes >= (64u << 20) && !(pin && !strcmp(pin, "0")) && tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) > 0)
+		r->res_pinned = tuccompi_memory_pin(r->res, bytes) > 0;
 }
 
 /* Result i on rank 0: its summary (the target columns follow it). */
@@ -895,6 +903,8 @@ static void finish(struct run *r)
 {
 	if (r->ts)
 		tuccompi_taskset_destroy(r->ts);
+	if (r->res_pinned)
+		tuccompi_memory_unpin(r->res, (size_t)r->k * r->rsize);
 	sssp_plan_taskset_done(r->plan, &r->desc);
 	sssp_plan_free(r->plan);
 	if (tuccompi_finalize() < 0)
