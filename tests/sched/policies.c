@@ -37,18 +37,24 @@ static int is_slow(int bindid)
 	return bindid % 2 == 1;
 }
 
-static void probe_cpu(struct tuccompi_task *t, void *arg)
+/* One task: @us microseconds on a fast unit, SLOW times that on a slow one. */
+static void probe_task(struct tuccompi_task *t, unsigned us)
 {
-	(void)arg;
 	struct result *r = tuccompi_task_result(t);
 	r->t0 = test_now();
 	int w = tuccompi_task_worker(t);
-	usleep(is_slow(starpu_worker_get_bindid(w)) ? SLOW * TASK_US : TASK_US);
+	usleep(is_slow(starpu_worker_get_bindid(w)) ? SLOW * us : us);
 	r->id = tuccompi_task_id(t);
 	r->check = r->id * r->id + 7;
 	r->rank = tuccompi_rank();
 	r->worker = w;
 	r->t1 = test_now();
+}
+
+static void probe_cpu(struct tuccompi_task *t, void *arg)
+{
+	(void)arg;
+	probe_task(t, TASK_US);
 }
 
 static const struct tuccompi_plugin probe = {
@@ -65,18 +71,7 @@ static void probe_batch(struct tuccompi_batch *b, void *arg)
 {
 	(void)arg;
 	for (unsigned i = 0; i < tuccompi_batch_size(b); i++)
-	{
-		struct tuccompi_task *t = tuccompi_batch_task(b, i);
-		struct result *r = tuccompi_task_result(t);
-		r->t0 = test_now();
-		int w = tuccompi_task_worker(t);
-		usleep(is_slow(starpu_worker_get_bindid(w)) ? SLOW * TAIL_US : TAIL_US);
-		r->id = tuccompi_task_id(t);
-		r->check = r->id * r->id + 7;
-		r->rank = tuccompi_rank();
-		r->worker = w;
-		r->t1 = test_now();
-	}
+		probe_task(tuccompi_batch_task(b, i), TAIL_US);
 }
 
 static const struct tuccompi_plugin probe_batches = {
