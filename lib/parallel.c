@@ -4,7 +4,6 @@
 #include "link.h"
 #include "taskset.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,72 +218,6 @@ static int able(const struct tuccompi_taskset *ts, enum tuccompi_unit_kind kind)
 	return kind == TUCCOMPI_UNIT_CPU ? (ts->cl.where & STARPU_CPU) != 0 : (ts->cl.where & STARPU_CUDA) != 0;
 }
 
-/* Results a GPU writes: large ones are registered with CUDA for the set's life (StarPU's
- * starpu_memory_pin), so that a GPU plug-in can copy each task's result into place with the
- * device's DMA engines, concurrently with its kernels, instead of through a pinned staging buffer
- * and a host memcpy (docs/apsp.md, "What the outputs cost": 400 MB of results took 55 ms that way,
- * 7.3 ms by DMA, plus about 10 ms to register and 6 ms to unregister). Below 64 MiB the
- * registration costs more than it saves; TUCCOMPI_PIN_RESULTS=BYTES sets that size (0: never).
- * Best effort: results that cannot be registered stay as they are. */
-static int pin_results(struct tuccompi_taskset *ts, size_t bytes)
-{
-	unsigned long long min = 64ull << 20;
-	const char *v = getenv("TUCCOMPI_PIN_RESULTS");
-	if (v && *v)
-	{
-		char *end;
-		errno = 0;
-		min = strtoull(v, &end, 10);
-		if (*end || errno || *v == '-')
-			return _tuccompi_error(-EINVAL, "TUCCOMPI_PIN_RESULTS='%s': write the smallest results in bytes to "
-							"register with CUDA (default 67108864), or 0 for never", v);
-	}
-	if (!able(ts, TUCCOMPI_UNIT_CUDA) || starpu_cuda_worker_get_count() == 0)
-		return 0;
-	if (_tuccompi_cuda_host_registered(ts->local_results))
-	{
-		ts->results_registered = bytes; /* by the caller (tuccompi_memory_pin): theirs to undo */
-		ts->results_by_caller = 1;
-		return 0;
-	}
-	if (!min || bytes < min || !_tuccompi_units_healthy(TUCCOMPI_UNIT_CUDA))
-		return 0;
-	/* StarPU says 0 without registering when pinning is off (STARPU_DISABLE_PINNING): ask CUDA */
-	if (starpu_memory_pin(ts->local_results, bytes) == 0 && _tuccompi_cuda_host_registered(ts->local_results))
-		ts->results_pinned = ts->results_registered = bytes;
-	return 0;
-}
-
-int tuccompi_memory_pin(void *addr, size_t bytes)
-{
-	TUCCOMPI_REQUIRE_INIT();
-	if (!addr || !bytes)
-		return _tuccompi_error(-EINVAL, "tuccompi_memory_pin: %s", !addr ? "NULL address" : "0 bytes");
-	if (starpu_cuda_worker_get_count() == 0)
-		return 0;
-	if (starpu_memory_pin(addr, bytes) != 0)
-		return _tuccompi_error(-EIO, "tuccompi_memory_pin: CUDA would not register %zu bytes at %p (cudaHostRegister)",
-				       bytes, addr);
-	return _tuccompi_cuda_host_registered(addr);
-}
-
-int tuccompi_memory_unpin(void *addr, size_t bytes)
-{
-	TUCCOMPI_REQUIRE_INIT();
-	if (!addr || !bytes || !_tuccompi_cuda_host_registered(addr))
-		return 0;
-	if (starpu_memory_unpin(addr, bytes) != 0)
-		return _tuccompi_error(-EIO, "tuccompi_memory_unpin: CUDA would not unregister %zu bytes at %p", bytes, addr);
-	return 0;
-}
-
-void _tuccompi_results_unpin(struct tuccompi_taskset *ts)
-{
-	if (ts->results_pinned)
-		starpu_memory_unpin(ts->local_results, ts->results_pinned);
-	ts->results_pinned = 0;
-}
-
 static int ts_create_local(const struct tuccompi_policy *policy, const struct tuccompi_taskset_desc *desc,
 			   unsigned serial, struct tuccompi_taskset **out)
 {
@@ -334,7 +267,7 @@ static int ts_create_local(const struct tuccompi_policy *policy, const struct tu
 				return _tuccompi_error(-ENOMEM, "out of memory for %llu results",
 						       (unsigned long long)desc->ntasks);
 		}
-		return pin_results(ts, (size_t)(desc->ntasks ? desc->ntasks : 1) * ts->plugin.result_size);
+		return _tuccompi_results_pin(ts, (size_t)(desc->ntasks ? desc->ntasks : 1) * ts->plugin.result_size);
 	}
 	return 0;
 }

@@ -235,7 +235,9 @@ TUCCOMPI_INTERNAL int _tuccompi_reduce_start(struct tuccompi_taskset *ts);
 /* SYN, collective, once every job of the set has ended everywhere: the result on the root. */
 TUCCOMPI_INTERNAL int _tuccompi_reduce_finish(struct tuccompi_taskset *ts);
 TUCCOMPI_INTERNAL void _tuccompi_reduce_free(struct tuccompi_taskset *ts);
-/* Unregister the set's results from CUDA if parallel.c registered them (idempotent). */
+/* ---- pin.c: register the set's results with CUDA for its life when GPUs write large ones
+ * (TUCCOMPI_PIN_RESULTS; 0, or -EINVAL for a bad value), and undo it (idempotent) */
+TUCCOMPI_INTERNAL int _tuccompi_results_pin(struct tuccompi_taskset *ts, size_t bytes);
 TUCCOMPI_INTERNAL void _tuccompi_results_unpin(struct tuccompi_taskset *ts);
 
 #endif

@@ -1,7 +1,7 @@
 /* Mistakes of a programmer get a clear error (negative errno and a message saying how
  * to fix it), never a crash: calls before init, bad MK, bad plug-ins and task sets (results
  * without a result size, an input size without inputs, two plug-ins of one name), bad
- * environment values. */
+ * environment values, bad ranges to tuccompi_memory_pin(). */
 #include <stdlib.h>
 #include <string.h>
 #include <tuccompi.h>
@@ -26,6 +26,9 @@ int main(int argc, char **argv)
 
 	/* before init */
 	ASSERT_EQ(tuccompi_set_mk(2), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "tuccompi_init() first");
+	char buf[64];
+	ASSERT_EQ(tuccompi_memory_pin(buf, sizeof(buf)), -EINVAL);
 	ASSERT_STR_CONTAINS(tuccompi_last_error(), "tuccompi_init() first");
 	ASSERT_EQ(tuccompi_finalize(), -EINVAL);
 
@@ -55,6 +58,15 @@ int main(int argc, char **argv)
 	ASSERT_EQ(tuccompi_set_mk(0), -EINVAL);
 	ASSERT_EQ(tuccompi_set_mk(TUCCOMPI_MAX_MK + 1), -EINVAL);
 	ASSERT_STR_CONTAINS(tuccompi_last_error(), "mk_max");
+
+	/* registering memory for GPUs: a bad range is refused; without a GPU there is nothing to do */
+	ASSERT_EQ(tuccompi_memory_pin(NULL, 64), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "NULL address");
+	ASSERT_EQ(tuccompi_memory_pin(buf, 0), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "0 bytes");
+	ret = tuccompi_memory_pin(buf, sizeof(buf));
+	ASSERT(tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) > 0 ? ret == 1 : ret == 0);
+	ASSERT_OK(tuccompi_memory_unpin(buf, sizeof(buf)));
 
 	tuccompi_taskset_t ts;
 	struct tuccompi_plugin empty = { .name = "empty" };
