@@ -602,7 +602,7 @@ struct tuccompi_taskset_desc
 	 *  result of task i at results + i*result_size. Only the root's matters: other ranks may
 	 *  pass NULL (the results are gathered whenever result_size is not 0). NULL on the root:
 	 *  results are not kept. Set only with a plug-in whose result_size is not 0. When GPUs
-	 *  can run the set and the results take 64 MiB or more, the library registers them with
+	 *  can run the set and these results take 64 MiB or more, the library registers them with
 	 *  CUDA (starpu_memory_pin) from tuccompi_parallel() until this rank's last task has run,
 	 *  so that GPU plug-ins can copy into them by DMA (cudaPointerGetAttributes tells);
 	 *  TUCCOMPI_PIN_RESULTS=BYTES sets the size (0: never). */

@@ -34,7 +34,10 @@ int _tuccompi_results_pin(struct tuccompi_taskset *ts, size_t bytes)
 		ts->results_by_caller = 1;
 		return 0;
 	}
-	if (!min || bytes < min || !_tuccompi_units_healthy(TUCCOMPI_UNIT_CUDA))
+	/* Only the caller's results: a rank's own buffer (not the root) is calloc'd for every task of
+	 * the set and touched only where its tasks land; registering it would fault in and lock all
+	 * of it (4 GB for 100,000 sources x 10,000 targets), on every rank. */
+	if (!min || bytes < min || ts->own_local_results || !_tuccompi_units_healthy(TUCCOMPI_UNIT_CUDA))
 		return 0;
 	/* StarPU says 0 without registering when pinning is off (STARPU_DISABLE_PINNING): ask CUDA */
 	if (starpu_memory_pin(ts->local_results, bytes) == 0 && _tuccompi_cuda_host_registered(ts->local_results))
