@@ -3,7 +3,8 @@
 # engines copy each source's target columns straight into the library's results by DMA. On
 # PHAST and the batched engine, GPU alone and every unit, pinned (TUCCOMPI_PIN_RESULTS=1: any
 # size) and not (=0), the matrix equals the CPU's byte for byte, and the summary says the results
-# were registered; a matrix over 64 MiB is registered by tuccompi-apsp itself (tuccompi_memory_pin).
+# were registered; two ranks give the same matrix; a matrix over 64 MiB is registered by
+# tuccompi-apsp itself (tuccompi_memory_pin).
 # Skipped (77) without a GPU.
 set -u
 b=${top_builddir:-.}
@@ -30,6 +31,10 @@ for e in phast batched; do
 		cmp -s "$tmp/nopin.npy" "$tmp/cpu-$e.npy" || fail "$e, --units $u: the GPU matrix differs from the CPU's"
 	done
 done
+# two ranks (rank 0 with the GPU), the root's results registered: the same matrix
+TUCCOMPI_PIN_RESULTS=1 MPIRUN_ARGS="${MPIRUN_ARGS:-} -x TUCCOMPI_PIN_RESULTS" "${top_srcdir:-.}/tests/mpirun.sh" 2 "$app" $g \
+	--engine phast --units all --ncpu 2 -q --matrix "$tmp/two.npy" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "two ranks, pinned"; }
+cmp -s "$tmp/two.npy" "$tmp/cpu-phast.npy" || fail "two ranks: the matrix differs from the CPU's"
 # a matrix over 64 MiB (520 x 40,000): tuccompi-apsp registers it itself before the run
 # (tuccompi_memory_pin), and the library leaves it to the caller
 big="--gen road:40000 --seed 3 --sources random:520 --targets all"
@@ -38,4 +43,4 @@ big="--gen road:40000 --seed 3 --sources random:520 --targets all"
 	{ cat "$tmp/log"; fail "a large matrix, GPU"; }
 grep -q "results registered with CUDA (.*by the caller" "$tmp/log" || { cat "$tmp/log"; fail "a large matrix: not registered by the app"; }
 cmp -s "$tmp/big-gpu.npy" "$tmp/big-cpu.npy" || fail "a large matrix: the GPU's differs from the CPU's"
-echo "ok: --matrix on the GPU, results registered or not (by the library, by the app), equals the CPU's (phast, batched; GPU, every unit)"
+echo "ok: --matrix on the GPU, results registered or not (by the library, by the app), equals the CPU's (phast, batched; GPU, every unit; 2 ranks)"
