@@ -342,6 +342,16 @@ static int peer_lost_locked(int src, double now)
 	return p->last_heard > 0 && !p->bye && now - p->last_heard > L.timeout;
 }
 
+/* Nothing heard from the peer watched for @src for three heartbeat periods. */
+static int peer_silent_locked(int src, double now)
+{
+	if (L.timeout <= 0 || !L.peer || src < 0 || src >= _tuccompi.nranks)
+		return 0;
+	int watch = _tuccompi.rank == 0 ? src : 0;
+	const struct link_peer *p = &L.peer[watch];
+	return p->last_heard > 0 && !p->bye && now - p->last_heard > 3 * L.hb_period;
+}
+
 int _tuccompi_link_recv_wait(struct _tuccompi_recv *r, double deadline, const char *what)
 {
 	int ret = 0;
@@ -361,7 +371,10 @@ int _tuccompi_link_recv_wait(struct _tuccompi_recv *r, double deadline, const ch
 			ret = -2;
 			break;
 		}
-		if (deadline > 0 && now > deadline)
+		/* Past the deadline the peer is stuck only if it is still heard from: when its heartbeats
+		 * have stopped (a link cut after the request left), wait for peer_lost_locked to say
+		 * so, or a lost host was reported as a stuck process (tests/hosts/link_down.sh) */
+		if (deadline > 0 && now > deadline && !peer_silent_locked(r->src, now))
 		{
 			ret = -3;
 			break;
