@@ -176,6 +176,11 @@ TUCCOMPI_API int tuccompi_memory_pin(void *addr, size_t bytes);
 /** Undo tuccompi_memory_pin() (nothing when the memory is not registered). 0, or -EIO. */
 TUCCOMPI_API int tuccompi_memory_unpin(void *addr, size_t bytes);
 
+/** The smallest results the library registers for a set's life (tuccompi_taskset_desc::results):
+ *  TUCCOMPI_PIN_RESULTS, default 64 MiB, 0 for never, in @p min; for a caller that registers its
+ *  own results beforehand by the same rule. 0, or -EINVAL for a bad TUCCOMPI_PIN_RESULTS. */
+TUCCOMPI_API int tuccompi_pin_results_min(size_t *min);
+
 /** Describe the units of this node on @p f (one line each). */
 TUCCOMPI_API void tuccompi_print_units(FILE *f);
 

@@ -4,6 +4,7 @@
 #include "taskset.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 /* Results a GPU writes: large ones are registered with CUDA for the set's life (StarPU's
@@ -13,19 +14,29 @@
  * 7.3 ms by DMA, plus about 10 ms to register and 6 ms to unregister). Below 64 MiB the
  * registration costs more than it saves; TUCCOMPI_PIN_RESULTS=BYTES sets that size (0: never).
  * Best effort: results that cannot be registered stay as they are. */
-int _tuccompi_results_pin(struct tuccompi_taskset *ts, size_t bytes)
+int tuccompi_pin_results_min(size_t *min)
 {
-	unsigned long long min = 64ull << 20;
 	const char *v = getenv("TUCCOMPI_PIN_RESULTS");
+	*min = (size_t)64 << 20;
 	if (v && *v)
 	{
 		char *end;
 		errno = 0;
-		min = strtoull(v, &end, 10);
-		if (*end || errno || *v == '-')
+		unsigned long long x = strtoull(v, &end, 10);
+		if (*end || errno || *v == '-' || x > SIZE_MAX)
 			return _tuccompi_error(-EINVAL, "TUCCOMPI_PIN_RESULTS='%s': write the smallest results in bytes to "
 							"register with CUDA (default 67108864), or 0 for never", v);
+		*min = (size_t)x;
 	}
+	return 0;
+}
+
+int _tuccompi_results_pin(struct tuccompi_taskset *ts, size_t bytes)
+{
+	size_t min;
+	int ret = tuccompi_pin_results_min(&min);
+	if (ret < 0)
+		return ret;
 	if (!(ts->cl.where & STARPU_CUDA) || starpu_cuda_worker_get_count() == 0)
 		return 0;
 	if (_tuccompi_cuda_host_registered(ts->local_results))

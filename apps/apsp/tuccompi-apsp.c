@@ -511,12 +511,12 @@ static void announce(const struct options *o, struct run *r)
 	 * results are k x targets distances; docs/apsp.md, what the outputs cost) */
 	if (rank0() && !(r->res = cli_calloc_touched(r->k, r->rsize, 0)))
 		die(1, "out of memory for %" PRIu64 " results of %zu bytes", r->k, r->rsize);
-	/* and large ones (a matrix) registered with CUDA here, before the clock, as the library
-	 * would do inside the set, so that the GPUs copy the columns into place by DMA
-	 * (TUCCOMPI_PIN_RESULTS=0 turns both off) */
-	const char *pin = getenv("TUCCOMPI_PIN_RESULTS");
-	size_t bytes = (size_t)r->k * r->rsize;
-	if (rank0() && bytes >= (64u << 20) && !(pin && !strcmp(pin, "0")) && tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) > 0)
+	/* and large ones (a matrix) registered with CUDA here, before the clock, by the rule the
+	 * library would apply inside the set (TUCCOMPI_PIN_RESULTS), so that the GPUs copy the
+	 * columns into place by DMA; a bad TUCCOMPI_PIN_RESULTS is reported by the set */
+	size_t bytes = (size_t)r->k * r->rsize, min;
+	if (rank0() && tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) > 0 && tuccompi_pin_results_min(&min) == 0 && min &&
+	    bytes >= min)
 		r->res_pinned = tuccompi_memory_pin(r->res, bytes) > 0;
 }
 

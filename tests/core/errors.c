@@ -64,6 +64,16 @@ int main(int argc, char **argv)
 	ASSERT_STR_CONTAINS(tuccompi_last_error(), "NULL address");
 	ASSERT_EQ(tuccompi_memory_pin(buf, 0), -EINVAL);
 	ASSERT_STR_CONTAINS(tuccompi_last_error(), "0 bytes");
+	size_t min;
+	ASSERT_OK(tuccompi_pin_results_min(&min));
+	ASSERT_EQ(min, (size_t)64 << 20);
+	setenv("TUCCOMPI_PIN_RESULTS", "1000", 1);
+	ASSERT_OK(tuccompi_pin_results_min(&min));
+	ASSERT_EQ(min, 1000);
+	setenv("TUCCOMPI_PIN_RESULTS", "64M", 1);
+	ASSERT_EQ(tuccompi_pin_results_min(&min), -EINVAL);
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "TUCCOMPI_PIN_RESULTS='64M'");
+	unsetenv("TUCCOMPI_PIN_RESULTS");
 	ret = tuccompi_memory_pin(buf, sizeof(buf));
 	ASSERT(tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) > 0 ? ret == 1 : ret == 0);
 	ASSERT_OK(tuccompi_memory_unpin(buf, sizeof(buf)));
