@@ -9,11 +9,12 @@
 #     under MS and MS-TAIL;
 #   - each rate also as a ratio to the paper's engine on the same units in the same run;
 #   - every unit with the graph's best engine (batched on random and R-MAT graphs, PHAST on deep ones),
-#     against that engine on the GPU alone and on the CPU cores alone in the same run: the ratios of
-#     issue 24 (every unit / best unit alone, every unit / the sum of the units alone, GPU / CPU cores).
+#     on one rank and on two ranks of the node, against that engine on the GPU alone (same sources)
+#     and on the CPU cores alone in the same run: the ratios of issue 24 (every unit / best unit alone,
+#     every unit / the sum of the units alone, GPU / CPU cores), for 1 and 2 ranks.
 # Writes OUTDIR/apsp-bench.csv and OUTDIR/apsp-ratios.csv, prints both tables; bench/apsp_table.py
 # turns the CSV into the README's table. Environment: APP, GRAPHTOOL, BOOST (programs),
-# GRAPHS (default "random:1049088 random:4194304 rmat:20 grid:1024x1024 road:1048576"),
+# MPIRUN (tests/mpirun.sh: the two-rank rows), GRAPHS (default "random:1049088 random:4194304 rmat:20 grid:1024x1024 road:1048576"),
 # QUICK=1 (fewer sources, for a smoke test).
 set -u
 out=${1:-.}
@@ -22,6 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 APP=${APP:-tuccompi-apsp}
 GRAPHTOOL=${GRAPHTOOL:-tuccompi-graph}
 BOOST=${BOOST:-$here/boost_dijkstra}
+MPIRUN=${MPIRUN:-$here/../tests/mpirun.sh}
 GRAPHS=${GRAPHS:-random:1049088 random:4194304 rmat:20 grid:1024x1024 road:1048576}
 q=${QUICK:-0}
 csv=$out/apsp-bench.csv
@@ -32,15 +34,16 @@ scale() { # N -> N, or N/8 (at least 8) with QUICK=1
 }
 
 # run GRAPH FILE CONFIG UNITS ENGINE POLICY MK SOURCES [extra args]: one tuccompi-apsp run, a CSV row
-# (MK "engine": no --mk, the engine chooses)
+# (MK "engine": no --mk, the engine chooses; a CONFIG named all2-*: two ranks through $MPIRUN)
 run() {
-	local graph=$1 file=$2 name=$3 units=$4 engine=$5 policy=$6 mk=$7 k
+	local graph=$1 file=$2 name=$3 units=$4 engine=$5 policy=$6 mk=$7 k launch=()
 	k=$(scale "$8")
 	shift 8
+	case $name in all2-*) launch=("$MPIRUN" 2) ;; esac
 	local log=$out/$(echo "$graph" | tr ':' '-')-$name-$k.log
 	local mkarg=(--mk "$mk")
 	[ "$mk" = engine ] && mkarg=() # the engine's own MK (batched: 1 on shallow graphs, 4 on deep ones)
-	timeout 300 "$APP" "$file" --engine "$engine" --units "$units" --policy "$policy" "${mkarg[@]}" \
+	timeout 300 "${launch[@]}" "$APP" "$file" --engine "$engine" --units "$units" --policy "$policy" "${mkarg[@]}" \
 		--sources "random:$k" --seed 1 --summary -q "$@" >"$log" 2>&1 ||
 		{ echo "$graph $name: failed, see $log"; tail -3 "$log"; return; }
 	# the run's own wall time (PARALLEL to SYN), from the summary
@@ -70,10 +73,10 @@ for spec in $GRAPHS; do
 		run "$spec" "$file" gpu-crauser gpu crauser ms 4 64
 		run "$spec" "$file" gpu-batched gpu batched ms 4 1024
 		run "$spec" "$file" gpu-phast-mk1 gpu phast ms 1 32768 --ch-cache "$file.ch"
-		run "$spec" "$file" gpu-phast-mk4 gpu phast ms 4 32768 --ch-cache "$file.ch"
+		run "$spec" "$file" gpu-phast-mk4 gpu phast ms 4 65536 --ch-cache "$file.ch"
 	else
 		run "$spec" "$file" gpu-crauser gpu crauser ms 4 1024
-		run "$spec" "$file" gpu-batched-mk1 gpu batched ms 1 8192
+		run "$spec" "$file" gpu-batched-mk1 gpu batched ms 1 16384
 		run "$spec" "$file" gpu-batched-mk2 gpu batched ms 2 4096
 	fi
 	# all CPU cores with each engine
@@ -81,11 +84,14 @@ for spec in $GRAPHS; do
 	run "$spec" "$file" cpu-batched cpu batched ms 1 128
 	[ "$deep" = 1 ] && run "$spec" "$file" cpu-phast cpu phast ms 1 4096 --ch-cache "$file.ch"
 	# every unit with the best engine (MK: the engine's own, as a user gets it; it was forced to 4,
-	# which slowed the batched engine's GPU on shallow graphs: 0.86-0.91x the GPU alone at MK 1)
+	# which slowed the batched engine's GPU on shallow graphs: 0.86-0.91x the GPU alone at MK 1), as
+	# many sources as the GPU-alone row it is compared with, on one rank and on two
 	if [ "$deep" = 1 ]; then
 		run "$spec" "$file" all-phast all phast ms-tail engine 65536 --ch-cache "$file.ch"
+		run "$spec" "$file" all2-phast all phast ms-tail engine 65536 --ch-cache "$file.ch"
 	else
 		run "$spec" "$file" all-batched all batched ms-tail engine 16384
+		run "$spec" "$file" all2-batched all batched ms-tail engine 16384
 	fi
 done
 
@@ -108,18 +114,23 @@ awk -F, '
 function rate(g, c) { return (g SUBSEP c) in r ? r[g, c] : 0 }
 NR > 1 { r[$1, $2] = $9; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
 END {
-	print "graph,engine,gpu_alone,cpu_alone,every_unit,every_unit_vs_best_alone,every_unit_vs_sum,gpu_vs_cpu"
+	print "graph,engine,gpu_alone,cpu_alone,every_unit,every_unit_vs_best_alone,every_unit_vs_sum,gpu_vs_cpu,every_unit_2_ranks,2_ranks_vs_best_alone,2_ranks_vs_sum"
 	for (i = 1; i <= n; i++) {
 		g = order[i]
-		if (rate(g, "all-phast") > 0) { e = "phast"; gpu = rate(g, "gpu-phast-mk4"); cpu = rate(g, "cpu-phast"); all = rate(g, "all-phast") }
-		else if (rate(g, "all-batched") > 0) { e = "batched"; gpu = rate(g, "gpu-batched-mk2") > rate(g, "gpu-batched-mk1") ? rate(g, "gpu-batched-mk2") : rate(g, "gpu-batched-mk1"); cpu = rate(g, "cpu-batched"); all = rate(g, "all-batched") }
+		if (rate(g, "all-phast") > 0) { e = "phast"; gpu = rate(g, "gpu-phast-mk4"); cpu = rate(g, "cpu-phast"); all = rate(g, "all-phast"); all2 = rate(g, "all2-phast") }
+		else if (rate(g, "all-batched") > 0) { e = "batched"; gpu = rate(g, "gpu-batched-mk2") > rate(g, "gpu-batched-mk1") ? rate(g, "gpu-batched-mk2") : rate(g, "gpu-batched-mk1"); cpu = rate(g, "cpu-batched"); all = rate(g, "all-batched"); all2 = rate(g, "all2-batched") }
 		else continue
 		best = gpu > cpu ? gpu : cpu
-		vb = ""; vs = ""; gc = ""
+		vb = ""; vs = ""; gc = ""; a2 = ""; vb2 = ""; vs2 = ""
 		if (best > 0) vb = sprintf("%.3f", all / best)
 		if (gpu + cpu > 0) vs = sprintf("%.3f", all / (gpu + cpu))
 		if (cpu > 0) gc = sprintf("%.1f", gpu / cpu)
-		printf "%s,%s,%.1f,%.1f,%.1f,%s,%s,%s\n", g, e, gpu, cpu, all, vb, vs, gc
+		if (all2 > 0) {
+			a2 = sprintf("%.1f", all2)
+			if (best > 0) vb2 = sprintf("%.3f", all2 / best)
+			if (gpu + cpu > 0) vs2 = sprintf("%.3f", all2 / (gpu + cpu))
+		}
+		printf "%s,%s,%.1f,%.1f,%.1f,%s,%s,%s,%s,%s,%s\n", g, e, gpu, cpu, all, vb, vs, gc, a2, vb2, vs2
 	}
 }' "$csv" >"$ratios"
 echo "== ratios (issue 24: every unit never below the best unit alone, >= 0.97 of their sum)"

@@ -28,8 +28,9 @@ def main(argv):
         v, k = rate[(g, c)]
         return "{:,.0f} ({:,} sources)".format(v, int(k))
 
-    print("| graph | engine | GPU alone | every unit | CPU cores alone | every unit / best alone | every unit / sum |")
-    print("|---|---|---|---|---|---|---|")
+    print("| graph | engine | GPU alone | every unit | CPU cores alone | every unit / best alone | every unit / sum "
+          "| every unit, 2 ranks | 2 ranks / best alone | 2 ranks / sum |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for g in dict.fromkeys(r["graph"] for r in rows):
         q = ratios.get(g)
         if not q:
@@ -37,8 +38,10 @@ def main(argv):
         e = q["engine"]
         gpu = "gpu-phast-mk4" if e == "phast" else max(("gpu-batched-mk1", "gpu-batched-mk2"),
                                                       key=lambda c: rate.get((g, c), (0, 0))[0])
-        print("| %s | %s | %s | %s | %s | %s | %s |" % (g, e, cell(g, gpu), cell(g, "all-" + e), cell(g, "cpu-" + e),
-                                                      q["every_unit_vs_best_alone"] or "-", q["every_unit_vs_sum"] or "-"))
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            g, e, cell(g, gpu), cell(g, "all-" + e), cell(g, "cpu-" + e), q["every_unit_vs_best_alone"] or "-",
+            q["every_unit_vs_sum"] or "-", cell(g, "all2-" + e), q.get("2_ranks_vs_best_alone") or "-",
+            q.get("2_ranks_vs_sum") or "-"))
     big = [r for r in rows if r["config"] in ("all-ms", "all-ms-tail")]
     for r in big:
         print("\nThe paper's largest set, %s sources with every unit under %s: %.2f s." % (r["sources"], r["policy"], float(r["seconds"])))
