@@ -84,7 +84,26 @@ static void _tuccompi_sim_codelet(struct tuccompi_taskset *ts)
 	}
 }
 
-/* The simulated duration of @job on this worker, in us: the codelet's model for the job's size. */
+/* The largest job size the history of @pa holds (its entry's size: tasks per job, lib/plugin.c
+ * job_size) and that entry's mean, in us; 0 when it holds none. */
+static unsigned sim_largest_entry(const struct starpu_perfmodel_per_arch *pa, double *mean)
+{
+	unsigned size = 0;
+	for (const struct starpu_perfmodel_history_list *l = pa ? pa->list : NULL; l; l = l->next)
+		if (l->entry && l->entry->nsample && l->entry->mean > 0 && l->entry->size > size)
+		{
+			size = (unsigned)l->entry->size;
+			*mean = l->entry->mean;
+		}
+	return size;
+}
+
+/* The simulated duration of @job on this worker, in us: the codelet's model for the job's size.
+ * A job larger than every recorded one runs as that many recorded jobs one after another (an
+ * engine runs a job in passes of its batch: a CPU core one source at a time, a GPU 64 or 256
+ * lanes): EQ1 and EQ2 bind jobs of the largest unit's batch to every unit, so a CPU core's job
+ * of 64 sources costs 64 of its one-source jobs, not one (the fit below, made over the sizes
+ * seen, says nothing past them: over CPU jobs of one task it is flat). */
 static double sim_length(struct _tuccompi_job *job)
 {
 	struct starpu_task *task = starpu_task_get_current();
@@ -93,14 +112,17 @@ static double sim_length(struct _tuccompi_job *job)
 		return NAN;
 	struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype(job->worker, task->sched_ctx);
 	double t = starpu_perfmodel_history_based_expected_perf(model, arch, starpu_hash_crc32c_be(job->n, 0));
-	if (isnan(t) || t <= 0)
-	{
-		struct starpu_perfmodel_per_arch *pa = starpu_perfmodel_get_model_per_arch(model, arch, 0);
-		if (pa && pa->regression.nl_valid)
-			t = pa->regression.a * pow((double)job->n, pa->regression.b) + pa->regression.c;
-		else if (pa && pa->regression.valid)
-			t = pa->regression.alpha * pow((double)job->n, pa->regression.beta);
-	}
+	if (!isnan(t) && t > 0)
+		return t;
+	struct starpu_perfmodel_per_arch *pa = starpu_perfmodel_get_model_per_arch(model, arch, 0);
+	double mean = 0;
+	unsigned largest = sim_largest_entry(pa, &mean);
+	if (largest && job->n > largest)
+		return mean * job->n / largest;
+	if (pa && pa->regression.nl_valid)
+		t = pa->regression.a * pow((double)job->n, pa->regression.b) + pa->regression.c;
+	else if (pa && pa->regression.valid)
+		t = pa->regression.alpha * pow((double)job->n, pa->regression.beta);
 	/* the footprint of a job that takes its tasks when it starts (not bound at submission) is
 	 * computed before it has any (n = 0, footprint 0) in the real build: then all its sizes
 	 * share that entry (right where every job of this kind of unit had the same size) */

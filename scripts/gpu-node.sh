@@ -61,7 +61,9 @@
 #                 ranks (CAL_REPS passes, default 3), then the same runs with the models fixed (REPS,
 #                 default 2: the validation's measured column, measured.txt); the bus sampling and the
 #                 codelet models land in starpu/.starpu/sampling/ (K_R1M, K_ROAD: sources, default
-#                 16384 and 65536; POLICIES, default ms-tail; MK, default 1, as the simulations run)
+#                 16384 and 65536; POLICIES, default ms-tail; MK, default 1, as the simulations run);
+#                 then EQ_POLICIES (default "eq1 eq2") measured with every unit on 1 and 2 ranks
+#                 (K_EQ_R1M, K_EQ_ROAD: sources, default 416 and 16384)
 #   pack          one archive of everything in $OUT (last)
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -310,6 +312,16 @@ PY
 					cal "$pass-road1m-all2-$pol-$rep" $c road1m phast "${K_ROAD:-65536}" all 2 "$pol"
 				done
 			done
+		done
+		# the equal-share policies, measured only (their jobs are the largest unit's batch on every
+		# unit; the simulation scales a unit's recorded job to them): fewer sources, as a CPU core
+		# gets as many as the GPU
+		for pol in ${EQ_POLICIES-eq1 eq2}; do
+			step "calibrate: meas, $pol"
+			cal "meas-r1m-all-$pol-1" 0 r1m batched "${K_EQ_R1M:-416}" all 1 "$pol"
+			cal "meas-r1m-all2-$pol-1" 0 r1m batched "${K_EQ_R1M:-416}" all 2 "$pol"
+			cal "meas-road1m-all-$pol-1" 0 road1m phast "${K_EQ_ROAD:-16384}" all 1 "$pol"
+			cal "meas-road1m-all2-$pol-1" 0 road1m phast "${K_EQ_ROAD:-16384}" all 2 "$pol"
 		done
 		grep '^meas-' "$o/rates.txt" >"$o/measured.txt"
 		ls -R "$STARPU_HOME/.starpu/sampling" | head -40
