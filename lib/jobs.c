@@ -176,6 +176,12 @@ void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi
 	}
 #endif
 	double t1 = _tuccompi_now();
+	if (!__atomic_load_n(&ts->first_job[kind], __ATOMIC_RELAXED) &&
+	    !__atomic_exchange_n(&ts->first_job[kind], 1, __ATOMIC_ACQ_REL))
+	{
+		ts->t_first_job[kind] = t0; /* read after the set's jobs are done (TUCCOMPI_END_LOG) */
+		ts->first_job_s[kind] = t1 - t0;
+	}
 	if (job->worker >= 0 && !job->failed)
 	{
 		atomic_fetch_add(&ts->worker_ntasks[job->worker], job->n);

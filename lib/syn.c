@@ -26,6 +26,7 @@ struct syn_clock
 	double start_ms; /* SYN's start (the end of the wait for this rank's jobs) */
 	double woke_ms;  /* when the main thread's wait for the jobs returned */
 	unsigned empty;  /* tokens that ran empty */
+	double first_ms[2], first_len_ms[2]; /* per unit kind, the first job to end: start, length */
 };
 
 static void cgroup_throttled(long long v[2])
@@ -55,6 +56,11 @@ static void syn_start(struct syn_clock *c, const struct tuccompi_taskset *ts)
 	c->start_ms = 1e3 * (_tuccompi_now() - ts->t_start);
 	c->woke_ms = 1e3 * (ts->t_woke - ts->t_start);
 	c->empty = ts->jobs_empty;
+	for (int k = 0; k < 2; k++)
+	{
+		c->first_ms[k] = ts->first_job[k] ? 1e3 * (ts->t_first_job[k] - ts->t_start) : -1;
+		c->first_len_ms[k] = ts->first_job[k] ? 1e3 * ts->first_job_s[k] : -1;
+	}
 	getrusage(RUSAGE_THREAD, &c->ru0);
 	cgroup_throttled(c->thr0);
 	c->what[0] = "start";
@@ -74,11 +80,19 @@ static void syn_print(const struct syn_clock *c)
 {
 	if (!c->on)
 		return;
-	char line[512];
+	char line[768];
 	int len = snprintf(line, sizeof(line),
 			   "[tuccompi %d/%d] last job ended at %.1f ms, last empty token at %.1f ms (%u empty); main thread "
-			   "woke at %.1f ms; SYN began at %.1f ms; SYN ms:",
+			   "woke at %.1f ms; SYN began at %.1f ms",
 			   _tuccompi.rank, _tuccompi.nranks, c->last_ms, c->token_ms, c->empty, c->woke_ms, c->start_ms);
+	static const char *kind[2] = { "CPU", "GPU" };
+	for (int k = 0; k < 2; k++)
+		if (c->first_ms[k] >= 0 && len < (int)sizeof(line))
+			len += snprintf(line + len, sizeof(line) - (size_t)len,
+					"; first %s job to end began at %.1f ms and took %.1f ms", kind[k], c->first_ms[k],
+					c->first_len_ms[k]);
+	if (len < (int)sizeof(line))
+		len += snprintf(line + len, sizeof(line) - (size_t)len, "; SYN ms:");
 	for (int i = 1; i < c->n && len < (int)sizeof(line); i++)
 		len += snprintf(line + len, sizeof(line) - (size_t)len, " %s %.3f", c->what[i], 1e3 * (c->t[i] - c->t[i - 1]));
 	struct rusage ru;

@@ -121,6 +121,10 @@ struct tuccompi_taskset
 	double t_last_job;   /* the end of this rank's last job, empty tokens included (TUCCOMPI_END_LOG) */
 	unsigned jobs_empty; /* tokens that found the pool empty (TUCCOMPI_END_LOG) */
 	double t_woke;       /* when SYN's wait for this rank's jobs returned (TUCCOMPI_END_LOG) */
+	/* TUCCOMPI_END_LOG: per unit kind, the first job to end here (claimed by first_job[kind]): its
+	 * start and its length */
+	int first_job[2];
+	double t_first_job[2], first_job_s[2];
 	uint64_t nrequests;
 	_Atomic uint64_t worker_ntasks[STARPU_NMAXWORKERS];
 	_Atomic uint64_t worker_busy_ns[STARPU_NMAXWORKERS];

@@ -64,6 +64,8 @@
 #                 16384 and 65536; POLICIES, default ms-tail; MK, default 1, as the simulations run);
 #                 then EQ_POLICIES (default "eq1 eq2") measured with every unit on 1 and 2 ranks
 #                 (K_EQ_R1M, K_EQ_ROAD: sources, default 416 and 16384)
+#   startgap*     where the GPU's idle at a set's start goes (TUCCOMPI_END_LOG's first jobs), lazy and
+#                 eager CUDA module loading, PHAST and batched, GPU alone and every unit
 #   pack          one archive of everything in $OUT (last)
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -694,6 +696,38 @@ PY
 			gap "gpu-$rep" "$APP" "${a[@]}" --units gpu
 		done
 		rm -f "$file" "$file.ch"
+		;;
+	startgap)
+		# the start of a GPU set (issues 24, 26): the node's GPU idles 22-25 ms per set (units.csv:
+		# wall - busy) where the simulation idles 1-3; TUCCOMPI_END_LOG's first job (when it began,
+		# how long it took) on road-like 1M (PHAST) and random 1M (batched), MK 1, GPU alone and every
+		# unit; with CUDA's modules loaded at once (CUDA_MODULE_LOADING=EAGER) against lazily; and
+		# two sets in one process (tuccompi-apsp --repeat) where the second finds everything in place
+		folder startgap
+		gen road:1048576 "$tmp/road.tgb"
+		gen random:1049088 "$tmp/r1m.tgb"
+		"$APP" "$tmp/road.tgb" --engine phast --ch-cache "$tmp/road.ch" --units gpu --sources random:256 -q
+		sg() {
+			local name=$1
+			shift
+			TUCCOMPI_END_LOG=1 run "$name" "$@"
+			grep -h "first GPU job\|first CPU job" "$o/$name.log" | sed 's/^.*main thread woke/    woke/; s/; SYN ms.*//'
+			grep -h "  0     GPU" "$o/$name.log" | sed 's/^/    /'
+		}
+		for rep in $(seq "${REPS:-2}"); do
+			for u in gpu all; do
+				sg "road-$u-$rep" "$APP" "$tmp/road.tgb" --engine phast --ch-cache "$tmp/road.ch" --units $u --mk 1 \
+					--sources random:32768 --seed 1 --summary
+				CUDA_MODULE_LOADING=EAGER sg "road-$u-eager-$rep" "$APP" "$tmp/road.tgb" --engine phast \
+					--ch-cache "$tmp/road.ch" --units $u --mk 1 --sources random:32768 --seed 1 --summary
+				sg "r1m-$u-$rep" "$APP" "$tmp/r1m.tgb" --engine batched --units $u --mk 1 --sources random:8192 \
+					--seed 1 --summary
+			done
+			"$APP" --help 2>&1 | grep -q -- --repeat &&
+				sg "road-gpu-repeat-$rep" "$APP" "$tmp/road.tgb" --engine phast --ch-cache "$tmp/road.ch" --units gpu \
+					--mk 1 --sources random:32768 --seed 1 --summary --repeat 2
+		done
+		rm -f "$tmp/road.tgb" "$tmp/road.ch" "$tmp/r1m.tgb"
 		;;
 	ranks)
 		folder ranks
