@@ -113,6 +113,8 @@ extern TUCCOMPI_INTERNAL struct _tuccompi_state _tuccompi;
 TUCCOMPI_INTERNAL int _tuccompi_cuda_device_count(void);
 /* 1 when host memory at @p p is registered with CUDA (cudaHostRegister, cudaMallocHost); 0 without CUDA. */
 TUCCOMPI_INTERNAL int _tuccompi_cuda_host_registered(const void *p);
+/* Forget the calling thread's last CUDA error (a registration that failed: best effort). */
+TUCCOMPI_INTERNAL void _tuccompi_cuda_clear_error(void);
 
 /* ---------------------------------------------------------------- units (units.c) */
 

@@ -1,6 +1,7 @@
-/* Results a GPU writes, registered with CUDA: for a task set's life by the library
- * (_tuccompi_results_pin/unpin, from PARALLEL and SYN), or by the caller beforehand
- * (tuccompi_memory_pin). Below PARALLEL and SYN; calls StarPU and the CUDA check only. */
+/* Host memory registered with CUDA: results a GPU writes, for a task set's life by the library
+ * (_tuccompi_results_pin/unpin, from PARALLEL and SYN) or by the caller beforehand
+ * (tuccompi_memory_pin); shared data a GPU reads, while it is shared (_tuccompi_shared_pin/unpin,
+ * from tuccompi_shared_register/unregister). Calls StarPU and the CUDA check only. */
 #include "taskset.h"
 
 #include <errno.h>
@@ -14,21 +15,59 @@
  * 7.3 ms by DMA, plus about 10 ms to register and 6 ms to unregister). Below 64 MiB the
  * registration costs more than it saves; TUCCOMPI_PIN_RESULTS=BYTES sets that size (0: never).
  * Best effort: results that cannot be registered stay as they are. */
-int tuccompi_pin_results_min(size_t *min)
+/* The size from which @var says to register (bytes; 0: never), @def when unset. */
+static int pin_min(const char *var, const char *what, size_t def, size_t *min)
 {
-	const char *v = getenv("TUCCOMPI_PIN_RESULTS");
-	*min = (size_t)64 << 20;
+	const char *v = getenv(var);
+	*min = def;
 	if (v && *v)
 	{
 		char *end;
 		errno = 0;
 		unsigned long long x = strtoull(v, &end, 10);
 		if (*end || errno || *v == '-' || x > SIZE_MAX)
-			return _tuccompi_error(-EINVAL, "TUCCOMPI_PIN_RESULTS='%s': write the smallest results in bytes to "
-							"register with CUDA (default 67108864), or 0 for never", v);
+			return _tuccompi_error(-EINVAL, "%s='%s': write the smallest %s in bytes to register with CUDA "
+							"(default %zu), or 0 for never",
+					       var, v, what, def);
 		*min = (size_t)x;
 	}
 	return 0;
+}
+
+int tuccompi_pin_results_min(size_t *min)
+{
+	return pin_min("TUCCOMPI_PIN_RESULTS", "results", (size_t)64 << 20, min);
+}
+
+/* Shared data (a graph, PHAST's hierarchy) is copied to each GPU by StarPU before the set's first
+ * job there, one buffer after another. From pageable memory CUDA copies at about 7 GB/s on the H200
+ * node: PHAST's 90 MB of road-like 1M took 12.5 ms, and the GPU's first job began 14-15 ms into
+ * every set (an FxT trace, docs/apsp.md "The GPU's first job"). Registered, the copies run at the
+ * bus's speed; registering costs about 2.5 ms per 100 MB (bench/results/h200-2026-12-02/copy-paths),
+ * paid when the data is shared, before any set, and undone when it is unshared. Only where this
+ * process drives a GPU, from 1 MiB (TUCCOMPI_PIN_SHARED=BYTES; 0: never); memory the caller
+ * registered is left alone; best effort (a range CUDA will not register stays as it is). */
+int _tuccompi_shared_pin(struct tuccompi_shared *s, const void *ptr, size_t size)
+{
+	size_t min;
+	int ret = pin_min("TUCCOMPI_PIN_SHARED", "shared data", (size_t)1 << 20, &min);
+	s->ptr = (void *)ptr;
+	s->pinned = 0;
+	if (ret < 0 || !ptr || !min || size < min || starpu_cuda_worker_get_count() == 0 ||
+	    _tuccompi_cuda_host_registered(ptr))
+		return ret;
+	if (starpu_memory_pin(s->ptr, size) == 0 && _tuccompi_cuda_host_registered(ptr))
+		s->pinned = size;
+	else
+		_tuccompi_cuda_clear_error();
+	return 0;
+}
+
+void _tuccompi_shared_unpin(struct tuccompi_shared *s)
+{
+	if (s->pinned)
+		starpu_memory_unpin(s->ptr, s->pinned);
+	s->pinned = 0;
 }
 
 int _tuccompi_results_pin(struct tuccompi_taskset *ts, size_t bytes)

@@ -142,6 +142,12 @@ int tuccompi_shared_register(tuccompi_shared_t *out, const void *ptr, size_t siz
 	struct tuccompi_shared *s = calloc(1, sizeof(*s));
 	if (!s)
 		return _tuccompi_error(-ENOMEM, "out of memory");
+	int ret = _tuccompi_shared_pin(s, ptr, size);
+	if (ret < 0)
+	{
+		free(s);
+		return ret;
+	}
 	starpu_variable_data_register(&s->handle, STARPU_MAIN_RAM, (uintptr_t)ptr, size);
 	*out = s;
 	return 0;
@@ -152,6 +158,7 @@ int tuccompi_shared_unregister(tuccompi_shared_t s)
 	if (!s)
 		return 0;
 	starpu_data_unregister(s->handle);
+	_tuccompi_shared_unpin(s);
 	free(s);
 	return 0;
 }

@@ -55,6 +55,8 @@ struct tuccompi_batch
 struct tuccompi_shared
 {
 	starpu_data_handle_t handle;
+	void *ptr;
+	size_t pinned; /* bytes the library registered with CUDA (lib/pin.c), 0 if none */
 };
 
 /* Task ids waiting for a unit, as ranges (MS grants and partition shares are ranges). */
@@ -243,5 +245,9 @@ TUCCOMPI_INTERNAL void _tuccompi_reduce_free(struct tuccompi_taskset *ts);
  * (TUCCOMPI_PIN_RESULTS; 0, or -EINVAL for a bad value), and undo it (idempotent) */
 TUCCOMPI_INTERNAL int _tuccompi_results_pin(struct tuccompi_taskset *ts, size_t bytes);
 TUCCOMPI_INTERNAL void _tuccompi_results_unpin(struct tuccompi_taskset *ts);
+/* Shared data a GPU will read, registered with CUDA while it is shared (TUCCOMPI_PIN_SHARED): 0
+ * (registered or left as it is), or -EINVAL for a bad TUCCOMPI_PIN_SHARED. */
+TUCCOMPI_INTERNAL int _tuccompi_shared_pin(struct tuccompi_shared *s, const void *ptr, size_t size);
+TUCCOMPI_INTERNAL void _tuccompi_shared_unpin(struct tuccompi_shared *s);
 
 #endif

@@ -642,6 +642,11 @@ int tuccompi_gpu_kernel_info(const char *name, struct tuccompi_kernel_char *kc, 
 	return ready ? 0 : _tuccompi_error(-ENOENT, "kernel '%s' has not run on device %d", name, dev);
 }
 
+void _tuccompi_cuda_clear_error(void)
+{
+	cudaGetLastError();
+}
+
 int _tuccompi_cuda_host_registered(const void *p)
 {
 	struct cudaPointerAttributes at;

@@ -117,6 +117,10 @@ int _tuccompi_cuda_host_registered(const void *p)
 	(void)p;
 	return 0;
 }
+
+void _tuccompi_cuda_clear_error(void)
+{
+}
 #endif
 
 /* Database key of this node's units of @kind: the first GPU's name and compute capability, or

@@ -424,6 +424,12 @@ TUCCOMPI_PIN_RESULTS=64M "$app" --gen random:3000 -q --sources 0-9 --targets 0-9
 grep -qF "TUCCOMPI_PIN_RESULTS='64M': write the smallest results in bytes" "$tmp/err" ||
 	fail "TUCCOMPI_PIN_RESULTS=64M: $(cat "$tmp/err")"
 [ -z "$(ls "$tmp/out")" ] || fail "a bad TUCCOMPI_PIN_RESULTS left $(ls "$tmp/out")"
+# and a bad TUCCOMPI_PIN_SHARED (the size of shared data, the graph, it registers)
+TUCCOMPI_PIN_SHARED=-1 "$app" --gen random:3000 -q --sources 0-9 -o "$tmp/out/t.csv" >"$tmp/err" 2>&1 &&
+	fail "TUCCOMPI_PIN_SHARED=-1 was accepted"
+grep -qF "TUCCOMPI_PIN_SHARED='-1': write the smallest shared data in bytes" "$tmp/err" ||
+	fail "TUCCOMPI_PIN_SHARED=-1: $(cat "$tmp/err")"
+[ -z "$(ls "$tmp/out")" ] || fail "a bad TUCCOMPI_PIN_SHARED left $(ls "$tmp/out")"
 # the matrix's memory on rank 0, before the run
 "$app" --gen random:3000 -q --sources all --targets all --matrix "$tmp/out/m.npy" --max-memory 20M >"$tmp/err" 2>&1 &&
 	fail "a matrix over --max-memory ran"
