@@ -281,7 +281,11 @@ TUCCOMPI_API void tuccompi_batch_fail(struct tuccompi_batch *batch, int err, con
 typedef struct tuccompi_shared *tuccompi_shared_t;
 
 /** Register @p size bytes at @p ptr (host memory, left untouched until
- *  tuccompi_shared_unregister()). */
+ *  tuccompi_shared_unregister()). Where this process drives a GPU, a buffer of 1 MiB or more
+ *  (TUCCOMPI_PIN_SHARED=BYTES; 0: never) is also registered with CUDA until then, so that it is
+ *  copied to the GPUs at the bus's speed (memory the caller registered, e.g. with
+ *  tuccompi_memory_pin(), is left alone; a range CUDA refuses stays pageable). -EINVAL for a bad
+ *  TUCCOMPI_PIN_SHARED. */
 TUCCOMPI_API int tuccompi_shared_register(tuccompi_shared_t *out, const void *ptr, size_t size);
 /** Unregister (waits for the tasks that read it). */
 TUCCOMPI_API int tuccompi_shared_unregister(tuccompi_shared_t shared);
