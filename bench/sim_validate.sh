@@ -5,19 +5,21 @@
 # from the run's log when OUTDIR/logs/ holds it, else K_R1M / K_ROAD / K_EQ_R1M / K_EQ_ROAD as the
 # calibrate step's defaults of the 2026-12-03 recording: 8192 / 32768 / 416 / 16384). Configurations:
 #   gpu   the GPU alone: one simulated node, no CPU worker
-#   all   every unit of one rank: one node, 12 CPU workers + the GPU (as the node's rank had)
+#   all   every unit of one rank: one node, the CPU workers the run had (its log's "N CPU + 1 GPU
+#         units"; 12 without a log) + the GPU
 #   all2  every unit on 2 ranks of the node: 2 simulated nodes, the second without a GPU (the node's
-#         second rank had none), NCPU2 CPU workers each (default 7: the node's ranks had 7 + 8)
+#         second rank had none), half the run's CPU workers each (15 on the node: 7 + 8 -> 7 each)
 # Nothing is computed (TUCCOMPI_SIM_COMPUTE=0): stand-in graphs of 131,072 vertices (the models carry
 # the 1M graphs' times). Writes OUTDIR/validate.csv and prints a Markdown table: measured, simulated,
-# error. Environment: MODELS (default simulation/models/h200), GRAPHTOOL, APP (the real build's, for the
+# error. Environment: MODELS (default simulation/models/h200), MEASURED (default MODELS/measured.txt: lines
+# "meas-GRAPH-CONFIG-POLICY-REP RATE", GRAPH r1m or road1m), GRAPHTOOL, APP (the real build's, for the
 # stand-ins and PHAST's hierarchy).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: sim_validate.sh OUTDIR}
 mkdir -p "$out"
 models=${MODELS:-$here/simulation/models/h200}
-meas=$models/measured.txt
+meas=${MEASURED:-$models/measured.txt}
 [ -s "$meas" ] || { echo "sim_validate.sh: no $meas (install a calibration: simulation/README.md)" >&2; exit 1; }
 graph_tool=${GRAPHTOOL:-$here/apps/apsp/tuccompi-graph}
 real_app=${APP:-$here/apps/apsp/tuccompi-apsp}
@@ -38,16 +40,18 @@ while read -r name rate _; do
 	*) continue ;;
 	esac
 	case $policy in eq1 | eq2) [ "$g" = random ] && k=${K_EQ_R1M:-416} || k=${K_EQ_ROAD:-16384} ;; esac
-	# the run's own source count where its log came back
+	# the run's own source count and CPU workers where its log came back
+	ncpu=
 	if [ -s "$out/logs/$name.log" ]; then
 		k=$(grep -oE '[0-9]+ SSSP in [0-9.]+ s:' "$out/logs/$name.log" | tail -1 | awk '{print $1}')
+		ncpu=$(grep -oE '[0-9]+ CPU \+ [0-9]+ GPU units' "$out/logs/$name.log" | tail -1 | awk '{print $1}')
 	fi
 	a=("$out/$g.tgb" --engine "$e" --units all --mk 1 --policy "$policy" --sources "random:$k" --seed 1 --summary)
 	[ "$e" != phast ] || a+=(--ch-cache "$out/road.ch")
 	case $config in
 	gpu) env=(NCPU=0) n=1 ;;
-	all) env=(NCPU=12) n=1 ;;
-	all2) env=(NCPU="${NCPU2:-7}" HETERO=1) n=2 ;;
+	all) env=(NCPU="${ncpu:-12}") n=1 ;;
+	all2) env=(NCPU="$(((${ncpu:-14}) / 2))" HETERO=1) n=2 ;;
 	*) continue ;;
 	esac
 	log=$out/sim-$name.log

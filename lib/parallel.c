@@ -248,6 +248,8 @@ static int ts_create_local(const struct tuccompi_policy *policy, const struct tu
 			ts->batch_static = ts->batch[k];
 	ts->batch_max_able = ts->batch_static;
 	for (int k = 0; k < _tuccompi.nunits; k++)
+		ts->nunits_able += !_tuccompi.unit_failed[k] && able(ts, _tuccompi.units[k].kind);
+	for (int k = 0; k < _tuccompi.nunits; k++)
 		if (!_tuccompi.unit_failed[k] && able(ts, _tuccompi.units[k].kind))
 			ts->nworkers += _tuccompi.units[k].kind == TUCCOMPI_UNIT_CUDA
 						? (unsigned)(ts->mk < _tuccompi.units[k].nworkers ? ts->mk

@@ -85,6 +85,7 @@ struct tuccompi_taskset
 	unsigned batch_static; /* tasks per job (unit shares) */
 	unsigned batch_max_able; /* the largest batch of a kind that can run the set */
 	unsigned nworkers;     /* workers of the context able to run the plug-in: tokens kept queued */
+	unsigned nunits_able;  /* this node's healthy units able to run the plug-in (unit shares' job size) */
 
 	/* results of the tasks run here, indexed by task id (desc.results on the root) */
 	unsigned char *local_results;

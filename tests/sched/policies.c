@@ -1,7 +1,8 @@
 /* The three policies and a user policy, on however many ranks this runs (1 alone,
  * 2 or 4 under mpirun, ranks of different worker counts):
  *  - every task id runs exactly once and its result reaches the root;
- *  - EQ1: equal tasks per node (+-1), then equal per unit within the node (+-1);
+ *  - EQ1: equal tasks per node (+-1), then equal per unit within the node (+-1), also in
+ *    batches on a set smaller than the units' batches;
  *  - EQ2: equal tasks per unit over the whole cluster (+-1);
  *  - MS: units made 4x slower on purpose get fewer tasks than the others, every unit
  *    works, and no unit goes idle while tasks remain;
@@ -267,6 +268,36 @@ int main(int argc, char **argv)
 		printf("MS-TAIL with batches: the slow units ended %.3f s after the fast ones (limit %.3f)\n", over, limit);
 		if (end_fast > 0 && end_slow > 0 && over > limit)
 			FAIL("MS-TAIL: a slow unit ended %.3f s after the fast ones (a batch of slow tasks taken at the end)", over);
+		tuccompi_taskset_destroy(ts);
+		free(rb);
+	}
+
+	/* ---------------- EQ1 with batches on a small set: fewer tasks than units x batch still go to
+	 * every unit in equal shares (jobs of the batch's size left units without any) */
+	{
+		uint64_t nb = (uint64_t)nranks * (2 * 3 + 1); /* about 2 per unit of 3 */
+		struct result *rb = calloc(nb, sizeof(*rb));
+		ASSERT(rb != NULL);
+		memset(rb, 0xff, nb * sizeof(*rb));
+		struct tuccompi_taskset_desc d = { .plugin = &probe_batches, .ntasks = nb, .results = rb, .batch = { TAIL_BATCH, 0 } };
+		ASSERT_OK(tuccompi_parallel(&tuccompi_policy_eq1, &d, &ts));
+		ASSERT_OK(tuccompi_wait(ts));
+		ASSERT_OK(tuccompi_taskset_get_stats(ts, &st));
+		if (root)
+		{
+			check_results(ts, rb, nb);
+			for (int r = 0; r < nranks; r++)
+			{
+				int nu = 0;
+				for (int u = 0; u < st.nunits; u++)
+					nu += st.units[u].rank == r && st.units[u].kind == TUCCOMPI_UNIT_CPU;
+				for (int u = 0; u < st.nunits; u++)
+					if (st.units[u].rank == r && st.units[u].kind == TUCCOMPI_UNIT_CPU)
+						expect_share(st.units[u].ntasks, st.tasks_per_rank[r], (uint64_t)nu, "EQ1 batched unit", u);
+			}
+			printf("EQ1 with batches of %u ok: %llu tasks, every unit an equal share\n", TAIL_BATCH,
+			       (unsigned long long)nb);
+		}
 		tuccompi_taskset_destroy(ts);
 		free(rb);
 	}
