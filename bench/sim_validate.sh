@@ -31,7 +31,8 @@ done
 csv=$out/validate.csv
 echo "run,graph,engine,config,policy,sources,measured,simulated,error" >"$csv"
 while read -r name rate _; do
-	IFS=- read -r _ graph config policy rep <<<"$name"
+	# meas-GRAPH-CONFIG-POLICY-REP, where POLICY may hold a dash (ms-tail)
+	IFS=- read -r _ graph config _ <<<"$name"
 	policy=${name#meas-"$graph"-"$config"-}
 	policy=${policy%-*}
 	case $graph in

@@ -40,13 +40,12 @@ int tuccompi_pin_results_min(size_t *min)
 }
 
 /* Shared data (a graph, PHAST's hierarchy) is copied to each GPU by StarPU before the set's first
- * job there, one buffer after another. From pageable memory CUDA copies at about 7 GB/s on the H200
- * node: PHAST's 90 MB of road-like 1M took 12.5 ms, and the GPU's first job began 14-15 ms into
- * every set (an FxT trace, docs/apsp.md "The GPU's first job"). Registered, the copies run at the
- * bus's speed; registering costs about 2.5 ms per 100 MB (bench/results/h200-2026-12-02/copy-paths),
- * paid when the data is shared, before any set, and undone when it is unshared. Only where this
- * process drives a GPU, from 1 MiB (TUCCOMPI_PIN_SHARED=BYTES; 0: never); memory the caller
- * registered is left alone; best effort (a range CUDA will not register stays as it is). */
+ * job there, one buffer after another; from pageable memory those copies run at a fraction of the
+ * bus's speed and the GPU's first job waited for them (docs/apsp.md, "The GPU's first job", has the
+ * measurements). Registered, the copies run at the bus's speed; the registration is paid when the
+ * data is shared, before any set, and undone when it is unshared. Only where this process drives a
+ * GPU, from 1 MiB (TUCCOMPI_PIN_SHARED=BYTES; 0: never); memory the caller registered is left
+ * alone; best effort (a range CUDA will not register stays as it is). */
 int _tuccompi_shared_pin(struct tuccompi_shared *s, const void *ptr, size_t size)
 {
 	size_t min;

@@ -85,6 +85,15 @@ step() { echo; echo "=== $* ($(date +%T))"; }
 folder() { o=$out/$1; mkdir -p "$o"; }
 # rate LOG: the SSSP/s of a run's final report line (not of its progress line)
 rate() { grep -oE 'SSSP in [0-9.]+ s: [0-9.]+ SSSP/s' "$1" | tail -1 | awk '{print $5}'; }
+# endlog_run NAME FROM COMMAND...: run with TUCCOMPI_END_LOG=1, then show its END_LOG line from the
+# words FROM to SYN's steps, and the GPU's row of the units
+endlog_run() {
+	local name=$1 from=$2
+	shift 2
+	TUCCOMPI_END_LOG=1 run "$name" "$@"
+	grep -h "$from" "$o/$name.log" | grep -F "[tuccompi" | sed "s/^.*$from/    $from/; s/; SYN ms.*//"
+	grep -h "  0     GPU" "$o/$name.log" | sed 's/^/    /'
+}
 # run NAME COMMAND...: COMMAND's output in $o/NAME.log, its rate appended to $o/rates.txt and shown
 # ($RUN_LIMIT seconds at most, default 300)
 run() {
@@ -677,14 +686,7 @@ PY
 		gen road:1048576 "$file"
 		"$APP" "$file" --engine phast --ch-cache "$file.ch" --units gpu --sources random:256 -q # the hierarchy, once
 		a=("$file" --engine phast --ch-cache "$file.ch" --seed 1 --summary --sources random:${K_ROAD:-65536})
-		# gap NAME ARGS...: a run with its end's times
-		gap() {
-			local name=$1
-			shift
-			TUCCOMPI_END_LOG=1 run "$name" "$@"
-			grep -h "last job ended" "$o/$name.log" | sed 's/^.*last job/    last job/; s/; SYN ms.*//'
-			grep -h "  0     GPU" "$o/$name.log" | sed 's/^/    /'
-		}
+		gap() { endlog_run "$1" "last job" "${@:2}"; } # gap NAME ARGS...: a run with its end's times
 		for rep in $(seq "${REPS:-2}"); do
 			for pol in ${POLICIES:-ms-tail ms}; do
 				gap "all-$pol-$rep" "$APP" "${a[@]}" --policy "$pol"
@@ -698,34 +700,23 @@ PY
 		rm -f "$file" "$file.ch"
 		;;
 	startgap)
-		# the start of a GPU set (issues 24, 26): the node's GPU idles 22-25 ms per set (units.csv:
-		# wall - busy) where the simulation idles 1-3; TUCCOMPI_END_LOG's first job (when it began,
-		# how long it took) on road-like 1M (PHAST) and random 1M (batched), MK 1, GPU alone and every
-		# unit; with CUDA's modules loaded at once (CUDA_MODULE_LOADING=EAGER) against lazily; and
-		# two sets in one process (tuccompi-apsp --repeat) where the second finds everything in place
+		# the start of a GPU set (issues 24, 26; docs/apsp.md "The GPU's first job"): TUCCOMPI_END_LOG's
+		# first job (when it began, how long it took) on road-like 1M (PHAST) and random 1M (batched),
+		# MK 1, GPU alone and every unit; with CUDA's modules loaded at once (CUDA_MODULE_LOADING=EAGER)
+		# against lazily
 		folder startgap
 		gen road:1048576 "$tmp/road.tgb"
 		gen random:1049088 "$tmp/r1m.tgb"
 		"$APP" "$tmp/road.tgb" --engine phast --ch-cache "$tmp/road.ch" --units gpu --sources random:256 -q
-		sg() {
-			local name=$1
-			shift
-			TUCCOMPI_END_LOG=1 run "$name" "$@"
-			grep -h "first GPU job\|first CPU job" "$o/$name.log" | sed 's/^.*main thread woke/    woke/; s/; SYN ms.*//'
-			grep -h "  0     GPU" "$o/$name.log" | sed 's/^/    /'
-		}
 		for rep in $(seq "${REPS:-2}"); do
 			for u in gpu all; do
-				sg "road-$u-$rep" "$APP" "$tmp/road.tgb" --engine phast --ch-cache "$tmp/road.ch" --units $u --mk 1 \
-					--sources random:32768 --seed 1 --summary
-				CUDA_MODULE_LOADING=EAGER sg "road-$u-eager-$rep" "$APP" "$tmp/road.tgb" --engine phast \
+				endlog_run "road-$u-$rep" "main thread woke" "$APP" "$tmp/road.tgb" --engine phast \
 					--ch-cache "$tmp/road.ch" --units $u --mk 1 --sources random:32768 --seed 1 --summary
-				sg "r1m-$u-$rep" "$APP" "$tmp/r1m.tgb" --engine batched --units $u --mk 1 --sources random:8192 \
-					--seed 1 --summary
+				CUDA_MODULE_LOADING=EAGER endlog_run "road-$u-eager-$rep" "main thread woke" "$APP" "$tmp/road.tgb" \
+					--engine phast --ch-cache "$tmp/road.ch" --units $u --mk 1 --sources random:32768 --seed 1 --summary
+				endlog_run "r1m-$u-$rep" "main thread woke" "$APP" "$tmp/r1m.tgb" --engine batched --units $u --mk 1 \
+					--sources random:8192 --seed 1 --summary
 			done
-			"$APP" --help 2>&1 | grep -q -- --repeat &&
-				sg "road-gpu-repeat-$rep" "$APP" "$tmp/road.tgb" --engine phast --ch-cache "$tmp/road.ch" --units gpu \
-					--mk 1 --sources random:32768 --seed 1 --summary --repeat 2
 		done
 		rm -f "$tmp/road.tgb" "$tmp/road.ch" "$tmp/r1m.tgb"
 		;;

@@ -110,14 +110,21 @@ static void expect_share(uint64_t got, uint64_t total, uint64_t parts, const cha
 		     (unsigned long long)lo, (unsigned long long)hi);
 }
 
-static tuccompi_taskset_t run(const struct tuccompi_policy *pol, uint64_t n, struct result *res)
+/* A set of n tasks of @plugin (batches of @batch on CPU cores; 0: the plug-in's) under @pol, waited for. */
+static tuccompi_taskset_t run_plugin(const struct tuccompi_policy *pol, const struct tuccompi_plugin *plugin,
+				     unsigned batch, uint64_t n, struct result *res)
 {
-	struct tuccompi_taskset_desc desc = { .plugin = &probe, .ntasks = n, .results = res, .root = 0 };
+	struct tuccompi_taskset_desc desc = { .plugin = plugin, .ntasks = n, .results = res, .root = 0, .batch = { batch, 0 } };
 	tuccompi_taskset_t ts;
 	memset(res, 0xff, n * sizeof(*res));
 	ASSERT_OK(tuccompi_parallel(pol, &desc, &ts));
 	ASSERT_OK(tuccompi_wait(ts));
 	return ts;
+}
+
+static tuccompi_taskset_t run(const struct tuccompi_policy *pol, uint64_t n, struct result *res)
+{
+	return run_plugin(pol, &probe, 0, n, res);
 }
 
 int main(int argc, char **argv)
@@ -251,10 +258,7 @@ int main(int argc, char **argv)
 		uint64_t nb = 110;
 		struct result *rb = calloc(nb, sizeof(*rb));
 		ASSERT(rb != NULL);
-		memset(rb, 0xff, nb * sizeof(*rb));
-		struct tuccompi_taskset_desc d = { .plugin = &probe_batches, .ntasks = nb, .results = rb, .batch = { TAIL_BATCH, 0 } };
-		ASSERT_OK(tuccompi_parallel(&tuccompi_policy_ms_tail, &d, &ts));
-		ASSERT_OK(tuccompi_wait(ts));
+		ts = run_plugin(&tuccompi_policy_ms_tail, &probe_batches, TAIL_BATCH, nb, rb);
 		check_results(ts, rb, nb);
 		double end_fast = 0, end_slow = 0;
 		for (uint64_t i = 0; i < nb; i++)
@@ -278,10 +282,7 @@ int main(int argc, char **argv)
 		uint64_t nb = (uint64_t)nranks * (2 * 3 + 1); /* about 2 per unit of 3 */
 		struct result *rb = calloc(nb, sizeof(*rb));
 		ASSERT(rb != NULL);
-		memset(rb, 0xff, nb * sizeof(*rb));
-		struct tuccompi_taskset_desc d = { .plugin = &probe_batches, .ntasks = nb, .results = rb, .batch = { TAIL_BATCH, 0 } };
-		ASSERT_OK(tuccompi_parallel(&tuccompi_policy_eq1, &d, &ts));
-		ASSERT_OK(tuccompi_wait(ts));
+		ts = run_plugin(&tuccompi_policy_eq1, &probe_batches, TAIL_BATCH, nb, rb);
 		ASSERT_OK(tuccompi_taskset_get_stats(ts, &st));
 		if (root)
 		{
