@@ -180,6 +180,7 @@ static void check(const struct sssp_graph *view, const struct graph *g, const st
 int main(int argc, char **argv)
 {
 	bench_name = "bench_betweenness";
+	setvbuf(stdout, NULL, _IOLBF, 0); /* lines reach a log even when a time limit stops the run */
 	struct opts o = { .units = "all", .policy = "ms-tail", .seed = 1, .k = 1024, .reps = 3 };
 	for (int i = 1; i < argc; i++)
 	{

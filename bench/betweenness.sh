@@ -11,7 +11,8 @@
 # OUTDIR gets bc.csv (bench_betweenness --csv), baselines.txt and the logs. Needs python3 with numpy
 # for the baselines (networkx, igraph where installed: Debian's python3-networkx, python3-igraph).
 # UNITS="" skips bench_betweenness, BASELINES=0 the baselines (scripts/gpu-node.sh splits them so);
-# REPS: bench_betweenness's repetitions (3).
+# REPS: bench_betweenness's repetitions (3); SWEEPS: the GPU's ways of sweeping to run, each beside its
+# own distances-alone run (default "order"; "order rounds" compares them: TUCCOMPI_BRANDES_SWEEP).
 set -u
 out=${1:?usage: betweenness.sh OUTDIR [SPEC...]}
 shift
@@ -29,11 +30,13 @@ mkdir -p "$out"
 for spec in "$@"; do
 	name=$(echo "$spec" | tr ':' '-')
 	for u in ${UNITS-gpu all}; do
-		echo "=== $spec, $u units, $K sources"
-		check=64
-		[ "$u" = all ] && check=0
-		timeout 600 "$BC" --gen "$spec" --sources "$K" --units "$u" --reps "${REPS:-3}" --check $check --csv "$out/bc.csv" \
-			2>&1 | tee "$out/$name-$u.log"
+		for sw in ${SWEEPS:-order}; do
+			echo "=== $spec, $u units, $K sources, GPU sweeps: $sw"
+			check=64
+			[ "$u" = all ] && check=0
+			TUCCOMPI_BRANDES_SWEEP=$sw timeout 600 "$BC" --gen "$spec" --sources "$K" --units "$u" --reps "${REPS:-3}" \
+				--check $check --csv "$out/bc.csv" 2>&1 | tee "$out/$name-$u-$sw.log"
+		done
 	done
 	[ "${BASELINES:-1}" = 0 ] && continue
 	"$PY" -c "import numpy" 2>/dev/null || { echo "no numpy in $PY: baselines skipped"; continue; }

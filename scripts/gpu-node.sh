@@ -45,7 +45,7 @@
 #                 bench/overhead on 2 and 4 ranks
 #   layer1*       the 1st layer: one rank against two (every unit), MS against EQ1 on 2 ranks against an
 #                 earlier build's (BASE=DIR with bench/overhead and lib/)
-#   betweenness*  the betweenness engine (issue 25): its GPU tests (tests/apsp/brandes --gpu, tests/core/reduce_test),
+#   betweenness*  the betweenness engine (issue 25): its GPU tests (tests/apsp/brandes_gpu.sh, tests/core/reduce_test),
 #                 then bench/betweenness.sh without baselines: betweenness against distances alone on the
 #                 GPU (random 1M, R-MAT 20: 4,096 sources; road-like 1M: 1,024) and with every unit (random 1M)
 #   betweenness-ncu*  the brandes kernels of the first 64-source batches of random 1M under Nsight Compute:
@@ -240,20 +240,22 @@ PY
 		;;
 	betweenness)
 		folder betweenness
-		step "betweenness: tests/apsp/brandes --gpu, tests/core/reduce_test"
-		timeout 300 "$B/tests/apsp/brandes" --gpu >"$o/test-brandes-gpu.txt" 2>&1
-		echo "apsp/brandes --gpu: exit $? (0 pass, 77 skip)"
+		step "betweenness: tests/apsp/brandes_gpu.sh (both sweeps), tests/core/reduce_test"
+		top_builddir="$B" timeout 300 "$B/tests/apsp/brandes_gpu.sh" >"$o/test-brandes-gpu.txt" 2>&1
+		echo "apsp/brandes_gpu.sh: exit $? (0 pass, 77 skip)"
 		tail -n 4 "$o/test-brandes-gpu.txt"
 		timeout 120 "$B/tests/core/reduce_test" >"$o/test-reduce.txt" 2>&1
 		echo "core/reduce_test: exit $?"
 		tail -n 2 "$o/test-reduce.txt"
 		step "betweenness against distances alone: random 1M (GPU, every unit), R-MAT 20 and road-like 1M (GPU)"
-		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS="gpu all" BASELINES=0 timeout 200 \
+		# SWEEPS: the ordered sweeps (default) and Kahn's rounds, each beside its own distances alone
+		export SWEEPS=${SWEEPS:-order rounds}
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS="gpu all" BASELINES=0 timeout 240 \
 			"$B/bench/betweenness.sh" "$o" random:1049088 2>&1 | grep -v '^ *$'
-		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 timeout 180 \
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 timeout 150 \
 			"$B/bench/betweenness.sh" "$o" rmat:20 2>&1 | grep -v '^ *$'
 		# deep: distances alone ran 461 SSSP/s there (docs/apsp.md), 9 s per 4,096 sources: 1,024, once
-		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 K=1024 REPS=1 timeout 150 \
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 K=1024 REPS=1 timeout 120 \
 			"$B/bench/betweenness.sh" "$o" road:1000000 2>&1 | grep -v '^ *$'
 		;;
 	betweenness-ncu)
@@ -356,7 +358,7 @@ PY
 	verify)
 		step "GPU checks"
 		nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
-		for t in "apsp/sssp_plugin --gpu" "apsp/brandes --gpu" apsp/sssp_batch_gpu apsp/phast_gpu core/batch \
+		for t in "apsp/sssp_plugin --gpu" apsp/brandes_gpu.sh apsp/sssp_batch_gpu apsp/phast_gpu core/batch \
 			core/codelet_cpu_cuda core/reduce_test apsp/sssp_gpu.sh apsp/gpu_memory.sh apsp/matrix_gpu.sh; do
 			name=$(echo "$t" | tr ' /' '__')
 			# shellcheck disable=SC2086 # a program and its arguments

@@ -76,6 +76,7 @@ struct sssp_brandes_shape
 {
 	uint64_t items_in, items_out; /* sum over v of max(1, ceil(deg / CHUNK)) */
 	uint64_t heavy_in, heavy_out; /* the same over vertices of more than one chunk */
+	uint32_t w_min;               /* the lightest arc's weight (UINT32_MAX without arcs) */
 };
 void sssp_brandes_shape_of(const struct sssp_brandes_graph *g, struct sssp_brandes_shape *s);
 

@@ -182,6 +182,9 @@ int sssp_brandes_arc_map(const struct sssp_graph *g, const uint64_t *in_rowptr, 
 void sssp_brandes_shape_of(const struct sssp_brandes_graph *g, struct sssp_brandes_shape *s)
 {
 	memset(s, 0, sizeof(*s));
+	s->w_min = UINT32_MAX;
+	for (uint64_t a = 0; a < g->m; a++)
+		s->w_min = g->w[a] < s->w_min ? g->w[a] : s->w_min;
 	for (uint32_t v = 0; v < g->n; v++)
 	{
 		uint64_t di = g->in_rowptr[v + 1] - g->in_rowptr[v], dout = g->rowptr[v + 1] - g->rowptr[v];

@@ -28,12 +28,12 @@
 #include <tuccompi.h>
 #include <tuccompi_cuda.h>
 
-#include "brandes.h"
+#include "brandes_gpu.cuh"
 
-#define INF 0xffffffffu
-#define FULL 0xffffffffu
+#define INF BRANDES_INF
+#define FULL BRANDES_FULL
 #define CHUNK SSSP_BRANDES_CHUNK
-#define SLOTS 64
+#define SLOTS BRANDES_SLOTS
 #define MAX_GROUP 32 // rounds launched before the host looks
 
 // Lists, rows and masks are written by one kernel and read by later ones: plain loads; counters that
@@ -109,25 +109,6 @@ __device__ __forceinline__ unsigned warp_reserve(unsigned *counter, unsigned x)
 		base = atomicAdd(counter, total);
 	base = __shfl_sync(FULL, base, 31);
 	return base + incl - x;
-}
-
-// Warp-wide: add the lanes' contributions (x[h] where on[h]) into *dst exactly; lane 0 writes.
-__device__ __forceinline__ void warp_add_exact(struct tuccompi_exact *dst, const double x[2], const bool on[2])
-{
-	struct tuccompi_exact s = { { 0, 0, 0 } };
-	for (int h = 0; h < 2; h++)
-		if (on[h] && x[h] != 0.0)
-			tuccompi_exact_add(&s, x[h]);
-#pragma unroll
-	for (int off = 16; off > 0; off >>= 1)
-	{
-		struct tuccompi_exact o;
-		for (int i = 0; i < 3; i++)
-			o.w[i] = __shfl_down_sync(FULL, (unsigned long long)s.w[i], off);
-		tuccompi_exact_combine(&s, &o);
-	}
-	if ((threadIdx.x & 31) == 0 && (s.w[0] | s.w[1] | s.w[2]))
-		tuccompi_exact_combine(dst, &s);
 }
 
 // ------------------------------------------------------------------ compact
@@ -417,7 +398,7 @@ __device__ void pull(const struct bparams &P, uint32_t v, unsigned long long m, 
 		}
 	}
 	if (DIR == BWD)
-		warp_add_exact(&P.acc[v], d, on);
+		brandes_warp_add_exact(&P.acc[v], d, on);
 }
 
 // Push chunk j of entry (v, m): release the tight arcs on the push side (forward: out-arcs, whose
@@ -483,7 +464,7 @@ __device__ void combine(const struct bparams &P, unsigned k)
 		}
 	}
 	if (DIR == BWD)
-		warp_add_exact(&P.acc[v], d, on);
+		brandes_warp_add_exact(&P.acc[v], d, on);
 }
 
 template <int KIND, int DIR>
@@ -573,7 +554,7 @@ extern "C" size_t sssp_brandes_gpu_workspace_size(uint32_t n, uint64_t m, const 
 {
 	struct layout l;
 	layout_of(n, m, s, &l);
-	return l.total + 256; // the base is aligned up to 256 bytes
+	return l.total + 256 + brandes_order_workspace_size(n, m, s); // the base is aligned up to 256 bytes
 }
 
 #define FAIL(code, ...)                                     \
@@ -713,6 +694,7 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 	const unsigned cap = (unsigned)sms * 32, gc = grid_for(g->n, bx_c, cap), gs = grid_for(g->n, bx_s, cap);
 	struct bctl h;
 	CK(cudaMemsetAsync(P.T, 0, (g->m ? g->m : 1) * 8, s)); // arcs into unreached vertices stay 0
+	const bool ordered = brandes_order_applies(g->n, shape);
 	for (int dir = FWD; dir <= BWD; dir++)
 	{
 		CK(cudaMemsetAsync(P.ctl, 0, sizeof(struct bctl), s));
@@ -722,6 +704,11 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 		CK(cudaLaunchKernel((const void *)brandes_compact, dim3(gc), dim3(bx_c), cargs, 0, s));
 		void *pargs[] = { &P, &one };
 		CK(cudaLaunchKernel((const void *)proc[K_COUNT][dir], dim3(gp[K_COUNT][dir]), dim3(bp[K_COUNT][dir]), pargs, 0, s));
+		if (ordered) // T is made: both sweeps in the order of distances (brandes_gpu_order.cu)
+		{
+			const struct brandes_order_borrowed bw = { P.sigma, P.delta, P.T, P.cnt };
+			return brandes_order_run(g, shape, src, nsrc, dist, acc, &bw, base + l.total, s, err, errlen);
+		}
 		void *sargs[] = { &P };
 		CK(cudaLaunchKernel((const void *)brandes_seed, dim3(gs), dim3(bx_s), sargs, 0, s));
 		mode = C_FRONTIER;
