@@ -88,11 +88,13 @@ size_t sssp_brandes_gpu_workspace_size(uint32_t n, uint64_t m, const struct sssp
  *  engine left in @p dist (device, dist[v * 64 + i] from src[i], SSSP_INF beyond nsrc), on @p g
  *  (device pointers, arc_in included; m < 2^32), adding each vertex's dependencies (sources excluded) into @p acc (device, n
  *  entries) on @p stream (a cudaStream_t), with @p work (sssp_brandes_gpu_workspace_size() bytes of
- *  device memory). Blocks until done. 0, or a negative errno with one line in @p err (-EIO: a
- *  CUDA error; -ELOOP: a cycle of tight arcs, i.e. arcs of weight 0). Only in CUDA builds. */
+ *  device memory), as one of @p share batches running at once on the GPU (its MK: the ordered
+ *  sweeps' persistent grids take a 1/share of the GPU each, so that deep graphs' batches overlap).
+ *  Blocks until done. 0, or a negative errno with one line in @p err (-EIO: a CUDA error; -ELOOP: a
+ *  cycle of tight arcs, i.e. arcs of weight 0). Only in CUDA builds. */
 int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct sssp_brandes_shape *shape, const uint32_t *src,
-		     unsigned nsrc, const uint32_t *dist, struct tuccompi_exact *acc, void *work, void *stream, char *err,
-		     size_t errlen);
+		     unsigned nsrc, const uint32_t *dist, struct tuccompi_exact *acc, void *work, unsigned share, void *stream,
+		     char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

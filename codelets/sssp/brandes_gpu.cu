@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <tuccompi.h>
 #include <tuccompi_cuda.h>
 
@@ -521,32 +522,26 @@ struct layout
 	size_t sigma, delta, part, T, cnt, F0, F1, Ev, Em, Enp, Epb, It, Ij, H, ctl, total;
 };
 
-static size_t place(size_t *off, size_t bytes)
-{
-	size_t at = *off;
-	*off = (at + bytes + 255) & ~(size_t)255;
-	return at;
-}
 
 static void layout_of(uint32_t n, uint64_t m, const struct sssp_brandes_shape *s, struct layout *l)
 {
 	size_t off = 0, nn = n ? n : 1;
 	uint64_t heavy = s->heavy_in > s->heavy_out ? s->heavy_in : s->heavy_out, items = s->items_in + s->items_out;
-	l->sigma = place(&off, nn * SLOTS * sizeof(double));
-	l->delta = place(&off, nn * SLOTS * sizeof(double));
-	l->part = place(&off, (heavy ? heavy : 1) * SLOTS * sizeof(double));
-	l->T = place(&off, (m ? m : 1) * 8);
-	l->cnt = place(&off, nn * SLOTS * sizeof(uint32_t));
-	l->F0 = place(&off, nn * 8);
-	l->F1 = place(&off, nn * 8);
-	l->Ev = place(&off, nn * 4);
-	l->Em = place(&off, nn * 8);
-	l->Enp = place(&off, nn * 4);
-	l->Epb = place(&off, nn * 4);
-	l->It = place(&off, (items ? items : 1) * 4);
-	l->Ij = place(&off, (items ? items : 1) * 4);
-	l->H = place(&off, nn * 4);
-	l->ctl = place(&off, sizeof(struct bctl));
+	l->sigma = brandes_place(&off, nn * SLOTS * sizeof(double));
+	l->delta = brandes_place(&off, nn * SLOTS * sizeof(double));
+	l->part = brandes_place(&off, (heavy ? heavy : 1) * SLOTS * sizeof(double));
+	l->T = brandes_place(&off, (m ? m : 1) * 8);
+	l->cnt = brandes_place(&off, nn * SLOTS * sizeof(uint32_t));
+	l->F0 = brandes_place(&off, nn * 8);
+	l->F1 = brandes_place(&off, nn * 8);
+	l->Ev = brandes_place(&off, nn * 4);
+	l->Em = brandes_place(&off, nn * 8);
+	l->Enp = brandes_place(&off, nn * 4);
+	l->Epb = brandes_place(&off, nn * 4);
+	l->It = brandes_place(&off, (items ? items : 1) * 4);
+	l->Ij = brandes_place(&off, (items ? items : 1) * 4);
+	l->H = brandes_place(&off, nn * 4);
+	l->ctl = brandes_place(&off, sizeof(struct bctl));
 	l->total = off;
 }
 
@@ -557,25 +552,8 @@ extern "C" size_t sssp_brandes_gpu_workspace_size(uint32_t n, uint64_t m, const 
 	return l.total + 256 + brandes_order_workspace_size(n, m, s); // the base is aligned up to 256 bytes
 }
 
-#define FAIL(code, ...)                                     \
-	do                                                  \
-	{                                                   \
-		if (err && errlen)                          \
-			snprintf(err, errlen, __VA_ARGS__); \
-		return (code);                              \
-	} while (0)
-
-// A CUDA call; on error, wait for what was queued (the caller may free the workspace).
-#define CK(call)                                                                                   \
-	do                                                                                         \
-	{                                                                                          \
-		cudaError_t e_ = (call);                                                           \
-		if (e_ != cudaSuccess)                                                             \
-		{                                                                                  \
-			cudaStreamSynchronize(s);                                                  \
-			FAIL(-EIO, "sssp_brandes_gpu: %s: %s", #call, cudaGetErrorString(e_));     \
-		}                                                                                  \
-	} while (0)
+#define FAIL BRANDES_FAIL
+#define CK BRANDES_CK
 
 static int block_of(struct tuccompi_kernel *k, const void *func, uint64_t nx, unsigned *bx, char *err, size_t errlen)
 {
@@ -597,9 +575,9 @@ static unsigned grid_for(uint64_t threads, unsigned bx, unsigned cap)
 
 typedef void (*process_fn)(const struct bparams, int);
 
-extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct sssp_brandes_shape *shape,
-				const uint32_t *src, unsigned nsrc, const uint32_t *dist, struct tuccompi_exact *acc, void *work,
-				void *stream, char *err, size_t errlen)
+static int brandes_run(const struct sssp_brandes_graph *g, const struct sssp_brandes_shape *shape, const uint32_t *src,
+		       unsigned nsrc, const uint32_t *dist, struct tuccompi_exact *acc, void *work, unsigned share,
+		       bool ordered, void *stream, char *err, size_t errlen)
 {
 	cudaStream_t s = (cudaStream_t)stream;
 	if (!g || !shape || !src || !dist || !acc || !work)
@@ -694,7 +672,6 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 	const unsigned cap = (unsigned)sms * 32, gc = grid_for(g->n, bx_c, cap), gs = grid_for(g->n, bx_s, cap);
 	struct bctl h;
 	CK(cudaMemsetAsync(P.T, 0, (g->m ? g->m : 1) * 8, s)); // arcs into unreached vertices stay 0
-	const bool ordered = brandes_order_applies(g->n, shape);
 	for (int dir = FWD; dir <= BWD; dir++)
 	{
 		CK(cudaMemsetAsync(P.ctl, 0, sizeof(struct bctl), s));
@@ -706,8 +683,8 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 		CK(cudaLaunchKernel((const void *)proc[K_COUNT][dir], dim3(gp[K_COUNT][dir]), dim3(bp[K_COUNT][dir]), pargs, 0, s));
 		if (ordered) // T is made: both sweeps in the order of distances (brandes_gpu_order.cu)
 		{
-			const struct brandes_order_borrowed bw = { P.sigma, P.delta, P.T, P.cnt };
-			return brandes_order_run(g, shape, src, nsrc, dist, acc, &bw, base + l.total, s, err, errlen);
+			const struct brandes_order_borrowed bw = { P.sigma, P.delta, P.part, P.T, P.cnt };
+			return brandes_order_run(g, shape, src, nsrc, dist, acc, &bw, base + l.total, share, s, err, errlen);
 		}
 		void *sargs[] = { &P };
 		CK(cudaLaunchKernel((const void *)brandes_seed, dim3(gs), dim3(bx_s), sargs, 0, s));
@@ -740,4 +717,22 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 			     dir == FWD ? "forward" : "backward", h.pairs_done, h.pairs_reached);
 	}
 	return 0;
+}
+
+extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct sssp_brandes_shape *shape,
+				const uint32_t *src, unsigned nsrc, const uint32_t *dist, struct tuccompi_exact *acc, void *work,
+				unsigned share, void *stream, char *err, size_t errlen)
+{
+	int ordered = 0, trial = -1, r;
+	if (!g || !shape)
+		FAIL(-EINVAL, "sssp_brandes_gpu: NULL graph or shape");
+	if ((r = brandes_sweep_pick(g, shape, &ordered, &trial, err, errlen)) < 0)
+		return r;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r = brandes_run(g, shape, src, nsrc, dist, acc, work, share, ordered, stream, err, errlen); // blocks until done
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (r == 0)
+		brandes_sweep_done(g, trial, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+	return r;
 }

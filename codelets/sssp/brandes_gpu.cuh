@@ -4,7 +4,9 @@
 #ifndef TUCCOMPI_SSSP_BRANDES_GPU_CUH
 #define TUCCOMPI_SSSP_BRANDES_GPU_CUH
 
+#include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <tuccompi.h>
 
@@ -34,10 +36,54 @@ __device__ __forceinline__ void brandes_warp_add_exact(struct tuccompi_exact *ds
 		tuccompi_exact_combine(dst, &s);
 }
 
-/** Whether the ordered sweeps run this graph: every arc weighs at least 1 (so a tight arc always
- *  joins two different distances), n * 64 pairs fit in 32 bits, and TUCCOMPI_BRANDES_SWEEP is not
- *  "rounds". */
+// Host side: one line into err and return code.
+#define BRANDES_FAIL(code, ...)                             \
+	do                                                  \
+	{                                                   \
+		if (err && errlen)                          \
+			snprintf(err, errlen, __VA_ARGS__); \
+		return (code);                              \
+	} while (0)
+
+// A CUDA call on stream s; on error, wait for what was queued (the caller may free the workspace).
+#define BRANDES_CK(call)                                                                                 \
+	do                                                                                               \
+	{                                                                                                \
+		cudaError_t e_ = (call);                                                                 \
+		if (e_ != cudaSuccess)                                                                   \
+		{                                                                                        \
+			cudaStreamSynchronize(s);                                                        \
+			BRANDES_FAIL(-EIO, "sssp_brandes_gpu: %s: %s", #call, cudaGetErrorString(e_));  \
+		}                                                                                        \
+	} while (0)
+
+// Host side: the next 256-byte aligned place for bytes in a workspace laid out from offset *off.
+static inline size_t brandes_place(size_t *off, size_t bytes)
+{
+	size_t at = *off;
+	*off = (at + bytes + 255) & ~(size_t)255;
+	return at;
+}
+
+/** Whether the ordered sweeps can run this graph: every arc weighs at least 1 (so a tight arc always
+ *  joins two different distances), and its pairs and chunks fit in 31 bits. */
 bool brandes_order_applies(uint32_t n, const struct sssp_brandes_shape *s);
+
+enum
+{
+	BRANDES_AUTO,   // where the ordered sweeps apply, time both ways on a graph's first batches
+	BRANDES_ORDER,  // the ordered sweeps where they apply
+	BRANDES_ROUNDS, // Kahn's rounds always
+};
+
+/** The way of a batch on @p g (TUCCOMPI_BRANDES_SWEEP, brandes_order_applies(), and in auto mode
+ *  the graph's trials so far): *ordered; *trial >= 0 when the batch is a timed trial, to be reported
+ *  to brandes_sweep_done(). 0, or -EINVAL for a bad TUCCOMPI_BRANDES_SWEEP (one line in @p err). */
+int brandes_sweep_pick(const struct sssp_brandes_graph *g, const struct sssp_brandes_shape *s, int *ordered, int *trial,
+		       char *err, size_t errlen);
+
+/** A trial's time (no-op for trial < 0). */
+void brandes_sweep_done(const struct sssp_brandes_graph *g, int trial, double seconds);
 
 /** Device bytes the ordered sweeps need beyond what they borrow from the rounds' workspace (n
  *  vertices, m arcs); 0 where they do not apply. */
@@ -47,13 +93,15 @@ size_t brandes_order_workspace_size(uint32_t n, uint64_t m, const struct sssp_br
 struct brandes_order_borrowed
 {
 	double *sigma, *delta;        // n * 64 each
+	double *part;                 // 64 per chunk of the vertices of more than one (shape's heavy_in, heavy_out)
 	const unsigned long long *T;  // per in-arc: its tight slots (the forward count's)
 	uint32_t *keys;               // n * 64 (the rounds' counts, free once T is made)
 };
 
-/** Both sweeps and the sums for one batch, once T is made: 0, or -EIO with one line in @p err. */
+/** Both sweeps and the sums for one batch, once T is made, as one of @p share batches at once on
+ *  the GPU: 0, or -EIO with one line in @p err. */
 int brandes_order_run(const struct sssp_brandes_graph *g, const struct sssp_brandes_shape *shape, const uint32_t *src,
 		      unsigned nsrc, const uint32_t *dist, struct tuccompi_exact *acc, const struct brandes_order_borrowed *b,
-		      void *work, cudaStream_t s, char *err, size_t errlen);
+		      void *work, unsigned share, cudaStream_t s, char *err, size_t errlen);
 
 #endif

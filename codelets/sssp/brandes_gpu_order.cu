@@ -22,11 +22,14 @@
 // its arcs again each time. The same bits as the rounds and as the CPU: the same sums in the same
 // order, with __dadd_rn / __ddiv_rn / __dmul_rn.
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include "brandes_gpu.cuh"
 
@@ -42,6 +45,7 @@ struct octl
 {
 	unsigned nr, maxkey;                // reached pairs, the largest key
 	unsigned long long ticket[2];       // the sweeps' next pairs
+	unsigned nitems[2];                 // the sweeps' items (expanded sweeps)
 	unsigned stuck;                     // a thread waited STUCK_NS: the run fails
 };
 
@@ -53,8 +57,12 @@ struct oparams
 	const unsigned long long *T;
 	unsigned long long *Tout; // per out-arc: its tight slots
 	double *sigma, *delta;
+	double *part;             // a heavy vertex's chunk sums: part[(hb[v] + chunk) * 64 + slot]
 	uint32_t *keys, *vals;    // unsorted pairs (keys: floor(d / w_min); vals: v * 64 + slot)
 	const uint32_t *order;    // the pairs sorted by key
+	uint32_t *hb;             // a heavy vertex's first chunk in part (for the sweep under way)
+	uint32_t *icnt, *ipos;    // the sweep's items per pair, and where they start
+	unsigned long long *items; // the sweep's items in order: pair | chunk + 1 << 32 (0: the pair's own)
 	struct tuccompi_exact *acc;
 	struct octl *ctl;
 	uint32_t src[SLOTS];
@@ -79,17 +87,22 @@ __device__ __forceinline__ unsigned long long now_ns()
 	return t;
 }
 
-// The value at p once another thread has written it (or 0.0 when the run is given up).
+// The value at p once another thread has written it (or 0.0 when the run is given up). The sleeps
+// double from 64 ns to 4 us: most of a deep graph's threads are waiting at any time, and their loads
+// must not crowd out those of the threads that work (polling every 64 ns, road-like graphs ran at a
+// fifth of the rounds' speed).
 __device__ __noinline__ double wait_for(const double *p, struct octl *ctl)
 {
 	const unsigned long long t0 = now_ns();
+	unsigned ns = 64;
 	for (unsigned k = 1;; k++)
 	{
-		__nanosleep(64);
+		__nanosleep(ns);
+		ns = ns < 4096 ? 2 * ns : ns;
 		unsigned long long b = ld_relaxed(p);
 		if (b != UNSET)
 			return __longlong_as_double(b);
-		if (k % 1024 == 0 && (*(volatile unsigned *)&ctl->stuck || now_ns() - t0 > STUCK_NS))
+		if (k % 64 == 0 && (*(volatile unsigned *)&ctl->stuck || now_ns() - t0 > STUCK_NS))
 		{
 			atomicExch(&ctl->stuck, 1u);
 			return 0.0;
@@ -142,79 +155,145 @@ __global__ void brandes_order_tout(const struct oparams P, uint64_t m)
 
 // ------------------------------------------------------------------ sweeps
 
-// Sum over the arcs [b, e) of list col whose tight mask has slot s: VAL(x, value at x's row) in the
-// canonical order (chunks of CHUNK arcs from b, each from 0.0, then the chunks' sums from 0.0), where
-// the value is read from rows (waited for while unset).
+// Sum over the arcs [b, e) (one chunk: at most CHUNK) of the pull side (DIR 0: in-arcs, of sigma(u);
+// 1: out-arcs, of (1 + delta(w)) / sigma(w)) that are tight in slot s, in arc order from 0.0; the
+// rows' values waited for while unset.
 template <int DIR>
-__device__ __forceinline__ double sum_arcs(const struct oparams &P, uint64_t b, uint64_t e, unsigned s)
+__device__ __forceinline__ double sum_chunk(const struct oparams &P, uint64_t b, uint64_t e, unsigned s)
 {
 	const uint32_t *col = DIR == 0 ? P.in_col : P.col;
 	const unsigned long long *T = DIR == 0 ? P.T : P.Tout;
 	const double *rows = DIR == 0 ? P.sigma : P.delta;
-	double total = 0.0;
-	for (uint64_t c = b; c < e; c += CHUNK)
+	double part = 0.0;
+	for (uint64_t a = b; a < e; a += 4) // 4 arcs' rows requested before any is used
 	{
-		const uint64_t ce = c + CHUNK < e ? c + CHUNK : e;
-		double part = 0.0;
-		for (uint64_t a = c; a < ce; a += 4) // 4 arcs' rows requested before any is used
+		bool tg[4];
+		uint64_t at[4];
+		unsigned long long x[4];
+#pragma unroll
+		for (int i = 0; i < 4; i++)
 		{
-			bool tg[4];
-			uint64_t at[4];
-			unsigned long long x[4];
-#pragma unroll
-			for (int i = 0; i < 4; i++)
-			{
-				tg[i] = a + i < ce && ((__ldg(&T[a + i]) >> s) & 1);
-				at[i] = tg[i] ? (uint64_t)__ldg(&col[a + i]) * SLOTS + s : 0;
-			}
-#pragma unroll
-			for (int i = 0; i < 4; i++)
-				x[i] = tg[i] ? ld_relaxed(rows + at[i]) : 0;
-#pragma unroll
-			for (int i = 0; i < 4; i++)
-			{
-				if (!tg[i])
-					continue;
-				double y = x[i] != UNSET ? __longlong_as_double(x[i]) : wait_for(rows + at[i], P.ctl);
-				if (DIR == 1)
-					y = __ddiv_rn(__dadd_rn(1.0, y), __ldcg(&P.sigma[at[i]]));
-				part = __dadd_rn(part, y);
-			}
+			tg[i] = a + i < e && ((__ldg(&T[a + i]) >> s) & 1);
+			at[i] = tg[i] ? (uint64_t)__ldg(&col[a + i]) * SLOTS + s : 0;
 		}
-		total = __dadd_rn(total, part);
+#pragma unroll
+		for (int i = 0; i < 4; i++)
+			x[i] = tg[i] ? ld_relaxed(rows + at[i]) : 0;
+#pragma unroll
+		for (int i = 0; i < 4; i++)
+		{
+			if (!tg[i])
+				continue;
+			double y = x[i] != UNSET ? __longlong_as_double(x[i]) : wait_for(rows + at[i], P.ctl);
+			if (DIR == 1)
+				y = __ddiv_rn(__dadd_rn(1.0, y), __ldcg(&P.sigma[at[i]]));
+			part = __dadd_rn(part, y);
+		}
 	}
-	return total;
+	return part;
 }
 
-// DIR 0: path counts in the order of the pairs; 1: dependencies in the reverse order.
+// One item of a sweep: a chunk of a heavy pair (its sum into part), or a pair's own value (a light
+// pair's one chunk; a heavy pair's chunk sums in chunk order, from 0.0: the canonical order).
 template <int DIR>
-__global__ void __launch_bounds__(256) brandes_order_sweep(const struct oparams P, unsigned nr)
+__device__ __forceinline__ void sweep_item(const struct oparams &P, unsigned long long item)
+{
+	const uint32_t pr = (uint32_t)item, v = pr / SLOTS, s = pr % SLOTS, j = (uint32_t)(item >> 32);
+	const uint64_t *row = DIR == 0 ? P.in_rowptr : P.rowptr;
+	const uint64_t b = row[v], e = row[v + 1], at = (uint64_t)v * SLOTS + s;
+	if (j > 0)
+	{
+		const uint64_t cb = b + (uint64_t)(j - 1) * CHUNK, ce = cb + CHUNK < e ? cb + CHUNK : e;
+		st_relaxed(&P.part[((uint64_t)P.hb[v] + j - 1) * SLOTS + s], sum_chunk<DIR>(P, cb, ce, s));
+		return;
+	}
+	if (DIR == 0 && s < P.nsrc && P.src[s] == v)
+	{
+		st_relaxed(&P.sigma[at], 1.0);
+		return;
+	}
+	double total;
+	if (e - b > CHUNK)
+	{
+		total = 0.0;
+		const uint64_t nch = (e - b + CHUNK - 1) / CHUNK;
+		for (uint64_t c = 0; c < nch; c++)
+		{
+			const double *p = &P.part[((uint64_t)P.hb[v] + c) * SLOTS + s];
+			unsigned long long x = ld_relaxed(p);
+			total = __dadd_rn(total, x != UNSET ? __longlong_as_double(x) : wait_for(p, P.ctl));
+		}
+	}
+	else
+		total = sum_chunk<DIR>(P, b, e, s);
+	if (DIR == 0)
+		st_relaxed(&P.sigma[at], total);
+	else
+		st_relaxed(&P.delta[at], __dmul_rn(__ldcg(&P.sigma[at]), total));
+}
+
+// DIR 0: path counts in the order of the pairs; 1: dependencies in the reverse order. Expanded (the
+// graph has vertices of more than one chunk on the pull side): the items of P.items, else the pairs.
+template <int DIR>
+__global__ void __launch_bounds__(256) brandes_order_sweep(const struct oparams P, unsigned nr, int expanded)
 {
 	const unsigned lane = threadIdx.x & 31;
+	const unsigned long long end = expanded ? __ldcg(&P.ctl->nitems[DIR]) : nr;
 	for (;;)
 	{
 		unsigned long long base = 0;
 		if (lane == 0)
 			base = atomicAdd(&P.ctl->ticket[DIR], 32ull * PER);
 		base = __shfl_sync(FULL, base, 0);
-		if (base >= nr || *(volatile unsigned *)&P.ctl->stuck)
+		if (base >= end || *(volatile unsigned *)&P.ctl->stuck)
 			return;
-		for (int j = 0; j < PER; j++) // in ticket order: a thread's earlier pairs never wait for its later ones
+		for (int j = 0; j < PER; j++) // in ticket order: a thread's earlier items never wait for its later ones
 		{
 			const unsigned long long t = base + 32ull * j + lane;
-			if (t >= nr)
+			if (t >= end)
 				break;
-			const uint32_t pr = P.order[DIR == 0 ? t : nr - 1 - t], v = pr / SLOTS, s = pr % SLOTS;
-			const uint64_t at = (uint64_t)v * SLOTS + s;
-			if (DIR == 0)
-			{
-				double sig = s < P.nsrc && P.src[s] == v ? 1.0 : sum_arcs<0>(P, P.in_rowptr[v], P.in_rowptr[v + 1], s);
-				st_relaxed(&P.sigma[at], sig);
-			}
-			else
-				st_relaxed(&P.delta[at], __dmul_rn(__ldcg(&P.sigma[at]), sum_arcs<1>(P, P.rowptr[v], P.rowptr[v + 1], s)));
+			sweep_item<DIR>(P, expanded ? P.items[t] : P.order[DIR == 0 ? t : nr - 1 - t]);
 		}
 		__syncwarp();
+	}
+}
+
+// Expanding a sweep's pairs into items: each heavy vertex's first chunk in part (hb: counts, then
+// their exclusive sums), each pair's items (icnt: counts; ipos: their exclusive sums), the items.
+template <int DIR>
+__global__ void brandes_order_hcount(const struct oparams P)
+{
+	const uint64_t *row = DIR == 0 ? P.in_rowptr : P.rowptr;
+	for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < P.n; v += (uint64_t)gridDim.x * blockDim.x)
+	{
+		const uint64_t d = row[v + 1] - row[v];
+		P.icnt[v] = d > CHUNK ? (uint32_t)((d + CHUNK - 1) / CHUNK) : 0;
+	}
+}
+
+template <int DIR>
+__global__ void brandes_order_icount(const struct oparams P, unsigned nr)
+{
+	const uint64_t *row = DIR == 0 ? P.in_rowptr : P.rowptr;
+	for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < nr; i += (uint64_t)gridDim.x * blockDim.x)
+	{
+		const uint32_t v = P.order[DIR == 0 ? i : nr - 1 - i] / SLOTS;
+		const uint64_t d = row[v + 1] - row[v];
+		P.icnt[i] = d > CHUNK ? (uint32_t)((d + CHUNK - 1) / CHUNK) + 1 : 1;
+	}
+}
+
+__global__ void brandes_order_scatter(const struct oparams P, unsigned nr, int dir)
+{
+	for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < nr; i += (uint64_t)gridDim.x * blockDim.x)
+	{
+		const unsigned long long pr = P.order[dir == 0 ? i : nr - 1 - i];
+		const uint32_t c = P.icnt[i], p = P.ipos[i];
+		for (uint32_t k = 0; k + 1 < c; k++) // the chunks first, then the pair's own item
+			P.items[p + k] = pr | (unsigned long long)(k + 1) << 32;
+		P.items[p + c - 1] = pr;
+		if (i == nr - 1)
+			P.ctl->nitems[dir] = p + c;
 	}
 }
 
@@ -242,85 +321,69 @@ __global__ void brandes_order_sums(const struct oparams P)
 
 struct olayout
 {
-	size_t tout, keys1, vals0, vals1, ctl, tmp, tmp_bytes, total;
+	size_t tout, keys1, vals0, vals1, hb, items, ctl, tmp, tmp_bytes, total;
 };
 
-static size_t place(size_t *off, size_t bytes)
+
+static uint64_t heavy_of(const struct sssp_brandes_shape *s)
 {
-	size_t at = *off;
-	*off = (at + bytes + 255) & ~(size_t)255;
-	return at;
+	return s->heavy_in > s->heavy_out ? s->heavy_in : s->heavy_out;
 }
 
-static int olayout_of(uint32_t n, uint64_t m, struct olayout *l)
+static int olayout_of(uint32_t n, uint64_t m, const struct sssp_brandes_shape *s, struct olayout *l)
 {
-	size_t off = 0, pairs = (size_t)(n ? n : 1) * SLOTS;
-	l->tout = place(&off, (m ? m : 1) * 8);
-	l->keys1 = place(&off, pairs * 4);
-	l->vals0 = place(&off, pairs * 4);
-	l->vals1 = place(&off, pairs * 4);
-	l->ctl = place(&off, sizeof(struct octl));
+	size_t off = 0, pairs = (size_t)(n ? n : 1) * SLOTS, heavy = heavy_of(s);
+	l->tout = brandes_place(&off, (m ? m : 1) * 8);
+	l->keys1 = brandes_place(&off, pairs * 4);
+	l->vals0 = brandes_place(&off, pairs * 4);
+	l->vals1 = brandes_place(&off, pairs * 4);
+	l->hb = brandes_place(&off, heavy ? (size_t)n * 4 : 1);
+	l->items = brandes_place(&off, heavy ? (pairs + heavy * SLOTS) * 8 : 1);
+	l->ctl = brandes_place(&off, sizeof(struct octl));
 	cub::DoubleBuffer<uint32_t> k(NULL, NULL), v(NULL, NULL);
-	l->tmp_bytes = 0;
-	if (cub::DeviceRadixSort::SortPairs(NULL, l->tmp_bytes, k, v, (int)pairs) != cudaSuccess)
+	size_t sort_bytes = 0, scan_bytes = 0;
+	if (cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, k, v, (int)pairs) != cudaSuccess ||
+	    (heavy && cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, (uint32_t *)NULL, (uint32_t *)NULL, (int)pairs) != cudaSuccess))
 		return -1;
-	l->tmp = place(&off, l->tmp_bytes ? l->tmp_bytes : 1);
+	l->tmp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
+	l->tmp = brandes_place(&off, l->tmp_bytes ? l->tmp_bytes : 1);
 	l->total = off;
 	return 0;
 }
 
 bool brandes_order_applies(uint32_t n, const struct sssp_brandes_shape *s)
 {
-	static int mode = -1; // 1: ordered sweeps where they apply; 0: TUCCOMPI_BRANDES_SWEEP=rounds
-	if (mode < 0)
-	{
-		const char *e = getenv("TUCCOMPI_BRANDES_SWEEP");
-		mode = !(e && !strcmp(e, "rounds"));
-	}
-	return mode && s->w_min >= 1 && (uint64_t)n * SLOTS <= (uint64_t)INT32_MAX;
+	return s->w_min >= 1 && ((uint64_t)n + heavy_of(s)) * SLOTS <= (uint64_t)INT32_MAX;
 }
 
 size_t brandes_order_workspace_size(uint32_t n, uint64_t m, const struct sssp_brandes_shape *s)
 {
 	struct olayout l;
-	if (!brandes_order_applies(n, s) || olayout_of(n, m, &l) < 0)
+	if (!brandes_order_applies(n, s) || olayout_of(n, m, s, &l) < 0)
 		return 0;
 	return l.total + 256;
 }
 
-#define FAIL(code, ...)                                     \
-	do                                                  \
-	{                                                   \
-		if (err && errlen)                          \
-			snprintf(err, errlen, __VA_ARGS__); \
-		return (code);                              \
-	} while (0)
+#define FAIL BRANDES_FAIL
+#define CK BRANDES_CK
 
-#define CK(call)                                                                                       \
-	do                                                                                             \
-	{                                                                                              \
-		cudaError_t e_ = (call);                                                               \
-		if (e_ != cudaSuccess)                                                                 \
-		{                                                                                      \
-			cudaStreamSynchronize(s);                                                      \
-			FAIL(-EIO, "sssp_brandes_gpu (ordered sweeps): %s: %s", #call, cudaGetErrorString(e_)); \
-		}                                                                                      \
-	} while (0)
-
-static unsigned persistent_grid(const void *fn, unsigned bx, int sms)
+// A persistent grid's blocks: the GPU's resident blocks of fn, shared by the batches at once on it
+// (a batch alone fills it; the waits of a deep graph's sweeps then overlap with other batches' work).
+static unsigned persistent_grid(const void *fn, unsigned bx, int sms, unsigned share)
 {
 	int bps = 0;
 	if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, fn, (int)bx, 0) != cudaSuccess || bps < 1)
 		bps = 1;
-	return (unsigned)bps * (unsigned)sms;
+	unsigned g = (unsigned)bps * (unsigned)sms / (share ? share : 1);
+	return g ? g : 1;
 }
 
 int brandes_order_run(const struct sssp_brandes_graph *g, const struct sssp_brandes_shape *shape, const uint32_t *src,
 		      unsigned nsrc, const uint32_t *dist, struct tuccompi_exact *acc, const struct brandes_order_borrowed *b,
-		      void *work, cudaStream_t s, char *err, size_t errlen)
+		      void *work, unsigned share, cudaStream_t s, char *err, size_t errlen)
 {
 	struct olayout l;
-	if (olayout_of(g->n, g->m, &l) < 0)
+	if (olayout_of(g->n, g->m, shape, &l) < 0)
 		FAIL(-EIO, "sssp_brandes_gpu (ordered sweeps): cannot size the radix sort's workspace");
 	char *base = (char *)(((uintptr_t)work + 255) & ~(uintptr_t)255);
 	struct oparams P;
@@ -340,6 +403,11 @@ int brandes_order_run(const struct sssp_brandes_graph *g, const struct sssp_bran
 	P.delta = b->delta;
 	P.keys = b->keys;
 	P.vals = (uint32_t *)(base + l.vals0);
+	P.part = b->part;
+	P.hb = (uint32_t *)(base + l.hb);
+	P.icnt = b->keys; // the keys' two buffers, free once the pairs are sorted
+	P.ipos = (uint32_t *)(base + l.keys1);
+	P.items = (unsigned long long *)(base + l.items);
 	P.acc = acc;
 	P.ctl = (struct octl *)(base + l.ctl);
 	memcpy(P.src, src, nsrc * sizeof(uint32_t));
@@ -373,11 +441,29 @@ int brandes_order_run(const struct sssp_brandes_graph *g, const struct sssp_bran
 		size_t tb = l.tmp_bytes;
 		CK(cub::DeviceRadixSort::SortPairs(base + l.tmp, tb, dk, dv, (int)h.nr, 0, bits, s));
 		P.order = dv.Current();
-		const void *f0 = (const void *)brandes_order_sweep<0>, *f1 = (const void *)brandes_order_sweep<1>;
-		brandes_order_sweep<0><<<persistent_grid(f0, bx, sms), bx, 0, s>>>(P, h.nr);
-		CK(cudaGetLastError());
-		brandes_order_sweep<1><<<persistent_grid(f1, bx, sms), bx, 0, s>>>(P, h.nr);
-		CK(cudaGetLastError());
+		const void *sweep[2] = { (const void *)brandes_order_sweep<0>, (const void *)brandes_order_sweep<1> };
+		const void *hcount[2] = { (const void *)brandes_order_hcount<0>, (const void *)brandes_order_hcount<1> };
+		const void *icount[2] = { (const void *)brandes_order_icount<0>, (const void *)brandes_order_icount<1> };
+		unsigned gn = (unsigned)(((uint64_t)g->n + bx - 1) / bx), gr = (h.nr + bx - 1) / bx;
+		gn = gn < cap ? gn : cap;
+		gr = gr < cap ? gr : cap;
+		for (int dir = 0; dir < 2; dir++)
+		{
+			int expanded = (dir == 0 ? shape->heavy_in : shape->heavy_out) > 0, nr = (int)h.nr;
+			void *a1[] = { &P }, *a2[] = { &P, &h.nr }, *a3[] = { &P, &h.nr, &dir }, *a4[] = { &P, &h.nr, &expanded };
+			if (expanded) // the heavy pairs' chunks as items of their own
+			{
+				size_t tb = l.tmp_bytes;
+				CK(cudaLaunchKernel(hcount[dir], dim3(gn), dim3(bx), a1, 0, s));
+				CK(cub::DeviceScan::ExclusiveSum(base + l.tmp, tb, P.icnt, P.hb, (int)g->n, s));
+				CK(cudaLaunchKernel(icount[dir], dim3(gr), dim3(bx), a2, 0, s));
+				tb = l.tmp_bytes;
+				CK(cub::DeviceScan::ExclusiveSum(base + l.tmp, tb, P.icnt, P.ipos, nr, s));
+				CK(cudaLaunchKernel((const void *)brandes_order_scatter, dim3(gr), dim3(bx), a3, 0, s));
+				CK(cudaMemsetAsync(P.part, 0xff, (size_t)heavy_of(shape) * SLOTS * sizeof(double), s)); // UNSET
+			}
+			CK(cudaLaunchKernel(sweep[dir], dim3(persistent_grid(sweep[dir], bx, sms, share)), dim3(bx), a4, 0, s));
+		}
 		unsigned gs = (unsigned)(((uint64_t)g->n * 32 + bx - 1) / bx);
 		brandes_order_sums<<<gs < cap ? gs : cap, bx, 0, s>>>(P);
 		CK(cudaGetLastError());
@@ -389,4 +475,93 @@ int brandes_order_run(const struct sssp_brandes_graph *g, const struct sssp_bran
 			   "distances); TUCCOMPI_BRANDES_SWEEP=rounds runs Kahn's rounds instead",
 		     STUCK_NS / 1000000000ull);
 	return 0;
+}
+
+// ------------------------------------------------------------------ which way, per graph
+
+// TUCCOMPI_BRANDES_SWEEP: auto (default), order or rounds; -1 for anything else.
+static int sweep_mode(void)
+{
+	const char *e = getenv("TUCCOMPI_BRANDES_SWEEP");
+	if (!e || !*e || !strcmp(e, "auto"))
+		return BRANDES_AUTO;
+	if (!strcmp(e, "order"))
+		return BRANDES_ORDER;
+	if (!strcmp(e, "rounds"))
+		return BRANDES_ROUNDS;
+	return -1;
+}
+
+// A graph's trials (auto): its first batches alternate rounds and order, each timed; after TRIALS,
+// the way with the shorter best time runs the rest. Keyed by the graph's device arrays (one entry
+// per GPU and graph), the few most recent kept.
+#define TRIALS 4
+#define PICKS 16
+static struct pick
+{
+	const uint64_t *rowptr;
+	uint32_t n;
+	uint64_t m;
+	unsigned started, ended;
+	double best[2]; // 0: rounds, 1: order
+	unsigned long long used;
+} picks[PICKS];
+static unsigned long long pick_clock;
+static pthread_mutex_t pick_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct pick *pick_of(const struct sssp_brandes_graph *g)
+{
+	struct pick *old = &picks[0];
+	for (int i = 0; i < PICKS; i++)
+	{
+		if (picks[i].rowptr == g->rowptr && picks[i].n == g->n && picks[i].m == g->m)
+			return &picks[i];
+		if (picks[i].used < old->used)
+			old = &picks[i];
+	}
+	memset(old, 0, sizeof(*old));
+	old->rowptr = g->rowptr;
+	old->n = g->n;
+	old->m = g->m;
+	return old;
+}
+
+int brandes_sweep_pick(const struct sssp_brandes_graph *g, const struct sssp_brandes_shape *s, int *ordered, int *trial,
+		       char *err, size_t errlen)
+{
+	int mode = sweep_mode();
+	*trial = -1;
+	if (mode < 0)
+		BRANDES_FAIL(-EINVAL, "sssp_brandes_gpu: TUCCOMPI_BRANDES_SWEEP=%s: say auto, order or rounds",
+			     getenv("TUCCOMPI_BRANDES_SWEEP"));
+	*ordered = brandes_order_applies(g->n, s) && mode != BRANDES_ROUNDS;
+	if (!*ordered || mode != BRANDES_AUTO)
+		return 0;
+	pthread_mutex_lock(&pick_lock);
+	struct pick *p = pick_of(g);
+	p->used = ++pick_clock;
+	if (p->started < TRIALS)
+	{
+		*trial = (int)p->started++;
+		*ordered = *trial & 1;
+	}
+	else if (p->ended < TRIALS)
+		*ordered = 1; // trials still running on other streams: the default meanwhile
+	else
+		*ordered = p->best[1] <= p->best[0];
+	pthread_mutex_unlock(&pick_lock);
+	return 0;
+}
+
+void brandes_sweep_done(const struct sssp_brandes_graph *g, int trial, double seconds)
+{
+	if (trial < 0)
+		return;
+	pthread_mutex_lock(&pick_lock);
+	struct pick *p = pick_of(g);
+	double *b = &p->best[trial & 1];
+	if (trial < 2 || seconds < *b)
+		*b = seconds;
+	p->ended++;
+	pthread_mutex_unlock(&pick_lock);
 }

@@ -151,7 +151,8 @@ static void brandes_cuda(struct tuccompi_batch *b, void *arg)
 		tuccompi_batch_fail(b, -ENOMEM, "betweenness: %s", tuccompi_last_error());
 		return;
 	}
-	ret = sssp_brandes_gpu(&bg, &st->shape, src, nsrc, sssp_batch_gpu_dist(ws), acc, ws + w1, stream, err, sizeof(err));
+	ret = sssp_brandes_gpu(&bg, &st->shape, src, nsrc, sssp_batch_gpu_dist(ws), acc, ws + w1, prm.share, stream, err,
+			       sizeof(err));
 	if (ret < 0)
 	{
 		tuccompi_batch_fail(b, ret, "betweenness: %s", err);
@@ -209,6 +210,13 @@ static int brandes_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	{
 		snprintf(why, whylen, "betweenness on a GPU: %llu arcs, at most 2^32 - 1 (run it with --units cpu)",
 			 (unsigned long long)g->m);
+		return -EINVAL;
+	}
+	const char *sweep = getenv("TUCCOMPI_BRANDES_SWEEP");
+	if (p->o.cuda && sweep && *sweep && strcmp(sweep, "auto") && strcmp(sweep, "order") && strcmp(sweep, "rounds"))
+	{
+		snprintf(why, whylen, "TUCCOMPI_BRANDES_SWEEP=%s: say auto, order or rounds (how a GPU sweeps: docs/apsp.md)",
+			 sweep);
 		return -EINVAL;
 	}
 	if (p->o.cuda)
