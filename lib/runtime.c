@@ -226,7 +226,8 @@ static void stop_mpi(void)
  * cores (whole cores, hwloc's logical order, so a block stays within a socket when it can) and
  * GPUs round-robin (device d goes to local rank d mod L; with fewer GPUs than ranks, the first
  * ranks get one each and the others none). A rank's CPU workers are its cores minus one per
- * GPU stream worker (each has a host thread of its own). StarPU's own variables
+ * GPU stream worker (each has a host thread of its own), minus one for StarPU-MPI's progression
+ * thread where that leaves at least two. StarPU's own variables
  * (STARPU_NCPU, STARPU_NCUDA, STARPU_WORKERS_CPUID/COREID/CUDAID) and tuccompi_conf::ncpus /
  * ncuda win; TUCCOMPI_NODE_SPLIT=0 turns the split off. GPU-to-core affinity is not read (it
  * would need hwloc's CUDA/NVML plug-ins at run time): GPU r goes with core block r. */
@@ -332,6 +333,14 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 					sconf->workers_bindid[i] = sconf->workers_bindid[i % n];
 				sconf->use_explicit_workers_bindid = n > 0;
 				int ncpu = n - (getenv("STARPU_NCUDA") ? 0 : ngpu * mk_max);
+				/* StarPU-MPI's progression thread polls while a receive is posted, and the
+				 * 1st layer always has one: StarPU gives it a core of its own when it
+				 * chooses the CPU workers itself, not when we do. Sharing a worker's
+				 * core, every message waited for the scheduler's time slice (an MS
+				 * round trip took 0.8-1.2 ms on the H200 node, docs/apsp.md), so a
+				 * rank with 3 or more cores for CPU workers leaves one to it. */
+				if (ncpu >= 3 && !getenv("STARPU_RESERVE_NCPU"))
+					ncpu--;
 				if (conf->ncpus < 0)
 					sconf->ncpus = ncpu > 0 ? ncpu : 0;
 				snprintf(cores, sizeof(cores), "cores %d-%d of %d", first, last - 1, ncores);
