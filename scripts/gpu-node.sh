@@ -64,6 +64,8 @@
 #                 16384 and 65536; POLICIES, default ms-tail; MK, default 1, as the simulations run);
 #                 then EQ_POLICIES (default "eq1 eq2") measured with every unit on 1 and 2 ranks
 #                 (K_EQ_R1M, K_EQ_ROAD: sources, default 416 and 16384)
+#   mpicore*      two ranks of the node, StarPU-MPI's progression thread on a core of its own against
+#                 sharing the workers' (STARPU_RESERVE_NCPU=0): rate, MS round trips, SYN's steps
 #   startgap*     where the GPU's idle at a set's start goes (TUCCOMPI_END_LOG's first jobs), lazy and
 #                 eager CUDA module loading, PHAST and batched, GPU alone and every unit
 #   pack          one archive of everything in $OUT (last)
@@ -700,6 +702,35 @@ PY
 			gap "gpu-$rep" "$APP" "${a[@]}" --units gpu
 		done
 		rm -f "$file" "$file.ch"
+		;;
+	mpicore)
+		# two ranks of the node (issues 24, 26): StarPU-MPI's progression thread on a core of its own
+		# (the default since 7291f63) against sharing the CPU workers' (STARPU_RESERVE_NCPU=0, the
+		# earlier behaviour): rate, MS round trips and SYN's steps (TUCCOMPI_END_LOG), every unit,
+		# MS-TAIL, road-like 1M (PHAST, K_ROAD sources) and random 1M (batched, K_R1M), REPS times
+		folder mpicore
+		gen road:1048576 "$tmp/road.tgb"
+		gen random:1049088 "$tmp/r1m.tgb"
+		"$APP" "$tmp/road.tgb" --engine phast --ch-cache "$tmp/road.ch" --units gpu --sources random:256 -q
+		for rep in $(seq "${REPS:-2}"); do
+			for core in own shared; do
+				x=
+				[ $core = shared ] && x="-x STARPU_RESERVE_NCPU" && export STARPU_RESERVE_NCPU=0
+				for g in road r1m; do
+					a=("$tmp/$g.tgb" --units all --policy ms-tail --seed 1 --summary)
+					if [ $g = road ]; then
+						a+=(--engine phast --ch-cache "$tmp/road.ch" --sources "random:${K_ROAD:-131072}")
+					else
+						a+=(--sources "random:${K_R1M:-16384}")
+					fi
+					MPIRUN_ARGS="${MPIRUN_ARGS:-} -x TUCCOMPI_END_LOG $x" \
+						endlog_run "$g-2ranks-$core-$rep" "SYN ms" "$B/tests/mpirun.sh" 2 "$APP" "${a[@]}"
+					grep -h "round trip\|CPU + " "$o/$g-2ranks-$core-$rep.log" | sed 's/^/    /'
+				done
+				unset STARPU_RESERVE_NCPU
+			done
+		done
+		rm -f "$tmp/road.tgb" "$tmp/road.ch" "$tmp/r1m.tgb"
 		;;
 	startgap)
 		# the start of a GPU set (issues 24, 26; docs/apsp.md "The GPU's first job"): TUCCOMPI_END_LOG's
