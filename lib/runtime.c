@@ -336,9 +336,9 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 				/* StarPU-MPI's progression thread polls while a receive is posted, and the
 				 * 1st layer always has one: StarPU gives it a core of its own when it
 				 * chooses the CPU workers itself, not when we do. Sharing a worker's
-				 * core, every message waited for the scheduler's time slice (an MS
-				 * round trip took 0.8-1.2 ms on the H200 node, docs/apsp.md), so a
-				 * rank with 3 or more cores for CPU workers leaves one to it. */
+				 * core, every message waits for the scheduler's time slice (the MS
+				 * round trips measured on two ranks: docs/simulation.md), so a rank
+				 * with 3 or more cores for CPU workers leaves one to it. */
 				if (ncpu >= 3 && !getenv("STARPU_RESERVE_NCPU"))
 					ncpu--;
 				if (conf->ncpus < 0)
