@@ -267,16 +267,19 @@ PY
 		folder betweenness-ncu
 		ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 		[ -n "$ncu" ] || { echo "no ncu"; continue; }
-		step "ncu: the brandes kernels of one batch of 64 sources, random 1M"
-		timeout "${NCU_LIMIT:-240}" "$ncu" --kernel-name regex:brandes_ --launch-count "${NCU_LAUNCHES:-600}" \
-			--section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis \
-			--export "$o/brandes" --force-overwrite \
-			"$B/bench/bench_betweenness" --gen random:1049088 --sources 64 --units gpu --reps 1 >"$o/ncu.log" 2>&1
-		echo "ncu exit $?"
-		"$ncu" --import "$o/brandes.ncu-rep" --print-summary per-kernel --csv >"$o/summary.csv" 2>/dev/null
-		"$ncu" --import "$o/brandes.ncu-rep" --print-summary per-kernel 2>/dev/null |
-			grep -E "brandes_|Duration|Memory Throughput|Compute \(SM\)|Registers|Achieved Occupancy|L2 Hit|DRAM Throughput" | head -80
-		rm -f "$o/brandes.ncu-rep"
+		for gg in ${NCU_GRAPHS:-random:1049088}; do
+			nm=${gg%%:*}
+			step "ncu: the brandes kernels of one batch of 64 sources, $gg (TUCCOMPI_BRANDES_SWEEP=${TUCCOMPI_BRANDES_SWEEP:-auto})"
+			timeout "${NCU_LIMIT:-240}" "$ncu" --kernel-name regex:brandes_ --launch-count "${NCU_LAUNCHES:-600}" \
+				--section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis \
+				--export "$o/brandes-$nm" --force-overwrite \
+				"$B/bench/bench_betweenness" --gen "$gg" --sources 64 --units gpu --reps 1 --check 0 >"$o/ncu-$nm.log" 2>&1
+			echo "ncu exit $?"
+			"$ncu" --import "$o/brandes-$nm.ncu-rep" --print-summary per-kernel --csv >"$o/summary-$nm.csv" 2>/dev/null
+			"$ncu" --import "$o/brandes-$nm.ncu-rep" --print-summary per-kernel 2>/dev/null |
+				grep -E "brandes_|Duration|Memory Throughput|Compute \(SM\)|Registers|Achieved Occupancy|L2 Hit|DRAM Throughput" | head -80
+			rm -f "$o/brandes-$nm.ncu-rep"
+		done
 		;;
 	betweenness-base)
 		folder betweenness-base
