@@ -14,7 +14,8 @@
 //            grid's residency: a pair only waits for pairs of smaller keys, which took their tickets
 //            earlier from threads that are running (the smallest unfinished pair always runs).
 //   backward the same from the far end of the order: delta(v) = sigma(v) x the sum of
-//            (1 + delta(w)) / sigma(w) over the tight out-arcs, waiting for delta(w)
+//            q(w) = (1 + delta(w)) / sigma(w) over the tight out-arcs, waiting for q(w), which w's
+//            pair writes in sigma(w)'s place with the sign bit set (a count never has it)
 //   sums     a warp per vertex adds its 64 slots' dependencies (sources excluded) into the sums,
 //            exactly (brandes_warp_add_exact)
 // Each (vertex, slot) pair is served once per sweep, and each of its arcs read once, where Kahn's
@@ -38,7 +39,8 @@
 #define SLOTS BRANDES_SLOTS
 #define CHUNK SSSP_BRANDES_CHUNK
 #define PER 4                             // pairs per thread per ticket
-#define UNSET 0xffffffffffffffffull        // sigma / delta not written yet (a NaN)
+#define UNSET 0xffffffffffffffffull        // sigma not written yet (a NaN)
+#define QBIT 0x8000000000000000ull          // sigma's place once the backward sweep wrote q there
 #define STUCK_NS (30ull * 1000000000ull)  // a wait this long means a broken order: give up
 
 struct octl
@@ -87,9 +89,24 @@ __device__ __forceinline__ unsigned long long now_ns()
 	return t;
 }
 
+// Written: a value other than UNSET (sigma, part), or q (Q: the sign bit, which no sigma has: a
+// count is at least 1). q = (1 + delta) / sigma is never negative; its sign bit says it is there.
+template <bool Q>
+__device__ __forceinline__ bool written(unsigned long long b)
+{
+	return Q ? (b & QBIT) != 0 : b != UNSET;
+}
+
+template <bool Q>
+__device__ __forceinline__ double value_of(unsigned long long b)
+{
+	return __longlong_as_double(Q ? b & ~QBIT : b);
+}
+
 // The value at p once another thread has written it (or 0.0 when the run is given up). The sleeps
 // double from 64 ns to 4 us, so that the many threads a deep graph keeps waiting poll less (on the
 // H200 the rates were the same as with 64 ns throughout: polling was not what bound them).
+template <bool Q>
 __device__ __noinline__ double wait_for(const double *p, struct octl *ctl)
 {
 	const unsigned long long t0 = now_ns();
@@ -99,8 +116,8 @@ __device__ __noinline__ double wait_for(const double *p, struct octl *ctl)
 		__nanosleep(ns);
 		ns = ns < 4096 ? 2 * ns : ns;
 		unsigned long long b = ld_relaxed(p);
-		if (b != UNSET)
-			return __longlong_as_double(b);
+		if (written<Q>(b))
+			return value_of<Q>(b);
 		if (k % 64 == 0 && (*(volatile unsigned *)&ctl->stuck || now_ns() - t0 > STUCK_NS))
 		{
 			atomicExch(&ctl->stuck, 1u);
@@ -111,29 +128,58 @@ __device__ __noinline__ double wait_for(const double *p, struct octl *ctl)
 
 // ------------------------------------------------------------------ keys
 
-__global__ void brandes_order_keys(const struct oparams P)
+#define KEYS_PER 8 // pairs per thread per tile of the keys' kernel: one atomic per 8 x 256 pairs
+
+__global__ void __launch_bounds__(256) brandes_order_keys(const struct oparams P)
 {
-	const unsigned lane = threadIdx.x & 31;
-	const uint64_t total = (uint64_t)P.n * SLOTS, wstride = (uint64_t)gridDim.x * blockDim.x;
+	__shared__ unsigned s_cnt[8], s_base;
+	const unsigned lane = threadIdx.x & 31, wib = threadIdx.x >> 5, nwb = blockDim.x >> 5;
+	const uint64_t total = (uint64_t)P.n * SLOTS, tile = (uint64_t)blockDim.x * KEYS_PER;
 	unsigned kmax = 0;
-	for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < total; base += wstride)
+	for (uint64_t t0 = (uint64_t)blockIdx.x * tile; t0 < total; t0 += (uint64_t)gridDim.x * tile) // block-uniform
 	{
-		const uint64_t i = base + lane; // warp-uniform loop: every lane takes part in the ballot
-		uint32_t d = i < total ? P.dist[i] : INF;
-		const bool ok = d != INF && (unsigned)(i % SLOTS) < P.nsrc;
-		const unsigned bal = __ballot_sync(FULL, ok);
-		if (!bal)
-			continue;
-		unsigned at = 0;
-		if (lane == 0)
-			at = atomicAdd(&P.ctl->nr, (unsigned)__popc(bal));
-		at = __shfl_sync(FULL, at, 0) + __popc(bal & ((1u << lane) - 1));
-		if (ok)
+		// a warp's KEYS_PER x 32 consecutive pairs; one atomic per tile (a counter per warp was 2 ms
+		// of a random 1M batch: 2 million atomics on one address)
+		const uint64_t w0 = t0 + (uint64_t)wib * 32 * KEYS_PER;
+		unsigned bal[KEYS_PER], key[KEYS_PER], c = 0;
+#pragma unroll
+		for (int k = 0; k < KEYS_PER; k++)
 		{
-			const unsigned key = d / P.w_min;
-			P.keys[at] = key;
-			P.vals[at] = (uint32_t)i;
-			kmax = key > kmax ? key : kmax;
+			const uint64_t i = w0 + 32 * k + lane;
+			const uint32_t d = i < total ? P.dist[i] : INF;
+			const bool ok = d != INF && (unsigned)(i % SLOTS) < P.nsrc;
+			bal[k] = __ballot_sync(FULL, ok);
+			key[k] = ok ? d / P.w_min : 0;
+			kmax = key[k] > kmax ? key[k] : kmax;
+			c += __popc(bal[k]);
+		}
+		if (lane == 0)
+			s_cnt[wib] = c;
+		__syncthreads();
+		if (threadIdx.x == 0)
+		{
+			unsigned sum = 0;
+			for (unsigned w = 0; w < nwb; w++)
+			{
+				const unsigned x = s_cnt[w];
+				s_cnt[w] = sum;
+				sum += x;
+			}
+			s_base = sum ? atomicAdd(&P.ctl->nr, sum) : 0;
+		}
+		__syncthreads();
+		unsigned at = s_base + s_cnt[wib];
+		__syncthreads(); // s_cnt and s_base are rewritten by the next tile
+#pragma unroll
+		for (int k = 0; k < KEYS_PER; k++)
+		{
+			if ((bal[k] >> lane) & 1)
+			{
+				const unsigned j = at + __popc(bal[k] & ((1u << lane) - 1));
+				P.keys[j] = key[k];
+				P.vals[j] = (uint32_t)(w0 + 32 * k + lane);
+			}
+			at += __popc(bal[k]);
 		}
 	}
 	for (int off = 16; off > 0; off >>= 1)
@@ -155,14 +201,14 @@ __global__ void brandes_order_tout(const struct oparams P, uint64_t m)
 // ------------------------------------------------------------------ sweeps
 
 // Sum over the arcs [b, e) (one chunk: at most CHUNK) of the pull side (DIR 0: in-arcs, of sigma(u);
-// 1: out-arcs, of (1 + delta(w)) / sigma(w)) that are tight in slot s, in arc order from 0.0; the
-// rows' values waited for while unset.
+// 1: out-arcs, of q(w) = (1 + delta(w)) / sigma(w), which w's pair leaves in sigma's place) that are
+// tight in slot s, in arc order from 0.0; the rows' values waited for while not written.
 template <int DIR>
 __device__ __forceinline__ double sum_chunk(const struct oparams &P, uint64_t b, uint64_t e, unsigned s)
 {
 	const uint32_t *col = DIR == 0 ? P.in_col : P.col;
 	const unsigned long long *T = DIR == 0 ? P.T : P.Tout;
-	const double *rows = DIR == 0 ? P.sigma : P.delta;
+	const double *rows = P.sigma;
 	double part = 0.0;
 	for (uint64_t a = b; a < e; a += 4) // 4 arcs' rows requested before any is used
 	{
@@ -183,9 +229,7 @@ __device__ __forceinline__ double sum_chunk(const struct oparams &P, uint64_t b,
 		{
 			if (!tg[i])
 				continue;
-			double y = x[i] != UNSET ? __longlong_as_double(x[i]) : wait_for(rows + at[i], P.ctl);
-			if (DIR == 1)
-				y = __ddiv_rn(__dadd_rn(1.0, y), __ldcg(&P.sigma[at[i]]));
+			const double y = written<DIR == 1>(x[i]) ? value_of<DIR == 1>(x[i]) : wait_for<DIR == 1>(rows + at[i], P.ctl);
 			part = __dadd_rn(part, y);
 		}
 	}
@@ -220,7 +264,7 @@ __device__ __forceinline__ void sweep_item(const struct oparams &P, unsigned lon
 		{
 			const double *p = &P.part[((uint64_t)P.hb[v] + c) * SLOTS + s];
 			unsigned long long x = ld_relaxed(p);
-			total = __dadd_rn(total, x != UNSET ? __longlong_as_double(x) : wait_for(p, P.ctl));
+			total = __dadd_rn(total, x != UNSET ? __longlong_as_double(x) : wait_for<false>(p, P.ctl));
 		}
 	}
 	else
@@ -228,7 +272,14 @@ __device__ __forceinline__ void sweep_item(const struct oparams &P, unsigned lon
 	if (DIR == 0)
 		st_relaxed(&P.sigma[at], total);
 	else
-		st_relaxed(&P.delta[at], __dmul_rn(__ldcg(&P.sigma[at]), total));
+	{
+		// delta for the sums; q in sigma's place for the tails (sigma(v) is read by no other pair
+		// in this sweep): each tail reads one value per tight arc, and divides nothing
+		const double sv = __ldcg(&P.sigma[at]), dv = __dmul_rn(sv, total);
+		__stcg(&P.delta[at], dv);
+		const unsigned long long q = (unsigned long long)__double_as_longlong(__ddiv_rn(__dadd_rn(1.0, dv), sv));
+		asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(&P.sigma[at]), "l"(q | QBIT) : "memory");
+	}
 }
 
 // DIR 0: path counts in the order of the pairs; 1: dependencies in the reverse order. Expanded (the
@@ -416,8 +467,7 @@ int brandes_order_run(const struct sssp_brandes_graph *g, const struct sssp_bran
 	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	const size_t rows = (size_t)g->n * SLOTS * sizeof(double);
 	CK(cudaMemsetAsync(P.ctl, 0, sizeof(struct octl), s));
-	CK(cudaMemsetAsync(P.sigma, 0xff, rows, s)); // UNSET
-	CK(cudaMemsetAsync(P.delta, 0xff, rows, s));
+	CK(cudaMemsetAsync(P.sigma, 0xff, rows, s)); // UNSET (delta is written before it is read)
 	const unsigned bx = 256, cap = (unsigned)sms * 8;
 	unsigned gk = (unsigned)(((uint64_t)g->n * SLOTS + bx - 1) / bx);
 	brandes_order_keys<<<gk < cap ? gk : cap, bx, 0, s>>>(P);
