@@ -6,6 +6,8 @@
 //
 //   keys     every reached (vertex, slot) pair, keyed by floor(d / w_min); sorted (CUB's radix sort,
 //            as many bits as the largest key needs)
+//   masks    the tight arcs by slot, both sides (brandes_order_transpose): a pair finds its tight
+//            arcs in a word or two of bits instead of reading 8 bytes of slots per arc
 //   forward  a persistent grid takes the sorted pairs in order, 32 x PER at a time per warp (tickets
 //            from one counter), one pair per thread: sigma(v) in slot s pulls sigma(u) over v's tight
 //            in-arcs, in the canonical order of brandes.h (arc order, chunks of 256, then the chunks'
@@ -57,7 +59,7 @@ struct oparams
 	const uint64_t *rowptr, *in_rowptr;
 	const uint32_t *col, *in_col, *arc_in, *dist;
 	const unsigned long long *T;
-	unsigned long long *Tout; // per out-arc: its tight slots
+	uint32_t *Tin, *Tout;     // tight arcs by slot: word g * 64 + s, bit j: arc 32 g + j (in-arcs; out-arcs)
 	double *sigma, *delta;
 	double *part;             // a heavy vertex's chunk sums: part[(hb[v] + chunk) * 64 + slot]
 	uint32_t *keys, *vals;    // unsorted pairs (keys: floor(d / w_min); vals: v * 64 + slot)
@@ -191,11 +193,32 @@ __global__ void __launch_bounds__(256) brandes_order_keys(const struct oparams P
 		atomicMax(&P.ctl->maxkey, kmax);
 }
 
-// Each out-arc's tight slots, from its in-arc's (T is indexed by in-arc).
-__global__ void brandes_order_tout(const struct oparams P, uint64_t m)
+// The tight masks by slot (T holds, per in-arc, the slots in which it is tight): a warp per 32 arcs
+// of one side, 64 ballots; word g * 64 + s holds arcs 32 g .. 32 g + 31 in slot s. A pair then reads
+// its arcs' bits in one or two words, where T made it read 8 bytes per arc (R-MAT: 60 in-arcs per
+// reached vertex), and the pairs of one vertex read neighbouring words.
+__global__ void brandes_order_transpose(const struct oparams P, uint64_t m)
 {
-	for (uint64_t a = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; a < m; a += (uint64_t)gridDim.x * blockDim.x)
-		P.Tout[a] = P.T[P.arc_in[a]];
+	const unsigned lane = threadIdx.x & 31;
+	const uint64_t groups = (m + 31) / 32, W = (uint64_t)gridDim.x * (blockDim.x >> 5);
+	for (uint64_t g = (uint64_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); g < groups; g += W) // warp-uniform
+	{
+		const uint64_t a = g * 32 + lane;
+		const unsigned long long ti = a < m ? P.T[a] : 0, to = a < m ? P.T[P.arc_in[a]] : 0;
+		uint32_t in0 = 0, in1 = 0, out0 = 0, out1 = 0;
+#pragma unroll 8
+		for (unsigned s = 0; s < 32; s++)
+		{
+			const uint32_t b0 = __ballot_sync(FULL, (ti >> s) & 1), b1 = __ballot_sync(FULL, (ti >> (s + 32)) & 1);
+			const uint32_t c0 = __ballot_sync(FULL, (to >> s) & 1), c1 = __ballot_sync(FULL, (to >> (s + 32)) & 1);
+			if (lane == s)
+				in0 = b0, in1 = b1, out0 = c0, out1 = c1;
+		}
+		P.Tin[g * SLOTS + lane] = in0;
+		P.Tin[g * SLOTS + 32 + lane] = in1;
+		P.Tout[g * SLOTS + lane] = out0;
+		P.Tout[g * SLOTS + 32 + lane] = out1;
+	}
 }
 
 // ------------------------------------------------------------------ sweeps
@@ -207,30 +230,44 @@ template <int DIR>
 __device__ __forceinline__ double sum_chunk(const struct oparams &P, uint64_t b, uint64_t e, unsigned s)
 {
 	const uint32_t *col = DIR == 0 ? P.in_col : P.col;
-	const unsigned long long *T = DIR == 0 ? P.T : P.Tout;
+	const uint32_t *Tt = DIR == 0 ? P.Tin : P.Tout;
 	const double *rows = P.sigma;
 	double part = 0.0;
-	for (uint64_t a = b; a < e; a += 4) // 4 arcs' rows requested before any is used
+	if (b >= e)
+		return part;
+	for (uint64_t g = b >> 5, ge = (e - 1) >> 5; g <= ge; g++)
 	{
-		bool tg[4];
-		uint64_t at[4];
-		unsigned long long x[4];
-#pragma unroll
-		for (int i = 0; i < 4; i++)
+		const uint64_t lo = g << 5;
+		uint32_t w = __ldg(&Tt[g * SLOTS + s]);
+		if (lo < b)
+			w &= ~0u << (b - lo);
+		if (e - lo < 32)
+			w &= (1u << (e - lo)) - 1;
+		while (w) // up to 4 tight arcs' rows requested before any is used, added in arc order
 		{
-			tg[i] = a + i < e && ((__ldg(&T[a + i]) >> s) & 1);
-			at[i] = tg[i] ? (uint64_t)__ldg(&col[a + i]) * SLOTS + s : 0;
-		}
+			uint64_t at[4];
+			unsigned long long x[4];
+			int c = 0;
 #pragma unroll
-		for (int i = 0; i < 4; i++)
-			x[i] = tg[i] ? ld_relaxed(rows + at[i]) : 0;
+			for (int i = 0; i < 4; i++)
+				if (w)
+				{
+					at[i] = (uint64_t)__ldg(&col[lo + __ffs(w) - 1]) * SLOTS + s;
+					w &= w - 1;
+					c = i + 1;
+				}
 #pragma unroll
-		for (int i = 0; i < 4; i++)
-		{
-			if (!tg[i])
-				continue;
-			const double y = written<DIR == 1>(x[i]) ? value_of<DIR == 1>(x[i]) : wait_for<DIR == 1>(rows + at[i], P.ctl);
-			part = __dadd_rn(part, y);
+			for (int i = 0; i < 4; i++)
+				if (i < c)
+					x[i] = ld_relaxed(rows + at[i]);
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+				if (i < c)
+				{
+					const double y = written<DIR == 1>(x[i]) ? value_of<DIR == 1>(x[i])
+										: wait_for<DIR == 1>(rows + at[i], P.ctl);
+					part = __dadd_rn(part, y);
+				}
 		}
 	}
 	return part;
@@ -371,7 +408,7 @@ __global__ void brandes_order_sums(const struct oparams P)
 
 struct olayout
 {
-	size_t tout, keys1, vals0, vals1, hb, items, ctl, tmp, tmp_bytes, total;
+	size_t tin, tout, keys1, vals0, vals1, hb, items, ctl, tmp, tmp_bytes, total;
 };
 
 
@@ -383,7 +420,9 @@ static uint64_t heavy_of(const struct sssp_brandes_shape *s)
 static int olayout_of(uint32_t n, uint64_t m, const struct sssp_brandes_shape *s, struct olayout *l)
 {
 	size_t off = 0, pairs = (size_t)(n ? n : 1) * SLOTS, heavy = heavy_of(s);
-	l->tout = brandes_place(&off, (m ? m : 1) * 8);
+	const size_t words = ((m + 31) / 32 ? (m + 31) / 32 : 1) * SLOTS * 4;
+	l->tin = brandes_place(&off, words);
+	l->tout = brandes_place(&off, words);
 	l->keys1 = brandes_place(&off, pairs * 4);
 	l->vals0 = brandes_place(&off, pairs * 4);
 	l->vals1 = brandes_place(&off, pairs * 4);
@@ -448,7 +487,8 @@ int brandes_order_run(const struct sssp_brandes_graph *g, const struct sssp_bran
 	P.arc_in = g->arc_in;
 	P.dist = dist;
 	P.T = b->T;
-	P.Tout = (unsigned long long *)(base + l.tout);
+	P.Tin = (uint32_t *)(base + l.tin);
+	P.Tout = (uint32_t *)(base + l.tout);
 	P.sigma = b->sigma;
 	P.delta = b->delta;
 	P.keys = b->keys;
@@ -475,7 +515,7 @@ int brandes_order_run(const struct sssp_brandes_graph *g, const struct sssp_bran
 	if (g->m)
 	{
 		unsigned gt = (unsigned)((g->m + bx - 1) / bx);
-		brandes_order_tout<<<gt < cap ? gt : cap, bx, 0, s>>>(P, g->m);
+		brandes_order_transpose<<<gt < cap ? gt : cap, bx, 0, s>>>(P, g->m);
 		CK(cudaGetLastError());
 	}
 	struct octl h;
