@@ -193,10 +193,26 @@ __global__ void __launch_bounds__(256) brandes_order_keys(const struct oparams P
 		atomicMax(&P.ctl->maxkey, kmax);
 }
 
+// Warp-wide transpose of a 32 x 32 bit matrix: lane i holds row i (bit j: M[i][j]); it returns column
+// i (bit j: M[j][i]). Five exchanges of blocks with the lane k apart, 16 to 1.
+__device__ __forceinline__ uint32_t transpose32(uint32_t x)
+{
+	const unsigned lane = threadIdx.x & 31;
+	const uint32_t masks[5] = { 0x0000ffffu, 0x00ff00ffu, 0x0f0f0f0fu, 0x33333333u, 0x55555555u };
+#pragma unroll
+	for (int t = 0; t < 5; t++)
+	{
+		const unsigned k = 16u >> t;
+		const uint32_t m = masks[t], y = __shfl_xor_sync(FULL, x, k);
+		x = lane & k ? (x & ~m) | ((y >> k) & m) : (x & m) | ((y << k) & ~m);
+	}
+	return x;
+}
+
 // The tight masks by slot (T holds, per in-arc, the slots in which it is tight): a warp per 32 arcs
-// of one side, 64 ballots; word g * 64 + s holds arcs 32 g .. 32 g + 31 in slot s. A pair then reads
-// its arcs' bits in one or two words, where T made it read 8 bytes per arc (R-MAT: 60 in-arcs per
-// reached vertex), and the pairs of one vertex read neighbouring words.
+// of one side, the two halves of their masks transposed; word g * 64 + s holds arcs 32 g .. 32 g + 31
+// in slot s. A pair then reads its arcs' bits in one or two words, where T made it read 8 bytes per
+// arc (R-MAT: 60 in-arcs per reached vertex), and the pairs of one vertex read neighbouring words.
 __global__ void brandes_order_transpose(const struct oparams P, uint64_t m)
 {
 	const unsigned lane = threadIdx.x & 31;
@@ -205,19 +221,10 @@ __global__ void brandes_order_transpose(const struct oparams P, uint64_t m)
 	{
 		const uint64_t a = g * 32 + lane;
 		const unsigned long long ti = a < m ? P.T[a] : 0, to = a < m ? P.T[P.arc_in[a]] : 0;
-		uint32_t in0 = 0, in1 = 0, out0 = 0, out1 = 0;
-#pragma unroll 8
-		for (unsigned s = 0; s < 32; s++)
-		{
-			const uint32_t b0 = __ballot_sync(FULL, (ti >> s) & 1), b1 = __ballot_sync(FULL, (ti >> (s + 32)) & 1);
-			const uint32_t c0 = __ballot_sync(FULL, (to >> s) & 1), c1 = __ballot_sync(FULL, (to >> (s + 32)) & 1);
-			if (lane == s)
-				in0 = b0, in1 = b1, out0 = c0, out1 = c1;
-		}
-		P.Tin[g * SLOTS + lane] = in0;
-		P.Tin[g * SLOTS + 32 + lane] = in1;
-		P.Tout[g * SLOTS + lane] = out0;
-		P.Tout[g * SLOTS + 32 + lane] = out1;
+		P.Tin[g * SLOTS + lane] = transpose32((uint32_t)ti);
+		P.Tin[g * SLOTS + 32 + lane] = transpose32((uint32_t)(ti >> 32));
+		P.Tout[g * SLOTS + lane] = transpose32((uint32_t)to);
+		P.Tout[g * SLOTS + 32 + lane] = transpose32((uint32_t)(to >> 32));
 	}
 }
 
