@@ -586,7 +586,7 @@ struct layout
 	uint32_t *acc_ecc, *acc_cnt;
 	unsigned long long *acc_harm_lo, *acc_harm_hi;
 	uint32_t *staging;
-	uint32_t *cols; // 2 x lanes x ntargets: two passes' target columns (one copied while the next is made)
+	uint32_t *cols; // lanes x ntargets: a pass's target columns
 	size_t bytes;
 };
 
@@ -614,7 +614,7 @@ layout lay_out(void *base, uint32_t n, unsigned lanes, uint32_t ntargets)
 	l.staging = (uint32_t *)(p + off);
 	off += up256((size_t)n * sizeof(uint32_t));
 	l.cols = (uint32_t *)(p + off);
-	off += up256(2 * (size_t)lanes * ntargets * sizeof(uint32_t));
+	off += up256((size_t)lanes * ntargets * sizeof(uint32_t));
 	l.bytes = off;
 	return l;
 }
@@ -627,33 +627,6 @@ struct host_acc
 	unsigned long long harm_lo[MAX_LANES], harm_hi[MAX_LANES];
 };
 thread_local host_acc *pinned_acc;
-
-// Per host thread: the stream that copies a pass's target columns to the host while the worker's
-// own stream runs the next pass (in the worker's stream the copy, 40 KB per source at 10,000
-// targets, held every pass back by about a tenth on the road-like graph: docs/apsp.md), and the
-// events that order the two column buffers between them: ready[b] (buffer b made), done[b] (copied).
-struct col_copier
-{
-	int dev = -1;
-	cudaStream_t cs = nullptr;
-	cudaEvent_t ready[2] = { nullptr, nullptr }, done[2] = { nullptr, nullptr };
-};
-thread_local col_copier copier;
-
-cudaError_t copier_for(int dev)
-{
-	if (copier.dev == dev)
-		return cudaSuccess;
-	if (copier.dev >= 0) // the thread moved to another device: the old stream and events stay with it
-		copier = col_copier();
-	cudaError_t e = cudaStreamCreateWithFlags(&copier.cs, cudaStreamNonBlocking);
-	for (int b = 0; b < 2 && e == cudaSuccess; b++)
-		if ((e = cudaEventCreateWithFlags(&copier.ready[b], cudaEventDisableTiming)) == cudaSuccess)
-			e = cudaEventCreateWithFlags(&copier.done[b], cudaEventDisableTiming);
-	if (e == cudaSuccess)
-		copier.dev = dev;
-	return e;
-}
 } // namespace
 
 extern "C" size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes)
@@ -898,12 +871,6 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 	if (rows && tuccompi_gpu_geometry(TUCCOMPI_KERNEL(phast_rows), (const void *)phast_rows, n, 1, 0, &rgeo) == 0)
 		rblock = rgeo.block_x;
 	const uint32_t T = with_cols ? o->ntargets : 0;
-	if (T)
-	{
-		CUDA_TRY(copier_for(dev));
-		// a job that failed half-way may have left copies of this workspace's columns in flight
-		CUDA_TRY(cudaStreamSynchronize(copier.cs));
-	}
 
 	params P;
 	memset(&P, 0, sizeof P);
@@ -972,23 +939,16 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 				}
 		if (T)
 		{
-			// the columns on the device, then only they cross to the host, on the copier's stream:
-			// pass g's copy runs beside pass g + 1; buffer b is made again only once copied
-			const unsigned b = (g / lanes) & 1;
-			uint32_t *cols = l.cols + (size_t)b * lanes * T;
+			// the columns on the device, then only they cross to the host
 			unsigned long long cells = (unsigned long long)k * T;
 			dim3 cgrid((T + COLS_TILE - 1) / COLS_TILE, (k + COLS_TILE - 1) / COLS_TILE);
-			CUDA_TRY(cudaStreamWaitEvent(s, copier.done[b], 0));
-			phast_cols<<<cgrid, dim3(COLS_TILE, COLS_ROWS), 0, s>>>(l.dist, v->pos, o->targets, T, lanes, k, cols);
+			phast_cols<<<cgrid, dim3(COLS_TILE, COLS_ROWS), 0, s>>>(l.dist, v->pos, o->targets, T, lanes, k, l.cols);
 			CUDA_TRY(cudaGetLastError());
-			CUDA_TRY(cudaEventRecord(copier.ready[b], s));
-			CUDA_TRY(cudaStreamWaitEvent(copier.cs, copier.ready[b], 0));
 			if (!o->col_dst)
-				CUDA_TRY(cudaMemcpyAsync(o->cols + (size_t)g * T, cols, (size_t)cells * sizeof(uint32_t),
-							 cudaMemcpyDeviceToHost, copier.cs));
+				CUDA_TRY(cudaMemcpyAsync(o->cols + (size_t)g * T, l.cols, (size_t)cells * sizeof(uint32_t),
+							 cudaMemcpyDeviceToHost, s));
 			else
-				CUDA_TRY((cudaError_t)sssp_gpu_cols_to_host(o->col_dst + g, o->col_pitch, cols, T, k, copier.cs));
-			CUDA_TRY(cudaEventRecord(copier.done[b], copier.cs));
+				CUDA_TRY((cudaError_t)sssp_gpu_cols_to_host(o->col_dst + g, o->col_pitch, l.cols, T, k, s));
 		}
 		CUDA_TRY(cudaMemcpyAsync(pinned_acc->sum, l.acc_sum, lanes * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
 		CUDA_TRY(cudaMemcpyAsync(pinned_acc->ecc, l.acc_ecc, lanes * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
@@ -1015,7 +975,5 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 			so->harmonic = o->harmonic ? sssp_harm_value(sssp_harm{ pinned_acc->harm_lo[i], pinned_acc->harm_hi[i] }) : 0;
 		}
 	}
-	if (T) // the job's columns are in place when it returns
-		CUDA_TRY(cudaStreamSynchronize(copier.cs));
 	return 0;
 }
