@@ -40,7 +40,9 @@
 #define FULL BRANDES_FULL
 #define SLOTS BRANDES_SLOTS
 #define CHUNK SSSP_BRANDES_CHUNK
-#define PER 4                             // pairs per thread per ticket
+#ifndef PER
+#define PER 4 // pairs per thread per ticket
+#endif
 #define UNSET 0xffffffffffffffffull        // sigma not written yet (a NaN)
 #define QBIT 0x8000000000000000ull          // sigma's place once the backward sweep wrote q there
 #define STUCK_NS (30ull * 1000000000ull)  // a wait this long means a broken order: give up
