@@ -37,9 +37,10 @@
 #define SLOTS BRANDES_SLOTS
 #define MAX_GROUP 32 // rounds launched before the host looks
 // Arcs whose rows of distances the forward count requests at once. Its warps wait on those loads
-// (R-MAT 20: 3.4 ms a batch at 18% of DRAM and 46% occupancy with 4), so more are in flight.
+// (R-MAT 20: 3.4 ms a batch at 18% of DRAM and 46% occupancy), but 8 took 3.9 ms on the H200: 66
+// registers instead of 54 left fewer warps resident than the loads it added.
 #ifndef COUNT_ILP
-#define COUNT_ILP 8
+#define COUNT_ILP 4
 #endif
 
 // Lists, rows and masks are written by one kernel and read by later ones: plain loads; counters that
