@@ -338,8 +338,8 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 				 * chooses the CPU workers itself, not when we do. Sharing a worker's
 				 * core, every message waits for the scheduler's time slice (the MS
 				 * round trips measured on two ranks: docs/simulation.md), so a rank
-				 * with 3 or more cores for CPU workers leaves one to it (on the H200
-				 * node: round trips 1.1 -> 0.45 ms, PHAST on two ranks +4%). */
+				 * with 3 or more cores for CPU workers leaves one to it (measured in
+				 * docs/simulation.md). */
 				if (ncpu >= 3 && !getenv("STARPU_RESERVE_NCPU"))
 					ncpu--;
 				if (conf->ncpus < 0)

@@ -36,9 +36,9 @@
 #define CHUNK SSSP_BRANDES_CHUNK
 #define SLOTS BRANDES_SLOTS
 #define MAX_GROUP 32 // rounds launched before the host looks
-// Arcs whose rows of distances the forward count requests at once. Its warps wait on those loads
-// (R-MAT 20: 3.4 ms a batch at 18% of DRAM and 46% occupancy), but 8 took 3.9 ms on the H200: 66
-// registers instead of 54 left fewer warps resident than the loads it added.
+// Arcs whose rows of distances the forward count requests at once. Its warps wait on those loads,
+// but 8 measured slower than 4: the registers they take leave fewer warps resident than the loads
+// they add (docs/apsp.md, "Bits by slot, q in sigma's place, two pairs per ticket").
 #ifndef COUNT_ILP
 #define COUNT_ILP 4
 #endif

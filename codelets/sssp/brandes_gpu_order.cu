@@ -41,8 +41,8 @@
 #define SLOTS BRANDES_SLOTS
 #define CHUNK SSSP_BRANDES_CHUNK
 // Pairs per thread per ticket. A thread serves its pairs one after another, so fewer keep more
-// pairs in flight at the cost of more tickets: on the H200, R-MAT 20's sweeps ran 0.41 of the
-// distances' rate with 2, 0.37 with 4, 0.32 with 8.
+// pairs in flight at the cost of more tickets; 2 measured best over random and R-MAT graphs
+// (docs/apsp.md, "Bits by slot, q in sigma's place, two pairs per ticket").
 #ifndef PER
 #define PER 2
 #endif
@@ -145,8 +145,8 @@ __global__ void __launch_bounds__(256) brandes_order_keys(const struct oparams P
 	unsigned kmax = 0;
 	for (uint64_t t0 = (uint64_t)blockIdx.x * tile; t0 < total; t0 += (uint64_t)gridDim.x * tile) // block-uniform
 	{
-		// a warp's KEYS_PER x 32 consecutive pairs; one atomic per tile (a counter per warp was 2 ms
-		// of a random 1M batch: 2 million atomics on one address)
+		// a warp's KEYS_PER x 32 consecutive pairs; one atomic per tile (one per warp put millions of
+		// atomics on one address per batch: docs/apsp.md)
 		const uint64_t w0 = t0 + (uint64_t)wib * 32 * KEYS_PER;
 		unsigned bal[KEYS_PER], key[KEYS_PER], c = 0;
 #pragma unroll
@@ -327,7 +327,7 @@ __device__ __forceinline__ void sweep_item(const struct oparams &P, unsigned lon
 		const double sv = __ldcg(&P.sigma[at]), dv = __dmul_rn(sv, total);
 		__stcg(&P.delta[at], dv);
 		const unsigned long long q = (unsigned long long)__double_as_longlong(__ddiv_rn(__dadd_rn(1.0, dv), sv));
-		asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(&P.sigma[at]), "l"(q | QBIT) : "memory");
+		st_relaxed(&P.sigma[at], __longlong_as_double((long long)(q | QBIT)));
 	}
 }
 
@@ -422,7 +422,6 @@ struct olayout
 {
 	size_t tin, tout, keys1, vals0, vals1, hb, items, ctl, tmp, tmp_bytes, total;
 };
-
 
 static uint64_t heavy_of(const struct sssp_brandes_shape *s)
 {

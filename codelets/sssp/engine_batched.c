@@ -176,9 +176,8 @@ static int batched_prepare(struct sssp_plan *p, char *why, size_t whylen)
 
 /* MK 2 on shallow graphs, 4 on deep ones (small frontiers leave room for other batches):
  * docs/apsp.md, "Engines". On shallow graphs one traversal nearly fills the GPU, but two at once
- * hide each other's sparse steps: on the H200 (2026-12-04) random 1M ran 5,188-5,220 SSSP/s at MK 2
- * against 5,085-5,088 at MK 1, and every unit 1.01x the sum of the units alone at MK 2 against
- * 0.97x at MK 1 (MK 1 was the choice since the engine's one kernel needed every SM's registers). */
+ * hide each other's sparse steps, alone and beside the CPU cores (measured: docs/apsp.md, "Every
+ * unit against the units alone, 2026-12-04"). */
 static int batched_mk(const struct sssp_plan *p)
 {
 	const struct batched_state *st = p->state;
