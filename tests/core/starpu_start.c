@@ -1,6 +1,12 @@
 /* StarPU starts and stops through tuccompi_init()/tuccompi_finalize() with this
- * project's StarPU build, twice in a row, and the node's units are what StarPU made. */
+ * project's StarPU build, twice in a row, and the node's units are what StarPU made. In a CUDA
+ * build, tuccompi_init() asks CUDA to load every kernel at start (CUDA_MODULE_LOADING=EAGER) unless
+ * the user chose otherwise. */
 #include <starpu.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
 #include <tuccompi.h>
 
 #include "testutil.h"
@@ -9,6 +15,11 @@ int main(int argc, char **argv)
 {
 	for (int round = 0; round < 2; round++)
 	{
+		/* round 0: unset, the library's choice; round 1: the user's, kept */
+		if (round == 0)
+			unsetenv("CUDA_MODULE_LOADING");
+		else
+			setenv("CUDA_MODULE_LOADING", "LAZY", 1);
 		struct tuccompi_conf conf;
 		tuccompi_conf_init(&conf);
 		conf.ncpus = 2;
@@ -17,6 +28,10 @@ int main(int argc, char **argv)
 		if (ret == -ENODEV)
 			return TEST_SKIP;
 		ASSERT_OK(ret);
+#ifdef TUCCOMPI_HAVE_CUDA
+		const char *loading = getenv("CUDA_MODULE_LOADING");
+		ASSERT(loading && strcmp(loading, round == 0 ? "EAGER" : "LAZY") == 0);
+#endif
 		ASSERT_EQ(tuccompi_init(&argc, &argv, &conf), -EALREADY);
 		ASSERT_EQ(tuccompi_rank(), 0);
 		ASSERT_EQ(tuccompi_nranks(), 1);
