@@ -6,8 +6,9 @@
  *
  * SPEC: tuccompi-apsp's generators: road:N, grid:RxC (weights 1-10), random:N (out-degree 1-9,
  * weights 1-10), rmat:SCALE, with their options. --knob sets the GPU sweeps' knobs (struct
- * sssp_phast_gpu_knobs, phast_gpu.h): chain_vertices, chain_arcs, split, split_min, filter, and
- * profile (the first N passes print where their time went).
+ * sssp_phast_gpu_knobs, phast_gpu.h): chain_vertices, chain_arcs, split, split_min, filter,
+ * profile (the first N passes print where their time went) and store_all (1: every row stored, also
+ * the lowest level's that no output reads).
  * Prints the contraction hierarchy (built, or read from --cache and rebuilt when stale or
  * corrupt), its upward search spaces, then the SSSP rate of: Dijkstra on one core and on T
  * threads (sssp_dijkstra), PHAST on one core and on T threads (16 sources per sweep), PHAST on
@@ -160,7 +161,8 @@ int main(int argc, char **argv)
 	sssp_phast_gpu_knobs_default(&kn);
 	const struct bench_knob knob_table[] = { { "chain_vertices", &kn.chain_vertices }, { "chain_arcs", &kn.chain_arcs },
 						 { "split", &kn.split },			{ "split_min", &kn.split_min },
-						 { "filter", &kn.filter },			{ "profile", &kn.profile } };
+						 { "filter", &kn.filter },			{ "profile", &kn.profile },
+						 { "store_all", &kn.store_all } };
 #endif
 	uint32_t K = 1024, D = 8, G = 16384;
 	uint64_t seed = 1;
@@ -262,6 +264,14 @@ int main(int argc, char **argv)
 	       (double)st.down_arcs / (g.n ? g.n : 1));
 	struct sssp_ch_view v;
 	sssp_ch_view(ch, &v);
+	if (v.levels)
+	{
+		/* the lowest level: no vertex below it reads its rows in the downward sweep */
+		uint32_t low = v.level_start[v.levels] - v.level_start[v.levels - 1];
+		uint64_t low_in = v.down_start[v.level_start[v.levels]] - v.down_start[v.level_start[v.levels - 1]];
+		printf("lowest level: %" PRIu32 " vertices (%.1f%%), %" PRIu64 " down arcs into them (%.1f%%)\n", low,
+		       100.0 * low / (g.n ? g.n : 1), low_in, 100.0 * low_in / (st.down_arcs ? st.down_arcs : 1));
+	}
 
 	/* sources: deterministic for the seed */
 	uint32_t KK = K > G ? K : G;

@@ -37,6 +37,16 @@ constexpr unsigned CHAIN_VERTICES_PER_WARP = 1;
 constexpr unsigned CHAIN_ARCS_PER_WARP = 16;
 constexpr unsigned SPLIT_MIN_ARCS = 4;
 constexpr unsigned FILTER_MAX_DEGREE = 8; // up_filtered on levels of at most this many upward in-arcs per vertex
+// the default of sssp_phast_gpu_knobs::store_all (a build with -DPHAST_STORE_ALL=1 measures the
+// stores the default leaves out, in programs that have no knobs: docs/apsp.md)
+// rows a warp loads at once in a sweep (the unrolling of fold_arcs' loop)
+#ifndef PHAST_ROWS_IN_FLIGHT
+#define PHAST_ROWS_IN_FLIGHT 4
+#endif
+#ifndef PHAST_STORE_ALL
+#define PHAST_STORE_ALL 0
+#endif
+constexpr int ROWS_IN_FLIGHT = PHAST_ROWS_IN_FLIGHT;
 constexpr uint32_t CHAINED = 0x80000000u;  // in level_plan::up / down: run by block 0
 constexpr uint32_t FILTERED = 0x40000000u; // in level_plan::up: up_filtered
 
@@ -51,6 +61,9 @@ struct params
 	uint32_t n, levels, k; // k: sources in this pass
 	uint32_t small_per_warp, chain_arcs, split, split_min, filter;
 	uint32_t harmonic; // sssp_phast_out::harmonic
+	// whether rows are read after the pass (full rows, target columns): else the downward sweep
+	// does not store the lowest level's rows, which no vertex below reads (none is below)
+	uint32_t keep_rows;
 	const uint32_t *level_start, *pos;
 	const unsigned long long *upin_start, *down_start;
 	const uint2 *upin, *down;
@@ -169,7 +182,7 @@ __device__ bool fold_arcs(const params &P, const uint2 *arcs, unsigned long long
 		else
 			any = true;
 		// unrolled so that several rows are in flight (the loop stores nothing)
-#pragma unroll 4
+#pragma unroll ROWS_IN_FLIGHT
 		for (unsigned j = 0; j < cnt; j++)
 		{
 			uint32_t q = __shfl_sync(0xffffffffu, a.x, j), w = __shfl_sync(0xffffffffu, a.y, j);
@@ -193,6 +206,16 @@ struct lane_sums
 // 8 lanes per thread at 256 lanes per pass); the order of the additions does not matter.
 __shared__ unsigned long long s_harm_lo[MAX_LANES], s_harm_hi[MAX_LANES];
 
+// PHAST_SHARED_SUMS 1: the lanes' sums, eccentricities and counts too are added up in the block's
+// shared memory as the rows are made (at [i * 32 + l] as above), not in registers until the end.
+#ifndef PHAST_SHARED_SUMS
+#define PHAST_SHARED_SUMS 0
+#endif
+#if PHAST_SHARED_SUMS
+__shared__ unsigned long long s_lsum[MAX_LANES];
+__shared__ uint32_t s_lecc[MAX_LANES], s_lcnt[MAX_LANES];
+#endif
+
 template <int LPT>
 __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], const uint32_t (&v)[LPT])
 {
@@ -200,17 +223,26 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 	for (int i = 0; i < LPT; i++)
 		if (v[i] != INF)
 		{
+#if PHAST_SHARED_SUMS
+			(void)s;
+			atomicAdd(&s_lsum[i * 32 + lane], (unsigned long long)v[i]);
+			atomicMax(&s_lecc[i * 32 + lane], v[i]);
+			atomicAdd(&s_lcnt[i * 32 + lane], 1u);
+#else
 			s[i].sum += v[i];
 			s[i].ecc = max(s[i].ecc, v[i]);
 			s[i].cnt++;
+#endif
 			if (P.harmonic && v[i] != 0)
 				sssp_harm_atomic_add(&s_harm_lo[i * 32 + lane], &s_harm_hi[i * 32 + lane], sssp_harm_term(v[i]));
 		}
 }
 
 // Vertex p with a warp of its own. Upward: the minimum over upward in-arcs from reached vertices;
-// p becomes reached if one of them is (or if it is a source). Downward: its final row.
-template <int LPT, bool UP> __device__ void whole_vertex(const params &P, uint32_t p, unsigned lane, lane_sums (&s)[LPT])
+// p becomes reached if one of them is (or if it is a source). Downward: its final row, stored
+// unless @p store is false (a row nothing reads: the lowest level's, when no output reads rows).
+template <int LPT, bool UP>
+__device__ void whole_vertex(const params &P, uint32_t p, unsigned lane, lane_sums (&s)[LPT], bool store = true)
 {
 	uint32_t *row = row_of<LPT>(P, p, lane);
 	uint32_t v[LPT];
@@ -232,7 +264,8 @@ template <int LPT, bool UP> __device__ void whole_vertex(const params &P, uint32
 	}
 	else
 	{
-		store_row<LPT>(row, v);
+		if (store)
+			store_row<LPT>(row, v);
 		add_sums<LPT>(P, s, v);
 	}
 }
@@ -358,8 +391,11 @@ __device__ void sweep_level(const params &P, int b, unsigned long long wi, unsig
 	if (UP && (l.up & FILTERED))
 		up_filtered<LPT>(P, l.p0, l.p1, wi, W, lane, s);
 	else if (g <= 1)
+	{
+		const bool store = UP || P.keep_rows || b + 1 < (int)P.levels;
 		for (unsigned long long p = l.p0 + wi; p < l.p1; p += W)
-			whole_vertex<LPT, UP>(P, (uint32_t)p, lane, s);
+			whole_vertex<LPT, UP>(P, (uint32_t)p, lane, s, store);
+	}
 	else
 		for (unsigned long long t = wi; t < (unsigned long long)(l.p1 - l.p0) * g; t += W)
 			slice_vertex<LPT, UP>(P, l.p0 + (uint32_t)(t / g), (unsigned)(t % g), g, lane);
@@ -414,7 +450,13 @@ template <int LPT> __device__ void phast_body(const params &P)
 	const int L = (int)P.levels;
 	stamp(P, 0);
 	for (unsigned i = threadIdx.x; i < K; i += blockDim.x) // the block sees them after the grid barriers below
+	{
 		s_harm_lo[i] = s_harm_hi[i] = 0;
+#if PHAST_SHARED_SUMS
+		s_lsum[i] = 0;
+		s_lecc[i] = s_lcnt[i] = 0;
+#endif
+	}
 
 	// 1. the levels' plans; the rows of the lowest level cleared if it splits vertices (every
 	//    warp plans that one itself); then the sources' rows
@@ -464,6 +506,17 @@ template <int LPT> __device__ void phast_body(const params &P)
 	}
 
 	// 4. the lanes' summaries: per block in shared memory, then one atomic per lane
+#if PHAST_SHARED_SUMS
+	__syncthreads();
+	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
+		if (s_lcnt[i])
+		{
+			unsigned j = (i % 32) * LPT + i / 32; // lane i % 32's lane i / 32 (add_sums)
+			atomicAdd(&P.acc_sum[j], s_lsum[i]);
+			atomicMax(&P.acc_ecc[j], s_lecc[i]);
+			atomicAdd(&P.acc_cnt[j], s_lcnt[i]);
+		}
+#else
 	__shared__ unsigned long long s_sum[K];
 	__shared__ uint32_t s_ecc[K], s_cnt[K];
 	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
@@ -489,6 +542,7 @@ template <int LPT> __device__ void phast_body(const params &P)
 			atomicMax(&P.acc_ecc[i], s_ecc[i]);
 			atomicAdd(&P.acc_cnt[i], s_cnt[i]);
 		}
+#endif
 	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
 	{
 		struct sssp_harm h = { s_harm_lo[i], s_harm_hi[i] };
@@ -520,11 +574,17 @@ __global__ void phast_sweep64(params P)
 {
 	phast_body<2>(P);
 }
-__global__ void phast_sweep128(params P)
+// PHAST_MAXREG=N: the wide passes' kernels held to N registers per thread (more warps per SM)
+#ifdef PHAST_MAXREG
+#define PHAST_WIDE __maxnreg__(PHAST_MAXREG)
+#else
+#define PHAST_WIDE
+#endif
+__global__ void PHAST_WIDE phast_sweep128(params P)
 {
 	phast_body<4>(P);
 }
-__global__ void phast_sweep256(params P)
+__global__ void PHAST_WIDE phast_sweep256(params P)
 {
 	phast_body<8>(P);
 }
@@ -753,6 +813,7 @@ extern "C" void sssp_phast_gpu_knobs_default(struct sssp_phast_gpu_knobs *k)
 	k->split_min = SPLIT_MIN_ARCS;
 	k->filter = 1;
 	k->profile = 0;
+	k->store_all = PHAST_STORE_ALL;
 }
 
 extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, unsigned lanes,
@@ -882,6 +943,7 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 	P.split_min = kn.split_min;
 	P.filter = kn.filter;
 	P.harmonic = o->harmonic != 0;
+	P.keep_rows = rows != nullptr || T > 0 || kn.store_all;
 	if (!P.split_min)
 		P.split_min = 1;
 	P.plan = l.plan;

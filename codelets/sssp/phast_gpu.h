@@ -60,6 +60,8 @@ struct sssp_phast_gpu_knobs
 				  *   one lane each first (default); 0: never */
 	uint32_t profile;        /**< the first this many passes of the process print where their time went,
 				  *   per class of levels, on stderr (default 0) */
+	uint32_t store_all;      /**< 1: the downward sweep stores every row, also the lowest level's when
+				  *   no output reads them (0, the default: it does not; for measuring that) */
 };
 void sssp_phast_gpu_knobs_default(struct sssp_phast_gpu_knobs *k);
 

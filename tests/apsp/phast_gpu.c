@@ -7,7 +7,8 @@
  * -EINVAL and a message; each under four plans of the sweeps' levels (chained or grid-wide, a
  * warp per vertex or split). Every pass also gathers target columns on the device
  * (sssp_phast_gpu_out: a list with a repeat and the last vertex), each equal to the reference's
- * distance, and one plan runs without the harmonic sum (left 0, the rest unchanged). Exits 77
+ * distance, and one plan runs without the harmonic sum (left 0, the rest unchanged); then the
+ * summaries alone (no rows, no columns: the lowest level's rows are not stored). Exits 77
  * (skipped) without a CUDA device. */
 #include <cuda_runtime_api.h>
 
@@ -151,11 +152,25 @@ static void check(const char *what, const struct graph *g, int all)
 					     out[i].reached, out[i].harmonic, (unsigned long long)want[i].sum, want[i].ecc,
 					     want[i].reached, want[i].harmonic);
 			}
+			/* the summaries alone: no output reads rows, so the lowest level's are not stored */
+			memset(out, 0x5a, k * sizeof *out);
+			ASSERT_CUDA(cudaMemset(work, 0xab, ws)); /* no row of the run above to fall back on */
+			struct sssp_phast_out so = { .harmonic = 1 };
+			if (sssp_phast_gpu_out(&d.view, src, k, lanes[li], work, ws, out, &so, NULL, 1, &kn, err, sizeof err) < 0)
+				FAIL("%s, %u lanes, %s, summaries alone: %s", what, lanes[li], plans[pi], err);
+			for (unsigned i = 0; i < k; i++)
+				if (out[i].source != src[i] || out[i].sum != want[i].sum || out[i].ecc != want[i].ecc ||
+				    out[i].reached != want[i].reached || out[i].overflow != want[i].overflow ||
+				    out[i].harmonic != want[i].harmonic)
+					FAIL("%s, %u lanes, %s, summaries alone: source %u: (sum %llu, ecc %u, reached %u) "
+					     "against Dijkstra's (%llu, %u, %u)",
+					     what, lanes[li], plans[pi], src[i], (unsigned long long)out[i].sum, out[i].ecc,
+					     out[i].reached, (unsigned long long)want[i].sum, want[i].ecc, want[i].reached);
 			ASSERT_CUDA(cudaFree(work));
 		}
 	}
-	printf("%-28s n=%-6u sources=%u: equal to Dijkstra for 32, 64, 128 and 256 lanes, %d plans\n", what, g->n, k,
-	       NPLANS);
+	printf("%-28s n=%-6u sources=%u: equal to Dijkstra for 32, 64, 128 and 256 lanes, %d plans, with and without rows\n",
+	       what, g->n, k, NPLANS);
 	ASSERT_CUDA(cudaFree(dtgt));
 	ASSERT_CUDA(cudaFreeHost(cols));
 	free(refs);
