@@ -22,6 +22,7 @@
 
 #include "buffers.h"
 #include "phast_gpu.h"
+#include "phast_gpu_plan.h"
 
 namespace cg = cooperative_groups;
 
@@ -47,14 +48,10 @@ constexpr unsigned FILTER_MAX_DEGREE = 8; // up_filtered on levels of at most th
 #define PHAST_STORE_ALL 0
 #endif
 constexpr int ROWS_IN_FLIGHT = PHAST_ROWS_IN_FLIGHT;
-constexpr uint32_t CHAINED = 0x80000000u;  // in level_plan::up / down: run by block 0
-constexpr uint32_t FILTERED = 0x40000000u; // in level_plan::up: up_filtered
-
-// A level of the hierarchy and, per sweep, CHAINED | FILTERED | warps per vertex.
-struct level_plan
-{
-	uint32_t p0, p1, up, down;
-};
+using phast_plan::CHAINED;
+using phast_plan::FILTERED;
+using phast_plan::level_plan;
+using phast_plan::split_of;
 
 struct params
 {
@@ -206,10 +203,11 @@ struct lane_sums
 // 8 lanes per thread at 256 lanes per pass); the order of the additions does not matter.
 __shared__ unsigned long long s_harm_lo[MAX_LANES], s_harm_hi[MAX_LANES];
 
-// PHAST_SHARED_SUMS 1: the lanes' sums, eccentricities and counts too are added up in the block's
-// shared memory as the rows are made (at [i * 32 + l] as above), not in registers until the end.
+// PHAST_SHARED_SUMS 1 (the default): the lanes' sums, eccentricities and counts too are added up in
+// the block's shared memory as the rows are made (at [i * 32 + l] as above); 0: in registers until
+// the end, 32 registers per thread at 256 lanes (docs/apsp.md, "PHAST's registers").
 #ifndef PHAST_SHARED_SUMS
-#define PHAST_SHARED_SUMS 0
+#define PHAST_SHARED_SUMS 1
 #endif
 #if PHAST_SHARED_SUMS
 __shared__ unsigned long long s_lsum[MAX_LANES];
@@ -318,11 +316,6 @@ __device__ void up_filtered(const params &P, uint32_t p0, uint32_t p1, unsigned 
 		for (unsigned m = __ballot_sync(0xffffffffu, maybe); m; m &= m - 1)
 			whole_vertex<LPT, true>(P, (uint32_t)c + (unsigned)(__ffs(m) - 1), lane, s);
 	}
-}
-
-__host__ __device__ __forceinline__ unsigned split_of(uint32_t plan)
-{
-	return plan & ~(CHAINED | FILTERED);
 }
 
 // The plan of level b (thread of the grid: one level each).
@@ -574,8 +567,12 @@ __global__ void phast_sweep64(params P)
 {
 	phast_body<2>(P);
 }
-// PHAST_MAXREG=N: the wide passes' kernels held to N registers per thread (more warps per SM)
-#ifdef PHAST_MAXREG
+// PHAST_MAXREG=N: the wide passes' kernels held to N registers per thread, 64 by default: two blocks of
+// 512 threads per SM instead of one (0: the compiler's choice; docs/apsp.md, "PHAST's registers")
+#ifndef PHAST_MAXREG
+#define PHAST_MAXREG 64
+#endif
+#if PHAST_MAXREG > 0
 #define PHAST_WIDE __maxnreg__(PHAST_MAXREG)
 #else
 #define PHAST_WIDE
@@ -709,101 +706,6 @@ extern "C" size_t sssp_phast_gpu_workspace_size_cols(uint32_t n, unsigned lanes,
 			return fail(err, errlen, -EIO, "PHAST GPU: %s: %s", #call, cudaGetErrorString(e_));       \
 	} while (0)
 
-// knobs->profile = N: the first N passes of the process print where their time went
-// (stderr): per class of levels (by vertices) the levels, vertices, arcs and microseconds of the
-// upward and downward sweeps, and the costliest levels. For profiling; it costs a few
-// small copies per profiled pass.
-namespace
-{
-void print_profile(const struct sssp_ch_view *v, const level_plan *dplan, const unsigned long long *t,
-		   unsigned lanes, unsigned k, dim3 grid, dim3 blk)
-{
-	const unsigned L = v->levels;
-	level_plan *pl = (level_plan *)malloc(L * sizeof *pl);
-	unsigned long long *da = (unsigned long long *)malloc((L + 1) * sizeof *da);
-	unsigned long long *ua = (unsigned long long *)malloc((L + 1) * sizeof *ua);
-	if (!pl || !da || !ua || cudaMemcpy(pl, dplan, L * sizeof *pl, cudaMemcpyDeviceToHost) != cudaSuccess)
-		goto out;
-	for (unsigned b = 0; b <= L; b++)
-	{
-		uint32_t p = b < L ? pl[b].p0 : pl[L - 1].p1;
-		if (cudaMemcpy(&da[b], v->down_start + p, sizeof da[b], cudaMemcpyDeviceToHost) != cudaSuccess ||
-		    cudaMemcpy(&ua[b], v->upin_start + p, sizeof ua[b], cudaMemcpyDeviceToHost) != cudaSuccess)
-			goto out;
-	}
-	{
-		const unsigned NC = 7;
-		const uint32_t lim[NC] = { 32, 256, 1024, 8192, 65536, 262144, UINT32_MAX };
-		struct cls
-		{
-			unsigned levels, up_chained, up_split, down_chained, down_split;
-			unsigned long long verts, down, up;
-			double up_us, down_us;
-		} c[NC] = {};
-		double up_total = 0, down_total = 0;
-		int worst_up = -1, worst_down = -1;
-		double wu = 0, wd = 0;
-		for (unsigned b = 0; b < L; b++)
-		{
-			uint32_t nv = pl[b].p1 - pl[b].p0;
-			unsigned i = 0;
-			while (nv > lim[i])
-				i++;
-			double up = (t[2 + b] - (b + 1 < L ? t[2 + b + 1] : t[1])) / 1e3;
-			double dn = (t[2 + L + b] - (b ? t[2 + L + b - 1] : t[2])) / 1e3;
-			c[i].levels++;
-			c[i].up_chained += (pl[b].up & CHAINED) != 0;
-			c[i].up_split += split_of(pl[b].up) > 1;
-			c[i].down_chained += (pl[b].down & CHAINED) != 0;
-			c[i].down_split += split_of(pl[b].down) > 1;
-			c[i].verts += nv;
-			c[i].down += da[b + 1] - da[b];
-			c[i].up += ua[b + 1] - ua[b];
-			c[i].up_us += up;
-			c[i].down_us += dn;
-			up_total += up;
-			down_total += dn;
-			if (up > wu)
-				wu = up, worst_up = (int)b;
-			if (dn > wd)
-				wd = dn, worst_down = (int)b;
-		}
-		fprintf(stderr,
-			"PHAST GPU profile: %u sources of %u lanes, %u levels, %u blocks x %u threads: "
-			"sources %.1f us, upward %.1f us, downward %.1f us\n",
-			k, lanes, L, grid.x, blk.x, (t[1] - t[0]) / 1e3, up_total, down_total);
-		fprintf(stderr, "  %-14s %6s %11s %11s %9s %10s %10s %9s %9s %8s\n", "vertices/level", "levels",
-			"up ch/split", "dn ch/split", "vertices", "down arcs", "up arcs", "up us", "down us", "us/lvl");
-		for (unsigned i = 0; i < NC; i++)
-			if (c[i].levels)
-			{
-				char name[32], u[24], d[24];
-				if (i == 0)
-					snprintf(name, sizeof name, "1-%u", lim[0]);
-				else if (i + 1 == NC)
-					snprintf(name, sizeof name, ">%u", lim[i - 1]);
-				else
-					snprintf(name, sizeof name, "%u-%u", lim[i - 1] + 1, lim[i]);
-				snprintf(u, sizeof u, "%u/%u", c[i].up_chained, c[i].up_split);
-				snprintf(d, sizeof d, "%u/%u", c[i].down_chained, c[i].down_split);
-				fprintf(stderr, "  %-14s %6u %11s %11s %9llu %10llu %10llu %9.1f %9.1f %8.2f\n", name, c[i].levels, u,
-					d, c[i].verts, c[i].down, c[i].up, c[i].up_us, c[i].down_us,
-					(c[i].up_us + c[i].down_us) / 2 / c[i].levels);
-			}
-		if (worst_down >= 0)
-			fprintf(stderr,
-				"  costliest: downward level %d (%u vertices, %llu arcs, plan %#x) %.1f us; upward level %d (%u "
-				"vertices, %llu arcs, plan %#x) %.1f us\n",
-				worst_down, pl[worst_down].p1 - pl[worst_down].p0, da[worst_down + 1] - da[worst_down],
-				pl[worst_down].down, wd, worst_up, pl[worst_up].p1 - pl[worst_up].p0,
-				ua[worst_up + 1] - ua[worst_up], pl[worst_up].up, wu);
-	}
-out:
-	free(pl);
-	free(da);
-	free(ua);
-}
-} // namespace
 
 extern "C" void sssp_phast_gpu_knobs_default(struct sssp_phast_gpu_knobs *k)
 {
@@ -1023,7 +925,7 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 		if (P.prof)
 		{
 			CUDA_TRY(cudaMemcpy(prof_host, prof, (2 * (size_t)v->levels + 2) * sizeof *prof, cudaMemcpyDeviceToHost));
-			print_profile(v, l.plan, prof_host, lanes, k, grid, blk);
+			phast_plan::phast_print_profile(v, l.plan, prof_host, lanes, k, grid.x, blk.x);
 		}
 		for (unsigned i = 0; i < k; i++)
 		{
