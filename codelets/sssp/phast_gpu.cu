@@ -11,6 +11,9 @@
 // cheaper grid barrier and more warps for the chained levels); grid: every block that can be
 // resident at once (a cooperative launch needs them all resident), divided among the passes that
 // share the GPU (MK). Grid-wide upward levels of few arcs per vertex are filtered (up_filtered).
+// The lanes' sums are added up in shared memory as rows are made, so that the wide kernels fit in
+// 64 registers (two 512-thread blocks per SM); the downward sweep does not store the lowest
+// level's rows when no output reads them (docs/apsp.md, "PHAST's bytes and registers").
 #include <cooperative_groups.h>
 #include <errno.h>
 #include <stdarg.h>
