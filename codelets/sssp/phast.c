@@ -6,6 +6,11 @@
 
 #define L SSSP_PHAST_LANES
 #define PREFETCH 16
+/* 1: the sweep stores every row, also the lowest level's that nothing reads when no output asks
+ * for rows or columns (for measuring what leaving them out buys: docs/apsp.md) */
+#ifndef PHAST_CPU_STORE_ALL
+#define PHAST_CPU_STORE_ALL 0
+#endif
 #define INF SSSP_INF
 #define CAP (SSSP_INF - 1)
 
@@ -134,9 +139,11 @@ PHAST_CLONES static void upward(const struct sssp_ch_view *v, const uint32_t *sr
 	}
 }
 
-/* Step 2: the downward sweep, with the summaries of the lanes. */
+/* Step 2: the downward sweep, with the summaries of the lanes. Rows are stored for the positions
+ * below @p keep_end: the rows at and past it (the lowest level's, when no output reads rows) are
+ * read by no later vertex of the sweep. */
 PHAST_CLONES static void sweep(const struct sssp_ch_view *v, struct work *w, uint64_t *sum, uint32_t *ecc,
-			       uint32_t *reached, struct sssp_harm *harm, int harmonic)
+			       uint32_t *reached, struct sssp_harm *harm, int harmonic, uint32_t keep_end)
 {
 	uint32_t n = v->n;
 	struct row rsum_lo, rsum_hi, recc, rcnt; /* sums in two 32-bit halves: no 64-bit vectors needed */
@@ -161,7 +168,8 @@ PHAST_CLONES static void sweep(const struct sssp_ch_view *v, struct work *w, uin
 			row_fill(&acc, INF);
 		for (uint64_t e = v->down_start[p]; e < v->down_start[p + 1]; e++)
 			relax(&acc, &w->dist[v->down[e].v], v->down[e].w);
-		w->dist[p] = acc;
+		if (p < keep_end)
+			w->dist[p] = acc;
 		for (int l = 0; l < L; l++)
 		{
 			uint32_t x = acc.d[l], fin = x != INF;
@@ -219,6 +227,10 @@ int sssp_phast_cpu_out(const struct sssp_ch_view *v, const uint32_t *src, unsign
 			return -EINVAL;
 	struct work w;
 	work_layout(work, n, &w);
+	/* no vertex is below the lowest level: its rows are read afterwards only for the outputs */
+	uint32_t keep_end = rows || (o->cols && o->ntargets) || PHAST_CPU_STORE_ALL || !v->levels
+				    ? n
+				    : v->level_start[v->levels - 1];
 	for (unsigned g = 0; g < nsrc; g += L)
 	{
 		unsigned k = nsrc - g < L ? nsrc - g : L;
@@ -230,7 +242,7 @@ int sssp_phast_cpu_out(const struct sssp_ch_view *v, const uint32_t *src, unsign
 		uint64_t sum[L];
 		uint32_t ecc[L], reached[L];
 		struct sssp_harm harm[L];
-		sweep(v, &w, sum, ecc, reached, harm, o->harmonic);
+		sweep(v, &w, sum, ecc, reached, harm, o->harmonic, keep_end);
 		for (unsigned l = 0; l < k; l++)
 		{
 			struct sssp_summary *s = &out[g + l];
