@@ -99,6 +99,9 @@ TUCCOMPI_API void tuccompi_conf_init(struct tuccompi_conf *conf);
 
 /** COMM: start StarPU (and StarPU-MPI over Open MPI when running under mpirun),
  *  one rank per node. @p argc / @p argv may be NULL. @p conf may be NULL for defaults.
+ *  In a CUDA build it sets CUDA_MODULE_LOADING=EAGER unless the variable is set (every kernel
+ *  loaded when CUDA starts, not at a first launch that would wait for the GPU's other streams);
+ *  a program that starts CUDA before this call should set it itself.
  *  Returns 0, -EALREADY if already started, -ENODEV if StarPU found no worker. */
 TUCCOMPI_API int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *conf);
 

@@ -419,9 +419,9 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 #ifdef TUCCOMPI_HAVE_CUDA
 	/* Every kernel loaded when CUDA starts, not at its first launch: under CUDA's lazy loading (its
 	 * default since 12.2) the first launch of a kernel may stop the whole GPU while the module
-	 * loads, and with MK tasks on a GPU that waits for the other streams' running kernels. A PHAST
-	 * pass whose first job gathered a matrix's columns (a second kernel) held two of four
-	 * streams 5 ms that way (docs/apsp.md, "What the outputs cost"). Set before MPI and StarPU,
+	 * loads, and with MK tasks on a GPU that waits for the other streams' running kernels (PHAST's
+	 * first jobs that gathered a matrix's columns, a second kernel, were held that way: docs/apsp.md,
+	 * "What the outputs cost"). Set before MPI and StarPU,
 	 * which may start CUDA; the user's CUDA_MODULE_LOADING wins. */
 	set_env_default("CUDA_MODULE_LOADING", "EAGER");
 #endif

@@ -242,8 +242,8 @@ static int brandes_prepare(struct sssp_plan *p, char *why, size_t whylen)
 }
 
 /* MK 1 on shallow graphs, 4 on deep ones: the rates docs/apsp.md gives for betweenness were
- * measured so (the batched engine's distances run at MK 2 on shallow graphs since 2026-12-04; a
- * betweenness batch's ordered sweeps take 1/MK of the GPU each). */
+ * measured so (the batched engine's distances run at MK 2 on shallow graphs; a betweenness
+ * batch's ordered sweeps take 1/MK of the GPU each). */
 static int brandes_mk(const struct sssp_plan *p)
 {
 	const struct brandes_state *st = p->state;

@@ -41,12 +41,12 @@ constexpr unsigned CHAIN_VERTICES_PER_WARP = 1;
 constexpr unsigned CHAIN_ARCS_PER_WARP = 16;
 constexpr unsigned SPLIT_MIN_ARCS = 4;
 constexpr unsigned FILTER_MAX_DEGREE = 8; // up_filtered on levels of at most this many upward in-arcs per vertex
-// the default of sssp_phast_gpu_knobs::store_all (a build with -DPHAST_STORE_ALL=1 measures the
-// stores the default leaves out, in programs that have no knobs: docs/apsp.md)
 // rows a warp loads at once in a sweep (the unrolling of fold_arcs' loop)
 #ifndef PHAST_ROWS_IN_FLIGHT
 #define PHAST_ROWS_IN_FLIGHT 4
 #endif
+// the default of sssp_phast_gpu_knobs::store_all (a build with -DPHAST_STORE_ALL=1 measures the
+// stores the default leaves out, in programs that have no knobs: docs/apsp.md)
 #ifndef PHAST_STORE_ALL
 #define PHAST_STORE_ALL 0
 #endif
