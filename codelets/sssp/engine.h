@@ -45,7 +45,8 @@ struct sssp_engine_ops
 	int (*mk)(const struct sssp_plan *p);
 	/** auto: would this engine pay here (the graph's shape, p->o.nsources, a cache)? 1: yes, and it
 	 *  may leave in p->state what it found (a cached hierarchy) for prepare; 0: no, p->state left
-	 *  NULL. Writes one line saying why in @p reason, either way. NULL: never chosen by judgement
+	 *  NULL. Writes one line saying why in @p reason, either way (or, for a graph not of its kind,
+	 *  leaves the reason of the engine asked before it). NULL: never chosen by judgement
 	 *  (auto's default engine is the plan.c table's). */
 	int (*pays)(struct sssp_plan *p, char *reason, size_t len);
 	/** Precompute what the engine needs for p->g (p->state). 0, or a negative errno with one line
@@ -69,5 +70,6 @@ extern const struct sssp_engine_ops sssp_engine_crauser; /* engine_crauser.c: th
 extern const struct sssp_engine_ops sssp_engine_batched; /* engine_batched.c */
 extern const struct sssp_engine_ops sssp_engine_phast;   /* engine_phast.c */
 extern const struct sssp_engine_ops sssp_engine_brandes; /* engine_brandes.c: betweenness */
+extern const struct sssp_engine_ops sssp_engine_dial;    /* engine_dial.c: small integer weights */
 
 #endif

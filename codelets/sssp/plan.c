@@ -16,6 +16,7 @@ static const struct sssp_engine_ops *const engines[] = {
 	[SSSP_ENGINE_BATCHED] = &sssp_engine_batched,
 	[SSSP_ENGINE_PHAST] = &sssp_engine_phast,
 	[SSSP_ENGINE_BRANDES] = &sssp_engine_brandes, /* by sssp_options::betweenness only */
+	[SSSP_ENGINE_DIAL] = &sssp_engine_dial,       /* after phast: on deep graphs it keeps phast's reason */
 };
 #define NENGINES (sizeof(engines) / sizeof(engines[0]))
 #define AUTO_DEFAULT SSSP_ENGINE_BATCHED
@@ -33,7 +34,7 @@ int sssp_engine_parse(const char *name, enum sssp_engine *out, char *why, size_t
 			*out = (enum sssp_engine)i;
 			return 0;
 		}
-	snprintf(why, whylen, "unknown SSSP engine '%s' (auto, batched, crauser, phast)", name ? name : "(null)");
+	snprintf(why, whylen, "unknown SSSP engine '%s' (auto, batched, crauser, dial, phast)", name ? name : "(null)");
 	return -EINVAL;
 }
 

@@ -100,6 +100,8 @@ enum sssp_engine
 	SSSP_ENGINE_PHAST,    /**< contraction hierarchy once, then PHAST sweeps (road networks) */
 	SSSP_ENGINE_BRANDES,  /**< betweenness: the batched engine's traversals, then Brandes' sweeps; chosen by
 			       *   sssp_options::betweenness, never by name */
+	SSSP_ENGINE_DIAL,     /**< CPU bucket-queue Dijkstra; GPU 512 sources per traversal by levels of equal
+			       *   distance (weights 1..64, shallow graphs: dial.h) */
 };
 
 /** A 64-bit hash of a graph's CSR arrays (ties caches and journals to one graph). */
@@ -112,7 +114,7 @@ uint64_t sssp_graph_hash(const struct sssp_graph *g);
  * default): no tracking. Set it once, before any plan. */
 void sssp_set_tmp_hooks(int (*track)(const char *tmp), void (*untrack)(int slot));
 
-/** "auto", "crauser", "batched", "phast" -> engine; -EINVAL (with a message in @p why) otherwise. */
+/** "auto", "crauser", "batched", "phast", "dial" -> engine; -EINVAL (with a message in @p why) otherwise. */
 int sssp_engine_parse(const char *name, enum sssp_engine *out, char *why, size_t whylen);
 const char *sssp_engine_name(enum sssp_engine e);
 

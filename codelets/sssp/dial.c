@@ -1,0 +1,145 @@
+/* The "dial" engine on a CPU core: 64 sources per call by bit-parallel levels (dial.h explains the
+ * algorithm). One 64-bit mask per vertex and ring slot; the ring and its bitmaps are left clear by
+ * every call, so a call clears only the seen masks. */
+#include <stdio.h>
+#include <string.h>
+
+#include "dial.h"
+
+#define DIAL_MAGIC 0x6469616c31ull /* "dial1" */
+
+/* The workspace: a header, then seen[n], ring[R][n], bitmaps[R][n/64]. */
+struct ws_hdr
+{
+	uint64_t magic;
+	uint32_t n, slots;
+	uint64_t pad[6];
+};
+
+static size_t words64(uint32_t n)
+{
+	return ((size_t)n + 63) / 64;
+}
+
+size_t sssp_dial_cpu_workspace_size(uint32_t n, uint32_t wmax)
+{
+	size_t R = (size_t)wmax + 2;
+	return sizeof(struct ws_hdr) + 8 * ((size_t)n + R * (size_t)n + R * words64(n));
+}
+
+int sssp_dial_weights(const struct sssp_graph *g, uint32_t *wmax, char *why, size_t whylen)
+{
+	uint32_t lo = UINT32_MAX, hi = 1;
+	for (uint64_t e = 0; e < g->m; e++)
+	{
+		uint32_t w = g->w[e];
+		lo = w < lo ? w : lo;
+		hi = w > hi ? w : hi;
+	}
+	if (g->m && lo == 0)
+	{
+		snprintf(why, whylen, "arcs of weight 0 (the dial engine needs weights 1..%d)", SSSP_DIAL_WMAX);
+		return 0;
+	}
+	if (hi > SSSP_DIAL_WMAX)
+	{
+		snprintf(why, whylen, "arcs up to weight %u (the dial engine takes weights 1..%d)", hi, SSSP_DIAL_WMAX);
+		return 0;
+	}
+	*wmax = hi;
+	return 1;
+}
+
+void sssp_dial_cpu_run(const struct sssp_graph *g, uint32_t wmax, const uint32_t *src, unsigned nsrc, void *work,
+		       struct sssp_summary *out, uint32_t *const *rows)
+{
+	const uint32_t n = g->n, R = wmax + 2;
+	const size_t nw = words64(n);
+	struct ws_hdr *h = work;
+	uint64_t *seen = (uint64_t *)(h + 1), *ring = seen + n, *bm = ring + (size_t)R * n;
+	if (h->magic != DIAL_MAGIC || h->n != n || h->slots != R)
+	{
+		memset(ring, 0, 8 * ((size_t)R * n + (size_t)R * nw));
+		h->magic = DIAL_MAGIC, h->n = n, h->slots = R;
+	}
+	memset(seen, 0, 8 * (size_t)n);
+	if (nsrc > SSSP_DIAL_CPU_LANES)
+		nsrc = SSSP_DIAL_CPU_LANES;
+	for (unsigned i = 0; i < nsrc; i++)
+	{
+		out[i] = (struct sssp_summary){ .source = src[i] };
+		if (rows)
+			for (uint32_t v = 0; v < n; v++)
+				rows[i][v] = SSSP_INF;
+	}
+	struct sssp_harm harm[SSSP_DIAL_CPU_LANES] = { { 0, 0 } };
+	uint64_t live[SSSP_DIAL_WMAX + 2] = { 0 }; /* vertices pending per slot */
+	uint64_t nlive = 0;
+	for (unsigned i = 0; i < nsrc; i++)
+	{
+		uint32_t s = src[i];
+		if (!ring[s])
+			bm[s / 64] |= 1ull << (s % 64), live[0]++, nlive++;
+		ring[s] |= 1ull << i;
+	}
+	uint32_t d = 0;
+	for (; nlive; d++)
+	{
+		const uint32_t slot = d % R;
+		if (!live[slot])
+			continue;
+		nlive -= live[slot];
+		live[slot] = 0;
+		uint64_t *pend = ring + (size_t)slot * n, *map = bm + (size_t)slot * nw;
+		uint32_t cnt[SSSP_DIAL_CPU_LANES] = { 0 };
+		for (size_t wi = 0; wi < nw; wi++)
+		{
+			uint64_t x = map[wi];
+			if (!x)
+				continue;
+			map[wi] = 0;
+			do
+			{
+				uint32_t v = (uint32_t)(wi * 64 + (unsigned)__builtin_ctzll(x));
+				x &= x - 1;
+				uint64_t nu = pend[v] & ~seen[v];
+				pend[v] = 0;
+				if (!nu)
+					continue;
+				seen[v] |= nu;
+				for (uint64_t b = nu; b; b &= b - 1)
+				{
+					unsigned i = (unsigned)__builtin_ctzll(b);
+					cnt[i]++;
+					if (rows)
+						rows[i][v] = d;
+				}
+				for (uint64_t e = g->rowptr[v]; e < g->rowptr[v + 1]; e++)
+				{
+					uint32_t t = (d + g->w[e]) % R, u = g->col[e];
+					uint64_t *q = ring + (size_t)t * n + u;
+					if (!*q)
+					{
+						bm[(size_t)t * nw + u / 64] |= 1ull << (u % 64);
+						live[t]++, nlive++;
+					}
+					*q |= nu;
+				}
+			} while (x);
+		}
+		struct sssp_harm term = sssp_harm_term(d);
+		for (unsigned i = 0; i < nsrc; i++)
+			if (cnt[i])
+			{
+				out[i].reached += cnt[i];
+				out[i].sum += (uint64_t)d * cnt[i];
+				out[i].ecc = d;
+				sssp_harm_add_times(&harm[i], term, cnt[i]);
+			}
+	}
+	for (unsigned i = 0; i < nsrc; i++)
+	{
+		out[i].harmonic = sssp_harm_value(harm[i]);
+		out[i].phases = d;
+	}
+}

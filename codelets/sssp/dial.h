@@ -1,0 +1,59 @@
+/* The "dial" engine's algorithm: many shortest-path trees at once by bit-parallel levels, for graphs
+ * whose weights are small positive integers (1..SSSP_DIAL_WMAX).
+ *
+ * Dial's algorithm settles vertices in buckets of equal distance; with integer weights >= 1 every
+ * bucket d is final once buckets < d are expanded. Run for B sources at once, bucket d of every source
+ * is one set of (vertex, source) pairs: per vertex a mask of B bits, "the sources whose distance to
+ * this vertex is exactly d" (the multi-source BFS of Then et al., "The more the merrier: efficient
+ * multi-source graph traversal", VLDB 2014, where every arc weighs 1; an arc of weight w delays its
+ * bits by w buckets). Level d takes the vertices with pairs pending at d, keeps the pairs not seen
+ * before (new = pending & ~seen), and ORs them into pending[d + w] of each out-neighbour. Pending
+ * masks live in a ring of R = wmax + 2 slots (level d reads slot d mod R while writing d+1..d+wmax;
+ * the spare slot lets the GPU clear a slot's flag one level late), each with a bitmap of the vertices
+ * that have pairs pending there. No distance is read or compared: a pair is final when first seen,
+ * and the per-source summaries are per-level counts (sum += d c, ecc = d, harmonic += c / d).
+ *
+ * Work: each (vertex, level) with new pairs costs one pass over the vertex's out-arcs, shared by all
+ * B sources; its cost grows with the spread of a vertex's distances over the sources and with the
+ * number of levels (the largest distance), so the engine suits shallow graphs with small weights
+ * (random, R-MAT, social), not deep ones (grids, roads: PHAST). Distances are exact.
+ *
+ * The CPU implementation is here (dial.c: 64 sources per call, one 64-bit mask per vertex and
+ * slot); the GPU's (dial_gpu.cu: 512 sources per traversal) follows the same rules. Plain C. */
+#ifndef TUCCOMPI_SSSP_DIAL_H
+#define TUCCOMPI_SSSP_DIAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sssp_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The heaviest arc the engine takes: the ring has wmax + 2 slots of n masks. */
+#define SSSP_DIAL_WMAX 64
+/** Sources per call of sssp_dial_cpu_run(). */
+#define SSSP_DIAL_CPU_LANES 64
+
+/** The weights of @p g: 1 if every arc weighs 1..SSSP_DIAL_WMAX (and *wmax the heaviest, 1 for a
+ *  graph without arcs), else 0 with the reason in @p why. */
+int sssp_dial_weights(const struct sssp_graph *g, uint32_t *wmax, char *why, size_t whylen);
+
+/** Bytes of the CPU workspace for @p n vertices and weights up to @p wmax. */
+size_t sssp_dial_cpu_workspace_size(uint32_t n, uint32_t wmax);
+
+/** Up to SSSP_DIAL_CPU_LANES trees of @p g (weights 1..wmax) from src[0..nsrc): the summaries in
+ *  out[i] (source, sum, ecc, reached, harmonic; phases = levels), and with @p rows (NULL: none) each
+ *  source's distances in rows[i][0..n) (SSSP_INF where unreachable). @p work: a workspace of
+ *  sssp_dial_cpu_workspace_size() bytes, 64-byte aligned, any contents (the first call clears it;
+ *  calls leave it ready for the next one on the same n and wmax). */
+void sssp_dial_cpu_run(const struct sssp_graph *g, uint32_t wmax, const uint32_t *src, unsigned nsrc, void *work,
+		       struct sssp_summary *out, uint32_t *const *rows);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,271 @@
+/* The "dial" engine, glued to the runtime: GPU units run batches of up to 512 sources by bit-parallel
+ * levels (dial_gpu.cu; the algorithm in dial.h), for graphs whose weights are integers 1..64; CPU
+ * units run one source per task with the bucket-queue engine (sssp_cpu.c), as the batched engine's
+ * do. The bit-parallel CPU form (dial.c, 64 sources per call) is the GPU's reference in the tests;
+ * it is not the CPU units' implementation because a call takes seconds on a core, and a unit that
+ * holds 64 sources for seconds would end a task set long after the GPU (docs/apsp.md, "The dial
+ * engine"). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch_gpu.h"
+#include "buffers.h"
+#include "dial.h"
+#include "engine.h"
+#include "sssp_cpu.h"
+
+#ifdef SSSP_WITH_CUDA
+#include <tuccompi_cuda.h>
+
+#include "dial_gpu.h"
+#endif
+
+/* Shared buffers of a task set (tuccompi_task_shared() indices). */
+enum
+{
+	SH_PACKED = 0, /* the CPU engine's packed graph (a placeholder without CPU units) */
+	SH_ROWPTR,     /* out-arcs for the GPU (absent without CUDA units) */
+	SH_COL,
+	SH_W,
+	SH_TARGETS, /* the target list (with CUDA units and targets only) */
+};
+
+struct dial_state
+{
+	void *packed; /* the CPU engine's copy of the graph */
+	size_t packed_size;
+	size_t cpu_work; /* bytes of CPU scratch after the n distances */
+	uint32_t wmax;   /* the heaviest arc */
+};
+
+/* CPU: one source with the bucket queue. Workspace 0 holds the n distances, then its scratch. */
+static void dial_cpu(struct tuccompi_task *t, void *arg)
+{
+	struct sssp_args *a = arg;
+	uint32_t src = *(const uint32_t *)tuccompi_task_input(t);
+	uint32_t *dist = tuccompi_task_workspace(t, 0);
+	void *work = (char *)dist + (((size_t)a->n * sizeof(uint32_t) + 63) & ~(size_t)63);
+	struct sssp_summary *out = tuccompi_task_result(t);
+	sssp_cpu_run(tuccompi_task_shared(t, SH_PACKED), src, dist, work, out);
+	out->source = src;
+	sssp_emit_row(a, t, src, dist);
+	sssp_emit_cols(a, t, dist);
+}
+
+#ifdef SSSP_WITH_CUDA
+static void dial_cuda(struct tuccompi_batch *b, void *arg)
+{
+	struct sssp_args *a = arg;
+	const struct sssp_plan *p = a->plan;
+	const struct dial_state *st = p->state;
+	struct tuccompi_task *t0 = tuccompi_batch_task(b, 0);
+	unsigned nsrc = tuccompi_batch_size(b);
+	struct sssp_dial_dgraph dg = {
+		.n = a->n,
+		.m = p->g->m,
+		.rowptr = tuccompi_task_shared(t0, SH_ROWPTR),
+		.col = tuccompi_task_shared(t0, SH_COL),
+		.w = tuccompi_task_shared(t0, SH_W),
+	};
+	uint32_t src[SSSP_DIAL_GPU_LANES];
+	static __thread struct sssp_summary out[SSSP_DIAL_GPU_LANES];
+	static __thread uint32_t *col_dst[SSSP_DIAL_GPU_LANES];
+	for (unsigned i = 0; i < nsrc; i++)
+		src[i] = *(const uint32_t *)tuccompi_task_input(tuccompi_batch_task(b, i));
+	int with_rows = sssp_wants_rows(a);
+	uint32_t *rows = NULL, *cols = NULL;
+	if (with_rows && !(rows = sssp_thread_rows((size_t)a->n * nsrc, 1)))
+	{
+		tuccompi_batch_fail(b, -ENOMEM, "sssp: no pinned host memory for %zu distance rows", (size_t)a->n * nsrc);
+		return;
+	}
+	int direct = a->ntargets && sssp_host_registered(tuccompi_task_result(t0));
+	for (unsigned i = 0; direct && i < nsrc; i++)
+		col_dst[i] = sssp_result_cols(tuccompi_task_result(tuccompi_batch_task(b, i)));
+	if (a->ntargets && !direct && !(cols = sssp_thread_cols((size_t)a->ntargets * nsrc, 1)))
+	{
+		tuccompi_batch_fail(b, -ENOMEM, "sssp: no pinned host memory for %zu target columns",
+				    (size_t)a->ntargets * nsrc);
+		return;
+	}
+	int mk = tuccompi_get_mk();
+	struct sssp_dial_params prm = {
+		.wmax = st->wmax,
+		.share = mk > 0 ? (unsigned)mk : 1,
+		.targets = a->ntargets ? tuccompi_task_shared(t0, SH_TARGETS) : NULL,
+		.ntargets = a->ntargets,
+		.cols = cols,
+		.col_dst = direct ? col_dst : NULL,
+		.col_pitch = sssp_result_size(a),
+	};
+	char err[256] = "";
+	size_t wsb = sssp_dial_gpu_workspace_size(a->n, st->wmax, with_rows, a->ntargets);
+	void *ws = sssp_gpu_thread_workspace(wsb);
+	if (!ws)
+	{
+		tuccompi_batch_fail(b, -ENOMEM, "sssp dial engine: cannot allocate %zu bytes of GPU workspace", wsb);
+		return;
+	}
+	int ret = sssp_dial_gpu_run(&dg, src, nsrc, ws, &prm, tuccompi_gpu_stream(), out, rows, err, sizeof(err));
+	if (ret < 0)
+	{
+		tuccompi_batch_fail(b, ret, "sssp dial engine: %s", err);
+		return;
+	}
+	for (unsigned i = 0; i < nsrc; i++)
+	{
+		struct tuccompi_task *t = tuccompi_batch_task(b, i);
+		*(struct sssp_summary *)tuccompi_task_result(t) = out[i];
+		if (cols) /* else the GPU put them there */
+			memcpy(sssp_result_cols(tuccompi_task_result(t)), cols + (size_t)i * a->ntargets,
+			       (size_t)a->ntargets * sizeof(uint32_t));
+	}
+	if (rows)
+	{
+		const uint32_t *r[SSSP_DIAL_GPU_ROW_LANES];
+		for (unsigned i = 0; i < nsrc; i++)
+			r[i] = rows + (size_t)i * a->n;
+		sssp_emit_batch_rows(a, b, src, r, nsrc);
+	}
+}
+#endif
+
+/* Whether @p g suits the engine: weights 1..SSSP_DIAL_WMAX and distances below SSSP_DIST_LIMIT. */
+static int suits(const struct sssp_graph *g, uint32_t *wmax, char *why, size_t whylen)
+{
+	if (!sssp_dial_weights(g, wmax, why, whylen))
+		return 0;
+	if (g->n && (uint64_t)(g->n - 1) * *wmax >= SSSP_DIST_LIMIT)
+	{
+		snprintf(why, whylen, "%u vertices with arcs up to %u could make distances of 2^31 and more", g->n,
+			 *wmax);
+		return 0;
+	}
+	return 1;
+}
+
+/* auto: with a GPU, on shallow graphs (a breadth-first search from a hub ends within
+ * SSSP_BATCH_LOW_DEPTH levels: the batched engine's own rule) whose weights suit it. On deep graphs
+ * it leaves the reason of the engine asked before it (phast). */
+static int dial_pays(struct sssp_plan *p, char *reason, size_t len)
+{
+	char why[200];
+	uint32_t wmax;
+	if (sssp_batch_delta_rule(p->g) != 0)
+		return 0;
+	if (!p->o.cuda)
+	{
+		snprintf(reason, len, "auto: batched (no GPU: the dial engine's CPU units are the batched engine's)");
+		return 0;
+	}
+	if (!suits(p->g, &wmax, why, sizeof why))
+	{
+		snprintf(reason, len, "auto: batched (shallow graph, but %s)", why);
+		return 0;
+	}
+	snprintf(reason, len,
+		 "auto: dial (shallow graph, integer weights 1..%u: 512 sources per traversal by levels of equal "
+		 "distance)",
+		 wmax);
+	return 1;
+}
+
+static int dial_prepare(struct sssp_plan *p, char *why, size_t whylen)
+{
+	const struct sssp_graph *g = p->g;
+	struct dial_state *st = calloc(1, sizeof(*st));
+	if (!st)
+	{
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	p->state = st;
+	char no[200];
+	if (!suits(g, &st->wmax, no, sizeof no))
+	{
+		snprintf(why, whylen, "the dial engine does not take this graph: %s; use --engine batched", no);
+		return -EDOM;
+	}
+	if (p->o.cpu)
+	{
+		int ret = sssp_cpu_graph_packed(g, &st->packed, &st->packed_size, why, whylen);
+		if (ret < 0)
+			return ret;
+		st->cpu_work = sssp_cpu_workspace_size(st->packed);
+	}
+	return 0;
+}
+
+/* MK 2: one traversal's sparse first and last levels leave the GPU idle; a second hides them. */
+static int dial_mk(const struct sssp_plan *p)
+{
+	(void)p;
+	return 2;
+}
+
+static int dial_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
+{
+	const struct sssp_graph *g = p->g;
+	const struct dial_state *st = p->state;
+	struct tuccompi_plugin *pl = &p->plugin;
+	memset(pl, 0, sizeof(*pl));
+	pl->name = "sssp-dial";
+	pl->result_size = sssp_result_size(desc->arg);
+	size_t ws = 64;
+	if (p->o.cpu)
+	{
+		pl->cpu = dial_cpu;
+		ws = (((size_t)g->n * sizeof(uint32_t) + 63) & ~(size_t)63) + st->cpu_work;
+	}
+#ifdef SSSP_WITH_CUDA
+	if (p->o.cuda)
+	{
+		pl->cuda_batch = dial_cuda;
+		pl->batch_max[TUCCOMPI_UNIT_CUDA] =
+			sssp_wants_rows(desc->arg) ? SSSP_DIAL_GPU_ROW_LANES : SSSP_DIAL_GPU_LANES;
+	}
+#endif
+	pl->workspace_size[0] = ws;
+	pl->nworkspaces = 1;
+	desc->nshared = 0;
+	size_t n1 = ((size_t)g->n + 1) * sizeof(uint64_t), m4 = (size_t)g->m * sizeof(uint32_t);
+	const void *ptr[4] = { st->packed, g->rowptr, g->col, g->w };
+	size_t size[4] = { st->packed ? st->packed_size : 0, n1, m4, m4 };
+	int ret = sssp_share_buffers(desc, ptr, size, p->o.cuda ? 4 : 1);
+	return ret == 0 && p->o.cuda ? sssp_share_targets(desc, desc->arg) : ret;
+}
+
+static uint64_t dial_gpu_bytes(const struct sssp_plan *p, int with_rows, uint64_t *shared)
+{
+	const struct dial_state *st = p->state;
+	uint64_t n = p->g->n, m = p->g->m;
+	*shared = st->packed_size + 8 * (n + 1) + 8 * m + 4 * (uint64_t)p->o.ntargets;
+#ifdef SSSP_WITH_CUDA
+	return sssp_dial_gpu_workspace_size(p->g->n, st->wmax, with_rows, p->o.ntargets);
+#else
+	(void)with_rows;
+	return 0;
+#endif
+}
+
+static void dial_free(struct sssp_plan *p)
+{
+	struct dial_state *st = p->state;
+	if (!st)
+		return;
+	free(st->packed);
+	free(st);
+	p->state = NULL;
+}
+
+const struct sssp_engine_ops sssp_engine_dial = {
+	.name = "dial",
+	.mk = dial_mk,
+	.pays = dial_pays,
+	.prepare = dial_prepare,
+	.taskset = dial_taskset,
+	.gpu_bytes = dial_gpu_bytes,
+	.free = dial_free,
+};
