@@ -53,7 +53,7 @@ int sssp_dial_weights(const struct sssp_graph *g, uint32_t *wmax, char *why, siz
 void sssp_dial_cpu_run(const struct sssp_graph *g, uint32_t wmax, const uint32_t *src, unsigned nsrc, void *work,
 		       struct sssp_summary *out, uint32_t *const *rows)
 {
-	const uint32_t n = g->n, R = wmax + 2;
+	const uint32_t n = g->n, R = wmax + 1;
 	const size_t nw = words64(n);
 	struct ws_hdr *h = work;
 	uint64_t *seen = (uint64_t *)(h + 1), *ring = seen + n, *bm = ring + (size_t)R * n;

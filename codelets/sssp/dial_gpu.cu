@@ -67,46 +67,61 @@ __device__ __forceinline__ unsigned long long global_ns(void)
 	return t;
 }
 
-// One vertex by a half-warp (lane j = word j of its masks): the level's step for v.
-__device__ __forceinline__ void visit(const struct dparams &P, uint32_t v, uint32_t d, uint32_t slot, unsigned j,
-				      unsigned hmask, uint32_t *cnt, unsigned long long &tm0,
-				      unsigned long long &tm1)
+// The level's step for two vertices at once, one per half-warp (lane j = word j of its masks; `has`:
+// this half has a vertex). Every lane of the warp calls it, and every collective is the whole warp's:
+// the halves' arc loops run in step, for the larger degree.
+__device__ __forceinline__ void visit(const struct dparams &P, bool has, uint32_t v, uint32_t d, uint32_t slot,
+				      unsigned j, uint32_t *cnt, unsigned long long &tm0, unsigned long long &tm1)
 {
-	uint32_t *pend = P.ring + ((size_t)slot * P.n + v) * WORDS + j;
-	uint32_t *seen = P.seen + (size_t)v * WORDS + j;
-	uint32_t pd = __ldcg(pend), sn = __ldcg(seen);
-	uint64_t e = __ldg(&P.rowptr[v]), e1 = __ldg(&P.rowptr[v + 1]);
-	if (pd)
-		__stcg(pend, 0u);
-	uint32_t nw = pd & ~sn;
-	if (!__any_sync(hmask, nw != 0))
-		return;
-	if (nw)
+	const unsigned FULL = 0xffffffffu;
+	uint32_t nw = 0;
+	uint64_t e = 0, e1 = 0;
+	if (has)
 	{
-		__stcg(seen, sn | nw);
-		uint32_t ti = P.tix ? __ldg(&P.tix[v]) : NONE;
-		for (uint32_t y = nw; y; y &= y - 1)
+		uint32_t *pend = P.ring + ((size_t)slot * P.n + v) * WORDS + j;
+		uint32_t *seen = P.seen + (size_t)v * WORDS + j;
+		uint32_t pd = __ldcg(pend), sn = __ldcg(seen);
+		e = __ldg(&P.rowptr[v]);
+		e1 = __ldg(&P.rowptr[v + 1]);
+		if (pd)
+			__stcg(pend, 0u);
+		nw = pd & ~sn;
+		if (nw)
 		{
-			uint32_t s = 32 * j + (uint32_t)(__ffs(y) - 1);
-			atomicAdd(&cnt[s], 1u);
-			if (P.dist)
-				P.dist[(size_t)v * L + s] = d;
-			if (ti != NONE)
-				P.dcol[(size_t)ti * L + s] = d;
+			__stcg(seen, sn | nw);
+			uint32_t ti = P.tix ? __ldg(&P.tix[v]) : NONE;
+			for (uint32_t y = nw; y; y &= y - 1)
+			{
+				uint32_t s = 32 * j + (uint32_t)(__ffs(y) - 1);
+				atomicAdd(&cnt[s], 1u);
+				if (P.dist)
+					P.dist[(size_t)v * L + s] = d;
+				if (ti != NONE)
+					P.dcol[(size_t)ti * L + s] = d;
+			}
 		}
 	}
-	for (; e < e1; e += 16)
+	// a half with no new pair pushes nothing
+	unsigned ball = __ballot_sync(FULL, nw != 0), mine = (threadIdx.x & 16) ? ball >> 16 : ball & 0xffffu;
+	if (!mine)
+		e1 = e;
+	uint32_t deg = (uint32_t)(e1 - e), most = deg;
+	most = max(most, __shfl_xor_sync(FULL, most, 16));
+	for (uint32_t at = 0; at < most; at += 16)
 	{
 		uint32_t c = 0, w = 0;
-		if (e + j < e1)
+		if (at + j < deg)
 		{
-			c = __ldg(&P.col[e + j]);
-			w = __ldg(&P.w[e + j]);
+			c = __ldg(&P.col[e + at + j]);
+			w = __ldg(&P.w[e + at + j]);
 		}
-		uint32_t k_end = e1 - e < 16 ? (uint32_t)(e1 - e) : 16;
+		uint32_t k_end = min(most - at, 16u);
 		for (uint32_t k = 0; k < k_end; k++)
 		{
-			uint32_t x = __shfl_sync(hmask, c, k, 16), t = slot + __shfl_sync(hmask, w, k, 16);
+			uint32_t x = __shfl_sync(FULL, c, k, 16), wk = __shfl_sync(FULL, w, k, 16);
+			if (at + k >= deg)
+				continue; // this half's vertex has fewer arcs
+			uint32_t t = slot + wk;
 			if (t >= P.R)
 				t -= P.R;
 			if (nw)
@@ -132,13 +147,15 @@ __device__ void control(const struct dparams &P, uint32_t d, uint32_t *lvl, uint
 		uint32_t c = __ldcg(&A->cnt[i]);
 		if (!c)
 			continue;
-		A->cnt[i] = 0;
-		A->sum[i] += (unsigned long long)d * c;
-		A->reached[i] += c;
-		A->ecc[i] = d;
-		struct sssp_harm h = { A->hlo[i], A->hhi[i] };
+		// through L2: the last block runs on any SM, whose L1 may hold lines of an earlier level
+		__stcg(&A->cnt[i], 0u);
+		__stcg(&A->sum[i], __ldcg(&A->sum[i]) + (unsigned long long)d * c);
+		__stcg(&A->reached[i], __ldcg(&A->reached[i]) + c);
+		__stcg(&A->ecc[i], d);
+		struct sssp_harm h = { __ldcg(&A->hlo[i]), __ldcg(&A->hhi[i]) };
 		sssp_harm_add_times(&h, term, c);
-		A->hlo[i] = h.lo, A->hhi[i] = h.hi;
+		__stcg(&A->hlo[i], (unsigned long long)h.lo);
+		__stcg(&A->hhi[i], (unsigned long long)h.hi);
 	}
 	if (threadIdx.x == 0)
 	{
@@ -169,7 +186,6 @@ __global__ void __launch_bounds__(BLOCK) dial_loop(struct dparams P)
 	__shared__ unsigned long long touched[2];
 	__shared__ uint32_t s_level, s_stop, s_last;
 	const unsigned lane = threadIdx.x & 31, h = lane >> 4, j = lane & 15;
-	const unsigned hmask = 0xffffu << (16 * h);
 	const uint32_t gw = blockIdx.x * (BLOCK / 32) + (threadIdx.x >> 5), W = gridDim.x * (BLOCK / 32);
 	for (unsigned i = threadIdx.x; i < L; i += BLOCK)
 		cnt[i] = 0;
@@ -188,7 +204,8 @@ __global__ void __launch_bounds__(BLOCK) dial_loop(struct dparams P)
 		unsigned long long tm[2] = { 0, 0 }; // slots this thread pushed into
 		for (uint32_t wi = gw; wi < P.nw; wi += W)
 		{
-			uint32_t x = __ldcg(&bm[wi]);
+			// one load for the warp (a lane that stored the clear first would make another lane read 0)
+			uint32_t x = __shfl_sync(0xffffffffu, lane == 0 ? __ldcg(&bm[wi]) : 0u, 0);
 			if (!x)
 				continue;
 			if (lane == 0)
@@ -201,9 +218,7 @@ __global__ void __launch_bounds__(BLOCK) dial_loop(struct dparams P)
 				if (x)
 					x &= x - 1;
 				uint32_t b = h ? b1 : b0;
-				if (b < 32)
-					visit(P, wi * 32 + b, d, slot, j, hmask, cnt, tm[0], tm[1]);
-				__syncwarp();
+				visit(P, b < 32, wi * 32 + (b & 31), d, slot, j, cnt, tm[0], tm[1]);
 			}
 		}
 		for (int o = 16; o; o >>= 1)
@@ -440,6 +455,7 @@ extern "C" int sssp_dial_gpu_run(const struct sssp_dial_dgraph *g, const uint32_
 	uint64_t grid = (uint64_t)bps * (unsigned)sms / share;
 	uint64_t useful = ((uint64_t)P.nw + BLOCK / 32 - 1) / (BLOCK / 32); // a warp per bitmap word at most
 	grid = grid > useful ? useful : grid;
+	grid = p->grid_max && grid > p->grid_max ? p->grid_max : grid;
 	grid = grid < 1 ? 1 : grid;
 
 	// clear the ring, masks, bitmaps and accumulators (the layout keeps them contiguous up to src)

@@ -43,6 +43,7 @@ struct sssp_dial_params
 	uint32_t *const *col_dst;
 	size_t col_pitch;
 	unsigned timeout_s; /**< the grid barrier gives up after this many seconds (0: 60) */
+	unsigned grid_max;  /**< at most this many blocks in the level loop (0: as many as fit; tests) */
 };
 
 /** Device bytes of a batch's workspace: about (wmax + 2) x 64 bytes per vertex, plus 2 KiB per vertex

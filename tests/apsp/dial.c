@@ -131,6 +131,7 @@ int main(void)
 	check_generated(graph_gen_random(300, 0, 2, 1, 10, 1, &g, &err), &g, &err, 1, "random sparse 1..10");
 	check_generated(graph_gen_random(120, 60, 119, 1, 10, 4, &g, &err), &g, &err, 1, "random dense 1..10");
 	check_generated(graph_gen_random(150, 1, 6, 1, 64, 5, &g, &err), &g, &err, 1, "random 1..64");
+	check_generated(graph_gen_random(30000, 1, 6, 1, 64, 7, &g, &err), &g, &err, 0, "random 30000 1..64");
 	check_generated(graph_gen_random(20000, 1, 9, 1, 10, 6, &g, &err), &g, &err, 0, "random 20000 1..10");
 	check_generated(graph_gen_rmat(8, 8, 0.57, 0.19, 0.19, 1, 10, 8, &g, &err), &g, &err, 1, "R-MAT 8 1..10");
 	check_generated(graph_gen_rmat(13, 16, 0.57, 0.19, 0.19, 1, 64, 10, &g, &err), &g, &err, 0, "R-MAT 13 1..64");

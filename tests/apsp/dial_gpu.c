@@ -15,6 +15,8 @@
 #include "testutil.h"
 
 static cudaStream_t stream;
+static unsigned grid_max; /* DIAL_GRID_MAX: the level loop's blocks (0: as many as fit) */
+static const char *only;  /* argv[1]: only the graphs whose name contains it */
 static void *work;
 static size_t work_size;
 
@@ -82,7 +84,7 @@ static void check_call(const struct graph *gr, const struct dgraph *d, const uin
 		ASSERT_CUDA(cudaMemcpy(dtargets, targets, ntargets * 4, cudaMemcpyHostToDevice));
 	}
 	struct sssp_dial_params p = {
-		.wmax = d->wmax, .share = share, .targets = dtargets, .ntargets = ntargets, .cols = cols };
+		.wmax = d->wmax, .share = share, .targets = dtargets, .ntargets = ntargets, .cols = cols, .grid_max = grid_max };
 	static struct sssp_summary out[SSSP_DIAL_GPU_LANES];
 	memset(out, 0x77, sizeof out);
 	char err[256] = "";
@@ -123,6 +125,8 @@ static void check_call(const struct graph *gr, const struct dgraph *d, const uin
 
 static void check_graph(const struct graph *gr, const char *what)
 {
+	if (only && !strstr(what, only))
+		return;
 	struct dgraph d;
 	upload(gr, &d);
 	uint32_t n = gr->n;
@@ -152,8 +156,10 @@ static void check_generated(int ret, struct graph *g, const struct graph_error *
 	graph_free(g);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	only = argc > 1 ? argv[1] : NULL;
+	grid_max = getenv("DIAL_GRID_MAX") ? (unsigned)atoi(getenv("DIAL_GRID_MAX")) : 0;
 	int ndev = 0;
 	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0)
 	{
@@ -192,6 +198,8 @@ int main(void)
 	check_generated(graph_gen_random(300, 0, 2, 1, 10, 1, &g, &err), &g, &err, "random sparse 300 1..10");
 	check_generated(graph_gen_random(20000, 1, 9, 1, 10, 6, &g, &err), &g, &err, "random 20000 1..10");
 	check_generated(graph_gen_random(30000, 1, 6, 1, 64, 7, &g, &err), &g, &err, "random 30000 1..64");
+	check_generated(graph_gen_random(30000, 1, 6, 1, 10, 7, &g, &err), &g, &err, "random 30000 1..10");
+	check_generated(graph_gen_random(150, 1, 6, 1, 64, 5, &g, &err), &g, &err, "random 150 1..64");
 	check_generated(graph_gen_rmat(13, 16, 0.57, 0.19, 0.19, 1, 10, 10, &g, &err), &g, &err, "R-MAT 13 1..10");
 	check_generated(graph_gen_grid(150, 130, 1, 10, 13, &g, &err), &g, &err, "grid 150x130 1..10");
 	{
