@@ -59,7 +59,10 @@ static void *workspace(size_t size)
 	{
 		cudaFree(work);
 		ASSERT_CUDA(cudaMalloc(&work, size));
+		/* stale contents must not matter; cudaMemset runs on the legacy stream, which the test's
+		 * non-blocking stream does not wait for: wait here, or the fill races the engine's clear */
 		ASSERT_CUDA(cudaMemset(work, 0xab, size));
+		ASSERT_CUDA(cudaDeviceSynchronize());
 		work_size = size;
 	}
 	return work;
