@@ -15,6 +15,13 @@
 // memory, and ORs new into ring[(d + w) mod R][x] of each out-arc (x, w) (a reduction, no answer
 // awaited) with x's bit in that slot's bitmap. Mutable state is read with ld.global.cg: the vertices
 // are processed by other SMs from level to level, and L1 is not coherent.
+//
+// Heavy vertices (more than heavy_deg out-arcs, R-MAT's hubs): one half-warp pushing 100,000 arcs one
+// by one would hold the whole level. Their visitor only records the vertex and its new masks in a
+// list (with the running count of 64-arc chunks, one 64-bit atomic for both); the control step then
+// holds the level for a second phase in which every half-warp of the grid takes chunks of the listed
+// vertices' arcs. Levels without a heavy vertex cost no second barrier. A list that is full (more than
+// heavy_cap heavy vertices in one level) leaves the rest to push their own arcs.
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +35,7 @@
 #define WORDS (L / 32)
 #define BLOCK 256
 #define NONE 0xffffffffu
+#define CHUNK 64 // arcs per half-warp in the heavy phase
 
 // The level loop: data-dependent 64-byte masks of a ring of several hundred MB (scatter), few
 // instructions per access, no reuse before eviction.
@@ -38,6 +46,8 @@ struct dial_ctl
 	uint32_t level, done, abort, levels;
 	unsigned long long touched[2]; // bit t: slot t has pairs pending
 	uint32_t bar_count, bar_gen;
+	unsigned long long heavy; // this level's heavy list: vertices << 32 | chunks
+	uint32_t in_heavy, pad;   // the level's second phase (the heavy vertices' arcs) runs
 };
 
 struct dial_acc
@@ -57,6 +67,8 @@ struct dparams
 	uint32_t *dist;      // [n][L] with rows, else NULL
 	const uint32_t *tix; // [n]: the target slot of a vertex (NONE), with targets, else NULL
 	uint32_t *dcol;      // [target slot][L]
+	uint32_t heavy_deg, heavy_cap;
+	uint32_t *hv, *hbase, *hnw; // the heavy list: vertex, first chunk, new masks [heavy_cap][WORDS]
 	unsigned long long timeout_ns;
 };
 
@@ -66,6 +78,9 @@ __device__ __forceinline__ unsigned long long global_ns(void)
 	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
 	return t;
 }
+
+__device__ __forceinline__ void push(const struct dparams &P, uint64_t e, uint32_t deg, uint32_t nw, uint32_t slot,
+				     unsigned j, unsigned long long &tm0, unsigned long long &tm1);
 
 // The level's step for two vertices at once, one per half-warp (lane j = word j of its masks; `has`:
 // this half has a vertex). Every lane of the warp calls it, and every collective is the whole warp's:
@@ -103,10 +118,36 @@ __device__ __forceinline__ void visit(const struct dparams &P, bool has, uint32_
 	}
 	// a half with no new pair pushes nothing
 	unsigned ball = __ballot_sync(FULL, nw != 0), mine = (threadIdx.x & 16) ? ball >> 16 : ball & 0xffffu;
-	if (!mine)
-		e1 = e;
-	uint32_t deg = (uint32_t)(e1 - e), most = deg;
-	most = max(most, __shfl_xor_sync(FULL, most, 16));
+	uint32_t deg = mine ? (uint32_t)(e1 - e) : 0;
+	// a heavy vertex goes to the list (its half's lane 0 reserves the entry and its chunks)
+	const bool heavy = deg > P.heavy_deg;
+	uint32_t idx = NONE;
+	if (heavy && j == 0)
+	{
+		unsigned long long r = atomicAdd(&P.ctl->heavy, (1ull << 32) | ((deg + CHUNK - 1) / CHUNK));
+		idx = (uint32_t)(r >> 32);
+		if (idx < P.heavy_cap)
+		{
+			__stcg(&P.hv[idx], v);
+			__stcg(&P.hbase[idx], (uint32_t)r);
+		}
+	}
+	idx = __shfl_sync(FULL, idx, 0, 16);
+	if (heavy && idx < P.heavy_cap)
+	{
+		__stcg(&P.hnw[(size_t)idx * WORDS + j], nw);
+		deg = 0;
+	}
+	push(P, e, deg, nw, slot, j, tm0, tm1);
+}
+
+// Each half-warp pushes its new masks (lane j: word j) along arcs [e, e + deg) of one vertex. Every lane
+// of the warp calls it (whole-warp collectives: the halves' loops run in step, for the larger count).
+__device__ __forceinline__ void push(const struct dparams &P, uint64_t e, uint32_t deg, uint32_t nw, uint32_t slot,
+				     unsigned j, unsigned long long &tm0, unsigned long long &tm1)
+{
+	const unsigned FULL = 0xffffffffu;
+	uint32_t most = max(deg, __shfl_xor_sync(FULL, deg, 16));
 	for (uint32_t at = 0; at < most; at += 16)
 	{
 		uint32_t c = 0, w = 0;
@@ -136,13 +177,16 @@ __device__ __forceinline__ void visit(const struct dparams &P, bool has, uint32_
 	}
 }
 
-// Fold level d's counts into the summaries (every thread of the last block), then thread 0 picks the
-// next level. Returns with the next level and the stop flag in *lvl, *stop (shared).
-__device__ void control(const struct dparams &P, uint32_t d, uint32_t *lvl, uint32_t *stop)
+// After level d's vertex phase: fold its counts into the summaries (every thread of the last block),
+// then thread 0 either holds the level for its heavy phase or picks the next level; after the heavy
+// phase, it picks the next level. Returns the next level, the stop flag and the heavy phase's flag in
+// *lvl, *stop, *hvy (shared).
+__device__ void control(const struct dparams &P, uint32_t d, bool heavy_phase, uint32_t *lvl, uint32_t *stop,
+			uint32_t *hvy)
 {
 	struct dial_acc *A = P.acc;
 	struct sssp_harm term = sssp_harm_term(d);
-	for (unsigned i = threadIdx.x; i < L; i += blockDim.x)
+	for (unsigned i = threadIdx.x; i < L && !heavy_phase; i += blockDim.x)
 	{
 		uint32_t c = __ldcg(&A->cnt[i]);
 		if (!c)
@@ -160,6 +204,14 @@ __device__ void control(const struct dparams &P, uint32_t d, uint32_t *lvl, uint
 	if (threadIdx.x == 0)
 	{
 		volatile struct dial_ctl *C = P.ctl;
+		*hvy = !heavy_phase && C->heavy;
+		C->in_heavy = *hvy;
+		if (*hvy)
+		{
+			*lvl = d, *stop = 0;
+			return;
+		}
+		C->heavy = 0;
 		unsigned long long m[2] = { C->touched[0], C->touched[1] };
 		uint32_t slot = d % P.R, k;
 		m[slot >> 6] &= ~(1ull << (slot & 63));
@@ -180,11 +232,45 @@ __device__ void control(const struct dparams &P, uint32_t d, uint32_t *lvl, uint
 	}
 }
 
+// The heavy phase: chunk c of the list's arcs (chunks numbered in list order) goes to half-warp c mod 2W
+// of the grid.
+__device__ __forceinline__ void push_heavy(const struct dparams &P, uint32_t slot, uint32_t gw, uint32_t W, unsigned h,
+					   unsigned j, unsigned long long &tm0, unsigned long long &tm1)
+{
+	unsigned long long hv = __ldcg(&P.ctl->heavy);
+	uint32_t H = min((uint32_t)(hv >> 32), P.heavy_cap), last = __ldcg(&P.hv[H - 1]);
+	uint32_t total = __ldcg(&P.hbase[H - 1]) +
+			 (uint32_t)((__ldg(&P.rowptr[last + 1]) - __ldg(&P.rowptr[last]) + CHUNK - 1) / CHUNK);
+	for (uint32_t c0 = 2 * gw; c0 < total; c0 += 2 * W) // whole warps: push's collectives
+	{
+		uint32_t c = c0 + h, deg = 0, nw = 0;
+		uint64_t e = 0;
+		if (c < total)
+		{
+			uint32_t lo = 0, hi = H - 1; // the last entry whose first chunk is <= c
+			while (lo < hi)
+			{
+				uint32_t mid = (lo + hi + 1) / 2;
+				if (__ldcg(&P.hbase[mid]) <= c)
+					lo = mid;
+				else
+					hi = mid - 1;
+			}
+			uint32_t v = __ldcg(&P.hv[lo]);
+			uint64_t e0 = __ldg(&P.rowptr[v]), e1 = __ldg(&P.rowptr[v + 1]);
+			e = e0 + (uint64_t)(c - __ldcg(&P.hbase[lo])) * CHUNK;
+			deg = (uint32_t)min((uint64_t)CHUNK, e1 - e);
+			nw = __ldcg(&P.hnw[(size_t)lo * WORDS + j]);
+		}
+		push(P, e, deg, nw, slot, j, tm0, tm1);
+	}
+}
+
 __global__ void __launch_bounds__(BLOCK) dial_loop(struct dparams P)
 {
 	__shared__ uint32_t cnt[L];
 	__shared__ unsigned long long touched[2];
-	__shared__ uint32_t s_level, s_stop, s_last;
+	__shared__ uint32_t s_level, s_stop, s_last, s_heavy;
 	const unsigned lane = threadIdx.x & 31, h = lane >> 4, j = lane & 15;
 	const uint32_t gw = blockIdx.x * (BLOCK / 32) + (threadIdx.x >> 5), W = gridDim.x * (BLOCK / 32);
 	for (unsigned i = threadIdx.x; i < L; i += BLOCK)
@@ -195,14 +281,18 @@ __global__ void __launch_bounds__(BLOCK) dial_loop(struct dparams P)
 		touched[0] = touched[1] = 0;
 		s_level = C->level;
 		s_stop = C->done;
+		s_heavy = 0;
 	}
 	__syncthreads();
 	for (uint32_t gen = 1; !s_stop; gen++)
 	{
 		const uint32_t d = s_level, slot = d % P.R;
 		uint32_t *bm = P.bm + (size_t)slot * P.nw;
-		unsigned long long tm[2] = { 0, 0 }; // slots this thread pushed into
-		for (uint32_t wi = gw; wi < P.nw; wi += W)
+		const bool heavy_phase = s_heavy;
+		unsigned long long tm0 = 0, tm1 = 0; // slots this thread pushed into
+		if (heavy_phase)
+			push_heavy(P, slot, gw, W, h, j, tm0, tm1);
+		for (uint32_t wi = gw; wi < P.nw && !heavy_phase; wi += W)
 		{
 			// one load for the warp (a lane that stored the clear first would make another lane read 0)
 			uint32_t x = __shfl_sync(0xffffffffu, lane == 0 ? __ldcg(&bm[wi]) : 0u, 0);
@@ -218,18 +308,18 @@ __global__ void __launch_bounds__(BLOCK) dial_loop(struct dparams P)
 				if (x)
 					x &= x - 1;
 				uint32_t b = h ? b1 : b0;
-				visit(P, b < 32, wi * 32 + (b & 31), d, slot, j, cnt, tm[0], tm[1]);
+				visit(P, b < 32, wi * 32 + (b & 31), d, slot, j, cnt, tm0, tm1);
 			}
 		}
 		for (int o = 16; o; o >>= 1)
 		{
-			tm[0] |= __shfl_xor_sync(0xffffffffu, tm[0], o);
-			tm[1] |= __shfl_xor_sync(0xffffffffu, tm[1], o);
+			tm0 |= __shfl_xor_sync(0xffffffffu, tm0, o);
+			tm1 |= __shfl_xor_sync(0xffffffffu, tm1, o);
 		}
-		if (lane == 0 && (tm[0] | tm[1]))
+		if (lane == 0 && (tm0 | tm1))
 		{
-			atomicOr(&touched[0], tm[0]);
-			atomicOr(&touched[1], tm[1]);
+			atomicOr(&touched[0], tm0);
+			atomicOr(&touched[1], tm1);
 		}
 		__syncthreads();
 		for (unsigned i = threadIdx.x; i < L; i += BLOCK)
@@ -257,7 +347,7 @@ __global__ void __launch_bounds__(BLOCK) dial_loop(struct dparams P)
 		if (s_last)
 		{
 			__threadfence();
-			control(P, d, &s_level, &s_stop);
+			control(P, d, heavy_phase, &s_level, &s_stop, &s_heavy);
 			__syncthreads();
 			if (threadIdx.x == 0)
 			{
@@ -286,6 +376,7 @@ __global__ void __launch_bounds__(BLOCK) dial_loop(struct dparams P)
 			__threadfence();
 			s_level = C->level;
 			s_stop = C->done | C->abort;
+			s_heavy = C->in_heavy;
 		}
 		__syncthreads();
 	}
@@ -339,8 +430,14 @@ __global__ void dial_rows(const uint32_t *dist, uint32_t n, unsigned k, uint32_t
 
 struct layout
 {
-	size_t ring, seen, bm, ctl, acc, src, dist, stage, tix, dcol, cols, total;
+	size_t ring, seen, bm, ctl, acc, src, hv, hbase, hnw, dist, stage, tix, dcol, cols, total;
 };
+
+// Heavy vertices the workspace's list holds per level.
+static uint32_t heavy_cap_of(uint32_t n)
+{
+	return n < SSSP_DIAL_GPU_HEAVY_CAP ? (n ? n : 1) : SSSP_DIAL_GPU_HEAVY_CAP;
+}
 
 static size_t place(size_t *off, size_t bytes)
 {
@@ -358,6 +455,9 @@ static void layout_of(uint32_t n, uint32_t wmax, int with_rows, uint32_t T, stru
 	l->ctl = place(&off, sizeof(struct dial_ctl));
 	l->acc = place(&off, sizeof(struct dial_acc));
 	l->src = place(&off, L * 4);
+	l->hv = place(&off, (size_t)heavy_cap_of(n) * 4);
+	l->hbase = place(&off, (size_t)heavy_cap_of(n) * 4);
+	l->hnw = place(&off, (size_t)heavy_cap_of(n) * WORDS * 4);
 	l->dist = with_rows ? place(&off, nn * L * 4) : 0;
 	l->stage = with_rows ? place(&off, nn * SSSP_DIAL_GPU_ROW_LANES * 4) : 0;
 	l->tix = T ? place(&off, nn * 4) : 0;
@@ -433,6 +533,13 @@ extern "C" int sssp_dial_gpu_run(const struct sssp_dial_dgraph *g, const uint32_
 	P.dist = rows ? (uint32_t *)(base + l.dist) : NULL;
 	P.tix = T ? (const uint32_t *)(base + l.tix) : NULL;
 	P.dcol = T ? (uint32_t *)(base + l.dcol) : NULL;
+	P.heavy_deg = p->heavy_deg ? p->heavy_deg : SSSP_DIAL_GPU_HEAVY_DEG;
+	P.heavy_cap = heavy_cap_of(g->n);
+	if (p->heavy_cap && p->heavy_cap < P.heavy_cap)
+		P.heavy_cap = p->heavy_cap;
+	P.hv = (uint32_t *)(base + l.hv);
+	P.hbase = (uint32_t *)(base + l.hbase);
+	P.hnw = (uint32_t *)(base + l.hnw);
 	P.timeout_ns = (unsigned long long)(p->timeout_s ? p->timeout_s : 60) * 1000000000ull;
 	uint32_t *dsrc = (uint32_t *)(base + l.src);
 

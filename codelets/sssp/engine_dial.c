@@ -13,13 +13,12 @@
 #include "batch_gpu.h"
 #include "buffers.h"
 #include "dial.h"
+#include "dial_gpu.h"
 #include "engine.h"
 #include "sssp_cpu.h"
 
 #ifdef SSSP_WITH_CUDA
 #include <tuccompi_cuda.h>
-
-#include "dial_gpu.h"
 #endif
 
 /* Shared buffers of a task set (tuccompi_task_shared() indices). */
@@ -38,6 +37,7 @@ struct dial_state
 	size_t packed_size;
 	size_t cpu_work; /* bytes of CPU scratch after the n distances */
 	uint32_t wmax;   /* the heaviest arc */
+	uint32_t heavy;  /* TUCCOMPI_DIAL_HEAVY: the GPU's heavy-vertex threshold (0: its default) */
 };
 
 /* CPU: one source with the bucket queue. Workspace 0 holds the n distances, then its scratch. */
@@ -99,6 +99,7 @@ static void dial_cuda(struct tuccompi_batch *b, void *arg)
 		.cols = cols,
 		.col_dst = direct ? col_dst : NULL,
 		.col_pitch = sssp_result_size(a),
+		.heavy_deg = st->heavy,
 	};
 	char err[256] = "";
 	size_t wsb = sssp_dial_gpu_workspace_size(a->n, st->wmax, with_rows, a->ntargets);
@@ -187,6 +188,22 @@ static int dial_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	{
 		snprintf(why, whylen, "the dial engine does not take this graph: %s; use --engine batched", no);
 		return -EDOM;
+	}
+	const char *hv = getenv("TUCCOMPI_DIAL_HEAVY");
+	if (hv && *hv)
+	{
+		char *end;
+		errno = 0;
+		unsigned long x = strtoul(hv, &end, 10);
+		if (*end || errno || x < 1 || x > UINT32_MAX || *hv == '-')
+		{
+			snprintf(why, whylen,
+				 "TUCCOMPI_DIAL_HEAVY=%s: say a number of out-arcs from 1 to %u (vertices with more have "
+				 "them pushed by the whole GPU; default %d: docs/apsp.md, \"The dial engine\")",
+				 hv, UINT32_MAX, SSSP_DIAL_GPU_HEAVY_DEG);
+			return -EINVAL;
+		}
+		st->heavy = (uint32_t)x;
 	}
 	if (p->o.cpu)
 	{

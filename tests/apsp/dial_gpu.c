@@ -3,8 +3,9 @@
  * the target columns (duplicates among the targets), on random (with unreachable parts), R-MAT, grid
  * (hundreds of levels) and cycle graphs (thousands of levels: the ring wraps many times), weights 1..10
  * and 1..64, with 512, 37 and 1 sources (duplicates among them), the whole GPU and a quarter of it
- * (share 4), one workspace reused from call to call and starting full of garbage. Bad arguments are
- * refused with -EINVAL. Exit 77 without a GPU. */
+ * (share 4), one workspace reused from call to call and starting full of garbage. The heavy vertices'
+ * grid-wide pushes: hubs of 20,000 arcs (a graph of four hubs), every vertex heavy, a heavy list that
+ * overflows (3 entries), and none. Bad arguments are refused with -EINVAL. Exit 77 without a GPU. */
 #include <cuda_runtime_api.h>
 
 #include "graph.h"
@@ -17,6 +18,7 @@
 static cudaStream_t stream;
 static unsigned grid_max; /* DIAL_GRID_MAX: the level loop's blocks (0: as many as fit) */
 static const char *only;  /* argv[1]: only the graphs whose name contains it */
+static uint32_t heavy_deg, heavy_cap; /* the calls' heavy_deg and heavy_cap (0: defaults) */
 static void *work;
 static size_t work_size;
 
@@ -87,7 +89,8 @@ static void check_call(const struct graph *gr, const struct dgraph *d, const uin
 		ASSERT_CUDA(cudaMemcpy(dtargets, targets, ntargets * 4, cudaMemcpyHostToDevice));
 	}
 	struct sssp_dial_params p = {
-		.wmax = d->wmax, .share = share, .targets = dtargets, .ntargets = ntargets, .cols = cols, .grid_max = grid_max };
+		.wmax = d->wmax, .share = share, .targets = dtargets, .ntargets = ntargets, .cols = cols, .grid_max = grid_max,
+		.heavy_deg = heavy_deg, .heavy_cap = heavy_cap };
 	static struct sssp_summary out[SSSP_DIAL_GPU_LANES];
 	memset(out, 0x77, sizeof out);
 	char err[256] = "";
@@ -147,6 +150,17 @@ static void check_graph(const struct graph *gr, const char *what)
 	check_call(gr, &d, src + 200, 37, 1, 9, 1, name);
 	snprintf(name, sizeof name, "%s, 1 source", what);
 	check_call(gr, &d, src + 300, 1, 0, 0, 1, name);
+	/* the heavy path: every vertex of more than one arc heavy; the list overflowing; no heavy vertex */
+	heavy_deg = 1;
+	snprintf(name, sizeof name, "%s, 512 sources, every vertex heavy", what);
+	check_call(gr, &d, src, SSSP_DIAL_GPU_LANES, 0, 0, 2, name);
+	heavy_cap = 3;
+	snprintf(name, sizeof name, "%s, 64 sources, rows, heavy list of 3", what);
+	check_call(gr, &d, src + 7, SSSP_DIAL_GPU_ROW_LANES, 1, 0, 1, name);
+	heavy_deg = UINT32_MAX, heavy_cap = 0;
+	snprintf(name, sizeof name, "%s, 37 sources, targets, no heavy vertex", what);
+	check_call(gr, &d, src + 50, 37, 0, 11, 1, name);
+	heavy_deg = 0;
 	release(&d);
 	printf("dial_gpu: %s: equal\n", what);
 }
@@ -214,6 +228,27 @@ int main(int argc, char **argv)
 		if (graph_from_arcs(LEN, LEN, s, dd, w, &g, &err) < 0)
 			FAIL("%s", err.msg);
 		check_graph(&g, "cycle of 3000, weights 64");
+		graph_free(&g);
+		free(s), free(dd), free(w);
+	}
+	{
+		/* four hubs with an arc to every vertex (heavy at the default threshold, at many levels: their
+		 * arcs weigh 1..64), every vertex two arcs on and one back to a hub */
+		enum { N = 20000, HUBS = 4, M = HUBS * N + 3 * N };
+		uint32_t *s = malloc(M * 4), *dd = malloc(M * 4), *w = malloc(M * 4), k = 0;
+		ASSERT(s && dd && w);
+		for (uint32_t h = 0; h < HUBS; h++)
+			for (uint32_t v = 0; v < N; v++)
+				s[k] = h * 5003, dd[k] = v, w[k++] = (v * 7 + h * 13) % 64 + 1;
+		for (uint32_t v = 0; v < N; v++)
+		{
+			s[k] = v, dd[k] = (uint32_t)((uint64_t)v * 40503u % N), w[k++] = v % 5 + 1;
+			s[k] = v, dd[k] = (v + 1) % N, w[k++] = 64 - v % 3;
+			s[k] = v, dd[k] = (v % HUBS) * 5003, w[k++] = v % 61 + 4;
+		}
+		if (graph_from_arcs(N, M, s, dd, w, &g, &err) < 0)
+			FAIL("%s", err.msg);
+		check_graph(&g, "four hubs of 20000 arcs 1..64");
 		graph_free(&g);
 		free(s), free(dd), free(w);
 	}
