@@ -152,6 +152,11 @@ expect_error 2 "--delta '0': expected an integer 1..4294967295" --gen random:100
 expect_error 2 "--max-memory '4X': unknown unit 'X'" --gen random:100 --max-memory 4X
 expect_error 2 "GRAPH '-' (standard input) needs its format: --format gr, mtx or edgelist" -
 expect_error 2 "--cache: standard input cannot be cached" - --format gr --cache "$tmp/out/c.tgb"
+# the dial engine: weights outside 1..64 refused, naming the engine that takes them; a bad threshold
+expect_error 1 "use --engine batched" --gen grid:20x20:1-100 --engine dial --sources 0-9 --ncpu 1
+export TUCCOMPI_DIAL_HEAVY=lots
+expect_error 1 "TUCCOMPI_DIAL_HEAVY=lots: say a number of out-arcs from 1 to" --gen random:100 --engine dial --sources 0-9 --ncpu 1
+unset TUCCOMPI_DIAL_HEAVY
 # PHAST on a graph that does not contract: refused at once, not hours of building
 expect_error 1 "the graph does not contract (it is not road-like)" --gen rmat:11 --engine phast --sources 0-9 --ncpu 1
 

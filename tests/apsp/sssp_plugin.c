@@ -17,6 +17,7 @@
 #include <tuccompi.h>
 
 #include "cli.h"
+#include "dial.h"
 #include "graph.h"
 #include "sssp.h"
 #include "sssp_ref.h"
@@ -182,7 +183,18 @@ static void check_graph(const char *what, struct graph *g, int gpu, const char *
 	struct sssp_options o = { .engine = engine, .cpu = !gpu, .cuda = gpu, .nsources = g->n, .threads = 2 };
 	struct sssp_plan *plan;
 	char why[512];
-	if (sssp_plan_create(&gv, &o, &plan, why, sizeof(why)) < 0)
+	int ret = sssp_plan_create(&gv, &o, &plan, why, sizeof(why));
+	uint32_t wmax;
+	char no[200];
+	if (engine == SSSP_ENGINE_DIAL && !sssp_dial_weights(&gv, &wmax, no, sizeof no))
+	{
+		/* weights outside 1..64: refused, saying which engine takes the graph */
+		if (ret != -EDOM || !strstr(why, "use --engine batched"))
+			FAIL("%s: the dial engine took weights it cannot (%d: %s)", what, ret, why);
+		printf("%s, dial engine: refused (%s)\n", what, why);
+		return;
+	}
+	if (ret < 0)
 		FAIL("%s: sssp_plan_create(%s): %s", what, sssp_engine_name(engine), why);
 	check_plan(what, g, plan, gpu, policy);
 	sssp_plan_free(plan);
@@ -277,9 +289,13 @@ int main(int argc, char **argv)
 		ASSERT_OK(graph_gen_random(600, 1, 9, 0, 10, 8, &g, &err));
 		check_fit(&g, SSSP_ENGINE_BATCHED, 2);
 		graph_free(&g);
+		ASSERT_OK(graph_gen_random(600, 1, 9, 1, 10, 8, &g, &err)); /* dial: weights 1..64 */
+		check_fit(&g, SSSP_ENGINE_DIAL, 2);
+		graph_free(&g);
 	}
 
-	static const enum sssp_engine engines[] = { SSSP_ENGINE_CRAUSER, SSSP_ENGINE_BATCHED, SSSP_ENGINE_PHAST };
+	static const enum sssp_engine engines[] = { SSSP_ENGINE_CRAUSER, SSSP_ENGINE_BATCHED, SSSP_ENGINE_PHAST,
+						    SSSP_ENGINE_DIAL };
 	static const char *policies[] = { "ms", "eq2", "ms-tail", "eq1", "eager" };
 	for (unsigned e = 0; e < sizeof(engines) / sizeof(engines[0]); e++)
 	{
@@ -303,6 +319,10 @@ int main(int argc, char **argv)
 		/* long paths, many phases */
 		ASSERT_OK(graph_gen_grid(17, 29, 1, 100, 10, &g, &err));
 		check_graph("grid 17x29", &g, gpu, policies[(e + 4) % 5], engines[e]);
+		graph_free(&g);
+		/* long paths with weights 1..64 (the dial engine's ring wraps many times) */
+		ASSERT_OK(graph_gen_grid(13, 31, 1, 64, 12, &g, &err));
+		check_graph("grid 13x31 w 1..64", &g, gpu, policies[(e + 2) % 5], engines[e]);
 		graph_free(&g);
 		/* road-like */
 		ASSERT_OK(graph_gen_road(800, 12, &g, &err));
