@@ -8,10 +8,11 @@
 #   - the paper's largest set, 32,408 sources of the random graph, with every unit (auto engine)
 #     under MS and MS-TAIL;
 #   - each rate also as a ratio to the paper's engine on the same units in the same run;
-#   - every unit with the graph's best engine (batched on random and R-MAT graphs, PHAST on deep ones),
-#     on one rank and on two ranks of the node, against that engine on the GPU alone (same sources)
-#     and on the CPU cores alone in the same run: the ratios of issue 24 (every unit / best unit alone,
-#     every unit / the sum of the units alone, GPU / CPU cores), for 1 and 2 ranks.
+#   - every unit with the graph's engines (batched and dial on random and R-MAT graphs, PHAST on deep
+#     ones), on one rank and on two ranks of the node, against that engine on the GPU alone (same
+#     sources) and on the CPU cores alone in the same run (dial's CPU units are batched's: the
+#     cpu-batched row): the ratios of issue 24 (every unit / best unit alone, every unit / the sum of
+#     the units alone, GPU / CPU cores), for 1 and 2 ranks, one row per graph and engine.
 # Writes OUTDIR/apsp-bench.csv and OUTDIR/apsp-ratios.csv, prints both tables; bench/apsp_table.py
 # turns the CSV into the README's table. Environment: APP, GRAPHTOOL, BOOST (programs),
 # MPIRUN (tests/mpirun.sh: the two-rank rows), GRAPHS (default "random:1049088 random:4194304 rmat:20 grid:1024x1024 road:1048576"),
@@ -78,6 +79,10 @@ for spec in $GRAPHS; do
 		run "$spec" "$file" gpu-crauser gpu crauser ms 4 1024
 		run "$spec" "$file" gpu-batched-mk1 gpu batched ms 1 16384
 		run "$spec" "$file" gpu-batched-mk2 gpu batched ms 2 4096
+		# the dial engine (weights 1..64; the generated graphs' are 1..10), its own MK
+		kd=65536
+		case $spec in random:4194304) kd=16384 ;; esac
+		run "$spec" "$file" gpu-dial gpu dial ms engine $kd
 	fi
 	# all CPU cores with each engine
 	run "$spec" "$file" cpu-crauser cpu crauser ms 1 64
@@ -92,6 +97,8 @@ for spec in $GRAPHS; do
 	else
 		run "$spec" "$file" all-batched all batched ms-tail engine 16384
 		run "$spec" "$file" all2-batched all batched ms-tail engine 16384
+		run "$spec" "$file" all-dial all dial ms-tail engine $kd
+		run "$spec" "$file" all2-dial all dial ms-tail engine $kd
 	fi
 done
 
@@ -115,11 +122,15 @@ function rate(g, c) { return (g SUBSEP c) in r ? r[g, c] : 0 }
 NR > 1 { r[$1, $2] = $9; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
 END {
 	print "graph,engine,gpu_alone,cpu_alone,every_unit,every_unit_vs_best_alone,every_unit_vs_sum,gpu_vs_cpu,every_unit_2_ranks,2_ranks_vs_best_alone,2_ranks_vs_sum"
-	for (i = 1; i <= n; i++) {
-		g = order[i]
-		if (rate(g, "all-phast") > 0) { e = "phast"; gpu = rate(g, "gpu-phast-mk4"); cpu = rate(g, "cpu-phast"); all = rate(g, "all-phast"); all2 = rate(g, "all2-phast") }
-		else if (rate(g, "all-batched") > 0) { e = "batched"; gpu = rate(g, "gpu-batched-mk2") > rate(g, "gpu-batched-mk1") ? rate(g, "gpu-batched-mk2") : rate(g, "gpu-batched-mk1"); cpu = rate(g, "cpu-batched"); all = rate(g, "all-batched"); all2 = rate(g, "all2-batched") }
-		else continue
+	split("phast batched dial", engines, " ")
+	for (i = 1; i <= n; i++) for (k = 1; k <= 3; k++) {
+		g = order[i]; e = engines[k]
+		all = rate(g, "all-" e); all2 = rate(g, "all2-" e)
+		if (all <= 0) continue
+		if (e == "phast") gpu = rate(g, "gpu-phast-mk4")
+		else if (e == "dial") gpu = rate(g, "gpu-dial")
+		else gpu = rate(g, "gpu-batched-mk2") > rate(g, "gpu-batched-mk1") ? rate(g, "gpu-batched-mk2") : rate(g, "gpu-batched-mk1")
+		cpu = rate(g, e == "phast" ? "cpu-phast" : "cpu-batched") # dial: the same CPU code as batched
 		best = gpu > cpu ? gpu : cpu
 		vb = ""; vs = ""; gc = ""; a2 = ""; vb2 = ""; vs2 = ""
 		if (best > 0) vb = sprintf("%.3f", all / best)

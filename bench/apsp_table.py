@@ -16,7 +16,7 @@ def main(argv):
         with open(os.path.join(d, "apsp-bench.csv"), newline="") as f:
             rows = list(csv.DictReader(f))
         with open(os.path.join(d, "apsp-ratios.csv"), newline="") as f:
-            ratios = {r["graph"]: r for r in csv.DictReader(f)}
+            ratios = list(csv.DictReader(f))
     except OSError as e:
         sys.stderr.write("apsp_table.py: %s (run bench/apsp.sh %s first)\n" % (e, d))
         return 1
@@ -31,15 +31,17 @@ def main(argv):
     print("| graph | engine | GPU alone | every unit | CPU cores alone | every unit / best alone | every unit / sum "
           "| every unit, 2 ranks | 2 ranks / best alone | 2 ranks / sum |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for g in dict.fromkeys(r["graph"] for r in rows):
-        q = ratios.get(g)
-        if not q:
-            continue
-        e = q["engine"]
-        gpu = "gpu-phast-mk4" if e == "phast" else max(("gpu-batched-mk1", "gpu-batched-mk2"),
-                                                      key=lambda c: rate.get((g, c), (0, 0))[0])
+    for q in ratios:  # one row per graph and engine, in bench/apsp.sh's order
+        g, e = q["graph"], q["engine"]
+        if e == "phast":
+            gpu = "gpu-phast-mk4"
+        elif e == "dial":
+            gpu = "gpu-dial"
+        else:
+            gpu = max(("gpu-batched-mk1", "gpu-batched-mk2"), key=lambda c: rate.get((g, c), (0, 0))[0])
+        cpu = "cpu-phast" if e == "phast" else "cpu-batched"  # dial's CPU units are batched's
         print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            g, e, cell(g, gpu), cell(g, "all-" + e), cell(g, "cpu-" + e), q["every_unit_vs_best_alone"] or "-",
+            g, e, cell(g, gpu), cell(g, "all-" + e), cell(g, cpu), q["every_unit_vs_best_alone"] or "-",
             q["every_unit_vs_sum"] or "-", cell(g, "all2-" + e), q.get("2_ranks_vs_best_alone") or "-",
             q.get("2_ranks_vs_sum") or "-"))
     big = [r for r in rows if r["config"] in ("all-ms", "all-ms-tail")]
