@@ -23,7 +23,7 @@ static size_t words64(uint32_t n)
 
 size_t sssp_dial_cpu_workspace_size(uint32_t n, uint32_t wmax)
 {
-	size_t R = (size_t)wmax + 2;
+	size_t R = (size_t)wmax + 1;
 	return sizeof(struct ws_hdr) + 8 * ((size_t)n + R * (size_t)n + R * words64(n));
 }
 

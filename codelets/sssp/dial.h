@@ -8,8 +8,8 @@
  * multi-source graph traversal", VLDB 2014, where every arc weighs 1; an arc of weight w delays its
  * bits by w buckets). Level d takes the vertices with pairs pending at d, keeps the pairs not seen
  * before (new = pending & ~seen), and ORs them into pending[d + w] of each out-neighbour. Pending
- * masks live in a ring of R = wmax + 2 slots (level d reads slot d mod R while writing d+1..d+wmax;
- * the spare slot lets the GPU clear a slot's flag one level late), each with a bitmap of the vertices
+ * masks live in a ring of R = wmax + 1 slots (level d reads slot d mod R while writing d+1..d+wmax,
+ * never its own), each with a bitmap of the vertices
  * that have pairs pending there. No distance is read or compared: a pair is final when first seen,
  * and the per-source summaries are per-level counts (sum += d c, ecc = d, harmonic += c / d).
  *
@@ -32,7 +32,7 @@
 extern "C" {
 #endif
 
-/** The heaviest arc the engine takes: the ring has wmax + 2 slots of n masks. */
+/** The heaviest arc the engine takes: the ring has wmax + 1 slots of n masks. */
 #define SSSP_DIAL_WMAX 64
 /** Sources per call of sssp_dial_cpu_run(). */
 #define SSSP_DIAL_CPU_LANES 64

@@ -19,7 +19,7 @@ extern "C" {
 /** Sources per traversal when rows go to the host (the rows' staging area holds this many). */
 #define SSSP_DIAL_GPU_ROW_LANES 64
 /** Vertices with more out-arcs than this have them pushed by the whole grid (dial_gpu.cu, "heavy"). */
-#define SSSP_DIAL_GPU_HEAVY_DEG 256
+#define SSSP_DIAL_GPU_HEAVY_DEG 64
 /** At most this many heavy vertices per level are pushed by the whole grid; the others push their own. */
 #define SSSP_DIAL_GPU_HEAVY_CAP 65536
 
@@ -55,7 +55,7 @@ struct sssp_dial_params
 	uint32_t heavy_cap;
 };
 
-/** Device bytes of a batch's workspace: about (wmax + 2) x 64 bytes per vertex, plus 72 bytes per vertex
+/** Device bytes of a batch's workspace: about (wmax + 2) x 64 bytes per vertex (the ring's wmax + 1 slots and the seen masks), plus 72 bytes per vertex
  *  up to SSSP_DIAL_GPU_HEAVY_CAP (the heavy list), plus 2 KiB per vertex with rows (the distances and
  *  their staging area), plus 4 KiB per target. */
 size_t sssp_dial_gpu_workspace_size(uint32_t n, uint32_t wmax, int with_rows, uint32_t ntargets);
