@@ -20,8 +20,6 @@ extern "C" {
 #define SSSP_DIAL_GPU_ROW_LANES 64
 /** Vertices with more out-arcs than this have them pushed by the whole grid (dial_gpu.cu, "heavy"). */
 #define SSSP_DIAL_GPU_HEAVY_DEG 64
-/** At most this many heavy vertices per level are pushed by the whole grid; the others push their own. */
-#define SSSP_DIAL_GPU_HEAVY_CAP 65536
 
 /** The graph's out-arcs on the device (DEVICE pointers, owned by the caller). */
 struct sssp_dial_dgraph
@@ -50,14 +48,14 @@ struct sssp_dial_params
 	unsigned grid_max;  /**< at most this many blocks in the level loop (0: as many as fit; tests) */
 	/** Vertices with more out-arcs than this are heavy (0: SSSP_DIAL_GPU_HEAVY_DEG; UINT32_MAX: none). */
 	uint32_t heavy_deg;
-	/** (tests) at most this many heavy vertices per level go to the grid's list (0: the workspace's,
-	 *  min(n, SSSP_DIAL_GPU_HEAVY_CAP)) */
+	/** (tests) at most this many heavy vertices per level go to the grid's list, the others push their
+	 *  own arcs (0: every one) */
 	uint32_t heavy_cap;
 };
 
-/** Device bytes of a batch's workspace: about (wmax + 2) x 64 bytes per vertex (the ring's wmax + 1 slots and the seen masks), plus 72 bytes per vertex
- *  up to SSSP_DIAL_GPU_HEAVY_CAP (the heavy list), plus 2 KiB per vertex with rows (the distances and
- *  their staging area), plus 4 KiB per target. */
+/** Device bytes of a batch's workspace: about (wmax + 2) x 64 bytes per vertex (the ring's wmax + 1
+ *  slots and the seen masks), plus 72 bytes per vertex (the heavy list), plus 2 KiB per vertex with
+ *  rows (the distances and their staging area), plus 4 KiB per target. */
 size_t sssp_dial_gpu_workspace_size(uint32_t n, uint32_t wmax, int with_rows, uint32_t ntargets);
 
 /** Shortest paths from src[0..nsrc) (1..SSSP_DIAL_GPU_LANES sources, at most SSSP_DIAL_GPU_ROW_LANES
