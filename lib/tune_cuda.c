@@ -373,13 +373,30 @@ static void finish_tuning(struct tuccompi_kernel *k, struct kdev *kd, int dev, i
 	c->decided = 1;
 }
 
-static void apply_cache(struct kdev *kd, const struct tuccompi_device_props *dp, int carveout)
+static void apply_cache(struct kdev *kd, const struct tuccompi_device_props *dp, const struct tuccompi_geometry *g)
 {
+	int carveout = g->carveout;
 	if (kd->applied_carveout == carveout)
 		return;
 	if (dp->cc_major >= 7)
-		cudaFuncSetAttribute(kd->func, cudaFuncAttributePreferredSharedMemoryCarveout,
-				     carveout < 0 ? cudaSharedmemCarveoutDefault : carveout);
+	{
+		/* The carveout is a hint the driver rounds to one of its sizes; where the blocks the choice
+		 * counted on would not all be resident under it, raise it until they are. */
+		int p = carveout, got = 0;
+		unsigned threads = g->block_x * g->block_y;
+		for (;;)
+		{
+			cudaFuncSetAttribute(kd->func, cudaFuncAttributePreferredSharedMemoryCarveout,
+					     p < 0 ? cudaSharedmemCarveoutDefault : p);
+			if (p < 0 || p >= 100 || g->blocks_per_sm <= 0 || threads == 0 ||
+			    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&got, kd->func, (int)threads,
+									  kd->attr.shared_dynamic) != cudaSuccess ||
+			    got >= g->blocks_per_sm)
+				break;
+			p++;
+		}
+		cudaGetLastError(); /* a refused hint is not the launch's error */
+	}
 	else
 		cudaFuncSetCacheConfig(kd->func, carveout < 0 ? cudaFuncCachePreferNone
 						: carveout < 50 ? cudaFuncCachePreferL1
@@ -473,7 +490,7 @@ static int choose(struct tuccompi_kernel *k, const void *func, uint64_t nx, uint
 		else
 			*g = c->fallback;
 	}
-	apply_cache(kd, &devices.props[dev], g->carveout);
+	apply_cache(kd, &devices.props[dev], g);
 	pthread_mutex_unlock(&s->lock);
 	*dev_out = dev;
 	*cls_out = cls;

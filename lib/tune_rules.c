@@ -127,12 +127,20 @@ static int ceil_div(int a, int b)
 	return (a + b - 1) / b;
 }
 
-/* Shared memory (bytes) the SM is configured with for a carveout percent; -1: the most. */
+/* Shared memory (bytes) the SM is configured with for a carveout percent; -1: the most. The percent
+ * is of the largest shared capacity (cudaDevAttrMaxSharedMemoryPerMultiprocessor: 228 KB on Hopper),
+ * not of the unified L1 + shared array (256 KB): taking the array's size, the tuner asked 7% for 8
+ * blocks of 3 KB on an H200, which the driver made 16 KB, 5 blocks (docs/tuning.md). */
 static int shared_config(const struct tuccompi_device_props *dev, int carveout)
 {
 	if (carveout < 0)
 		return dev->shared_per_sm;
-	int want = (int)((int64_t)dev->l1_shared_total * carveout / 100);
+	int cap = 0;
+	for (int i = 0; i < 12 && dev->carveout_options[i]; i++)
+		cap = dev->carveout_options[i] * 1024 > cap ? dev->carveout_options[i] * 1024 : cap;
+	if (!cap)
+		cap = dev->shared_per_sm;
+	int want = (int)((int64_t)cap * carveout / 100);
 	/* The hardware offers a few sizes: the smallest one that holds the request. */
 	int best = dev->shared_per_sm;
 	for (int i = 0; i < 12 && dev->carveout_options[i]; i++)

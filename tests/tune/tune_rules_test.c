@@ -98,6 +98,26 @@ int main(void)
 	ASSERT(g.occupancy > 0.99);
 	ASSERT(g.carveout >= 0 && g.carveout < 50); /* most of the array left to L1 */
 	printf("relax on H200: %ux%u carveout %d%%: %s\n", g.block_x, g.block_y, g.carveout, g.why);
+	/* A scattered kernel with 2 KB of shared counters (the dial engine's level loop: 32 registers,
+	 * 2,080 bytes): 8 blocks of 256 resident, so the carveout, a percent of the 228 KB the H200's SM
+	 * can give to shared memory (CUDA's definition) rounded up to one of its sizes, must give them
+	 * 8 x (2,080 + 1,024) bytes: 32 KB, not 16 KB (7% of 256 KB, the old reading, became 16 KB) */
+	struct tuccompi_kernel_attr counters = { 32, 1024, 2080, 0 };
+	ASSERT_OK(tuccompi_tune_rules(&relax, &counters, h200, 1 << 20, 1, &g));
+	ASSERT_EQ(g.block_x, 256);
+	ASSERT_EQ(g.blocks_per_sm, 8);
+	{
+		static const int sizes[] = { 8, 16, 32, 64, 100, 132, 164, 196, 228 };
+		int want = 228 * 1024 * g.carveout / 100, got = 0;
+		for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0] && !got; i++)
+			if (sizes[i] * 1024 >= want)
+				got = sizes[i] * 1024;
+		if (got < 8 * (2080 + 1024))
+			FAIL("carveout %d%% of 228 KB gives %d bytes of shared memory: fewer than 8 blocks of 3,104", g.carveout,
+			     got);
+		printf("2 KB of shared counters on H200: carveout %d%% (%d KB): %d blocks\n", g.carveout, got / 1024,
+		       g.blocks_per_sm);
+	}
 	/* Fermi: 8 blocks of 8 warps would exceed 1536 threads: still full occupancy (6 blocks) */
 	struct tuccompi_kernel_attr light = { 16, 1024, 0, 0 };
 	ASSERT_OK(tuccompi_tune_rules(&relax, &light, fermi, 1 << 20, 1, &g));
