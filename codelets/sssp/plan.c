@@ -159,6 +159,24 @@ int sssp_plan_fit_gpu(struct sssp_plan *p, int asked, int cap, uint64_t room, in
 		f->lowered = mk < want;
 		return 0;
 	}
+	if (p->o.engine == SSSP_ENGINE_AUTO && !p->o.betweenness && p->engine != AUTO_DEFAULT)
+	{
+		/* auto chose an engine of which not even one batch fits this GPU: its default, whose batches
+		 * may (the dial engine's ring takes about 12 times batched's bytes per vertex) */
+		char why[256];
+		uint64_t need = f->need;
+		const char *was = p->ops->name;
+		p->ops->free(p);
+		p->state = NULL;
+		use(p, AUTO_DEFAULT);
+		int ret = p->ops->prepare(p, why, sizeof why);
+		if (ret < 0)
+			return ret;
+		snprintf(p->reason, sizeof(p->reason),
+			 "auto: %s (%s would need %.1f MB of GPU memory for one batch; %.1f MB are free)", p->ops->name,
+			 was, need / 1e6, room / 1e6);
+		return sssp_plan_fit_gpu(p, asked, cap, room, with_rows, f);
+	}
 	if (!p->o.cpu)
 		return -ENOSPC;
 	/* not even one batch fits: the CPU units alone */

@@ -160,10 +160,12 @@ struct sssp_gpu_fit
 /** The plan's one MK decision, with the GPU's memory. The MK wanted is @p asked, or when it is 0 the
  *  engine's own, at most @p cap (when cap > 0): 4 for crauser (the paper's one-source kernels leave
  *  a GPU mostly idle), phast (a pass's top levels are latency, which overlapping passes hide) and
- *  batched on deep graphs (small frontiers), 1 for batched on shallow graphs (one traversal fills the
- *  GPU). It is lowered until the shared buffers and mk workspaces (@p with_rows: the engines' larger
- *  workspaces for distance rows) fit in @p room bytes (0: not limited). When not even one batch
- *  fits, the plan drops its CUDA implementation (and frees what it kept for it) and f->mk is 0,
+ *  batched on deep graphs (small frontiers), 2 for batched and dial on shallow graphs (two traversals
+ *  hide each other's sparse levels). It is lowered until the shared buffers and mk workspaces (@p
+ *  with_rows: the engines' larger workspaces for distance rows) fit in @p room bytes (0: not limited).
+ *  When not even one batch fits and auto chose the engine, the plan goes to auto's default engine
+ *  (batched: fewer bytes per vertex than dial) and decides again (sssp_plan_engine() and
+ *  sssp_plan_reason() say so). When not even one batch of that fits, the plan drops its CUDA implementation (and frees what it kept for it) and f->mk is 0,
  *  or, for a plan without CPU units, -ENOSPC is returned (f->need says how much was needed). A
  *  plan without CUDA: f->mk as wanted, f->need 0. Call before sssp_plan_taskset(). */
 int sssp_plan_fit_gpu(struct sssp_plan *p, int asked, int cap, uint64_t room, int with_rows, struct sssp_gpu_fit *f);

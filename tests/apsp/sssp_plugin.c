@@ -251,6 +251,39 @@ static void check_fit(struct graph *g, enum sssp_engine engine, int engine_mk)
 	       sssp_engine_name(engine), engine_mk);
 }
 
+/* auto's engine whose batch does not fit the GPU (dial's ring) gives way to batched, which keeps the
+ * GPU, rather than dropping it: the plan says so, and its rows stay exact. */
+static void check_auto_fit(struct graph *g)
+{
+	struct sssp_graph gv = apsp_graph_view(g);
+	struct sssp_options o = { .engine = SSSP_ENGINE_AUTO, .cpu = 1, .cuda = 1, .nsources = g->n, .threads = 2 };
+	struct sssp_plan *plan, *batched;
+	struct sssp_gpu_fit f;
+	char why[512];
+	if (sssp_plan_create(&gv, &o, &plan, why, sizeof(why)) < 0)
+		FAIL("sssp_plan_create(auto): %s", why);
+	ASSERT_EQ(sssp_plan_engine(plan), SSSP_ENGINE_DIAL);
+	ASSERT_OK(sssp_plan_fit_gpu(plan, 1, 0, 0, 0, &f));
+	uint64_t dial_need = f.need;
+	o.engine = SSSP_ENGINE_BATCHED;
+	if (sssp_plan_create(&gv, &o, &batched, why, sizeof(why)) < 0)
+		FAIL("sssp_plan_create(batched): %s", why);
+	ASSERT_OK(sssp_plan_fit_gpu(batched, 1, 0, 0, 0, &f));
+	uint64_t batched_need = f.need;
+	sssp_plan_free(batched);
+	ASSERT(batched_need < dial_need); /* the premise: one batch of batched fits where dial's does not */
+	ASSERT_OK(sssp_plan_fit_gpu(plan, 0, 0, batched_need, 0, &f));
+	ASSERT_EQ(sssp_plan_engine(plan), SSSP_ENGINE_BATCHED);
+	ASSERT_EQ(sssp_plan_uses_cuda(plan), 1);
+	ASSERT_EQ(f.mk, 1);
+	ASSERT_EQ(f.lowered, 1);
+	ASSERT(strstr(sssp_plan_reason(plan), "dial would need"));
+	check_plan("auto, after dial did not fit", g, plan, 0, "eager");
+	printf("auto: dial needs %llu bytes for one batch, batched %llu: with room for batched only, batched (%s)\n",
+	       (unsigned long long)dial_need, (unsigned long long)batched_need, sssp_plan_reason(plan));
+	sssp_plan_free(plan);
+}
+
 int main(int argc, char **argv)
 {
 	int gpu = argc > 1 && !strcmp(argv[1], "--gpu");
@@ -291,6 +324,7 @@ int main(int argc, char **argv)
 		graph_free(&g);
 		ASSERT_OK(graph_gen_random(600, 1, 9, 1, 10, 8, &g, &err)); /* dial: weights 1..64 */
 		check_fit(&g, SSSP_ENGINE_DIAL, 2);
+		check_auto_fit(&g);
 		graph_free(&g);
 	}
 
