@@ -143,53 +143,11 @@ __device__ __forceinline__ void visit(const struct dparams &P, bool has, uint32_
 
 // Each half-warp pushes its new masks (lane j: word j) along arcs [e, e + deg) of one vertex. Every lane
 // of the warp calls it (whole-warp collectives: the halves' loops run in step, for the larger count).
-//
-// Two ways, chosen for the warp: where either half has more than SPARSE_WORDS nonzero words, the half's
-// 16 lanes take an arc at a time, lane j ORing word j (one 64-byte request per arc); where both have
-// at most SPARSE_WORDS (most visits after the first levels: a vertex's new pairs belong to a few
-// sources), each lane takes its own arc and ORs the few nonzero words into it, one word after the
-// other. The second issues 16 times fewer instructions per arc and, at two words or fewer, no more
-// L2 atomics (one 64-byte request covers two 32-byte sectors; two scattered words, two).
-#ifndef SPARSE_WORDS
-#define SPARSE_WORDS 2
-#endif
 __device__ __forceinline__ void push(const struct dparams &P, uint64_t e, uint32_t deg, uint32_t nw, uint32_t slot,
 				     unsigned j, unsigned long long &tm0, unsigned long long &tm1)
 {
 	const unsigned FULL = 0xffffffffu;
 	uint32_t most = max(deg, __shfl_xor_sync(FULL, deg, 16));
-	unsigned ball = __ballot_sync(FULL, nw != 0), words = (threadIdx.x & 16) ? ball >> 16 : ball & 0xffffu;
-	unsigned pc = __popc(words), pmax = max(pc, __shfl_xor_sync(FULL, pc, 16));
-	if (pmax <= SPARSE_WORDS)
-	{
-		for (uint32_t at = 0; at < most; at += 16)
-		{
-			const bool mine = at + j < deg;
-			uint32_t x = 0, t = 0;
-			if (mine)
-			{
-				x = __ldg(&P.col[e + at + j]);
-				t = slot + __ldg(&P.w[e + at + j]);
-				if (t >= P.R)
-					t -= P.R;
-				atomicOr(&P.bm[(size_t)t * P.nw + (x >> 5)], 1u << (x & 31));
-				if (t < 64)
-					tm0 |= 1ull << t;
-				else
-					tm1 |= 1ull << (t - 64);
-			}
-			unsigned rem = words;
-			for (unsigned i = 0; i < pmax; i++)
-			{
-				unsigned jj = rem ? (unsigned)(__ffs(rem) - 1) : 0u;
-				uint32_t val = __shfl_sync(FULL, nw, jj, 16);
-				if (rem && mine)
-					atomicOr(&P.ring[((size_t)t * P.n + x) * WORDS + jj], val);
-				rem &= rem - 1;
-			}
-		}
-		return;
-	}
 	for (uint32_t at = 0; at < most; at += 16)
 	{
 		uint32_t c = 0, w = 0;
@@ -308,8 +266,7 @@ __device__ __forceinline__ void push_heavy(const struct dparams &P, uint32_t slo
 	}
 }
 
-// 8 blocks per SM (32 registers): the loop is issue- and latency-bound, and every resident warp counts.
-__global__ void __maxnreg__(32) dial_loop(struct dparams P)
+__global__ void __launch_bounds__(BLOCK) dial_loop(struct dparams P)
 {
 	__shared__ uint32_t cnt[L];
 	__shared__ unsigned long long touched[2];
