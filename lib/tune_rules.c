@@ -135,12 +135,7 @@ static int shared_config(const struct tuccompi_device_props *dev, int carveout)
 {
 	if (carveout < 0)
 		return dev->shared_per_sm;
-	int cap = 0;
-	for (int i = 0; i < 12 && dev->carveout_options[i]; i++)
-		cap = dev->carveout_options[i] * 1024 > cap ? dev->carveout_options[i] * 1024 : cap;
-	if (!cap)
-		cap = dev->shared_per_sm;
-	int want = (int)((int64_t)cap * carveout / 100);
+	int want = (int)((int64_t)dev->shared_per_sm * carveout / 100);
 	/* The hardware offers a few sizes: the smallest one that holds the request. */
 	int best = dev->shared_per_sm;
 	for (int i = 0; i < 12 && dev->carveout_options[i]; i++)
