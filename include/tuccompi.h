@@ -356,9 +356,10 @@ struct tuccompi_policy
  *  which the library then keeps up to date (MS-TAIL). */
 #define TUCCOMPI_POLICY_HEARS_REMAINING 0x2u
 /** tuccompi_policy::flags, dynamic policies: the same end-of-set rule between ranks (MS-TAIL).
- *  The master stops handing tasks to a rank when the ranks at least twice as fast per job (each
- *  rank reports the job time of its faster kind of unit and its task rate with every request) would
- *  start everything left before that rank finishes one job; that rank's tasks in hand still run. */
+ *  The master stops handing tasks to a rank when the ranks at least twice as fast per task (each
+ *  rank reports, with every request, the time per task of its fastest kind of unit, the job time of
+ *  its faster kind and its task rate) would start everything left before that rank finishes one job;
+ *  that rank's tasks in hand still run. */
 #define TUCCOMPI_POLICY_RANK_TAIL 0x4u
 
 /** EQ1: the same number of tasks to every node, then equally to the node's units. */

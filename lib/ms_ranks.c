@@ -35,10 +35,16 @@
  * (docs/apsp.md, two ranks on one node).
  *
  * End of a set (policies with TUCCOMPI_POLICY_RANK_TAIL, MS-TAIL): MS-TAIL's rule between ranks.
- * Each request also carries the job time of the rank's faster kind of unit; the master answers "stop"
- * to a rank when the ranks at least twice as fast per job would start everything left before it
- * finishes one job (without it, a rank of CPU cores keeps taking sources that its cores finish
- * after the GPU's rank has run out of work). A rank that stopped no longer counts as fast. */
+ * Each request also carries the job time of the rank's faster kind of unit and the time per task of
+ * its fastest kind (a job's time over the tasks it carries); the master answers "stop" to a rank when
+ * the ranks at least twice as fast per task would start everything left before it finishes one job
+ * (without it, a rank of CPU cores keeps taking sources that its cores finish after the GPU's rank
+ * has run out of work). Speed is judged per task, as MS-TAIL judges units: a GPU's job of 512
+ * sources took 58 ms, a CPU core's job of one 112 ms, and judged per job the GPU's rank did not count
+ * as twice as fast, so the CPU rank took sources to the end and the set waited 120 ms for its last
+ * ones (R-MAT 20 with the dial engine on two ranks of the H200 node: docs/apsp.md). The rank with the
+ * least time per task is never stopped, so the last tasks always find a rank. A rank that stopped no
+ * longer counts as fast. */
 #include "link.h"
 #include "taskset.h"
 
@@ -70,23 +76,25 @@ struct _tuccompi_ms
 	uint64_t nrequests;
 	uint64_t *rate; /* master: each rank's last reported task rate (tasks per 1000 s) */
 	uint64_t *job_us; /* master: each rank's last reported job time on its faster kind of unit (us) */
+	uint64_t *task_ns; /* master: each rank's last reported time per task on its fastest kind of unit (ns) */
 	int rank_tail;    /* the policy's TUCCOMPI_POLICY_RANK_TAIL */
 	int end_log;      /* TUCCOMPI_END_LOG: print the grants of the set's last tasks */
 	double t_start;
 };
 
-/* Request: want, want_max, rate (tasks per 1000 s), job time (us); grant: first, count, rest. */
-#define MS_REQ_WORDS 4
+/* Request: want, want_max, rate (tasks per 1000 s), job time (us), time per task (ns); grant: first,
+ * count, rest. */
+#define MS_REQ_WORDS 5
 
-/* Would the ranks at least twice as fast per job as @rank start the @left tasks before it
+/* Would the ranks at least twice as fast per task as @rank start the @left tasks before it
  * finishes one job? (lock held) */
 static int faster_ranks_finish_first(const struct _tuccompi_ms *ms, int rank, uint64_t left)
 {
 	double mine = (double)ms->job_us[rank] * 1e-6, rate = 0;
-	if (mine <= 0)
+	if (mine <= 0 || !ms->task_ns[rank])
 		return 0;
 	for (int r = 0; r < _tuccompi.nranks; r++)
-		if (r != rank && ms->job_us[r] && ms->rate[r] && 2 * ms->job_us[r] <= ms->job_us[rank])
+		if (r != rank && ms->task_ns[r] && ms->rate[r] && 2 * ms->task_ns[r] <= ms->task_ns[rank])
 			rate += (double)ms->rate[r] / 1000;
 	return rate > 0 && (double)left / rate < mine;
 }
@@ -104,6 +112,8 @@ static void ms_take(struct _tuccompi_ms *ms, int rank, const uint64_t req[MS_REQ
 		ms->rate[rank] = req[2];
 	if (req[3])
 		ms->job_us[rank] = req[3];
+	if (req[4])
+		ms->task_ns[rank] = req[4];
 	int stopped = ms->rank_tail && want && faster_ranks_finish_first(ms, rank, left);
 	if (stopped)
 		want = 0; /* stop: the faster ranks take the rest (the adaptive pack below may not override it) */
@@ -129,13 +139,13 @@ static void ms_take(struct _tuccompi_ms *ms, int rank, const uint64_t req[MS_REQ
 	if (ms->end_log && left <= ENDLOG_LEFT)
 		fprintf(stderr,
 			"[tuccompi %d/%d] MS grant at %.1f ms: rank %d asked %llu (up to %llu), got %llu of %llu left; "
-			"its rate %.0f/s, job %.1f ms%s\n",
+			"its rate %.0f/s, job %.1f ms, %.3f ms per task%s\n",
 			_tuccompi.rank, _tuccompi.nranks, 1e3 * (_tuccompi_now() - ms->t_start), rank,
 			(unsigned long long)req[0], (unsigned long long)req[1], (unsigned long long)*count,
 			(unsigned long long)left, (double)ms->rate[rank] / 1000, (double)ms->job_us[rank] / 1000,
-			stopped ? " (stopped: faster ranks take the rest)" : "");
+			(double)ms->task_ns[rank] * 1e-6, stopped ? " (stopped: faster ranks take the rest)" : "");
 	if (*count == 0) /* that rank is done asking: it no longer counts as fast */
-		ms->rate[rank] = ms->job_us[rank] = 0;
+		ms->rate[rank] = ms->job_us[rank] = ms->task_ns[rank] = 0;
 	pthread_mutex_unlock(&ms->lock);
 }
 
@@ -203,10 +213,12 @@ struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned se
 	ms->t_start = _tuccompi_now();
 	ms->rate = calloc((size_t)_tuccompi.nranks, sizeof(uint64_t));
 	ms->job_us = calloc((size_t)_tuccompi.nranks, sizeof(uint64_t));
-	if (!ms->rate || !ms->job_us)
+	ms->task_ns = calloc((size_t)_tuccompi.nranks, sizeof(uint64_t));
+	if (!ms->rate || !ms->job_us || !ms->task_ns)
 	{
 		free(ms->rate);
 		free(ms->job_us);
+		free(ms->task_ns);
 		free(ms);
 		return NULL;
 	}
@@ -224,10 +236,13 @@ struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned se
 }
 
 int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_max, double rate, double job_s,
-			 uint64_t *first, uint64_t *count, uint64_t *rest)
+			 double task_s, uint64_t *first, uint64_t *count, uint64_t *rest)
 {
 	ms->nrequests++;
-	uint64_t req[MS_REQ_WORDS] = { want, want_max, (uint64_t)(rate * 1000), (uint64_t)(job_s * 1e6) };
+	uint64_t req[MS_REQ_WORDS] = { want, want_max, (uint64_t)(rate * 1000), (uint64_t)(job_s * 1e6),
+				       (uint64_t)(task_s * 1e9) };
+	if (task_s > 0 && !req[4])
+		req[4] = 1; /* under a nanosecond: still known */
 	if (_tuccompi.rank == ms->master || !_tuccompi_link_on())
 	{
 		ms_take(ms, _tuccompi.rank, req, first, count, rest);
@@ -283,6 +298,7 @@ int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequ
 	pthread_cond_destroy(&ms->cond);
 	free(ms->rate);
 	free(ms->job_us);
+	free(ms->task_ns);
 	free(ms);
 	return 0;
 }
@@ -315,11 +331,13 @@ static uint64_t pack_target(const struct tuccompi_taskset *ts, uint64_t *take_ma
 
 /* What this rank's units can do, from their measured task times: the seconds a job takes on the
  * faster kind of unit, averaged over the units of that kind (the luckiest core's mean would promise
- * its end too early), and in *capacity the tasks per second all of them run when kept busy (each
- * kind's workers that run at once, CPU cores and MK streams per GPU, at their mean task time). Both
- * 0 until a job finished. The achieved rate is no measure: units that waited for tasks lower it, and
- * a mark computed from it keeps them waiting (one task in hand per round trip, on a slow link). */
-static double unit_speeds(const struct tuccompi_taskset *ts, double *capacity)
+ * its end too early); in *task_s the seconds per task of one worker of the fastest kind per task (a
+ * GPU stream's job of 512 tasks counts 1/512 of its time per task); and in *capacity the tasks per
+ * second all of them run when kept busy (each kind's workers that run at once, CPU cores and MK
+ * streams per GPU, at their mean task time). All 0 until a job finished. The achieved rate is no
+ * measure: units that waited for tasks lower it, and a mark computed from it keeps them waiting (one
+ * task in hand per round trip, on a slow link). */
+static double unit_speeds(const struct tuccompi_taskset *ts, double *capacity, double *task_s)
 {
 	double busy[2] = { 0, 0 }, best = 0;
 	uint64_t n[2] = { 0, 0 };
@@ -336,14 +354,17 @@ static double unit_speeds(const struct tuccompi_taskset *ts, double *capacity)
 		if (!_tuccompi.unit_failed[k] && (ts->cl.where & (c ? STARPU_CUDA : STARPU_CPU)))
 			at_once[c] += c ? (ts->mk < u->nworkers ? ts->mk : u->nworkers) : 1;
 	}
-	*capacity = 0;
+	*capacity = *task_s = 0;
 	for (int c = 0; c < 2; c++)
 	{
 		if (!n[c] || busy[c] <= 0)
 			continue;
-		double job = busy[c] / (double)n[c] * ts->batch[c ? TUCCOMPI_UNIT_CUDA : TUCCOMPI_UNIT_CPU];
+		double per_task = busy[c] / (double)n[c];
+		double job = per_task * ts->batch[c ? TUCCOMPI_UNIT_CUDA : TUCCOMPI_UNIT_CPU];
 		if (best == 0 || job < best)
 			best = job;
+		if (*task_s == 0 || per_task < *task_s)
+			*task_s = per_task;
 		*capacity += at_once[c] * (double)n[c] / busy[c];
 	}
 	return best;
@@ -373,7 +394,7 @@ static void *feeder(void *arg)
 			pthread_cond_wait(&ts->cond, &ts->lock);
 		uint64_t want = ts->error ? 0 : low - _tuccompi_ts_in_hand(ts);
 		pthread_mutex_unlock(&ts->lock);
-		double rate, job_s = unit_speeds(ts, &rate);
+		double rate, task_s, job_s = unit_speeds(ts, &rate, &task_s);
 		/* the master's own requests are function calls, but each still costs this thread a
 		 * wake-up: MS_LOCAL_RTT_S for a round trip, a horizon of MS_LOCAL_HORIZON_S */
 		double rtt = ms->comm_s > 0 && ms->nrequests ? ms->comm_s / (double)ms->nrequests : MS_LOCAL_RTT_S;
@@ -404,7 +425,7 @@ static void *feeder(void *arg)
 		uint64_t first = 0, count = 0;
 		int ret = _tuccompi_injected(2)
 				  ? _tuccompi_error(-EIO, "request to the MS master failed (fault injected by TUCCOMPI_FAULT_INJECT)")
-				  : _tuccompi_ms_request(ms, want, want_max, rate, job_s, &first, &count, &rest);
+				  : _tuccompi_ms_request(ms, want, want_max, rate, job_s, task_s, &first, &count, &rest);
 		if (ret == 0 && count)
 			ret = _tuccompi_ts_take(ts, first, count);
 		pthread_mutex_lock(&ts->lock);
@@ -419,7 +440,7 @@ static void *feeder(void *arg)
 			if (ret < 0)
 			{
 				_tuccompi_ts_fail(ts, ret, "%s", tuccompi_last_error());
-				_tuccompi_ms_request(ms, 0, 0, 0, 0, &first, &count, &rest);
+				_tuccompi_ms_request(ms, 0, 0, 0, 0, 0, &first, &count, &rest);
 			}
 			pthread_mutex_lock(&ts->lock);
 			ts->feeding = 0;
@@ -441,12 +462,12 @@ int _tuccompi_ms_feed(struct tuccompi_taskset *ts)
 	if (_tuccompi.nranks == 1)
 	{
 		/* One node: every task is this node's; units take them as they go. */
-		_tuccompi_ms_request(ts->ms, ts->ntodo, ts->ntodo, 0, 0, &first, &count, &rest);
+		_tuccompi_ms_request(ts->ms, ts->ntodo, ts->ntodo, 0, 0, 0, &first, &count, &rest);
 		return _tuccompi_ts_take(ts, first, count);
 	}
 	if (pack_target(ts, NULL) == 0)
 		/* No unit here can run it: a request for nothing is our stop. */
-		return _tuccompi_ms_request(ts->ms, 0, 0, 0, 0, &first, &count, &rest);
+		return _tuccompi_ms_request(ts->ms, 0, 0, 0, 0, 0, &first, &count, &rest);
 	ts->feeding = 1;
 	ts->feeder_started = 1;
 	if (pthread_create(&ts->feeder, NULL, feeder, ts) != 0)
@@ -454,7 +475,7 @@ int _tuccompi_ms_feed(struct tuccompi_taskset *ts)
 		ts->feeder_started = 0;
 		ts->feeding = 0;
 		/* still our stop, so that the master does not wait for us */
-		_tuccompi_ms_request(ts->ms, 0, 0, 0, 0, &first, &count, &rest);
+		_tuccompi_ms_request(ts->ms, 0, 0, 0, 0, 0, &first, &count, &rest);
 		return _tuccompi_error(-EAGAIN, "cannot start the MS feeder thread");
 	}
 	return 0;

@@ -211,11 +211,12 @@ TUCCOMPI_INTERNAL void _tuccompi_inject_reset(void);
 /* @rank_tail: the policy's TUCCOMPI_POLICY_RANK_TAIL (the master may stop slow ranks at the end). */
 TUCCOMPI_INTERNAL struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned serial, int rank_tail);
 /* Ask for @want positions, or up to @want_max if the master judges it fair given @rate (this
- * rank's tasks per second, 0 unknown) and @job_s (seconds per job on this rank's faster kind of
- * unit, 0 unknown); a blocking round trip, or local on the master. @rest gets how many the master has
- * left after this grant. */
+ * rank's tasks per second, 0 unknown), @job_s (seconds per job on this rank's faster kind of
+ * unit, 0 unknown) and @task_s (seconds per task of a worker of its fastest kind per task, 0
+ * unknown); a blocking round trip, or local on the master. @rest gets how many the master has left
+ * after this grant. */
 TUCCOMPI_INTERNAL int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_max, double rate,
-					   double job_s, uint64_t *first, uint64_t *count, uint64_t *rest);
+					   double job_s, double task_s, uint64_t *first, uint64_t *count, uint64_t *rest);
 /* Wait for the master to have answered every rank's last request, free. */
 TUCCOMPI_INTERNAL int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequests);
 /* Feed the task set from the master on a thread of its own (ranks other than a lone one). */

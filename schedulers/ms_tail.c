@@ -4,8 +4,8 @@
  * set, a CPU core (0.5 s per SSSP) no longer takes sources the GPU (1 ms) would run at once.
  * Unlike MS, a unit may therefore be idle while tasks remain; MS keeps the paper's rule.
  * Across ranks the same rule runs on the MS master (TUCCOMPI_POLICY_RANK_TAIL, lib/ms_ranks.c): a rank
- * whose faster kind of unit is at least twice slower per job than other ranks' stops being given tasks
- * when those ranks would start everything left before it finished one job.
+ * whose fastest kind of unit is at least twice slower per task than other ranks' stops being given
+ * tasks when those ranks would start everything left before it finished one job.
  * Built from the public pieces of <tuccompi_sched.h>, like a user's own policy would be; it
  * asks the library (TUCCOMPI_POLICY_HEARS_REMAINING) how many tasks are still to start. */
 #include <stdlib.h>
