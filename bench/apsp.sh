@@ -16,7 +16,11 @@
 # Writes OUTDIR/apsp-bench.csv and OUTDIR/apsp-ratios.csv, prints both tables; bench/apsp_table.py
 # turns the CSV into the README's table. Environment: APP, GRAPHTOOL, BOOST (programs),
 # MPIRUN (tests/mpirun.sh: the two-rank rows), GRAPHS (default "random:1049088 random:4194304 rmat:20 grid:1024x1024 road:1048576"),
-# QUICK=1 (fewer sources, for a smoke test).
+# QUICK=1 (fewer sources, for a smoke test), REPS=N (default 1): the rows the ratios compare (each
+# engine's GPU alone, CPU cores alone, every unit on 1 and 2 ranks) run N times in alternating rounds,
+# and the ratios use each row's median rate; apsp-ratios.csv's `spread` is the largest max/min - 1
+# of those rows' rates (a 0.3 s set swings by about 3%: a ratio closer to its goal than the spread is
+# not decided by one run).
 set -u
 out=${1:-.}
 mkdir -p "$out"
@@ -27,8 +31,11 @@ BOOST=${BOOST:-$here/boost_dijkstra}
 MPIRUN=${MPIRUN:-$here/../tests/mpirun.sh}
 GRAPHS=${GRAPHS:-random:1049088 random:4194304 rmat:20 grid:1024x1024 road:1048576}
 q=${QUICK:-0}
+reps=${REPS:-1}
+case $reps in '' | *[!0-9]* | 0) echo "apsp.sh: REPS must be a positive integer, not '$reps'" >&2; exit 2 ;; esac
+rep=1 in_rounds=0 # the round of the row being run (the rows the ratios compare run REPS rounds)
 csv=$out/apsp-bench.csv
-echo "graph,config,units,engine,policy,mk,sources,seconds,sssp_per_s,ratio_to_crauser" >"$csv"
+echo "graph,config,units,engine,policy,mk,sources,seconds,sssp_per_s,ratio_to_crauser,rep,cpu_workers" >"$csv"
 
 scale() { # N -> N, or N/8 (at least 8) with QUICK=1
 	if [ "$q" = 1 ]; then echo $(($1 / 8 > 8 ? $1 / 8 : 8)); else echo "$1"; fi
@@ -42,6 +49,7 @@ run() {
 	shift 8
 	case $name in all2-*) launch=("$MPIRUN" 2) ;; esac
 	local log=$out/$(echo "$graph" | tr ':' '-')-$name-$k.log
+	[ "$rep" -gt 1 ] && log=${log%.log}-rep$rep.log
 	local mkarg=(--mk "$mk")
 	[ "$mk" = engine ] && mkarg=() # the engine's own MK (batched: 1 on shallow graphs, 4 on deep ones)
 	timeout 300 "${launch[@]}" "$APP" "$file" --engine "$engine" --units "$units" --policy "$policy" "${mkarg[@]}" \
@@ -54,9 +62,25 @@ run() {
 	rate=$(awk -v k="$k" -v w="$wall" 'BEGIN {printf "%.2f", k / w}')
 	base=$(awk -F, -v g="$graph" -v u="$units" '$1 == g && $3 == u && $4 == "crauser" {r = $9} END {print r}' "$csv")
 	ratio=$(awk -v r="$rate" -v b="${base:-0}" 'BEGIN {if (b > 0) printf "%.2f", r / b; else print ""}')
-	echo "$graph,$name,$units,$engine,$policy,$mk,$k,$wall,$rate,$ratio" >>"$csv"
-	printf '%-16s %-18s %6s sources %9.3f s %10.1f SSSP/s %8s\n' "$graph" "$name" "$k" "$wall" "$rate" \
-		"${ratio:+x$ratio}"
+	# the CPU workers that took part (the summary's CPU rows, every rank): the sum of the units alone
+	# can then count as many cores as the every-unit run had
+	local ncpu
+	ncpu=$(awk '/^run summary:/ {on = 1; next} on && $2 == "CPU" {c++} END {print c + 0}' "$log")
+	echo "$graph,$name,$units,$engine,$policy,$mk,$k,$wall,$rate,$ratio,$rep,$ncpu" >>"$csv"
+	printf '%-16s %-18s %6s sources %9.3f s %10.1f SSSP/s %8s%s\n' "$graph" "$name" "$k" "$wall" "$rate" \
+		"${ratio:+x$ratio}" "$([ "$in_rounds" = 1 ] && [ "$reps" -gt 1 ] && echo "  (round $rep)")"
+}
+
+# rounds FUNCTION: FUNCTION's rows (those the ratios compare) in REPS rounds of all of them in turn,
+# so that a slow minute of the machine falls on every row alike
+rounds() {
+	local r
+	in_rounds=1
+	for r in $(seq 1 "$reps"); do
+		rep=$r
+		"$1"
+	done
+	rep=1 in_rounds=0
 }
 
 for spec in $GRAPHS; do
@@ -69,37 +93,41 @@ for spec in $GRAPHS; do
 	grid:* | road:*) deep=1 ;;
 	*) deep=0 ;;
 	esac
-	# the GPU alone: today's engine, then the new ones
+	# the GPU alone: today's engine, then the new ones; all CPU cores with each engine; every unit
+	# with the best engine (MK: the engine's own, as a user gets it; it was forced to 4, which slowed
+	# the batched engine's GPU on shallow graphs: 0.86-0.91x the GPU alone at MK 1), as many sources
+	# as the GPU-alone row it is compared with, on one rank and on two. The rows the ratios compare
+	# are compared_rows's, run in REPS rounds.
 	if [ "$deep" = 1 ]; then
 		run "$spec" "$file" gpu-crauser gpu crauser ms 4 64
 		run "$spec" "$file" gpu-batched gpu batched ms 4 1024
 		run "$spec" "$file" gpu-phast-mk1 gpu phast ms 1 32768 --ch-cache "$file.ch"
-		run "$spec" "$file" gpu-phast-mk4 gpu phast ms 4 65536 --ch-cache "$file.ch"
+		run "$spec" "$file" cpu-crauser cpu crauser ms 1 64
+		run "$spec" "$file" cpu-batched cpu batched ms 1 128
+		compared_rows() {
+			run "$spec" "$file" gpu-phast-mk4 gpu phast ms 4 65536 --ch-cache "$file.ch"
+			run "$spec" "$file" cpu-phast cpu phast ms 1 4096 --ch-cache "$file.ch"
+			run "$spec" "$file" all-phast all phast ms-tail engine 65536 --ch-cache "$file.ch"
+			run "$spec" "$file" all2-phast all phast ms-tail engine 65536 --ch-cache "$file.ch"
+		}
 	else
-		run "$spec" "$file" gpu-crauser gpu crauser ms 4 1024
-		run "$spec" "$file" gpu-batched-mk1 gpu batched ms 1 16384
-		run "$spec" "$file" gpu-batched-mk2 gpu batched ms 2 4096
 		# the dial engine (weights 1..64; the generated graphs' are 1..10), its own MK
 		kd=65536
 		case $spec in random:4194304) kd=16384 ;; esac
-		run "$spec" "$file" gpu-dial gpu dial ms engine $kd
+		run "$spec" "$file" gpu-crauser gpu crauser ms 4 1024
+		run "$spec" "$file" cpu-crauser cpu crauser ms 1 64
+		compared_rows() {
+			run "$spec" "$file" gpu-batched-mk1 gpu batched ms 1 16384
+			run "$spec" "$file" gpu-batched-mk2 gpu batched ms 2 4096
+			run "$spec" "$file" gpu-dial gpu dial ms engine $kd
+			run "$spec" "$file" cpu-batched cpu batched ms 1 128
+			run "$spec" "$file" all-batched all batched ms-tail engine 16384
+			run "$spec" "$file" all2-batched all batched ms-tail engine 16384
+			run "$spec" "$file" all-dial all dial ms-tail engine $kd
+			run "$spec" "$file" all2-dial all dial ms-tail engine $kd
+		}
 	fi
-	# all CPU cores with each engine
-	run "$spec" "$file" cpu-crauser cpu crauser ms 1 64
-	run "$spec" "$file" cpu-batched cpu batched ms 1 128
-	[ "$deep" = 1 ] && run "$spec" "$file" cpu-phast cpu phast ms 1 4096 --ch-cache "$file.ch"
-	# every unit with the best engine (MK: the engine's own, as a user gets it; it was forced to 4,
-	# which slowed the batched engine's GPU on shallow graphs: 0.86-0.91x the GPU alone at MK 1), as
-	# many sources as the GPU-alone row it is compared with, on one rank and on two
-	if [ "$deep" = 1 ]; then
-		run "$spec" "$file" all-phast all phast ms-tail engine 65536 --ch-cache "$file.ch"
-		run "$spec" "$file" all2-phast all phast ms-tail engine 65536 --ch-cache "$file.ch"
-	else
-		run "$spec" "$file" all-batched all batched ms-tail engine 16384
-		run "$spec" "$file" all2-batched all batched ms-tail engine 16384
-		run "$spec" "$file" all-dial all dial ms-tail engine $kd
-		run "$spec" "$file" all2-dial all dial ms-tail engine $kd
-	fi
+	rounds compared_rows
 done
 
 echo "== one core: Boost's Dijkstra, ours (heap) and the bucket-queue engine, same file, same sources"
@@ -118,30 +146,54 @@ fi
 # the ratios, from the rates above (same run)
 ratios=$out/apsp-ratios.csv
 awk -F, '
-function rate(g, c) { return (g SUBSEP c) in r ? r[g, c] : 0 }
-NR > 1 { r[$1, $2] = $9; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+# the median of a row'"'"'s rates over its rounds (and of its CPU workers), the spread max/min - 1
+function med(key,    m, i, j, t, v) {
+	m = split(vals[key], v, " ")
+	for (i = 2; i <= m; i++) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+	if (m == 0) return 0
+	return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+}
+function rate(g, c) { return med(g SUBSEP c) }
+function cores(g, c) { return med("w" SUBSEP g SUBSEP c) }
+function spread(g, c,    k) { k = g SUBSEP c; return (k in lo) && lo[k] > 0 ? hi[k] / lo[k] - 1 : 0 }
+NR > 1 && $9 != "" {
+	k = $1 SUBSEP $2
+	vals[k] = vals[k] " " $9; vals["w" SUBSEP k] = vals["w" SUBSEP k] " " ($12 == "" ? 0 : $12)
+	if (!(k in lo) || $9 + 0 < lo[k]) lo[k] = $9 + 0
+	if (!(k in hi) || $9 + 0 > hi[k]) hi[k] = $9 + 0
+	runs[k]++
+	if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
+}
 END {
-	print "graph,engine,gpu_alone,cpu_alone,every_unit,every_unit_vs_best_alone,every_unit_vs_sum,gpu_vs_cpu,every_unit_2_ranks,2_ranks_vs_best_alone,2_ranks_vs_sum"
+	print "graph,engine,gpu_alone,cpu_alone,every_unit,every_unit_vs_best_alone,every_unit_vs_sum,gpu_vs_cpu,every_unit_2_ranks,2_ranks_vs_best_alone,2_ranks_vs_sum,runs,spread,every_unit_vs_sum_same_cores,2_ranks_vs_sum_same_cores"
 	split("phast batched dial", engines, " ")
 	for (i = 1; i <= n; i++) for (k = 1; k <= 3; k++) {
 		g = order[i]; e = engines[k]
 		all = rate(g, "all-" e); all2 = rate(g, "all2-" e)
 		if (all <= 0) continue
-		if (e == "phast") gpu = rate(g, "gpu-phast-mk4")
-		else if (e == "dial") gpu = rate(g, "gpu-dial")
-		else gpu = rate(g, "gpu-batched-mk2") > rate(g, "gpu-batched-mk1") ? rate(g, "gpu-batched-mk2") : rate(g, "gpu-batched-mk1")
-		cpu = rate(g, e == "phast" ? "cpu-phast" : "cpu-batched") # dial: the same CPU code as batched
+		if (e == "phast") gc_ = "gpu-phast-mk4"
+		else if (e == "dial") gc_ = "gpu-dial"
+		else gc_ = rate(g, "gpu-batched-mk2") > rate(g, "gpu-batched-mk1") ? "gpu-batched-mk2" : "gpu-batched-mk1"
+		cc = e == "phast" ? "cpu-phast" : "cpu-batched" # dial: the same CPU code as batched
+		gpu = rate(g, gc_); cpu = rate(g, cc)
 		best = gpu > cpu ? gpu : cpu
-		vb = ""; vs = ""; gc = ""; a2 = ""; vb2 = ""; vs2 = ""
+		vb = ""; vs = ""; gc = ""; a2 = ""; vb2 = ""; vs2 = ""; ss = ""; ss2 = ""
 		if (best > 0) vb = sprintf("%.3f", all / best)
 		if (gpu + cpu > 0) vs = sprintf("%.3f", all / (gpu + cpu))
 		if (cpu > 0) gc = sprintf("%.1f", gpu / cpu)
+		# the sum of the units alone with as many CPU cores as the every-unit run had
+		wc = cores(g, cc)
+		if (wc > 0 && gpu + cpu > 0) ss = sprintf("%.3f", all / (gpu + cpu * cores(g, "all-" e) / wc))
+		sp = spread(g, gc_); if (spread(g, cc) > sp) sp = spread(g, cc); if (spread(g, "all-" e) > sp) sp = spread(g, "all-" e)
 		if (all2 > 0) {
 			a2 = sprintf("%.1f", all2)
 			if (best > 0) vb2 = sprintf("%.3f", all2 / best)
 			if (gpu + cpu > 0) vs2 = sprintf("%.3f", all2 / (gpu + cpu))
+			if (wc > 0 && gpu + cpu > 0) ss2 = sprintf("%.3f", all2 / (gpu + cpu * cores(g, "all2-" e) / wc))
+			if (spread(g, "all2-" e) > sp) sp = spread(g, "all2-" e)
 		}
-		printf "%s,%s,%.1f,%.1f,%.1f,%s,%s,%s,%s,%s,%s\n", g, e, gpu, cpu, all, vb, vs, gc, a2, vb2, vs2
+		nr = runs[g SUBSEP "all-" e]
+		printf "%s,%s,%.1f,%.1f,%.1f,%s,%s,%s,%s,%s,%s,%d,%.3f,%s,%s\n", g, e, gpu, cpu, all, vb, vs, gc, a2, vb2, vs2, nr, sp, ss, ss2
 	}
 }' "$csv" >"$ratios"
 echo "== ratios (issue 24: every unit never below the best unit alone, >= 0.97 of their sum)"

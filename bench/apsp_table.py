@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """bench/apsp_table.py OUTDIR: the README's table of APSP rates (Markdown) from bench/apsp.sh's
 OUTDIR/apsp-bench.csv and apsp-ratios.csv, so that the README quotes one run as it printed it.
-A configuration that did not run (no GPU, a failed run) shows as a dash."""
+A configuration that did not run (no GPU, a failed run) shows as a dash; one that ran several rounds
+(REPS) shows its median rate, as the ratios use it."""
 import csv
 import os
+import statistics
 import sys
 
 
@@ -20,7 +22,11 @@ def main(argv):
     except OSError as e:
         sys.stderr.write("apsp_table.py: %s (run bench/apsp.sh %s first)\n" % (e, d))
         return 1
-    rate = {(r["graph"], r["config"]): (float(r["sssp_per_s"]), r["sources"]) for r in rows if r["sssp_per_s"]}
+    runs = {}
+    for r in rows:
+        if r["sssp_per_s"]:
+            runs.setdefault((r["graph"], r["config"]), []).append((float(r["sssp_per_s"]), r["sources"]))
+    rate = {key: (statistics.median(v for v, _ in rs), rs[0][1]) for key, rs in runs.items()}
 
     def cell(g, c):
         if (g, c) not in rate:
@@ -28,9 +34,13 @@ def main(argv):
         v, k = rate[(g, c)]
         return "{:,.0f} ({:,} sources)".format(v, int(k))
 
+    # with REPS rounds: the medians' rounds and their spread (max/min - 1), and the sums with as many
+    # CPU cores as the every-unit runs had
+    rounds = any(int(q.get("runs") or 1) > 1 for q in ratios)
     print("| graph | engine | GPU alone | every unit | CPU cores alone | every unit / best alone | every unit / sum "
-          "| every unit, 2 ranks | 2 ranks / best alone | 2 ranks / sum |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| every unit, 2 ranks | 2 ranks / best alone | 2 ranks / sum |" +
+          (" rounds, spread | every unit / sum, its cores | 2 ranks / sum, their cores |" if rounds else ""))
+    print("|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if rounds else ""))
     for q in ratios:  # one row per graph and engine, in bench/apsp.sh's order
         g, e = q["graph"], q["engine"]
         if e == "phast":
@@ -43,7 +53,10 @@ def main(argv):
         print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             g, e, cell(g, gpu), cell(g, "all-" + e), cell(g, cpu), q["every_unit_vs_best_alone"] or "-",
             q["every_unit_vs_sum"] or "-", cell(g, "all2-" + e), q.get("2_ranks_vs_best_alone") or "-",
-            q.get("2_ranks_vs_sum") or "-"))
+            q.get("2_ranks_vs_sum") or "-") +
+            (" %s, %.1f%% | %s | %s |" % (q.get("runs") or "1", 100 * float(q.get("spread") or 0),
+                                        q.get("every_unit_vs_sum_same_cores") or "-",
+                                        q.get("2_ranks_vs_sum_same_cores") or "-") if rounds else ""))
     big = [r for r in rows if r["config"] in ("all-ms", "all-ms-tail")]
     for r in big:
         print("\nThe paper's largest set, %s sources with every unit under %s: %.2f s." % (r["sources"], r["policy"], float(r["seconds"])))
