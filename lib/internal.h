@@ -52,8 +52,7 @@ TUCCOMPI_INTERNAL void _tuccompi_warn(const char *fmt, ...) TUCCOMPI_PRINTF(1, 2
 
 /* Seconds on a monotonic clock (the library's only clock). */
 TUCCOMPI_INTERNAL double _tuccompi_now(void);
-/* An on/off environment variable: @dflt when unset or empty, off when "0", on otherwise. */
-TUCCOMPI_INTERNAL int _tuccompi_env_flag(const char *name, int dflt);
+
 /* Write a file atomically: open a temporary file beside @path (returned open for writing in
  * *f), then _tuccompi_atomic_commit() renames it over @path, or _abort() removes it. */
 struct _tuccompi_atomic_file
@@ -65,6 +64,19 @@ struct _tuccompi_atomic_file
 TUCCOMPI_INTERNAL int _tuccompi_atomic_open(struct _tuccompi_atomic_file *af, const char *path);
 TUCCOMPI_INTERNAL int _tuccompi_atomic_commit(struct _tuccompi_atomic_file *af);
 TUCCOMPI_INTERNAL void _tuccompi_atomic_abort(struct _tuccompi_atomic_file *af);
+
+/* ---------------------------------------------------------------- the environment (env.c) */
+
+/* An on/off environment variable: @dflt when unset or empty; on for 1, yes, on, true, off for 0, no,
+ * off, false (any case); @dflt for anything else (tuccompi_init refused it). */
+TUCCOMPI_INTERNAL int _tuccompi_env_flag(const char *name, int dflt);
+/* 1 on, 0 off, -1 neither (the words of _tuccompi_env_flag). */
+TUCCOMPI_INTERNAL int _tuccompi_env_flag_parse(const char *s);
+/* A number from @lo to @hi in *out, @dflt when unset or empty: 0, or -EINVAL naming the variable. */
+TUCCOMPI_INTERNAL int _tuccompi_env_number(const char *name, double dflt, double lo, double hi, double *out);
+/* Every TUCCOMPI_* variable of the library takes its value, or -EINVAL naming the first that does
+ * not (tuccompi_init, before it starts anything). */
+TUCCOMPI_INTERNAL int _tuccompi_env_check(void);
 
 /* ---------------------------------------------------------------- global state (runtime.c) */
 

@@ -68,24 +68,39 @@ static long inject_at[4] = { -1, -1, -1, -1 };
 static _Atomic long inject_count[4];
 
 /* Read TUCCOMPI_FAULT_INJECT again and restart the counts: the N-th event of a task set. */
-void _tuccompi_inject_reset(void)
+int _tuccompi_inject_parse(const char *e, long at[4])
 {
-	long at[4] = { -1, -1, -1, -1 };
-	const char *e = getenv("TUCCOMPI_FAULT_INJECT");
+	static const char *const what[4] = { [TUCCOMPI_UNIT_CPU] = "cpu", [TUCCOMPI_UNIT_CUDA] = "cuda", [2] = "ms",
+					      [3] = "mshang" };
+	for (int k = 0; k < 4; k++)
+		at[k] = -1;
 	for (const char *p = e; p && *p;)
 	{
-		long n;
-		if (!strncmp(p, "cpu:", 4) && (n = strtol(p + 4, NULL, 10)) > 0)
-			at[TUCCOMPI_UNIT_CPU] = n;
-		else if (!strncmp(p, "cuda:", 5) && (n = strtol(p + 5, NULL, 10)) > 0)
-			at[TUCCOMPI_UNIT_CUDA] = n;
-		else if (!strncmp(p, "ms:", 3) && (n = strtol(p + 3, NULL, 10)) > 0)
-			at[2] = n;
-		else if (!strncmp(p, "mshang:", 7) && (n = strtol(p + 7, NULL, 10)) > 0)
-			at[3] = n;
-		p = strchr(p, ',');
-		p = p ? p + 1 : NULL;
+		size_t len = strcspn(p, ":,");
+		int k = 0;
+		while (k < 4 && (strlen(what[k]) != len || strncmp(p, what[k], len)))
+			k++;
+		char *end = NULL;
+		long n = k < 4 && p[len] == ':' ? strtol(p + len + 1, &end, 10) : 0;
+		if (k == 4 || n <= 0 || (*end && *end != ','))
+		{
+			for (k = 0; k < 4; k++)
+				at[k] = -1;
+			return _tuccompi_error(-EINVAL,
+					       "environment variable TUCCOMPI_FAULT_INJECT='%s' is not a list of cpu:N, cuda:N, ms:N "
+					       "or mshang:N (N >= 1) separated by commas; fix or unset it",
+					       e);
+		}
+		at[k] = n;
+		p = *end ? end + 1 : end;
 	}
+	return 0;
+}
+
+void _tuccompi_inject_reset(void)
+{
+	long at[4];
+	(void)_tuccompi_inject_parse(getenv("TUCCOMPI_FAULT_INJECT"), at); /* tuccompi_init refused a bad value */
 	for (int k = 0; k < 4; k++)
 	{
 		inject_at[k] = at[k];

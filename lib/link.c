@@ -672,17 +672,9 @@ static void *link_thread(void *arg)
 
 static double env_timeout(void)
 {
-	const char *e = getenv("TUCCOMPI_PEER_TIMEOUT");
-	if (!e || !*e)
-		return LINK_TIMEOUT_DEFAULT;
-	char *end = NULL;
-	double v = strtod(e, &end);
-	if (end == e || *end || v < 0)
-	{
-		_tuccompi_warn("TUCCOMPI_PEER_TIMEOUT=%s ignored: want seconds >= 0 (0: never); using %g", e,
-			       LINK_TIMEOUT_DEFAULT);
-		return LINK_TIMEOUT_DEFAULT;
-	}
+	double v;
+	if (_tuccompi_env_number("TUCCOMPI_PEER_TIMEOUT", LINK_TIMEOUT_DEFAULT, 0, 1e9, &v) < 0)
+		v = LINK_TIMEOUT_DEFAULT; /* changed since tuccompi_init, which refused a bad value */
 	return v;
 }
 

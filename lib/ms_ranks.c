@@ -384,8 +384,9 @@ static void *feeder(void *arg)
 	 * a busy 2-core machine). Its grants cost no message, so it keeps the pack in hand. */
 	const uint64_t low_min = _tuccompi.rank == ms->master ? target : take_max;
 	/* TUCCOMPI_MS_ADAPT_RATE: MS_ADAPT_REQUESTS_PER_S for tests and comparisons (0: always) */
-	const char *ar = getenv("TUCCOMPI_MS_ADAPT_RATE");
-	const double adapt_rate = ar && *ar ? strtod(ar, NULL) : MS_ADAPT_REQUESTS_PER_S;
+	double adapt_rate;
+	if (_tuccompi_env_number("TUCCOMPI_MS_ADAPT_RATE", MS_ADAPT_REQUESTS_PER_S, 0, 1e12, &adapt_rate) < 0)
+		adapt_rate = MS_ADAPT_REQUESTS_PER_S; /* changed since tuccompi_init, which refused a bad value */
 	for (;;)
 	{
 		pthread_mutex_lock(&ts->lock);

@@ -46,10 +46,15 @@ int tuccompi_pin_results_min(size_t *min)
  * data is shared, before any set, and undone when it is unshared. Only where this process drives a
  * GPU, from 1 MiB (TUCCOMPI_PIN_SHARED=BYTES; 0: never); memory the caller registered is left
  * alone; best effort (a range CUDA will not register stays as it is). */
+int _tuccompi_pin_shared_min(size_t *min)
+{
+	return pin_min("TUCCOMPI_PIN_SHARED", "shared data", (size_t)1 << 20, min);
+}
+
 int _tuccompi_shared_pin(struct tuccompi_shared *s, const void *ptr, size_t size)
 {
 	size_t min;
-	int ret = pin_min("TUCCOMPI_PIN_SHARED", "shared data", (size_t)1 << 20, &min);
+	int ret = _tuccompi_pin_shared_min(&min);
 	s->ptr = (void *)ptr;
 	s->pinned = 0;
 	if (ret < 0 || !ptr || !min || size < min || starpu_cuda_worker_get_count() == 0 ||

@@ -387,6 +387,9 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 	else
 		tuccompi_conf_init(&conf);
 	_tuccompi.quiet = conf.quiet;
+	/* every TUCCOMPI_* variable of the library, before anything starts (lib/env.c) */
+	if ((ret = _tuccompi_env_check()) < 0)
+		return ret;
 
 	/* MK: how many tasks run at once on a GPU, and how many stream workers to start. */
 	int mk = conf.mk, mk_max = conf.mk_max;

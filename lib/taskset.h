@@ -206,6 +206,9 @@ TUCCOMPI_INTERNAL void _tuccompi_sets_remove(struct tuccompi_taskset *ts);
  * reaching the MS master) fail? */
 TUCCOMPI_INTERNAL int _tuccompi_injected(int what);
 TUCCOMPI_INTERNAL void _tuccompi_inject_reset(void);
+/* TUCCOMPI_FAULT_INJECT's value @e (NULL: none) into at[what] (-1: never): 0, or -EINVAL naming what
+ * it takes (tuccompi_init refuses a bad value). */
+TUCCOMPI_INTERNAL int _tuccompi_inject_parse(const char *e, long at[4]);
 
 /* ---- ms_ranks.c: the MS protocol. A grant is [first, first+count) of positions; count 0 is stop. */
 /* @rank_tail: the policy's TUCCOMPI_POLICY_RANK_TAIL (the master may stop slow ranks at the end). */
@@ -250,6 +253,9 @@ TUCCOMPI_INTERNAL void _tuccompi_results_unpin(struct tuccompi_taskset *ts);
 /* Shared data a GPU will read, registered with CUDA while it is shared (TUCCOMPI_PIN_SHARED): 0
  * (registered or left as it is), or -EINVAL for a bad TUCCOMPI_PIN_SHARED. */
 TUCCOMPI_INTERNAL int _tuccompi_shared_pin(struct tuccompi_shared *s, const void *ptr, size_t size);
+/* TUCCOMPI_PIN_SHARED: the least size of shared data to register (default 1 MiB; 0: never); -EINVAL
+ * for a value that is not a size in bytes. */
+TUCCOMPI_INTERNAL int _tuccompi_pin_shared_min(size_t *min);
 TUCCOMPI_INTERNAL void _tuccompi_shared_unpin(struct tuccompi_shared *s);
 
 #endif

@@ -40,7 +40,7 @@ static void mode_from_env(void)
 	{
 		if (tuccompi_tune_mode_parse(s, &m) == 0)
 			mode = m;
-		else
+		else /* tuccompi_init refuses it (lib/env.c); before tuccompi_init, say so */
 			fprintf(stderr, "tuccompi: TUCCOMPI_TUNE=%s ignored: use rules, empirical or cuda\n", s);
 	}
 }

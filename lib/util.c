@@ -20,14 +20,6 @@ double tuccompi_wtime(void)
 	return _tuccompi_now();
 }
 
-int _tuccompi_env_flag(const char *name, int dflt)
-{
-	const char *v = getenv(name);
-	if (!v || !*v)
-		return dflt;
-	return strcmp(v, "0") != 0;
-}
-
 int _tuccompi_atomic_open(struct _tuccompi_atomic_file *af, const char *path)
 {
 	if (snprintf(af->path, sizeof(af->path), "%s", path) >= (int)sizeof(af->path))

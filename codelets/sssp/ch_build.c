@@ -654,6 +654,9 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 	double t0 = tuccompi_wtime();
 	*out = NULL;
 	uint32_t n = g->n;
+	double dense;
+	if (sssp_env_number("TUCCOMPI_CH_DENSE", CH_DENSE, 0, 1e9, &dense, err, errlen) < 0)
+		return -EINVAL;
 	if (n > INT32_MAX)
 		return sssp_ch_err(err, errlen, -EINVAL, "contraction hierarchy: %" PRIu32 " vertices, at most %d supported", n,
 			       INT32_MAX);
@@ -720,7 +723,6 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 	for (uint32_t u = 0; u < n; u++)
 		arcs0 += b.out[u].len;
 	double d0 = arcs0 ? (double)arcs0 / n : 1, core_deg = 0;
-	double dense = sssp_env_number("TUCCOMPI_CH_DENSE", CH_DENSE, 0, 1e9);
 
 	struct sssp_pool pool;
 	sssp_pool_start(&pool, b.T, &b);

@@ -282,8 +282,9 @@ extern "C" int sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const 
 	static int fused = -1;
 	if (fused < 0)
 	{
-		static const char *const variants[] = { "paper", "fused" };
-		fused = sssp_env_choice("TUCCOMPI_SSSP_KERNELS", variants, 2, 1);
+		char why[200];
+		if (sssp_kernels_fused(&fused, why, sizeof why) < 0) /* the engine's prepare refuses it first */
+			fprintf(stderr, "sssp: %s; using the fused kernels\n", why);
 	}
 	TUCCOMPI_GPULAUNCH(sssp_init, n, dist, state, n, src, (uint8_t)(fused ? UNSETTLED : FRONTIER), m);
 	int phase = 0;

@@ -1,10 +1,12 @@
 /* The "crauser" engine, the paper's: one source per task; CPU units run Dijkstra with an indexed
  * 4-ary heap (dijkstra.c), GPU units Crauser's phases as the three characterised kernels of the
  * paper's Table 2 (crauser.cu). Nothing to precompute: the task set shares the graph itself. */
+#include <errno.h>
 #include <string.h>
 
 #include "buffers.h"
 #include "engine.h"
+#include "sssp_env.h"
 
 int sssp_have_cuda(void)
 {
@@ -60,9 +62,8 @@ static int crauser_mk(const struct sssp_plan *p)
 static int crauser_prepare(struct sssp_plan *p, char *why, size_t whylen)
 {
 	(void)p;
-	(void)why;
-	(void)whylen;
-	return 0;
+	int fused; /* the GPU's kernels read it at their first run: refuse a bad value before the set */
+	return sssp_kernels_fused(&fused, why, whylen) < 0 ? -EINVAL : 0;
 }
 
 static int crauser_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)

@@ -157,6 +157,18 @@ expect_error 1 "use --engine batched" --gen grid:20x20:1-100 --engine dial --sou
 export TUCCOMPI_DIAL_HEAVY=lots
 expect_error 1 "TUCCOMPI_DIAL_HEAVY=lots: say a number of out-arcs from 1 to" --gen random:100 --engine dial --sources 0-9 --ncpu 1
 unset TUCCOMPI_DIAL_HEAVY
+# the environment: a value a variable does not take stops the run, naming it (lib/env.c, sssp_env.h)
+TUCCOMPI_CH_DENSE=dense expect_error 1 "TUCCOMPI_CH_DENSE='dense' is not a number" --gen grid:8x8 --engine phast --sources 0-9 --ncpu 1
+TUCCOMPI_SSSP_KERNELS=fast expect_error 1 "TUCCOMPI_SSSP_KERNELS='fast' is not one of paper or fused" --gen random:100 --engine crauser --sources 0-9 --ncpu 1
+TUCCOMPI_END_LOG=maybe expect_error 1 "TUCCOMPI_END_LOG='maybe' is not on or off" --gen random:100 --sources 0-9 --ncpu 1
+TUCCOMPI_TUNE=best expect_error 1 "TUCCOMPI_TUNE='best' is not a tuning mode" --gen random:100 --sources 0-9 --ncpu 1
+# on/off words: TUCCOMPI_END_LOG=false is off (it was on: anything but 0 was), =yes on
+TUCCOMPI_END_LOG=false "$app" --gen random:100 --sources 0-9 --ncpu 1 -q -o "$tmp/el.csv" >"$tmp/el.out" 2>&1 || fail "TUCCOMPI_END_LOG=false: the run failed"
+! grep -q "PARALLEL ms" "$tmp/el.out" || fail "TUCCOMPI_END_LOG=false printed the end log"
+TUCCOMPI_END_LOG=yes "$app" --gen random:100 --sources 0-9 --ncpu 1 -q -o "$tmp/el.csv" >"$tmp/el.out" 2>&1 || fail "TUCCOMPI_END_LOG=yes: the run failed"
+grep -q "PARALLEL ms" "$tmp/el.out" || fail "TUCCOMPI_END_LOG=yes printed no end log"
+rm -f "$tmp/el.csv" "$tmp/el.out"
+echo "ok: the environment's bad values refused, on/off words read"
 # PHAST on a graph that does not contract: refused at once, not hours of building
 expect_error 1 "the graph does not contract (it is not road-like)" --gen rmat:11 --engine phast --sources 0-9 --ncpu 1
 

@@ -32,14 +32,38 @@ int main(int argc, char **argv)
 	ASSERT_STR_CONTAINS(tuccompi_last_error(), "tuccompi_init() first");
 	ASSERT_EQ(tuccompi_finalize(), -EINVAL);
 
-	/* bad environment */
-	setenv("TUCCOMPI_MK", "many", 1);
+	/* bad environment: every variable of the library refuses a value it does not take, naming it,
+	 * before anything starts (lib/env.c); TUCCOMPI_END_LOG=false had turned the log on, and
+	 * TUCCOMPI_MS_ADAPT_RATE=fast read as 0 */
+	static const char *const bad_env[][3] = {
+		{ "TUCCOMPI_MK", "many", "TUCCOMPI_MK='many'" },
+		{ "TUCCOMPI_END_LOG", "false-ish", "TUCCOMPI_END_LOG='false-ish' is not on or off" },
+		{ "TUCCOMPI_VERBOSE", "2", "TUCCOMPI_VERBOSE='2' is not on or off" },
+		{ "TUCCOMPI_NODE_SPLIT", "none", "TUCCOMPI_NODE_SPLIT='none' is not on or off" },
+		{ "TUCCOMPI_PEER_TIMEOUT", "-1", "TUCCOMPI_PEER_TIMEOUT='-1' is not a number from 0" },
+		{ "TUCCOMPI_PEER_TIMEOUT", "10s", "TUCCOMPI_PEER_TIMEOUT='10s' is not a number" },
+		{ "TUCCOMPI_MS_ADAPT_RATE", "fast", "TUCCOMPI_MS_ADAPT_RATE='fast' is not a number" },
+		{ "TUCCOMPI_TUNE", "best", "TUCCOMPI_TUNE='best' is not a tuning mode: write rules, empirical or cuda" },
+		{ "TUCCOMPI_PIN_RESULTS", "64M", "TUCCOMPI_PIN_RESULTS='64M'" },
+		{ "TUCCOMPI_PIN_SHARED", "-5", "TUCCOMPI_PIN_SHARED='-5'" },
+		{ "TUCCOMPI_FAULT_INJECT", "gpu:1", "TUCCOMPI_FAULT_INJECT='gpu:1' is not a list of cpu:N" },
+		{ "TUCCOMPI_FAULT_INJECT", "cpu:0", "TUCCOMPI_FAULT_INJECT='cpu:0'" },
+		{ "TUCCOMPI_FAULT_INJECT", "cpu:2,ms", "TUCCOMPI_FAULT_INJECT='cpu:2,ms'" },
+		{ "TUCCOMPI_FAULT_INJECT", "cpu:2x", "TUCCOMPI_FAULT_INJECT='cpu:2x'" },
+	};
+	for (unsigned i = 0; i < sizeof(bad_env) / sizeof(bad_env[0]); i++)
+	{
+		setenv(bad_env[i][0], bad_env[i][1], 1);
+		tuccompi_conf_init(&conf);
+		conf.use_mpi = 0;
+		conf.quiet = 1;
+		ASSERT_EQ(tuccompi_init(&argc, &argv, &conf), -EINVAL);
+		ASSERT_STR_CONTAINS(tuccompi_last_error(), bad_env[i][2]);
+		unsetenv(bad_env[i][0]);
+	}
 	tuccompi_conf_init(&conf);
 	conf.use_mpi = 0;
 	conf.quiet = 1;
-	ASSERT_EQ(tuccompi_init(&argc, &argv, &conf), -EINVAL);
-	ASSERT_STR_CONTAINS(tuccompi_last_error(), "TUCCOMPI_MK='many'");
-	unsetenv("TUCCOMPI_MK");
 
 	/* MK above what was started */
 	conf.mk = 3;
@@ -47,6 +71,14 @@ int main(int argc, char **argv)
 	ASSERT_EQ(tuccompi_init(&argc, &argv, &conf), -EINVAL);
 	ASSERT_STR_CONTAINS(tuccompi_last_error(), "mk_max");
 
+	/* what they take, in every spelling the README gives (the run below starts with these) */
+	setenv("TUCCOMPI_END_LOG", "Off", 1);
+	setenv("TUCCOMPI_VERBOSE", "no", 1);
+	setenv("TUCCOMPI_NODE_SPLIT", "TRUE", 1);
+	setenv("TUCCOMPI_PEER_TIMEOUT", "2.5", 1);
+	setenv("TUCCOMPI_MS_ADAPT_RATE", "1e3", 1);
+	setenv("TUCCOMPI_TUNE", "rules", 1);
+	setenv("TUCCOMPI_PIN_SHARED", "0", 1);
 	tuccompi_conf_init(&conf);
 	conf.use_mpi = 0;
 	conf.quiet = 1;
