@@ -582,8 +582,12 @@ static void fit_gpu_memory(const struct options *o, struct run *r)
 	int asked = o->mk_given ? o->mk : 0;
 	/* StarPU and CUDA keep some of the GPU's memory for themselves */
 	if (sssp_plan_fit_gpu(r->plan, asked, o->mk, total / 10 * 9, o->rows || o->pred, &fit) < 0)
+	{
+		if (fit.why[0])
+			die(1, "%s", fit.why);
 		die(1, "--units gpu: the graph needs %.1f GB of GPU memory and the GPU has %.1f GB; use --units all or cpu",
 		    fit.need / 1e9, total / 1e9);
+	}
 	if (!fit.mk)
 	{
 		if (rank0())

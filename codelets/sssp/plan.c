@@ -147,6 +147,7 @@ int sssp_plan_fit_gpu(struct sssp_plan *p, int asked, int cap, uint64_t room, in
 	f->mk = want;
 	f->lowered = 0;
 	f->need = 0;
+	f->why[0] = 0;
 	if (!p->o.cuda)
 		return 0;
 	int mk = want;
@@ -163,15 +164,19 @@ int sssp_plan_fit_gpu(struct sssp_plan *p, int asked, int cap, uint64_t room, in
 	{
 		/* auto chose an engine of which not even one batch fits this GPU: its default, whose batches
 		 * may (the dial engine's ring takes about 12 times batched's bytes per vertex) */
-		char why[256];
 		uint64_t need = f->need;
 		const char *was = p->ops->name;
 		p->ops->free(p);
 		p->state = NULL;
 		use(p, AUTO_DEFAULT);
-		int ret = p->ops->prepare(p, why, sizeof why);
+		char cause[256];
+		int ret = p->ops->prepare(p, cause, sizeof cause);
 		if (ret < 0)
+		{
+			snprintf(f->why, sizeof f->why, "auto: %s needs %.1f MB of GPU memory for one batch (%.1f MB free), and %s: %s",
+				 was, need / 1e6, room / 1e6, p->ops->name, cause);
 			return ret;
+		}
 		snprintf(p->reason, sizeof(p->reason),
 			 "auto: %s (%s would need %.1f MB of GPU memory for one batch; %.1f MB are free)", p->ops->name,
 			 was, need / 1e6, room / 1e6);

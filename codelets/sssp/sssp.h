@@ -155,6 +155,8 @@ struct sssp_gpu_fit
 	int lowered;   /**< 1: mk is below the MK asked (or the engine's own), to fit the GPU's memory */
 	uint64_t need; /**< bytes of GPU memory at mk (at MK 1 when mk is 0): the shared buffers, copied to each
 			*   GPU once, plus mk workspaces; 0 for a plan without CUDA */
+	char why[512]; /**< when sssp_plan_fit_gpu() fails for another reason than the GPU's memory (auto's
+			*   default engine could not be prepared): what went wrong; else empty */
 };
 
 /** The plan's one MK decision, with the GPU's memory. The MK wanted is @p asked, or when it is 0 the
