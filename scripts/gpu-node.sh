@@ -18,7 +18,8 @@
 #   mpi           the cross-rank communication share, 2 and 4 ranks
 #   tail          MS against MS-TAIL on every unit: the end of small task sets
 # The engines (docs/apsp.md):
-#   apspbench     bench/apsp.sh: the APSP throughput table (every engine per graph, Boost)
+#   apspbench     bench/apsp.sh: the APSP throughput table (every engine per graph, Boost); REPS=3 runs
+#                 the compared rows in 3 alternating rounds (medians), GRAPHS a subset
 #   final*        the measurements docs/apsp.md's tables quote in one call: the GPU engines' tests,
 #                 bench/apsp.sh, every unit one rank against two, bench/overhead (OVERHEAD=0 skips)
 #   batched*      the batched GPU engine alone (bench/bench_batched): its test and model, SSSP/s on
@@ -64,6 +65,11 @@
 #                 16384 and 65536; POLICIES, default ms-tail; MK, default 1, as the simulations run);
 #                 then EQ_POLICIES (default "eq1 eq2") measured with every unit on 1 and 2 ranks
 #                 (K_EQ_R1M, K_EQ_ROAD: sources, default 416 and 16384)
+#   ranktail*     the MS master's end rule between ranks judged per task (2026-12-04): every unit on one and
+#                 two ranks of the node with TUCCOMPI_END_LOG (the master's grants and stops), against the GPU
+#                 alone, alternating, REPS rounds: R-MAT 20 and random 1M with dial (K_DIAL sources, default
+#                 65536), road-like 1M with PHAST (K_ROAD, default 65536); the GPU's idle and rank 0's "waiting
+#                 for other ranks" say whether the CPU rank still ends after the GPU
 #   mpicore*      two ranks of the node, StarPU-MPI's progression thread on a core of its own against
 #                 sharing the workers' (STARPU_RESERVE_NCPU=0): rate, MS round trips, SYN's steps
 #   startgap*     where the GPU's idle at a set's start goes (TUCCOMPI_END_LOG's first jobs), lazy and
@@ -705,6 +711,26 @@ PY
 			gap "gpu-$rep" "$APP" "${a[@]}" --units gpu
 		done
 		rm -f "$file" "$file.ch"
+		;;
+	ranktail)
+		folder ranktail
+		gen rmat:20 "$tmp/rmat20.tgb"
+		gen random:1049088 "$tmp/r1m.tgb"
+		gen road:1048576 "$tmp/road.tgb"
+		"$APP" "$tmp/road.tgb" --engine phast --ch-cache "$tmp/road.ch" --units gpu --sources random:256 -q
+		for rep in $(seq "${REPS:-2}"); do
+			for g in rmat20:dial r1m:dial road:phast; do
+				f=$tmp/${g%:*}.tgb e=${g#*:} k=${K_DIAL:-65536}
+				[ "$e" = phast ] && k=${K_ROAD:-65536}
+				a=("$f" --engine "$e" --ch-cache "$tmp/road.ch" --seed 1 --summary --sources random:$k)
+				[ "$e" = phast ] || a=("$f" --engine "$e" --seed 1 --summary --sources random:$k)
+				run "${g%:*}-gpu-$rep" "$APP" "${a[@]}" --units gpu
+				TUCCOMPI_END_LOG=1 run "${g%:*}-all-$rep" "$APP" "${a[@]}"
+				TUCCOMPI_END_LOG=1 run "${g%:*}-all2-$rep" "$B/tests/mpirun.sh" 2 "$APP" "${a[@]}"
+				grep -hE "GPU  |waiting for other ranks|stopped: faster" "$o/${g%:*}-all2-$rep.log" | tail -4 | sed 's/^/    /'
+			done
+		done
+		rm -f "$tmp"/*.tgb "$tmp"/*.ch
 		;;
 	mpicore)
 		# two ranks of the node (issues 24, 26): StarPU-MPI's progression thread on a core of its own
