@@ -62,8 +62,9 @@ int _tuccompi_env_number(const char *name, double dflt, double lo, double hi, do
 	return 0;
 }
 
-/* The on/off variables of the library. */
-static const char *const flags[] = { "TUCCOMPI_VERBOSE", "TUCCOMPI_NODE_SPLIT", "TUCCOMPI_END_LOG" };
+/* The on/off variables of the library (the TUCCOMPI_SIM_* ones are read by the simulated build only). */
+static const char *const flags[] = { "TUCCOMPI_VERBOSE",    "TUCCOMPI_NODE_SPLIT", "TUCCOMPI_END_LOG",
+				     "TUCCOMPI_SIM_COMPUTE", "TUCCOMPI_SIM_NO_GPU", "TUCCOMPI_SIM_NOGPU_ODD" };
 
 int _tuccompi_env_check(void)
 {
@@ -79,7 +80,8 @@ int _tuccompi_env_check(void)
 	double x;
 	int ret;
 	if ((ret = _tuccompi_env_number("TUCCOMPI_PEER_TIMEOUT", 0, 0, 1e9, &x)) < 0 ||
-	    (ret = _tuccompi_env_number("TUCCOMPI_MS_ADAPT_RATE", 0, 0, 1e12, &x)) < 0)
+	    (ret = _tuccompi_env_number("TUCCOMPI_MS_ADAPT_RATE", 0, 0, 1e12, &x)) < 0 ||
+	    (ret = _tuccompi_env_number("TUCCOMPI_SIM_GPU_BATCH", 0, 1, TUCCOMPI_MAX_BATCH, &x)) < 0)
 		return ret;
 	const char *tune = env_value("TUCCOMPI_TUNE");
 	enum tuccompi_tune_mode m;

@@ -455,8 +455,7 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 #ifdef TUCCOMPI_SIMGRID
 	/* a heterogeneous simulated cluster (simulation/run.sh HETERO=1): the odd ranks' nodes have no
 	 * GPU (the ranks share one process, and so its environment) */
-	const char *nogpu = getenv("TUCCOMPI_SIM_NOGPU_ODD");
-	if (nogpu && *nogpu == '1' && _tuccompi.rank % 2)
+	if (_tuccompi_env_flag("TUCCOMPI_SIM_NOGPU_ODD", 0) && _tuccompi.rank % 2)
 		sconf.ncuda = 0;
 #endif
 	/* Our task sets run in scheduling contexts of their own; the global one only

@@ -20,10 +20,7 @@ static int sim_compute = -1;
 static int sim_computes(void)
 {
 	if (sim_compute < 0)
-	{
-		const char *e = getenv("TUCCOMPI_SIM_COMPUTE");
-		sim_compute = !(e && *e == '0');
-	}
+		sim_compute = _tuccompi_env_flag("TUCCOMPI_SIM_COMPUTE", 1);
 	return sim_compute;
 }
 
@@ -70,12 +67,12 @@ static void _tuccompi_sim_codelet(struct tuccompi_taskset *ts)
 	/* (after the above: without computing, the simulated GPU computes nothing either) */
 	ts->sim_cpu = p->cpu;
 	ts->sim_cpu_batch = p->cpu_batch;
-	const char *e = getenv("TUCCOMPI_SIM_GPU_BATCH");
-	if (e && atoi(e) > 0)
-		gpu_batch = (unsigned)atoi(e);
+	double gb;
+	if (_tuccompi_env_number("TUCCOMPI_SIM_GPU_BATCH", 0, 1, TUCCOMPI_MAX_BATCH, &gb) == 0 && gb >= 1)
+		gpu_batch = (unsigned)gb;
 	if (gpu_batch > TUCCOMPI_MAX_BATCH)
 		gpu_batch = TUCCOMPI_MAX_BATCH;
-	if ((p->cpu || p->cpu_batch) && !p->cuda && !p->cuda_batch && !getenv("TUCCOMPI_SIM_NO_GPU"))
+	if ((p->cpu || p->cpu_batch) && !p->cuda && !p->cuda_batch && !_tuccompi_env_flag("TUCCOMPI_SIM_NO_GPU", 0))
 	{
 		p->cuda_batch = sim_gpu_batch;
 		p->batch_max[TUCCOMPI_UNIT_CUDA] = gpu_batch;
