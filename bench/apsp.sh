@@ -116,6 +116,9 @@ for spec in $GRAPHS; do
 		case $spec in random:4194304) kd=16384 ;; esac
 		run "$spec" "$file" gpu-crauser gpu crauser ms 4 1024
 		run "$spec" "$file" cpu-crauser cpu crauser ms 1 64
+		# dial without a GPU: its CPU units' bit-parallel form, 512 sources per call on 16 cores (the
+		# every-unit rows' CPU units beside the GPU run the bucket queue: cpu-batched is their row)
+		run "$spec" "$file" cpu-dial cpu dial ms 1 8192
 		compared_rows() {
 			run "$spec" "$file" gpu-batched-mk1 gpu batched ms 1 16384
 			run "$spec" "$file" gpu-batched-mk2 gpu batched ms 2 4096

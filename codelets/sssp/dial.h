@@ -36,6 +36,8 @@ extern "C" {
 #define SSSP_DIAL_WMAX 64
 /** Sources per call of sssp_dial_cpu_run(). */
 #define SSSP_DIAL_CPU_LANES 64
+/** Most sources per call of sssp_dial_cpu_run_words() (8 words per mask). */
+#define SSSP_DIAL_CPU_LANES_MAX 512
 
 /** The weights of @p g: 1 if every arc weighs 1..SSSP_DIAL_WMAX (and *wmax the heaviest, 1 for a
  *  graph without arcs), else 0 with the reason in @p why. */
@@ -51,6 +53,17 @@ size_t sssp_dial_cpu_workspace_size(uint32_t n, uint32_t wmax);
  *  calls leave it ready for the next one on the same n and wmax). */
 void sssp_dial_cpu_run(const struct sssp_graph *g, uint32_t wmax, const uint32_t *src, unsigned nsrc, void *work,
 		       struct sssp_summary *out, uint32_t *const *rows);
+
+/** Bytes of the CPU workspace of sssp_dial_cpu_run_words() with @p words 64-bit words per mask (1, 2, 4
+ *  or 8): about (wmax + 2) x 8 x words bytes per vertex. */
+size_t sssp_dial_cpu_workspace_size_words(uint32_t n, uint32_t wmax, unsigned words);
+
+/** sssp_dial_cpu_run() for up to 64 x @p words sources (1, 2, 4 or 8 words; any other value runs as 1)
+ *  with a workspace of sssp_dial_cpu_workspace_size_words() bytes. A call costs about the same per
+ *  (vertex, distinct distance) whatever its width, so wider calls cost less per source and take
+ *  longer. */
+void sssp_dial_cpu_run_words(const struct sssp_graph *g, uint32_t wmax, unsigned words, const uint32_t *src,
+			     unsigned nsrc, void *work, struct sssp_summary *out, uint32_t *const *rows);
 
 #ifdef __cplusplus
 }

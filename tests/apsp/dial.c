@@ -1,7 +1,8 @@
 /* Tests of the dial engine's CPU implementation (codelets/sssp/dial.c): every distance and every
  * summary field (source, reached, sum, ecc, overflow, harmonic) must equal those of the independent
  * reference (tests/apsp/sssp_ref.h), with rows and without, from every source of small graphs (in
- * calls of 64, and of fewer) and from samples of larger ones, duplicates included; on random
+ * calls of 64, and of fewer, and in calls of 128, 256 and 512 through sssp_dial_cpu_run_words) and
+ * from samples of larger ones, duplicates included; on random
  * (sparse with unreachable parts, dense), R-MAT, grid and path graphs with weights 1..10 and 1..64;
  * a single vertex; vertices without arcs. One workspace serves every call: it starts full of garbage
  * and must be left ready for the next call (the ring is not cleared between calls), also after a
@@ -16,9 +17,10 @@
 static void *work;
 static size_t work_size;
 
-static void *workspace(uint32_t n, uint32_t wmax)
+static void *workspace(uint32_t n, uint32_t wmax, unsigned words)
 {
-	size_t size = sssp_dial_cpu_workspace_size(n, wmax);
+	size_t size = words > 1 ? sssp_dial_cpu_workspace_size_words(n, wmax, words) : sssp_dial_cpu_workspace_size(n, wmax);
+	ASSERT_EQ(sssp_dial_cpu_workspace_size_words(n, wmax, 1), sssp_dial_cpu_workspace_size(n, wmax));
 	if (size > work_size)
 	{
 		free(work);
@@ -40,8 +42,10 @@ static void check_summary(const char *what, uint32_t s, const struct sssp_summar
 		     want->reached, want->sum, want->ecc, want->overflow, want->harmonic);
 }
 
-/* The sources src[0..k) in calls of @p per (<= 64), with rows on every other call. */
-static void check_sources(const struct graph *gr, const uint32_t *src, uint32_t k, unsigned per, const char *what)
+/* The sources src[0..k) in calls of @p per (<= 64 x @p words; words 1 through sssp_dial_cpu_run, more
+ * through sssp_dial_cpu_run_words), with rows on every other call. */
+static void check_sources(const struct graph *gr, const uint32_t *src, uint32_t k, unsigned per, unsigned words,
+			  const char *what)
 {
 	struct sssp_graph g = apsp_graph_view(gr);
 	uint32_t n = g.n, wmax = 0;
@@ -49,12 +53,13 @@ static void check_sources(const struct graph *gr, const uint32_t *src, uint32_t 
 	if (!sssp_dial_weights(&g, &wmax, why, sizeof why))
 		FAIL("%s: weights refused: %s", what, why);
 	ASSERT(wmax >= 1 && wmax <= SSSP_DIAL_WMAX);
-	uint32_t *want = malloc((size_t)n * 4), *rowbuf = malloc((size_t)SSSP_DIAL_CPU_LANES * n * 4);
-	ASSERT(want && rowbuf);
-	uint32_t *rows[SSSP_DIAL_CPU_LANES];
-	for (unsigned i = 0; i < SSSP_DIAL_CPU_LANES; i++)
+	uint32_t *want = malloc((size_t)n * 4), *rowbuf = malloc((size_t)per * n * 4);
+	ASSERT(want && rowbuf && per <= 64 * words);
+	static uint32_t *rows[SSSP_DIAL_CPU_LANES_MAX];
+	for (unsigned i = 0; i < per; i++)
 		rows[i] = rowbuf + (size_t)i * n;
-	struct sssp_summary out[SSSP_DIAL_CPU_LANES], sum;
+	static struct sssp_summary out[SSSP_DIAL_CPU_LANES_MAX];
+	struct sssp_summary sum;
 	unsigned call = 0;
 	for (uint32_t at = 0; at < k; at += per, call++)
 	{
@@ -62,7 +67,11 @@ static void check_sources(const struct graph *gr, const uint32_t *src, uint32_t 
 		int with_rows = call % 2 == 0;
 		memset(out, 0x77, sizeof out);
 		memset(rowbuf, 0x3c, (size_t)c * n * 4);
-		sssp_dial_cpu_run(&g, wmax, src + at, c, workspace(n, wmax), out, with_rows ? rows : NULL);
+		if (words == 1)
+			sssp_dial_cpu_run(&g, wmax, src + at, c, workspace(n, wmax, 1), out, with_rows ? rows : NULL);
+		else
+			sssp_dial_cpu_run_words(&g, wmax, words, src + at, c, workspace(n, wmax, words), out,
+						with_rows ? rows : NULL);
 		for (unsigned i = 0; i < c; i++)
 		{
 			uint32_t s = src[at + i];
@@ -70,8 +79,8 @@ static void check_sources(const struct graph *gr, const uint32_t *src, uint32_t 
 			if (with_rows)
 				for (uint32_t v = 0; v < n; v++)
 					if (rows[i][v] != want[v])
-						FAIL("%s, source %u (lane %u): dist[%u] = %u, reference %u", what, s, i, v,
-						     rows[i][v], want[v]);
+						FAIL("%s, %u words, source %u (lane %u): dist[%u] = %u, reference %u", what, words,
+						     s, i, v, rows[i][v], want[v]);
 			sssp_summarize(want, n, s, &sum);
 			check_summary(what, s, &out[i], &sum);
 		}
@@ -80,18 +89,23 @@ static void check_sources(const struct graph *gr, const uint32_t *src, uint32_t 
 	free(rowbuf);
 }
 
-/* Every source in calls of 64, then a sample (with a duplicate) in a call of 7. */
+/* Every source (or a sample of 70) in calls of 64, then in calls of 128 and 256 (a sample of 140) and
+ * of 512 (a sample of 520: a full call and a partial one), then a sample with duplicates in a call of 7, narrow and wide. The
+ * workspace goes from one width to another between calls: the ring must be cleared again. */
 static void check_graph(const struct graph *gr, int all, const char *what)
 {
-	uint32_t n = gr->n, k = all ? n : 70;
-	uint32_t *src = malloc((size_t)(k > 7 ? k : 7) * 4);
+	uint32_t n = gr->n, k = all ? n : 70, kw = all ? n : 520;
+	uint32_t *src = malloc((size_t)(kw > 7 ? kw : 7) * 4);
 	ASSERT(src);
-	for (uint32_t i = 0; i < k; i++)
+	for (uint32_t i = 0; i < kw; i++)
 		src[i] = all ? i : (uint32_t)((uint64_t)i * 2654435761u % n);
-	check_sources(gr, src, k, SSSP_DIAL_CPU_LANES, what);
+	check_sources(gr, src, k, SSSP_DIAL_CPU_LANES, 1, what);
+	for (unsigned words = 2; words <= 8; words *= 2)
+		check_sources(gr, src, words == 8 || all ? kw : 140, 64 * words, words, what);
 	for (uint32_t i = 0; i < 7; i++)
 		src[i] = (uint32_t)((uint64_t)(i % 5) * (n - 1) / 4);
-	check_sources(gr, src, 7, 7, what);
+	check_sources(gr, src, 7, 7, 1, what);
+	check_sources(gr, src, 7, 7, 8, what);
 	free(src);
 }
 

@@ -177,6 +177,58 @@ static void check_plan(const char *what, struct graph *g, struct sssp_plan *plan
 	free(src);
 }
 
+/* The dial engine on CPU units alone, summaries only (no rows, columns or trees): with every source of
+ * @p g, the 2 CPU units get calls of the bit-parallel form of @p batch sources each (engine_dial.c's
+ * cpu_batch: as few calls as 512 sources a call allow, of equal size); the summaries equal the
+ * reference's. */
+static void check_dial_wide(const char *what, struct graph *g, const char *policy, unsigned batch)
+{
+	struct sssp_graph gv = apsp_graph_view(g);
+	struct sssp_options o = { .engine = SSSP_ENGINE_DIAL, .cpu = 1, .nsources = g->n, .threads = 2 };
+	struct sssp_plan *plan;
+	char why[512];
+	if (sssp_plan_create(&gv, &o, &plan, why, sizeof(why)) < 0)
+		FAIL("%s: sssp_plan_create(dial): %s", what, why);
+	uint64_t k = g->n;
+	uint32_t *src = malloc(k * sizeof(uint32_t)), *ref = malloc((size_t)g->n * sizeof(uint32_t));
+	ASSERT(src && ref);
+	for (uint64_t i = 0; i < k; i++)
+		src[i] = (uint32_t)(k - 1 - i);
+	struct sssp_args args = { .n = g->n, .harmonic = 1 };
+	struct sssp_summary *results = calloc(k, sssp_result_size(&args));
+	ASSERT(results && sssp_result_size(&args) == sizeof(struct sssp_summary));
+	struct tuccompi_taskset_desc desc = { .results = results };
+	ASSERT_OK(sssp_plan_taskset(plan, src, k, &args, &desc));
+	if (!desc.plugin->cpu_batch || desc.plugin->cpu || desc.plugin->batch_max[TUCCOMPI_UNIT_CPU] != batch)
+		FAIL("%s: the dial engine's CPU units of a summaries-only set of %llu sources on 2 units should run "
+		     "the bit-parallel form %u sources per call (batch %u, cpu %p)",
+		     what, (unsigned long long)k, batch, desc.plugin->batch_max[TUCCOMPI_UNIT_CPU], (void *)desc.plugin->cpu);
+	tuccompi_taskset_t ts;
+	ASSERT_OK(tuccompi_parallel(tuccompi_policy_by_name(policy), &desc, &ts));
+	ASSERT_OK(tuccompi_wait(ts));
+	for (uint64_t i = 0; i < k; i++)
+	{
+		struct sssp_summary want;
+		sssp_ref(g, src[i], ref);
+		sssp_summarize(ref, g->n, src[i], &want);
+		const struct sssp_summary *got = &results[i];
+		if (got->source != want.source || got->sum != want.sum || got->ecc != want.ecc ||
+		    got->reached != want.reached || got->harmonic != want.harmonic || got->overflow)
+			FAIL("%s (dial, %u sources per call): summary of source %u: sum %llu/%llu ecc %u/%u reached %u/%u "
+			     "harmonic %.17g/%.17g",
+			     what, batch, src[i], (unsigned long long)got->sum, (unsigned long long)want.sum, got->ecc,
+			     want.ecc, got->reached, want.reached, got->harmonic, want.harmonic);
+	}
+	printf("%s, dial engine, %s: all %llu summaries exact, %u sources per CPU call\n", what, policy,
+	       (unsigned long long)k, batch);
+	tuccompi_taskset_destroy(ts);
+	sssp_plan_taskset_done(plan, &desc);
+	sssp_plan_free(plan);
+	free(results);
+	free(ref);
+	free(src);
+}
+
 static void check_graph(const char *what, struct graph *g, int gpu, const char *policy, enum sssp_engine engine)
 {
 	struct sssp_graph gv = apsp_graph_view(g);
@@ -325,6 +377,25 @@ int main(int argc, char **argv)
 		ASSERT_OK(graph_gen_random(600, 1, 9, 1, 10, 8, &g, &err)); /* dial: weights 1..64 */
 		check_fit(&g, SSSP_ENGINE_DIAL, 2);
 		check_auto_fit(&g);
+		graph_free(&g);
+	}
+
+	if (!gpu)
+	{
+		/* the dial engine's bit-parallel CPU form through the runtime on 2 units: 256 sources (a call
+		 * of 128 each: 2 words), 300 (150: 4 words), 700 (350: 8 words), 1,100 (2 calls of 275 each);
+		 * below 256 sources, the bucket queue (check_plan's runs below, which also want rows) */
+		ASSERT_OK(graph_gen_random(256, 0, 4, 1, 10, 23, &g, &err));
+		check_dial_wide("random n=256 deg 0..4", &g, "ms", 128);
+		graph_free(&g);
+		ASSERT_OK(graph_gen_random(300, 1, 9, 1, 64, 24, &g, &err));
+		check_dial_wide("random n=300 w 1..64", &g, "eq1", 150);
+		graph_free(&g);
+		ASSERT_OK(graph_gen_random(700, 0, 4, 1, 10, 21, &g, &err));
+		check_dial_wide("random n=700 deg 0..4", &g, "ms-tail", 350);
+		graph_free(&g);
+		ASSERT_OK(graph_gen_grid(25, 44, 1, 64, 22, &g, &err));
+		check_dial_wide("grid 25x44 w 1..64", &g, "eq2", 275);
 		graph_free(&g);
 	}
 
