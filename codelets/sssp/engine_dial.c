@@ -253,32 +253,39 @@ static int dial_mk(const struct sssp_plan *p)
 }
 
 /* Sources per call of the bit-parallel CPU form for this task set's CPU units (and st->words, its words
- * per mask), or 0 for the bucket queue: no GPU unit runs the set, no output needs rows, columns or
- * trees, every CPU unit of the cluster (this rank's count times the ranks) gets calls of at least 128
- * sources (64 run no faster than the bucket queue), and every unit's workspace fits in half this
- * rank's free memory. The calls are as few as 512 sources a call allow and of equal size, so that the
- * units end together: 600 sources on 2 units are 2 calls of 300, not 256, 256 and 88. */
+ * per mask), or 0 for the bucket queue: no GPU unit of the cluster runs the set (beside a GPU, a core
+ * holding 512 sources for seconds would end the set long after it: two ranks of the H200 node, one with
+ * the GPU, count), no output needs rows, columns or trees, every CPU unit of the cluster gets calls of
+ * at least 128 sources (64 run no faster than the bucket queue), and every rank's units' workspaces fit
+ * in half its free memory. The calls are as few as 512 sources a call allow and of equal size, so that
+ * the units end together: 600 sources on 2 units are 2 calls of 300, not 256, 256 and 88. Collective
+ * (two reductions over the ranks, which build the set together) unless an output rules it out on every
+ * rank. */
 static unsigned cpu_batch(const struct sssp_plan *p, const struct sssp_args *a)
 {
 	struct dial_state *st = p->state;
 	st->words = 0;
-	if ((p->o.cuda && tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) > 0) || sssp_wants_rows(a) || a->ntargets)
+	if (sssp_wants_rows(a) || a->ntargets)
 		return 0;
-	int cpus = tuccompi_unit_count(TUCCOMPI_UNIT_CPU), ranks = tuccompi_nranks();
-	uint64_t local = cpus > 0 ? (uint64_t)cpus : 1, units = local * (uint64_t)(ranks > 0 ? ranks : 1);
-	uint64_t k = p->o.nsources, most = SSSP_DIAL_CPU_LANES_MAX;
-	if (k < 128 * units)
+	int cpus = tuccompi_unit_count(TUCCOMPI_UNIT_CPU), gpus = p->o.cuda ? tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) : 0;
+	uint64_t local = cpus > 0 ? (uint64_t)cpus : 1;
+	long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t room = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2 : 0;
+	unsigned fit = SSSP_DIAL_CPU_LANES_MAX / 64;
+	while (fit >= 2 && local * sssp_dial_cpu_workspace_size_words(p->g->n, st->wmax, fit) > room)
+		fit /= 2;
+	int64_t count[2] = { gpus > 0 ? gpus : 0, cpus > 0 ? cpus : 0 }, widest = fit;
+	if (tuccompi_allreduce_i64(count, 2, TUCCOMPI_OP_SUM) < 0 || tuccompi_allreduce_i64(&widest, 1, TUCCOMPI_OP_MIN) < 0)
+		return 0; /* the ranks cannot agree (the layer stopped): the set fails anyway */
+	uint64_t units = count[1] > 0 ? (uint64_t)count[1] : 1, k = p->o.nsources, most = SSSP_DIAL_CPU_LANES_MAX;
+	if (count[0] > 0 || k < 128 * units || widest < 2)
 		return 0;
 	uint64_t calls = (k + most * units - 1) / (most * units), batch = (k + units * calls - 1) / (units * calls);
 	unsigned w = 1;
 	while (64 * w < batch)
 		w *= 2;
-	long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-	uint64_t room = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2 : 0;
-	while (w >= 2 && local * sssp_dial_cpu_workspace_size_words(p->g->n, st->wmax, w) > room)
-		w /= 2, batch = 64 * w;
-	if (w < 2)
-		return 0;
+	if (w > (unsigned)widest)
+		w = (unsigned)widest, batch = 64 * w;
 	st->words = w;
 	return (unsigned)batch;
 }
