@@ -252,16 +252,18 @@ static int dial_mk(const struct sssp_plan *p)
 	return 2;
 }
 
-/* Sources per call of the bit-parallel CPU form for this task set's CPU units (and st->words, its words
- * per mask), or 0 for the bucket queue: no GPU unit of the cluster runs the set (beside a GPU, a core
- * holding 512 sources for seconds would end the set long after it: two ranks of the H200 node, one with
- * the GPU, count), no output needs rows, columns or trees, every CPU unit of the cluster gets calls of
- * at least 128 sources (64 run no faster than the bucket queue), and every rank's units' workspaces fit
- * in half its free memory. The calls are as few as 512 sources a call allow and of equal size, so that
- * the units end together: 600 sources on 2 units are 2 calls of 300, not 256, 256 and 88. Collective
- * (two reductions over the ranks, which build the set together) unless an output rules it out on every
- * rank. */
-static unsigned cpu_batch(const struct sssp_plan *p, const struct sssp_args *a)
+/* Sources per call of the bit-parallel CPU form for the CPU units of a task set of @p k sources (and
+ * st->words, its words per mask), or 0 for the bucket queue. It needs:
+ * - no GPU unit for the set on any rank (beside a GPU, a core holding 512 sources for seconds would end
+ *   the set long after it; on two ranks of the H200 node, one rank has the GPU);
+ * - no output that needs rows, columns or trees;
+ * - calls of at least 128 sources for every CPU unit of the cluster (64 run no faster than the bucket
+ *   queue);
+ * - every rank's units' workspaces within half its free memory (else narrower).
+ * The calls are as few as 512 sources a call allow and of equal size, so that the units end together:
+ * 600 sources on 2 units are 2 calls of 300, not 256, 256 and 88. Collective (two reductions over the
+ * ranks, which build the set together) unless an output rules it out on every rank. */
+static unsigned cpu_batch(const struct sssp_plan *p, const struct sssp_args *a, uint64_t k)
 {
 	struct dial_state *st = p->state;
 	st->words = 0;
@@ -277,7 +279,7 @@ static unsigned cpu_batch(const struct sssp_plan *p, const struct sssp_args *a)
 	int64_t count[2] = { gpus > 0 ? gpus : 0, cpus > 0 ? cpus : 0 }, widest = fit;
 	if (tuccompi_allreduce_i64(count, 2, TUCCOMPI_OP_SUM) < 0 || tuccompi_allreduce_i64(&widest, 1, TUCCOMPI_OP_MIN) < 0)
 		return 0; /* the ranks cannot agree (the layer stopped): the set fails anyway */
-	uint64_t units = count[1] > 0 ? (uint64_t)count[1] : 1, k = p->o.nsources, most = SSSP_DIAL_CPU_LANES_MAX;
+	uint64_t units = count[1] > 0 ? (uint64_t)count[1] : 1, most = SSSP_DIAL_CPU_LANES_MAX;
 	if (count[0] > 0 || k < 128 * units || widest < 2)
 		return 0;
 	uint64_t calls = (k + most * units - 1) / (most * units), batch = (k + units * calls - 1) / (units * calls);
@@ -299,7 +301,7 @@ static int dial_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
 	pl->name = "sssp-dial";
 	pl->result_size = sssp_result_size(desc->arg);
 	size_t ws = 64;
-	unsigned batch = p->o.cpu ? cpu_batch(p, desc->arg) : (st->words = 0);
+	unsigned batch = p->o.cpu ? cpu_batch(p, desc->arg, desc->ntasks) : (st->words = 0);
 	if (batch)
 	{
 		pl->cpu_batch = dial_cpu_wide;
