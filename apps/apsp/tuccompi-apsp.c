@@ -616,6 +616,9 @@ static void plan_taskset(const struct options *o, struct run *r)
 		.verbose = !o->quiet && rank0(),
 		.betweenness = o->betweenness != NULL,
 	};
+	/* half the limit check_run_memory() holds the workers' workspaces to (the cgroup's, --max-memory) */
+	const char *limit_what;
+	so.cpu_memory = cli_memory_limit(o->max_memory, &limit_what) / 2;
 	char why[512];
 	if (sssp_plan_create(&r->view, &so, &r->plan, why, sizeof why) < 0)
 		die(1, "%s", why);

@@ -259,7 +259,8 @@ static int dial_mk(const struct sssp_plan *p)
  * - no output that needs rows, columns or trees;
  * - calls of at least 128 sources for every CPU unit of the cluster (64 run no faster than the bucket
  *   queue);
- * - every rank's units' workspaces within half its free memory (else narrower).
+ * - every rank's units' workspaces within sssp_options::cpu_memory (tuccompi-apsp: half its memory
+ *   limit, the one its check of the run's memory applies), else half the free memory (else narrower).
  * The calls are as few as 512 sources a call allow and of equal size, so that the units end together:
  * 600 sources on 2 units are 2 calls of 300, not 256, 256 and 88. Collective (two reductions over the
  * ranks, which build the set together) unless an output rules it out on every rank. */
@@ -272,7 +273,8 @@ static unsigned cpu_batch(const struct sssp_plan *p, const struct sssp_args *a, 
 	int cpus = tuccompi_unit_count(TUCCOMPI_UNIT_CPU), gpus = p->o.cuda ? tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) : 0;
 	uint64_t local = cpus > 0 ? (uint64_t)cpus : 1;
 	long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-	uint64_t room = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2 : 0;
+	uint64_t room = p->o.cpu_memory ? p->o.cpu_memory
+					: pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2 : 0;
 	unsigned fit = SSSP_DIAL_CPU_LANES_MAX / 64;
 	while (fit >= 2 && local * sssp_dial_cpu_workspace_size_words(p->g->n, st->wmax, fit) > room)
 		fit /= 2;

@@ -133,6 +133,9 @@ struct sssp_options
 	 *  tasks' summaries stay as they are. Graphs with a cycle of arcs of weight 0 are refused. */
 	int betweenness;
 	uint32_t ntargets;    /**< target columns the task sets will ask for (sssp_args::targets): GPU memory */
+	/** Bytes this rank's CPU workers' workspaces may take together (the caller's memory limit: a cgroup's,
+	 *  --max-memory); 0: half the free memory. The dial engine's wide CPU form narrows to fit it. */
+	uint64_t cpu_memory;
 };
 
 /** Prepare @p g (kept by reference: it must outlive the plan) for the engine of @p o.
