@@ -5,7 +5,7 @@
  * (TUCCOMPI_END_LOG=false turned the log on; TUCCOMPI_MS_ADAPT_RATE=fast read as 0, "always").
  * The readers below then parse the same way; a value they cannot parse (only possible when the
  * environment changed after tuccompi_init) gives the default. The README's environment table says
- * what each variable takes; tests/core/env_check.sh checks each refusal. */
+ * what each variable takes; tests/core/errors checks each refusal. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -60,6 +60,20 @@ int _tuccompi_env_number(const char *name, double dflt, double lo, double hi, do
 				       name, v, lo, hi);
 	*out = x;
 	return 0;
+}
+
+int _tuccompi_env_int(const char *name, int min, int max, int *out)
+{
+	const char *v = env_value(name);
+	if (!v)
+		return 0;
+	char *end;
+	long x = strtol(v, &end, 10);
+	if (*end || x < min || x > max)
+		return _tuccompi_error(-EINVAL, "environment variable %s='%s' is not an integer in [%d, %d]; fix or unset it",
+				       name, v, min, max);
+	*out = (int)x;
+	return 1;
 }
 
 /* The on/off variables of the library (the TUCCOMPI_SIM_* ones are read by the simulated build only). */

@@ -74,6 +74,9 @@ TUCCOMPI_INTERNAL int _tuccompi_env_flag(const char *name, int dflt);
 TUCCOMPI_INTERNAL int _tuccompi_env_flag_parse(const char *s);
 /* A number from @lo to @hi in *out, @dflt when unset or empty: 0, or -EINVAL naming the variable. */
 TUCCOMPI_INTERNAL int _tuccompi_env_number(const char *name, double dflt, double lo, double hi, double *out);
+/* A strict integer from @min to @max in *out: 1; 0 when unset or empty (*out untouched); -EINVAL
+ * naming the variable (TUCCOMPI_MK, TUCCOMPI_MK_MAX, STARPU_NWORKER_PER_CUDA at tuccompi_init). */
+TUCCOMPI_INTERNAL int _tuccompi_env_int(const char *name, int min, int max, int *out);
 /* Every TUCCOMPI_* variable of the library takes its value, or -EINVAL naming the first that does
  * not (tuccompi_init, before it starts anything). */
 TUCCOMPI_INTERNAL int _tuccompi_env_check(void);

@@ -29,21 +29,6 @@ void tuccompi_conf_init(struct tuccompi_conf *conf)
 	conf->quiet = 0;
 }
 
-/* Strict integer from the environment: unset -> *out untouched, 0 returned. */
-static int env_int(const char *name, int min, int max, int *out)
-{
-	const char *s = getenv(name);
-	if (!s || !*s)
-		return 0;
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (*end || v < min || v > max)
-		return _tuccompi_error(-EINVAL, "environment variable %s='%s' is not an integer in [%d, %d]; fix or unset it",
-				       name, s, min, max);
-	*out = (int)v;
-	return 1;
-}
-
 /* Launched by a process manager with a world of several processes? */
 static int launched_by_mpirun(int *size)
 {
@@ -396,16 +381,16 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 	if (mk < 0 || mk > TUCCOMPI_MAX_MK || mk_max < 0 || mk_max > TUCCOMPI_MAX_MK)
 		return _tuccompi_error(-EINVAL, "tuccompi_conf: mk=%d / mk_max=%d out of range [0, %d]", mk, mk_max,
 				       TUCCOMPI_MAX_MK);
-	if (mk == 0 && (ret = env_int("TUCCOMPI_MK", 1, TUCCOMPI_MAX_MK, &mk)) < 0)
+	if (mk == 0 && (ret = _tuccompi_env_int("TUCCOMPI_MK", 1, TUCCOMPI_MAX_MK, &mk)) < 0)
 		return ret;
 	if (mk == 0)
 		mk = 1;
-	if (mk_max == 0 && (ret = env_int("TUCCOMPI_MK_MAX", 1, TUCCOMPI_MAX_MK, &mk_max)) < 0)
+	if (mk_max == 0 && (ret = _tuccompi_env_int("TUCCOMPI_MK_MAX", 1, TUCCOMPI_MAX_MK, &mk_max)) < 0)
 		return ret;
 	if (mk_max == 0)
 	{
 		/* STARPU_NWORKER_PER_CUDA set by the user wins. */
-		if ((ret = env_int("STARPU_NWORKER_PER_CUDA", 1, TUCCOMPI_MAX_MK, &mk_max)) < 0)
+		if ((ret = _tuccompi_env_int("STARPU_NWORKER_PER_CUDA", 1, TUCCOMPI_MAX_MK, &mk_max)) < 0)
 			return ret;
 		if (mk_max == 0)
 			mk_max = mk > 4 ? mk : 4;

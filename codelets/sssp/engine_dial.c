@@ -267,14 +267,15 @@ static int dial_mk(const struct sssp_plan *p)
 static unsigned cpu_batch(const struct sssp_plan *p, const struct sssp_args *a, uint64_t k)
 {
 	struct dial_state *st = p->state;
-	st->words = 0;
 	if (sssp_wants_rows(a) || a->ntargets)
 		return 0;
 	int cpus = tuccompi_unit_count(TUCCOMPI_UNIT_CPU), gpus = p->o.cuda ? tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) : 0;
-	uint64_t local = cpus > 0 ? (uint64_t)cpus : 1;
-	long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-	uint64_t room = p->o.cpu_memory ? p->o.cpu_memory
-					: pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2 : 0;
+	uint64_t local = cpus > 0 ? (uint64_t)cpus : 1, room = p->o.cpu_memory;
+	if (!room)
+	{
+		long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+		room = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2 : 0;
+	}
 	unsigned fit = SSSP_DIAL_CPU_LANES_MAX / 64;
 	while (fit >= 2 && local * sssp_dial_cpu_workspace_size_words(p->g->n, st->wmax, fit) > room)
 		fit /= 2;
@@ -303,7 +304,8 @@ static int dial_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
 	pl->name = "sssp-dial";
 	pl->result_size = sssp_result_size(desc->arg);
 	size_t ws = 64;
-	unsigned batch = p->o.cpu ? cpu_batch(p, desc->arg, desc->ntasks) : (st->words = 0);
+	st->words = 0;
+	unsigned batch = p->o.cpu ? cpu_batch(p, desc->arg, desc->ntasks) : 0;
 	if (batch)
 	{
 		pl->cpu_batch = dial_cpu_wide;
