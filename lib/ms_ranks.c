@@ -40,9 +40,9 @@
  * the ranks at least twice as fast per task would start everything left before it finishes one job
  * (without it, a rank of CPU cores keeps taking sources that its cores finish after the GPU's rank
  * has run out of work). Speed is judged per task, as MS-TAIL judges units: a GPU's job of 512
- * sources took 58 ms, a CPU core's job of one 112 ms, and judged per job the GPU's rank did not count
- * as twice as fast, so the CPU rank took sources to the end and the set waited 120 ms for its last
- * ones (R-MAT 20 with the dial engine on two ranks of the H200 node: docs/apsp.md). The rank with the
+ * sources can take as long as a CPU core's job of one, and judged per job the GPU's rank did not count
+ * as faster, so the CPU rank took sources to the end and the set waited for its last ones (docs/apsp.md,
+ * "Two ranks, R-MAT 20, dial"). The rank with the
  * least time per task is never stopped, so the last tasks always find a rank. A rank that stopped no
  * longer counts as fast. */
 #include "link.h"

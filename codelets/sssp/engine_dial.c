@@ -5,7 +5,7 @@
  * unit holding 64 sources for seconds would end a task set long after the GPU (docs/apsp.md, "The
  * dial engine"). Without a GPU, for summaries alone and enough sources to give every core full calls,
  * the CPU units run the bit-parallel form 128 to 512 sources per call (cpu_batch): fewer visits per
- * source, about 3 times the bucket queue's rate per core at 512. */
+ * source than the bucket queue's one at a time (docs/apsp.md, "The dial engine"). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
