@@ -18,7 +18,7 @@ STARPU_DEBVER=1.3.10+dfsg-2
 STARPU_ORIG=starpu_1.3.10+dfsg.orig.tar.gz
 STARPU_ORIG_SHA256=682f3b7454f30493c116c8dcfa76daa014a8983923f904fafddf179d947664d4
 DEB_PACKAGES="build-essential autoconf automake libtool pkg-config dpkg-dev \
-libhwloc-dev libfxt-dev fxt-tools libopenmpi-dev openmpi-bin libglpk-dev libboost-graph-dev python3-matplotlib \
+libhwloc-dev libfxt-dev zlib1g-dev fxt-tools libopenmpi-dev openmpi-bin libglpk-dev libboost-graph-dev python3-matplotlib \
 python3-numpy python3-scipy python3-networkx"
 
 prefix=""
@@ -124,7 +124,7 @@ missing_packages() {
 
 install_deps() {
 	command -v dpkg-query >/dev/null || die "this script expects a Debian-based system (no dpkg-query).
-  Install by hand: autotools, libtool, pkg-config, hwloc, FxT, Open MPI, GLPK development files,
+  Install by hand: autotools, libtool, pkg-config, hwloc, FxT, zlib, Open MPI, GLPK development files,
   then run ./setup.sh --no-deps, or point --with-starpu=DIR at your StarPU 1.3."
 	local missing
 	missing=$(missing_packages)

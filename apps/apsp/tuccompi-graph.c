@@ -35,6 +35,8 @@ static const char usage_main[] =
 	"  .edges .el .txt .csv .tsv   edge list: 'FROM TO' or 'FROM TO WEIGHT' a line (blanks, tabs\n"
 	"         or one comma; written with commas for .csv, tabs for .tsv), ids from 0 used as\n"
 	"         given (vertices = largest id + 1), weight 1 when missing, '#' or '%' comments\n"
+	"  .gz    any of the text files gzipped (road.gr.gz, g.csv.gz, road.co.gz): read as they\n"
+	"         are, inflated as they are read (gzipped standard input too); written as text\n"
 	"\n"
 	"Options of info and convert:\n"
 	"  --format gr|mtx|tgb|edgelist  the input's format, when its name does not say it\n"
@@ -265,7 +267,7 @@ static int cmd_info(int argc, char **argv)
 	struct read_args a;
 	read_args(argc, argv, 1, "one FILE", &a);
 	const char *path = a.files[0];
-	if (has_suffix(path, ".co"))
+	if (has_suffix(path, ".co") || has_suffix(path, ".co.gz"))
 		return info_coords(path, &a.opt);
 	struct graph g;
 	struct graph_error err;

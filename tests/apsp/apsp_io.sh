@@ -2,6 +2,8 @@
 # tuccompi-apsp's inputs and outputs of issue 22, each on 1 rank and, under mpirun, on 2 and 4
 # ranks (byte-identical outputs), on the CPU, and with the journal (a run killed by kill -9,
 # then --resume, gives the same bytes as a run without a journal):
+#  - a .gr.gz file and gzipped standard input give the bytes of the .gr (1, 2, 4 ranks); a
+#    truncated one fails with a message and no output;
 #  - --undirected, for a file and for --gen: the same table and rows as the graph written with
 #    both directions by tuccompi-graph convert --undirected; a symmetric graph is unchanged;
 #    refused against --max-memory before the new CSR is allocated;
@@ -92,8 +94,25 @@ journaled() {
 	done
 }
 
-# ---------------------------------------------------------------- --undirected
+# ---------------------------------------------------------------- gzip inputs
 "$tg" gen random:4000:1-4:1-30 --seed 3 -o "$tmp/d.gr" || fail "gen"
+if command -v gzip >/dev/null; then
+	gzip -c "$tmp/d.gr" >"$tmp/dz.gr.gz"
+	"$app" "$tmp/d.gr" --sources 0-299 -q -o "$tmp/z0.csv" --rows "$tmp/z0.$ext" || fail "run on the .gr"
+	"$app" "$tmp/dz.gr.gz" --sources 0-299 -q -o "$tmp/z1.csv" --rows "$tmp/z1.$ext" || fail "run on the .gr.gz"
+	same "$tmp/z1.csv" "$tmp/z0.csv" ".gr.gz"
+	same "$tmp/z1.$ext" "$tmp/z0.$ext" ".gr.gz"
+	"$app" - --format gr --sources 0-299 -q -o "$tmp/z2.csv" <"$tmp/dz.gr.gz" || fail "gzip on standard input"
+	same "$tmp/z2.csv" "$tmp/z0.csv" "gzip on standard input"
+	on_ranks "$tmp/z0" "$tmp/dz.gr.gz" --sources 0-299
+	head -c 2000 "$tmp/dz.gr.gz" >"$tmp/dt.gr.gz"
+	"$app" "$tmp/dt.gr.gz" --sources 0-9 -q -o "$tmp/zt.csv" 2>"$tmp/err" && fail "a truncated .gr.gz was read"
+	grep -q "dt.gr.gz: the gzip data ends early" "$tmp/err" || fail "truncated .gr.gz: $(cat "$tmp/err")"
+	[ -e "$tmp/zt.csv" ] && fail "a truncated .gr.gz left an output"
+	echo "ok: .gr.gz and gzipped standard input read as the .gr (1, 2, 4 ranks); a truncated one refused"
+fi
+
+# ---------------------------------------------------------------- --undirected
 "$tg" convert --undirected "$tmp/d.gr" "$tmp/u.gr" || fail "convert --undirected"
 [ "$(grep -c '^a ' "$tmp/u.gr")" -gt "$(grep -c '^a ' "$tmp/d.gr")" ] || fail "convert --undirected added no arc"
 src="--sources 0-299"

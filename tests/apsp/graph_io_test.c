@@ -17,7 +17,10 @@
  *    changed options, unwritable cache; a cache of rounded real weights says so and is not used
  *    by a read that refuses rounding);
  *  - writers leave nothing behind when they fail, and no temporary file remains;
- *  - I/O errors name the path and the system's reason.
+ *  - I/O errors name the path and the system's reason;
+ *  - gzip inputs (.gz names and gzipped standard input) read as their text does, in one member or
+ *    several, with padding zeros, through the cache; truncated, damaged and trailed ones fail
+ *    with a message, and messages keep the text's line numbers.
  * The corpus is $top_srcdir/tests/data/graphs; scratch files go to a fresh directory under
  * $TMPDIR, removed at the end. */
 #include "graph.h"
@@ -30,6 +33,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static char corpus[2048], scratch[2048];
 
@@ -422,8 +426,10 @@ static void test_names_and_options(void)
 	ASSERT_STR_CONTAINS(err.msg, "bad magic");
 	unlink(txt);
 
-	ASSERT_EQ(graph_read("road.gr.gz", NULL, &g, &err), -EINVAL);
-	ASSERT_STR_CONTAINS(err.msg, "road.gr.gz: compressed files are not read");
+	ASSERT_EQ(graph_read("road.gr.bz2", NULL, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "road.gr.bz2: bz2 files are not read; decompress it first (or recompress it with gzip");
+	ASSERT_EQ(graph_read("road.gz", NULL, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "road.gz: cannot tell the format from the name");
 
 	const char *mtx = in_scratch("p.mtx");
 	write_file(mtx, "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n", 58);
@@ -802,8 +808,9 @@ static void test_header_memory(void)
 	unlink(path);
 }
 
-/* Run graph_read("-") with @p text on standard input (a pipe, written by a child). */
-static int read_stdin(const char *text, const struct graph_read_options *opt, struct graph *g, struct graph_error *err)
+/* Run graph_read("-") with @p len bytes of @p data on standard input (a pipe, written by a child). */
+static int read_stdin_bytes(const void *data, size_t len, const struct graph_read_options *opt, struct graph *g,
+			    struct graph_error *err)
 {
 	int fds[2], saved = dup(0);
 	ASSERT(pipe(fds) == 0 && saved >= 0);
@@ -812,9 +819,8 @@ static int read_stdin(const char *text, const struct graph_read_options *opt, st
 	if (child == 0)
 	{
 		close(fds[0]);
-		size_t len = strlen(text);
 		signal(SIGPIPE, SIG_DFL);
-		_exit(write(fds[1], text, len) == (ssize_t)len ? 0 : 1);
+		_exit(write(fds[1], data, len) == (ssize_t)len ? 0 : 1);
 	}
 	close(fds[1]);
 	ASSERT(dup2(fds[0], 0) == 0);
@@ -828,6 +834,11 @@ static int read_stdin(const char *text, const struct graph_read_options *opt, st
 	if (rc == 0)
 		ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	return rc;
+}
+
+static int read_stdin(const char *text, const struct graph_read_options *opt, struct graph *g, struct graph_error *err)
+{
+	return read_stdin_bytes(text, strlen(text), opt, g, err);
 }
 
 static void test_stdin(void)
@@ -885,6 +896,141 @@ static void test_stdin(void)
 	unlink(path);
 }
 
+/* ------------------------------------------------------------------ gzip inputs */
+
+/* @p len bytes of @p data gzipped into @p path (level 1), in @p members members. */
+static void write_gz(const char *path, const void *data, size_t len, int members)
+{
+	FILE *f = fopen(path, "wb");
+	ASSERT(f);
+	fclose(f);
+	for (int k = 0; k < members; k++)
+	{
+		size_t from = len * k / members, to = len * (k + 1) / members;
+		gzFile z = gzopen(path, k ? "ab1" : "wb1");
+		ASSERT(z);
+		ASSERT(to == from || gzwrite(z, (const char *)data + from, (unsigned)(to - from)) == (int)(to - from));
+		ASSERT_EQ(gzclose(z), Z_OK);
+	}
+}
+
+static void append_bytes(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "ab");
+	ASSERT(f && fwrite(data, 1, len, f) == len && fclose(f) == 0);
+}
+
+static void expect_gz_error(const char *path, const char *want)
+{
+	struct graph g;
+	struct graph_error err;
+	ASSERT_EQ(graph_read(path, NULL, &g, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, want);
+	ASSERT(is_zeroed(&g));
+}
+
+static void test_gzip(void)
+{
+	struct graph g, back;
+	struct graph_error err;
+	/* over the reader's 8 MiB block once inflated, so lines straddle blocks */
+	ASSERT_EQ(graph_gen_random(150000, 1, 9, 0, GRAPH_MAX_WEIGHT, 7, &g, &err), 0);
+	const char *plain = in_scratch("z.gr"), *gz = in_scratch("z.gr.gz"), *el = in_scratch("z.edges.gz");
+	ASSERT_EQ(graph_write_dimacs(&g, plain, &err), 0);
+	size_t len;
+	char *text = slurp(plain, &len);
+	ASSERT(len > (9u << 20));
+
+	/* one member; then three, with padding zeros after them (gzip -d ignores those too) */
+	write_gz(gz, text, len, 1);
+	if (graph_read(gz, NULL, &back, &err) < 0)
+		FAIL("%s", err.msg);
+	assert_same(&g, &back, ".gr.gz");
+	graph_free(&back);
+	write_gz(gz, text, len, 3);
+	char zeros[700] = {0};
+	append_bytes(gz, zeros, sizeof zeros);
+	if (graph_read(gz, NULL, &back, &err) < 0)
+		FAIL("%s", err.msg);
+	assert_same(&g, &back, ".gr.gz in three members and padding");
+	graph_free(&back);
+
+	/* the cache of a gzipped graph: built from it, then used */
+	const char *cache = in_scratch("z.tgb");
+	read_cached_ok(gz, cache, NULL, ".gr.gz cached");
+	ASSERT(exists(cache));
+	read_cached_ok(gz, cache, NULL, ".gr.gz from its cache");
+	unlink(cache);
+
+	/* standard input: told by its first bytes */
+	size_t zlen;
+	char *zdata = slurp(gz, &zlen);
+	struct graph_read_options opt = {.format = GRAPH_FORMAT_DIMACS};
+	if (read_stdin_bytes(zdata, zlen, &opt, &back, &err) < 0)
+		FAIL("gzip through a pipe: %s", err.msg);
+	assert_same(&g, &back, "gzip through a pipe");
+	graph_free(&back);
+
+	/* damage: truncated, a byte changed, bytes after the data */
+	FILE *f = fopen(gz, "wb");
+	ASSERT(f && fwrite(zdata, 1, zlen / 2, f) == zlen / 2 && fclose(f) == 0);
+	expect_gz_error(gz, "z.gr.gz: the gzip data ends early, after ");
+	zdata[zlen / 2] ^= 0x55;
+	write_file(gz, zdata, zlen);
+	{
+		struct graph_error e;
+		ASSERT_EQ(graph_read(gz, NULL, &back, &e), -EINVAL);
+		ASSERT(strstr(e.msg, "damaged gzip data") || strstr(e.msg, "z.gr.gz:")); /* zlib's check, or the text's */
+		ASSERT(is_zeroed(&back));
+	}
+	zdata[zlen / 2] ^= 0x55;
+	write_file(gz, zdata, zlen);
+	append_bytes(gz, "c trailing\n", 11);
+	expect_gz_error(gz, "z.gr.gz: bytes that are not gzip data follow the gzip data");
+	free(zdata);
+	unlink(gz);
+
+	/* an edge list, told by the name before .gz */
+	ASSERT_EQ(graph_write_edgelist(&g, in_scratch("z.edges"), &err), 0);
+	char *eltext = slurp(in_scratch("z.edges"), &len);
+	write_gz(el, eltext, len, 1);
+	if (graph_read(el, NULL, &back, &err) < 0)
+		FAIL("%s", err.msg);
+	ASSERT_EQ(back.m, g.m);
+	graph_free(&back);
+	free(eltext);
+	unlink(in_scratch("z.edges"));
+	unlink(el);
+
+	/* messages keep the text's line numbers */
+	const char *bad = "p sp 3 2\na 1 2 5\na 2 9 1\n";
+	write_gz(gz, bad, strlen(bad), 1);
+	expect_gz_error(gz, "z.gr.gz:3: arc target 9 out of range 1..3");
+	/* a small file whose lines are longer than its compressed size */
+	char *longc = malloc(200000);
+	ASSERT(longc);
+	strcpy(longc, "p sp 2 1\nc ");
+	memset(longc + 11, 'x', 150000);
+	strcpy(longc + 11 + 150000, "\na 1 2 3\n");
+	write_gz(gz, longc, strlen(longc), 1);
+	if (graph_read(gz, NULL, &back, &err) < 0)
+		FAIL("%s", err.msg);
+	ASSERT_EQ(back.m, 1);
+	graph_free(&back);
+	free(longc);
+	/* binary graphs are not read gzipped; a text file that starts with 0x1f is no gzip file */
+	expect_gz_error(in_scratch("z.tgb.gz"), "binary graphs (.tgb) are read as they are, not gzipped");
+	opt.format = GRAPH_FORMAT_BINARY;
+	ASSERT_EQ(graph_read(gz, &opt, &back, &err), -EINVAL);
+	ASSERT_STR_CONTAINS(err.msg, "z.gr.gz: a gzip file; binary graphs (.tgb) are read as they are: gunzip it first");
+	unlink(gz);
+	write_file(plain, "\x1fp sp 2 1\n", 10);
+	expect_gz_error(plain, "z.gr:1: control byte 0x1f at column 1");
+	unlink(plain);
+	free(text);
+	graph_free(&g);
+}
+
 static void remove_scratch(void)
 {
 	DIR *d = opendir(scratch);
@@ -914,6 +1060,7 @@ int main(void)
 	test_control_bytes();
 	test_header_memory();
 	test_stdin();
+	test_gzip();
 	remove_scratch();
 	printf("graph_io: %d good and %d bad corpus files, binary damage, cache, writers: ok\n", good, bad);
 	return 0;

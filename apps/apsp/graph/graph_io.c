@@ -17,10 +17,29 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+/* The extension of @p name's last component (with its dot), before a final ".gz" when @p gz is set
+ * (and *@p gz then says whether there was one), or NULL. */
+static const char *extension(const char *path, int *gz, char *buf, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	*gz = dot && dot > base && strcasecmp(dot, ".gz") == 0;
+	if (!*gz)
+		return dot;
+	size_t k = (size_t)(dot - base);
+	if (k >= len)
+		return NULL;
+	memcpy(buf, base, k);
+	buf[k] = '\0';
+	return strrchr(buf, '.');
+}
+
 static int format_of(const char *path, enum graph_format *f, struct graph_error *err)
 {
-	const char *base = strrchr(path, '/'), *dot;
-	dot = strrchr(base ? base + 1 : path, '.');
+	char stem[256];
+	int gz;
+	const char *dot = extension(path, &gz, stem, sizeof stem);
 	if (dot && strcasecmp(dot, ".gr") == 0)
 		*f = GRAPH_FORMAT_DIMACS;
 	else if (dot && strcasecmp(dot, ".mtx") == 0)
@@ -30,15 +49,18 @@ static int format_of(const char *path, enum graph_format *f, struct graph_error 
 	else if (dot && (strcasecmp(dot, ".edges") == 0 || strcasecmp(dot, ".el") == 0 || strcasecmp(dot, ".txt") == 0 ||
 			 strcasecmp(dot, ".csv") == 0 || strcasecmp(dot, ".tsv") == 0))
 		*f = GRAPH_FORMAT_EDGELIST;
-	else if (dot && (strcasecmp(dot, ".gz") == 0 || strcasecmp(dot, ".bz2") == 0 || strcasecmp(dot, ".xz") == 0 ||
-			 strcasecmp(dot, ".zst") == 0))
-		return graph_set_error(err, -EINVAL, "%s: compressed files are not read; decompress it first", path);
+	else if (!gz && dot && (strcasecmp(dot, ".bz2") == 0 || strcasecmp(dot, ".xz") == 0 || strcasecmp(dot, ".zst") == 0))
+		return graph_set_error(err, -EINVAL, "%s: %s files are not read; decompress it first (or recompress it with "
+				       "gzip: .gz files are read as they are)", path, dot + 1);
 	else
 		return graph_set_error(err, -EINVAL,
 				       "%s: cannot tell the format from the name; use a .gr (DIMACS), .mtx (Matrix Market), .tgb "
-				       "(binary) or .edges/.el/.txt/.csv/.tsv (edge list) file, or give the format "
-				       "(--format gr|mtx|tgb|edgelist)",
+				       "(binary) or .edges/.el/.txt/.csv/.tsv (edge list) file, gzipped or not (.gr.gz), or give the "
+				       "format (--format gr|mtx|tgb|edgelist)",
 				       path);
+	if (gz && *f == GRAPH_FORMAT_BINARY)
+		return graph_set_error(err, -EINVAL, "%s: binary graphs (.tgb) are read as they are, not gzipped; gunzip it "
+				       "first", path);
 	return 0;
 }
 

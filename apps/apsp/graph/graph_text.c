@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 /* ------------------------------------------------------------------ line reader */
 
@@ -109,8 +110,134 @@ int graph_reader_open(struct reader *r, const char *path, struct graph_error *er
 	return 0;
 }
 
+/* ------------------------------------------------------------------ gzip inputs */
+
+#define GZ_IN_CHUNK (1u << 20) /* compressed bytes per read() */
+
+struct reader_gz
+{
+	z_stream s;
+	unsigned char *in; /* in_cap bytes */
+	size_t in_cap;
+	int in_eof;        /* read() said the end */
+	int in_member;     /* inside a member: its end not reached yet */
+	uint64_t members;  /* members started */
+};
+
+static void gz_free(struct reader *r)
+{
+	if (!r->gz)
+		return;
+	inflateEnd(&r->gz->s);
+	free(r->gz->in);
+	free(r->gz);
+	r->gz = NULL;
+}
+
+/* @p produced: the bytes of text inflated by the current gz_read() call. */
+static int __attribute__((cold)) gz_error(struct reader *r, size_t produced, const char *what)
+{
+	return graph_set_error(r->err, -EINVAL, "%s: %s, after %" PRIu64 " bytes of text; is the file complete and "
+			       "undamaged (gzip -t %s)?", r->path, what, r->consumed + r->len + produced, r->path);
+}
+
+/* The input starts with gzip's magic bytes, the @p k bytes already read into buf: they become
+ * the stream's first input, and the text buffer grows to its full size, which a small
+ * compressed file did not need. */
+static int gz_start(struct reader *r, size_t k)
+{
+	struct reader_gz *z = calloc(1, sizeof *z);
+	char *buf = NULL;
+	size_t cap = k > GZ_IN_CHUNK ? k : GZ_IN_CHUNK;
+	if (!z || !(z->in = malloc(cap)) || !(buf = malloc((size_t)READ_CHUNK + MAX_LINE + 1)))
+		goto nomem;
+	/* 16 + MAX_WBITS: gzip's header and trailer, whose CRC and length inflate() checks */
+	if (inflateInit2(&z->s, 16 + MAX_WBITS) != Z_OK)
+		goto nomem;
+	z->in_cap = cap;
+	memcpy(z->in, r->buf, k);
+	z->s.next_in = z->in;
+	z->s.avail_in = (uInt)k;
+	z->in_member = 1;
+	z->members = 1;
+	free(r->buf);
+	r->buf = buf;
+	r->chunk = READ_CHUNK;
+	r->line_cap = MAX_LINE;
+	r->size = 0; /* the text's size is not known */
+	r->gz = z;
+	return 0;
+nomem:
+	if (z)
+		free(z->in);
+	free(z);
+	free(buf);
+	return graph_set_error(r->err, -ENOMEM, "%s: out of memory for the gzip stream's buffers", r->path);
+}
+
+/* Up to @p n bytes of text into @p dst: the count (0 at the end of the input), or < 0 (message
+ * set). Members follow one another; bytes after the last member other than zeros are an error,
+ * as is an input that ends inside a member. */
+static ssize_t gz_read(struct reader *r, char *dst, size_t n)
+{
+	struct reader_gz *z = r->gz;
+	z->s.next_out = (unsigned char *)dst;
+	z->s.avail_out = (uInt)n;
+	while (z->s.avail_out > 0)
+	{
+		if (z->s.avail_in == 0 && !z->in_eof)
+		{
+			ssize_t k = read(r->fd, z->in, z->in_cap);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				return graph_io_error(r->err, r->path, "read error", errno);
+			z->in_eof = k == 0;
+			z->s.next_in = z->in;
+			z->s.avail_in = (uInt)k;
+			continue;
+		}
+		if (z->s.avail_in == 0) /* the end of the input */
+		{
+			if (z->in_member)
+				return gz_error(r, n - z->s.avail_out, "the gzip data ends early");
+			break;
+		}
+		if (!z->in_member)
+		{
+			/* another member, or trailing bytes: zeros (padding, which gzip -d ignores too) or an error */
+			while (z->s.avail_in > 0 && z->s.next_in[0] == 0)
+			{
+				z->s.next_in++;
+				z->s.avail_in--;
+			}
+			if (z->s.avail_in == 0)
+				continue;
+			if (z->s.next_in[0] != 0x1f || (z->s.avail_in > 1 && z->s.next_in[1] != 0x8b))
+				return gz_error(r, n - z->s.avail_out, "bytes that are not gzip data follow the gzip data");
+			if (inflateReset(&z->s) != Z_OK)
+				return gz_error(r, n - z->s.avail_out, "the gzip stream cannot go on");
+			z->in_member = 1;
+			z->members++;
+		}
+		int rc = inflate(&z->s, Z_NO_FLUSH);
+		if (rc == Z_STREAM_END)
+			z->in_member = 0;
+		else if (rc == Z_MEM_ERROR)
+			return graph_set_error(r->err, -ENOMEM, "%s: out of memory while inflating the gzip data", r->path);
+		else if (rc != Z_OK && rc != Z_BUF_ERROR)
+		{
+			char what[160];
+			snprintf(what, sizeof what, "damaged gzip data (zlib: %s)", z->s.msg ? z->s.msg : "error");
+			return gz_error(r, n - z->s.avail_out, what);
+		}
+	}
+	return (ssize_t)(n - z->s.avail_out);
+}
+
 void graph_reader_close(struct reader *r)
 {
+	gz_free(r);
 	if (r->own_fd)
 		close(r->fd);
 	free(r->buf);
@@ -127,9 +254,37 @@ int graph_reader_fill(struct reader *r)
 	r->consumed += r->pos;
 	r->pos = 0;
 	r->len = rest;
-	ssize_t k = read(r->fd, r->buf + rest, r->chunk);
-	if (k < 0 && errno != EINTR)
+	ssize_t k;
+	if (r->gz)
+	{
+		if ((k = gz_read(r, r->buf + rest, r->chunk)) < 0)
+			return (int)k;
+	}
+	else if ((k = read(r->fd, r->buf + rest, r->chunk)) < 0 && errno != EINTR)
 		return graph_io_error(r->err, r->path, "read error", errno);
+	else if (r->consumed == 0 && rest == 0 && k > 0 && (unsigned char)r->buf[0] == 0x1f)
+	{
+		/* the first bytes: gzip's magic 1f 8b (a text file never starts with 0x1f) */
+		while (k == 1)
+		{
+			ssize_t more = read(r->fd, r->buf + 1, r->chunk - 1);
+			if (more < 0 && errno == EINTR)
+				continue;
+			if (more < 0)
+				return graph_io_error(r->err, r->path, "read error", errno);
+			if (more == 0)
+				break;
+			k += more;
+		}
+		if (k >= 2 && (unsigned char)r->buf[1] == 0x8b)
+		{
+			int rc = gz_start(r, (size_t)k);
+			if (rc < 0)
+				return rc;
+			if ((k = gz_read(r, r->buf, r->chunk)) < 0)
+				return (int)k;
+		}
+	}
 	if (k == 0)
 		r->eof = 1;
 	else if (k > 0)

@@ -9,6 +9,11 @@
  * the arcs are really there; the list then becomes the CSR, in place when the arcs come sorted
  * by source.
  *
+ * A gzip input (a .gz file, or any input that starts with gzip's two magic bytes, standard input
+ * too) is inflated as it is read (zlib), one member after another; line numbers and messages are
+ * those of the text. Its text size is unknown beforehand, so the checks against the rest of the
+ * file (below) are not made for it, as for pipes. A stream that ends inside a member is an error.
+ *
  * Text inputs hold printable text, tabs and line ends ("\n" or "\r\n") only: a NUL or another
  * control byte is an error at its line, never a silent end of line.
  *
@@ -31,6 +36,8 @@
 
 /* ------------------------------------------------------------------ line reader */
 
+struct reader_gz;
+
 struct reader
 {
 	const char *path;
@@ -45,6 +52,7 @@ struct reader
 	uint64_t size;      /* file size for a regular file, else 0 */
 	uint64_t consumed;  /* bytes of the file before buf[0] */
 	int own_fd;         /* 0 for standard input, which stays open */
+	struct reader_gz *gz; /* the gzip stream, when the input starts with gzip's magic bytes */
 	const char *nul;    /* the first NUL byte of buf[pos..len), or NULL */
 	char comment;       /* first character of comment lines ('c', '%') */
 	char comment2;      /* a second one ('#' and '%' of edge lists), or 0 */

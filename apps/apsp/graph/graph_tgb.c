@@ -96,6 +96,11 @@ int graph_tgb_read(const char *path, const struct graph_read_options *o, const s
 		goto out;
 	}
 	rc = -EINVAL;
+	if (size >= 2 && (unsigned char)h.magic[0] == 0x1f && (unsigned char)h.magic[1] == 0x8b)
+	{
+		graph_set_error(err, rc, "%s: a gzip file; binary graphs (.tgb) are read as they are: gunzip it first", path);
+		goto out;
+	}
 	if (size >= sizeof h.magic && memcmp(h.magic, TGB_MAGIC, sizeof h.magic) != 0)
 	{
 		graph_set_error(err, rc, "%s: not a binary graph of this library (bad magic number)" REWRITE, path);
