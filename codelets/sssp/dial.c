@@ -62,7 +62,8 @@ int sssp_dial_weights(const struct sssp_graph *g, uint32_t *wmax, char *why, siz
  * the mask loops. */
 static inline __attribute__((always_inline)) void run_words(const struct sssp_graph *g, uint32_t wmax, const unsigned W,
 							    const uint32_t *src, unsigned nsrc, void *work,
-							    struct sssp_summary *out, uint32_t *const *rows)
+							    struct sssp_summary *out, uint32_t *const *rows,
+							    const struct sssp_dial_targets *tg)
 {
 	const uint32_t n = g->n, R = wmax + 1;
 	const size_t nw = words64(n);
@@ -129,6 +130,7 @@ static inline __attribute__((always_inline)) void run_words(const struct sssp_gr
 				}
 				if (!any)
 					continue;
+				uint32_t *dt = tg && tg->slot[v] != SSSP_DIAL_NO_SLOT ? tg->dist + (size_t)64 * W * tg->slot[v] : NULL;
 				for (unsigned k = 0; k < W; k++)
 					for (uint64_t b = nu[k]; b; b &= b - 1)
 					{
@@ -136,6 +138,8 @@ static inline __attribute__((always_inline)) void run_words(const struct sssp_gr
 						cnt[i]++;
 						if (rows)
 							rows[i][v] = d;
+						if (dt)
+							dt[i] = d;
 					}
 				for (uint64_t e = g->rowptr[v]; e < g->rowptr[v + 1]; e++)
 				{
@@ -171,28 +175,56 @@ static inline __attribute__((always_inline)) void run_words(const struct sssp_gr
 	}
 }
 
-void sssp_dial_cpu_run_words(const struct sssp_graph *g, uint32_t wmax, unsigned words, const uint32_t *src,
-			     unsigned nsrc, void *work, struct sssp_summary *out, uint32_t *const *rows)
+/* The 4 widths, each compiled with its constant W. */
+static void run_any(const struct sssp_graph *g, uint32_t wmax, unsigned words, const uint32_t *src, unsigned nsrc,
+		    void *work, struct sssp_summary *out, uint32_t *const *rows, const struct sssp_dial_targets *tg)
 {
 	switch (words)
 	{
 	case 8:
-		run_words(g, wmax, 8, src, nsrc, work, out, rows);
+		run_words(g, wmax, 8, src, nsrc, work, out, rows, tg);
 		break;
 	case 4:
-		run_words(g, wmax, 4, src, nsrc, work, out, rows);
+		run_words(g, wmax, 4, src, nsrc, work, out, rows, tg);
 		break;
 	case 2:
-		run_words(g, wmax, 2, src, nsrc, work, out, rows);
+		run_words(g, wmax, 2, src, nsrc, work, out, rows, tg);
 		break;
 	default:
-		run_words(g, wmax, 1, src, nsrc, work, out, rows);
+		run_words(g, wmax, 1, src, nsrc, work, out, rows, tg);
 		break;
 	}
+}
+
+void sssp_dial_cpu_run_words(const struct sssp_graph *g, uint32_t wmax, unsigned words, const uint32_t *src,
+			     unsigned nsrc, void *work, struct sssp_summary *out, uint32_t *const *rows)
+{
+	run_any(g, wmax, words, src, nsrc, work, out, rows, NULL);
 }
 
 void sssp_dial_cpu_run(const struct sssp_graph *g, uint32_t wmax, const uint32_t *src, unsigned nsrc, void *work,
 		       struct sssp_summary *out, uint32_t *const *rows)
 {
-	sssp_dial_cpu_run_words(g, wmax, 1, src, nsrc, work, out, rows);
+	run_any(g, wmax, 1, src, nsrc, work, out, rows, NULL);
+}
+
+size_t sssp_dial_cpu_targets_size(uint32_t nslots, unsigned words)
+{
+	return (size_t)64 * (words == 2 || words == 4 || words == 8 ? words : 1) * nslots * sizeof(uint32_t);
+}
+
+void sssp_dial_cpu_run_targets(const struct sssp_graph *g, uint32_t wmax, unsigned words, const uint32_t *src,
+			       unsigned nsrc, void *work, struct sssp_summary *out, const struct sssp_dial_targets *tg)
+{
+	run_any(g, wmax, words, src, nsrc, work, out, NULL, tg);
+}
+
+uint32_t sssp_dial_cpu_target_at(const void *work, const struct sssp_dial_targets *tg, uint32_t v, unsigned i)
+{
+	const struct ws_hdr *h = work;
+	const uint64_t *seen = (const uint64_t *)(h + 1);
+	const unsigned W = h->words;
+	if (!(seen[(size_t)W * v + i / 64] >> (i % 64) & 1)) /* the seen masks of the last call */
+		return SSSP_INF;
+	return tg->dist[(size_t)64 * W * tg->slot[v] + i];
 }

@@ -18,8 +18,8 @@
  * number of levels (the largest distance), so the engine suits shallow graphs with small weights
  * (random, R-MAT, social), not deep ones (grids, roads: PHAST). Distances are exact.
  *
- * The CPU implementation is here (dial.c: 64 sources per call, one 64-bit mask per vertex and
- * slot); the GPU's (dial_gpu.cu: 512 sources per traversal) follows the same rules. Plain C. */
+ * The CPU implementation is here (dial.c: 64 to 512 sources per call, 1 to 8 64-bit words per mask per
+ * vertex and slot); the GPU's (dial_gpu.cu: 512 sources per traversal) follows the same rules. Plain C. */
 #ifndef TUCCOMPI_SSSP_DIAL_H
 #define TUCCOMPI_SSSP_DIAL_H
 
@@ -64,6 +64,30 @@ size_t sssp_dial_cpu_workspace_size_words(uint32_t n, uint32_t wmax, unsigned wo
  *  longer. */
 void sssp_dial_cpu_run_words(const struct sssp_graph *g, uint32_t wmax, unsigned words, const uint32_t *src,
 			     unsigned nsrc, void *work, struct sssp_summary *out, uint32_t *const *rows);
+
+/** The distances to a few vertices (the targets of an OD matrix) from a call of the CPU form: slot[v] is
+ *  vertex v's slot (SSSP_DIAL_NO_SLOT for the other vertices), and the call writes source i's distance
+ *  to v in dist[slot[v] x 64 x words + i] as it finds it. A vertex's lanes lie together, so this costs
+ *  a cache line or two per target and level; rows (a line per lane) cost far more (docs/apsp.md). */
+struct sssp_dial_targets
+{
+	const uint32_t *slot; /* n entries */
+	uint32_t *dist;       /* sssp_dial_cpu_targets_size(slots, words) bytes, any contents */
+};
+#define SSSP_DIAL_NO_SLOT UINT32_MAX
+
+/** Bytes of sssp_dial_targets::dist for @p nslots slots at @p words words per mask. */
+size_t sssp_dial_cpu_targets_size(uint32_t nslots, unsigned words);
+
+/** sssp_dial_cpu_run_words() that also records the distances to the vertices with a slot in @p tg. Only
+ *  the pairs the call reaches are written: read them with sssp_dial_cpu_target_at() before the
+ *  workspace's next call. */
+void sssp_dial_cpu_run_targets(const struct sssp_graph *g, uint32_t wmax, unsigned words, const uint32_t *src,
+			       unsigned nsrc, void *work, struct sssp_summary *out, const struct sssp_dial_targets *tg);
+
+/** Lane @p i's distance to vertex @p v (which has a slot) after sssp_dial_cpu_run_targets() on @p work:
+ *  SSSP_INF where unreachable. */
+uint32_t sssp_dial_cpu_target_at(const void *work, const struct sssp_dial_targets *tg, uint32_t v, unsigned i);
 
 #ifdef __cplusplus
 }

@@ -3,9 +3,10 @@
  * units beside a GPU run one source per task with the bucket-queue engine (sssp_cpu.c), as the
  * batched engine's do: the bit-parallel CPU form (dial.c) holds a core for seconds per call, and a
  * unit holding 64 sources for seconds would end a task set long after the GPU (docs/apsp.md, "The
- * dial engine"). Without a GPU, for summaries alone and enough sources to give every core full calls,
- * the CPU units run the bit-parallel form 128 to 512 sources per call (cpu_batch): fewer visits per
- * source than the bucket queue's one at a time (docs/apsp.md, "The dial engine"). */
+ * dial engine"). Without a GPU, for summaries and target columns (not rows or trees) and enough sources
+ * to give every core full calls, the CPU units run the bit-parallel form 128 to 512 sources per call
+ * (cpu_batch): fewer visits per source than the bucket queue's one at a time (docs/apsp.md, "The dial
+ * engine"). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,8 @@ struct dial_state
 	uint32_t heavy;  /* TUCCOMPI_DIAL_HEAVY: the GPU's heavy-vertex threshold (0: its default) */
 	unsigned words;  /* the task set's CPU units run the bit-parallel form with this many words per mask (0: the
 			  * bucket queue, one source per task) */
+	uint32_t *slot;  /* with targets, for that form: each vertex's target slot (SSSP_DIAL_NO_SLOT: none) */
+	uint32_t nslots; /* distinct targets */
 };
 
 /* CPU: one source with the bucket queue. Workspace 0 holds the n distances, then its scratch. */
@@ -58,8 +61,21 @@ static void dial_cpu(struct tuccompi_task *t, void *arg)
 	sssp_emit_cols(a, t, dist);
 }
 
-/* CPU without a GPU: up to 64 x words sources by bit-parallel levels (dial.c), summaries only.
- * Workspace 0 is the bit-parallel form's. */
+/* The bit-parallel CPU form's workspace: its own (dial.c), then with targets their distances (a slot per
+ * distinct target). */
+static size_t wide_align(size_t x)
+{
+	return (x + 63) & ~(size_t)63;
+}
+
+static size_t wide_workspace_bytes(uint32_t n, uint32_t wmax, unsigned words, uint32_t nslots)
+{
+	return wide_align(sssp_dial_cpu_workspace_size_words(n, wmax, words)) + sssp_dial_cpu_targets_size(nslots, words);
+}
+
+/* CPU without a GPU: up to 64 x words sources by bit-parallel levels (dial.c): the summaries, and the
+ * target columns from the distances the call records for the targets. Workspace 0 is laid out as
+ * wide_workspace_bytes() says. */
 static void dial_cpu_wide(struct tuccompi_batch *b, void *arg)
 {
 	struct sssp_args *a = arg;
@@ -77,9 +93,37 @@ static void dial_cpu_wide(struct tuccompi_batch *b, void *arg)
 	static __thread struct sssp_summary out[SSSP_DIAL_CPU_LANES_MAX];
 	for (unsigned i = 0; i < nsrc; i++)
 		src[i] = *(const uint32_t *)tuccompi_task_input(tuccompi_batch_task(b, i));
-	sssp_dial_cpu_run_words(&g, st->wmax, st->words, src, nsrc, tuccompi_task_workspace(t0, 0), out, NULL);
+	char *work = tuccompi_task_workspace(t0, 0);
+	struct sssp_dial_targets tg = {
+		.slot = st->slot,
+		.dist = (uint32_t *)(work + wide_align(sssp_dial_cpu_workspace_size_words(a->n, st->wmax, st->words))),
+	};
+	sssp_dial_cpu_run_targets(&g, st->wmax, st->words, src, nsrc, work, out, a->ntargets ? &tg : NULL);
 	for (unsigned i = 0; i < nsrc; i++)
-		*(struct sssp_summary *)tuccompi_task_result(tuccompi_batch_task(b, i)) = out[i];
+	{
+		void *res = tuccompi_task_result(tuccompi_batch_task(b, i));
+		*(struct sssp_summary *)res = out[i];
+		uint32_t *c = sssp_result_cols(res);
+		for (uint32_t j = 0; j < a->ntargets; j++)
+			c[j] = sssp_dial_cpu_target_at(work, &tg, a->targets[j], i);
+	}
+}
+
+/* With targets: each vertex's slot for the bit-parallel CPU form (one per distinct target), in st. */
+static int target_slots(struct dial_state *st, const struct sssp_args *a, uint32_t n)
+{
+	free(st->slot);
+	st->slot = NULL;
+	st->nslots = 0;
+	if (!a->ntargets)
+		return 0;
+	if (!(st->slot = malloc((size_t)n * sizeof(uint32_t))))
+		return -ENOMEM;
+	memset(st->slot, 0xff, (size_t)n * sizeof(uint32_t)); /* SSSP_DIAL_NO_SLOT */
+	for (uint32_t j = 0; j < a->ntargets; j++)
+		if (st->slot[a->targets[j]] == SSSP_DIAL_NO_SLOT)
+			st->slot[a->targets[j]] = st->nslots++;
+	return 0;
 }
 
 #ifdef SSSP_WITH_CUDA
@@ -256,7 +300,9 @@ static int dial_mk(const struct sssp_plan *p)
  * st->words, its words per mask), or 0 for the bucket queue. It needs:
  * - no GPU unit for the set on any rank (beside a GPU, a core holding 512 sources for seconds would end
  *   the set long after it; on two ranks of the H200 node, one rank has the GPU);
- * - no output that needs rows, columns or trees;
+ * - no output that needs rows or trees (written a row at a time, they cost the form more than it saves:
+ *   docs/apsp.md); target columns come from the distances it records for the targets, which take
+ *   4 x 64 x words bytes per distinct target;
  * - calls of at least 128 sources for every CPU unit of the cluster (64 run no faster than the bucket
  *   queue);
  * - every rank's units' workspaces within sssp_options::cpu_memory (tuccompi-apsp: half its memory
@@ -267,7 +313,7 @@ static int dial_mk(const struct sssp_plan *p)
 static unsigned cpu_batch(const struct sssp_plan *p, const struct sssp_args *a, uint64_t k)
 {
 	struct dial_state *st = p->state;
-	if (sssp_wants_rows(a) || a->ntargets)
+	if (sssp_wants_rows(a))
 		return 0;
 	int cpus = tuccompi_unit_count(TUCCOMPI_UNIT_CPU), gpus = p->o.cuda ? tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) : 0;
 	uint64_t local = cpus > 0 ? (uint64_t)cpus : 1, room = p->o.cpu_memory;
@@ -277,7 +323,9 @@ static unsigned cpu_batch(const struct sssp_plan *p, const struct sssp_args *a, 
 		room = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2 : 0;
 	}
 	unsigned fit = SSSP_DIAL_CPU_LANES_MAX / 64;
-	while (fit >= 2 && local * sssp_dial_cpu_workspace_size_words(p->g->n, st->wmax, fit) > room)
+	if (target_slots(st, a, p->g->n) < 0)
+		fit = 0; /* no memory for the slots: the bucket queue, on every rank (the reduction below) */
+	while (fit >= 2 && local * wide_workspace_bytes(p->g->n, st->wmax, fit, st->nslots) > room)
 		fit /= 2;
 	int64_t count[2] = { gpus > 0 ? gpus : 0, cpus > 0 ? cpus : 0 }, widest = fit;
 	if (tuccompi_allreduce_i64(count, 2, TUCCOMPI_OP_SUM) < 0 || tuccompi_allreduce_i64(&widest, 1, TUCCOMPI_OP_MIN) < 0)
@@ -310,7 +358,7 @@ static int dial_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)
 	{
 		pl->cpu_batch = dial_cpu_wide;
 		pl->batch_max[TUCCOMPI_UNIT_CPU] = batch;
-		ws = sssp_dial_cpu_workspace_size_words(g->n, st->wmax, st->words);
+		ws = wide_workspace_bytes(g->n, st->wmax, st->words, st->nslots);
 	}
 	else if (p->o.cpu)
 	{
@@ -356,6 +404,7 @@ static void dial_free(struct sssp_plan *p)
 	if (!st)
 		return;
 	free(st->packed);
+	free(st->slot);
 	free(st);
 	p->state = NULL;
 }

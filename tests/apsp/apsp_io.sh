@@ -26,7 +26,8 @@
 #    so do 2 and 4 ranks; kill -9 then --resume gives the same matrix and trees, and a journal of
 #    other targets is refused; bad arguments (a matrix without targets and the reverse, names of
 #    no format, bad target lists, outputs onto inputs or each other, a matrix over the memory
-#    limit) fail with one line and write nothing.
+#    limit) fail with one line and write nothing; the dial engine's CPU units without a GPU (128-512
+#    sources per call) write the batched engine's matrix and table bytes on 1 and 2 ranks.
 set -u
 b=${top_builddir:-.}
 s=${top_srcdir:-.}
@@ -378,6 +379,22 @@ if have_mpi; then
 		same "$tmp/zrp.npy" "$tmp/zp-crauser.npy" "$nr ranks: --pred"
 		same "$tmp/zr.csv" "$tmp/z-crauser.csv" "$nr ranks: -o"
 	done
+fi
+
+# the dial engine's CPU units without a GPU take 128-512 sources per call for a matrix too (the
+# distances to the targets recorded as the levels go): the bytes of the batched engine's, on 1 and 2
+# ranks (weights 1..5, sparse: unreachable targets)
+"$tg" gen random:3000:0-3:1-5 --seed 9 -o "$tmp/y.gr" || fail "gen"
+y="$tmp/y.gr --sources 0-599 --targets 2999,5,0,1234,77 --units cpu"
+"$app" $y --engine batched -q -o "$tmp/yb.csv" --matrix "$tmp/yb.npy" || fail "--matrix, batched"
+"$app" $y --engine dial -q -o "$tmp/yd.csv" --matrix "$tmp/yd.npy" || fail "--matrix, dial"
+same "$tmp/yd.npy" "$tmp/yb.npy" "--matrix, dial against batched"
+same "$tmp/yd.csv" "$tmp/yb.csv" "-o with --matrix, dial against batched"
+if have_mpi; then
+	"$s/tests/mpirun.sh" 2 "$app" $y --engine dial --ncpu 1 -q -o "$tmp/yr.csv" --matrix "$tmp/yr.npy" ||
+		fail "2 ranks: --matrix, dial"
+	same "$tmp/yr.npy" "$tmp/yb.npy" "2 ranks: --matrix, dial"
+	same "$tmp/yr.csv" "$tmp/yb.csv" "2 ranks: -o with --matrix, dial"
 fi
 
 # the journal: killed by kill -9, then --resume, the same matrix and trees (1 rank; 2 under mpirun);

@@ -1,6 +1,7 @@
 /* Tests of the dial engine's CPU implementation (codelets/sssp/dial.c): every distance and every
  * summary field (source, reached, sum, ecc, overflow, harmonic) must equal those of the independent
- * reference (tests/apsp/sssp_ref.h), with rows and without, from every source of small graphs (in
+ * reference (tests/apsp/sssp_ref.h), with rows, with target distances (sssp_dial_cpu_run_targets) and
+ * without, from every source of small graphs (in
  * calls of 64, and of fewer, and in calls of 128, 256 and 512 through sssp_dial_cpu_run_words) and
  * from samples of larger ones, duplicates included; on random
  * (sparse with unreachable parts, dense), R-MAT, grid and path graphs with weights 1..10 and 1..64;
@@ -43,7 +44,8 @@ static void check_summary(const char *what, uint32_t s, const struct sssp_summar
 }
 
 /* The sources src[0..k) in calls of @p per (<= 64 x @p words; words 1 through sssp_dial_cpu_run, more
- * through sssp_dial_cpu_run_words), with rows on every other call. */
+ * through sssp_dial_cpu_run_words), with rows on every third call and, wider than 1 word, the distances
+ * to every third vertex through sssp_dial_cpu_run_targets on the next (over stale slots). */
 static void check_sources(const struct graph *gr, const uint32_t *src, uint32_t k, unsigned per, unsigned words,
 			  const char *what)
 {
@@ -58,20 +60,29 @@ static void check_sources(const struct graph *gr, const uint32_t *src, uint32_t 
 	static uint32_t *rows[SSSP_DIAL_CPU_LANES_MAX];
 	for (unsigned i = 0; i < per; i++)
 		rows[i] = rowbuf + (size_t)i * n;
+	/* targets: every third vertex, slots in reverse order */
+	uint32_t *slot = malloc((size_t)n * 4), nslots = (n + 2) / 3;
+	struct sssp_dial_targets tg = { .slot = slot, .dist = malloc(sssp_dial_cpu_targets_size(nslots, words)) };
+	ASSERT(slot && tg.dist);
+	for (uint32_t v = 0; v < n; v++)
+		slot[v] = v % 3 ? SSSP_DIAL_NO_SLOT : nslots - 1 - v / 3;
 	static struct sssp_summary out[SSSP_DIAL_CPU_LANES_MAX];
 	struct sssp_summary sum;
 	unsigned call = 0;
 	for (uint32_t at = 0; at < k; at += per, call++)
 	{
 		unsigned c = k - at < per ? k - at : per;
-		int with_rows = call % 2 == 0;
+		int with_rows = call % 3 == 0, with_targets = call % 3 == 1 && words > 1;
 		memset(out, 0x77, sizeof out);
 		memset(rowbuf, 0x3c, (size_t)c * n * 4);
+		memset(tg.dist, 0x3c, sssp_dial_cpu_targets_size(nslots, words));
+		void *ws = workspace(n, wmax, words);
 		if (words == 1)
-			sssp_dial_cpu_run(&g, wmax, src + at, c, workspace(n, wmax, 1), out, with_rows ? rows : NULL);
+			sssp_dial_cpu_run(&g, wmax, src + at, c, ws, out, with_rows ? rows : NULL);
+		else if (with_targets)
+			sssp_dial_cpu_run_targets(&g, wmax, words, src + at, c, ws, out, &tg);
 		else
-			sssp_dial_cpu_run_words(&g, wmax, words, src + at, c, workspace(n, wmax, words), out,
-						with_rows ? rows : NULL);
+			sssp_dial_cpu_run_words(&g, wmax, words, src + at, c, ws, out, with_rows ? rows : NULL);
 		for (unsigned i = 0; i < c; i++)
 		{
 			uint32_t s = src[at + i];
@@ -81,12 +92,18 @@ static void check_sources(const struct graph *gr, const uint32_t *src, uint32_t 
 					if (rows[i][v] != want[v])
 						FAIL("%s, %u words, source %u (lane %u): dist[%u] = %u, reference %u", what, words,
 						     s, i, v, rows[i][v], want[v]);
+			for (uint32_t v = 0; with_targets && v < n; v += 3)
+				if (sssp_dial_cpu_target_at(ws, &tg, v, i) != want[v])
+					FAIL("%s, %u words, source %u (lane %u): target %u at %u, reference %u", what, words, s, i,
+					     v, sssp_dial_cpu_target_at(ws, &tg, v, i), want[v]);
 			sssp_summarize(want, n, s, &sum);
 			check_summary(what, s, &out[i], &sum);
 		}
 	}
 	free(want);
 	free(rowbuf);
+	free(slot);
+	free(tg.dist);
 }
 
 /* Every source (or a sample of 70) in calls of 64, then in calls of 128 and 256 (a sample of 140) and

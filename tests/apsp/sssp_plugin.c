@@ -181,10 +181,25 @@ static void check_plan(const char *what, struct graph *g, struct sssp_plan *plan
  * @p g, the 2 CPU units get calls of the bit-parallel form of @p batch sources each (engine_dial.c's
  * cpu_batch: as few calls as 512 sources a call allow, of equal size); the summaries equal the
  * reference's. */
-static void check_dial_wide(const char *what, struct graph *g, const char *policy, unsigned batch)
+/* Rows callback for check_dial_wide's set with rows: counts them. */
+static int count_row(uint64_t id, uint32_t source, const uint32_t *row, uint32_t n, void *ctx)
+{
+	(void)id, (void)source, (void)row, (void)n;
+	__atomic_fetch_add((unsigned *)ctx, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* The dial engine's CPU units without a GPU, every vertex a source: with @p targets (every fifth
+ * vertex, in reverse order) or none, @p batch sources per call of the bit-parallel form, every summary
+ * and target column exact; with rows, one source per task (the bucket queue). */
+static void check_dial_wide(const char *what, struct graph *g, const char *policy, unsigned batch, int targets)
 {
 	struct sssp_graph gv = apsp_graph_view(g);
-	struct sssp_options o = { .engine = SSSP_ENGINE_DIAL, .cpu = 1, .nsources = g->n, .threads = 2 };
+	uint32_t nt = targets ? (g->n + 4) / 5 : 0, *tgt = malloc((nt + 1) * sizeof(uint32_t));
+	ASSERT(tgt);
+	for (uint32_t j = 0; j < nt; j++)
+		tgt[j] = g->n - 1 - 5 * j;
+	struct sssp_options o = { .engine = SSSP_ENGINE_DIAL, .cpu = 1, .nsources = g->n, .threads = 2, .ntargets = nt };
 	struct sssp_plan *plan;
 	char why[512];
 	if (sssp_plan_create(&gv, &o, &plan, why, sizeof(why)) < 0)
@@ -194,15 +209,24 @@ static void check_dial_wide(const char *what, struct graph *g, const char *polic
 	ASSERT(src && ref);
 	for (uint64_t i = 0; i < k; i++)
 		src[i] = (uint32_t)(k - 1 - i);
-	struct sssp_args args = { .n = g->n, .harmonic = 1 };
-	struct sssp_summary *results = calloc(k, sssp_result_size(&args));
-	ASSERT(results && sssp_result_size(&args) == sizeof(struct sssp_summary));
+	unsigned nrows = 0;
+	struct sssp_args args = { .n = g->n, .harmonic = 1, .targets = tgt, .ntargets = nt };
+	struct sssp_args with_rows = { .n = g->n, .harmonic = 1, .row = count_row, .row_ctx = &nrows };
+	char *results = calloc(k, sssp_result_size(&args));
+	ASSERT(results);
+	/* with rows: the bucket queue */
 	struct tuccompi_taskset_desc desc = { .results = results };
+	ASSERT_OK(sssp_plan_taskset(plan, src, k, &with_rows, &desc));
+	if (desc.plugin->cpu_batch || !desc.plugin->cpu)
+		FAIL("%s: the dial engine's CPU units should take one source per task with rows", what);
+	sssp_plan_taskset_done(plan, &desc);
+	desc = (struct tuccompi_taskset_desc){ .results = results };
 	ASSERT_OK(sssp_plan_taskset(plan, src, k, &args, &desc));
 	if (!desc.plugin->cpu_batch || desc.plugin->cpu || desc.plugin->batch_max[TUCCOMPI_UNIT_CPU] != batch)
-		FAIL("%s: the dial engine's CPU units of a summaries-only set of %llu sources on 2 units should run "
+		FAIL("%s: the dial engine's CPU units of a set of %llu sources (%u targets) on 2 units should run "
 		     "the bit-parallel form %u sources per call (batch %u, cpu %p)",
-		     what, (unsigned long long)k, batch, desc.plugin->batch_max[TUCCOMPI_UNIT_CPU], (void *)desc.plugin->cpu);
+		     what, (unsigned long long)k, nt, batch, desc.plugin->batch_max[TUCCOMPI_UNIT_CPU],
+		     (void *)desc.plugin->cpu);
 	tuccompi_taskset_t ts;
 	ASSERT_OK(tuccompi_parallel(tuccompi_policy_by_name(policy), &desc, &ts));
 	ASSERT_OK(tuccompi_wait(ts));
@@ -211,22 +235,29 @@ static void check_dial_wide(const char *what, struct graph *g, const char *polic
 		struct sssp_summary want;
 		sssp_ref(g, src[i], ref);
 		sssp_summarize(ref, g->n, src[i], &want);
-		const struct sssp_summary *got = &results[i];
+		void *res = results + i * sssp_result_size(&args);
+		const struct sssp_summary *got = res;
 		if (got->source != want.source || got->sum != want.sum || got->ecc != want.ecc ||
 		    got->reached != want.reached || got->harmonic != want.harmonic || got->overflow)
 			FAIL("%s (dial, %u sources per call): summary of source %u: sum %llu/%llu ecc %u/%u reached %u/%u "
 			     "harmonic %.17g/%.17g",
 			     what, batch, src[i], (unsigned long long)got->sum, (unsigned long long)want.sum, got->ecc,
 			     want.ecc, got->reached, want.reached, got->harmonic, want.harmonic);
+		const uint32_t *cols = sssp_result_cols(res);
+		for (uint32_t j = 0; j < nt; j++)
+			if (cols[j] != ref[tgt[j]])
+				FAIL("%s (dial, %u sources per call): source %u, target %u: %u, reference %u", what, batch,
+				     src[i], tgt[j], cols[j], ref[tgt[j]]);
 	}
-	printf("%s, dial engine, %s: all %llu summaries exact, %u sources per CPU call\n", what, policy,
-	       (unsigned long long)k, batch);
+	printf("%s, dial engine, %s: all %llu summaries and %u target columns exact, %u sources per CPU call\n",
+	       what, policy, (unsigned long long)k, nt, batch);
 	tuccompi_taskset_destroy(ts);
 	sssp_plan_taskset_done(plan, &desc);
 	sssp_plan_free(plan);
 	free(results);
 	free(ref);
 	free(src);
+	free(tgt);
 }
 
 static void check_graph(const char *what, struct graph *g, int gpu, const char *policy, enum sssp_engine engine)
@@ -386,16 +417,16 @@ int main(int argc, char **argv)
 		 * of 128 each: 2 words), 300 (150: 4 words), 700 (350: 8 words), 1,100 (2 calls of 275 each);
 		 * below 256 sources, the bucket queue (check_plan's runs below, which also want rows) */
 		ASSERT_OK(graph_gen_random(256, 0, 4, 1, 10, 23, &g, &err));
-		check_dial_wide("random n=256 deg 0..4", &g, "ms", 128);
+		check_dial_wide("random n=256 deg 0..4", &g, "ms", 128, 0);
 		graph_free(&g);
 		ASSERT_OK(graph_gen_random(300, 1, 9, 1, 64, 24, &g, &err));
-		check_dial_wide("random n=300 w 1..64", &g, "eq1", 150);
+		check_dial_wide("random n=300 w 1..64", &g, "eq1", 150, 1);
 		graph_free(&g);
 		ASSERT_OK(graph_gen_random(700, 0, 4, 1, 10, 21, &g, &err));
-		check_dial_wide("random n=700 deg 0..4", &g, "ms-tail", 350);
+		check_dial_wide("random n=700 deg 0..4", &g, "ms-tail", 350, 1);
 		graph_free(&g);
 		ASSERT_OK(graph_gen_grid(25, 44, 1, 64, 22, &g, &err));
-		check_dial_wide("grid 25x44 w 1..64", &g, "eq2", 275);
+		check_dial_wide("grid 25x44 w 1..64", &g, "eq2", 275, 0);
 		graph_free(&g);
 	}
 
