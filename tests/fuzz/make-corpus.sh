@@ -37,4 +37,17 @@ for spec in random:20:0-3:0-9 rmat:4:2 grid:2x3:1-5; do
 done
 "$tg" convert "$top/tests/data/graphs/good/no_arcs.gr" "$tmp/e.tgb"
 seed 10 "tgb-fixsum-no_arcs" "$tmp/e.tgb"
+# gzipped text (the readers tell it by gzip's magic, whatever the name): one member, two, a pipe
+g="$top/tests/data/graphs/good"
+gzip -c "$g/basic.gr" >"$tmp/z"
+seed 0 "gz-gr-basic" "$tmp/z"
+seed 4 "gz-gr-pipe-basic" "$tmp/z"
+gzip -c "$g/unreachable.gr" >>"$tmp/z"
+seed 0 "gz-gr-two-members" "$tmp/z"
+gzip -c "$g/general_int.mtx" >"$tmp/z"
+seed 1 "gz-mtx-general_int" "$tmp/z"
+gzip -c "$g/el_weighted.el" >"$tmp/z"
+seed 11 "gz-el-el_weighted" "$tmp/z"
+gzip -c "$g/basic_coords.co" >"$tmp/z"
+seed 3 "gz-co-basic_coords" "$tmp/z"
 echo "make-corpus.sh: $(ls "$c" | wc -l) seeds in $c"
