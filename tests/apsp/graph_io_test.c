@@ -17,14 +17,11 @@
  *    changed options, unwritable cache; a cache of rounded real weights says so and is not used
  *    by a read that refuses rounding);
  *  - writers leave nothing behind when they fail, and no temporary file remains;
- *  - I/O errors name the path and the system's reason;
- *  - gzip inputs (.gz names and gzipped standard input) read as their text does, in one member or
- *    several, with padding zeros, through the cache; truncated, damaged and trailed ones fail
- *    with a message, and messages keep the text's line numbers.
+ *  - I/O errors name the path and the system's reason.
+ * (Gzipped inputs: graph_gz_test.c.)
  * The corpus is $top_srcdir/tests/data/graphs; scratch files go to a fresh directory under
  * $TMPDIR, removed at the end. */
-#include "graph.h"
-#include "testutil.h"
+#include "graph_io_util.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -33,66 +30,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
-static char corpus[2048], scratch[2048];
-
-/* scratch/name; the same name always gets the same (static) buffer. */
-static const char *in_scratch(const char *name)
-{
-	static char names[48][64], paths[48][sizeof scratch + 64];
-	int i = 0;
-	for (; i < 48 && names[i][0] && strcmp(names[i], name) != 0; i++)
-		;
-	if (i == 48 || strlen(name) >= sizeof names[0])
-		FAIL("in_scratch: too many names or too long a name: %s", name);
-	snprintf(names[i], sizeof names[i], "%s", name);
-	snprintf(paths[i], sizeof paths[i], "%s/%s", scratch, name);
-	return paths[i];
-}
-
-static void write_file(const char *path, const void *data, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0)
-		FAIL("cannot write %s: %s", path, strerror(errno));
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		FAIL("cannot open %s: %s", path, strerror(errno));
-	fseek(f, 0, SEEK_END);
-	*len = (size_t)ftell(f);
-	rewind(f);
-	char *buf = malloc(*len + 1);
-	ASSERT(buf && fread(buf, 1, *len, f) == *len);
-	buf[*len] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static int exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
-static int is_zeroed(const struct graph *g)
-{
-	return !g->n && !g->m && !g->rowptr && !g->col && !g->w && !g->min_out && !g->max_w;
-}
-
-static void assert_same(const struct graph *a, const struct graph *b, const char *what)
-{
-	if (a->n != b->n || a->m != b->m || a->max_w != b->max_w)
-		FAIL("%s: n %u/%u, m %llu/%llu, max_w %u/%u differ", what, a->n, b->n, (unsigned long long)a->m,
-		     (unsigned long long)b->m, a->max_w, b->max_w);
-	if (memcmp(a->rowptr, b->rowptr, (a->n + 1ull) * 8) || memcmp(a->col, b->col, a->m * 4) ||
-	    memcmp(a->w, b->w, a->m * 4) || memcmp(a->min_out, b->min_out, a->n * 4ull))
-		FAIL("%s: the CSR arrays differ", what);
-}
+static char corpus[2048];
 
 /* Weight of arc u -> v (0-based), or -1. */
 static long long arc_weight(const struct graph *g, uint32_t u, uint32_t v)
@@ -563,23 +502,6 @@ static ino_t inode(const char *path)
 }
 
 /* Read through the cache and compare with a direct read of the source. */
-static void read_cached_ok(const char *src, const char *cache, const struct graph_read_options *opt, const char *what)
-{
-	struct graph g, direct;
-	struct graph_error err;
-	if (graph_read_cached(src, cache, opt, &g, &err) < 0)
-		FAIL("%s: %s", what, err.msg);
-	ASSERT_EQ(err.msg[0], '\0');
-	if (graph_read(src, opt, &direct, &err) < 0)
-		FAIL("%s: %s", what, err.msg);
-	assert_same(&direct, &g, what);
-	graph_free(&g);
-	graph_free(&direct);
-	/* The cache left behind is a valid binary file. */
-	ASSERT_EQ(graph_read(cache, NULL, &g, &err), 0);
-	graph_free(&g);
-}
-
 static void test_cache(void)
 {
 	struct graph g;
@@ -808,34 +730,6 @@ static void test_header_memory(void)
 	unlink(path);
 }
 
-/* Run graph_read("-") with @p len bytes of @p data on standard input (a pipe, written by a child). */
-static int read_stdin_bytes(const void *data, size_t len, const struct graph_read_options *opt, struct graph *g,
-			    struct graph_error *err)
-{
-	int fds[2], saved = dup(0);
-	ASSERT(pipe(fds) == 0 && saved >= 0);
-	pid_t child = fork();
-	ASSERT(child >= 0);
-	if (child == 0)
-	{
-		close(fds[0]);
-		signal(SIGPIPE, SIG_DFL);
-		_exit(write(fds[1], data, len) == (ssize_t)len ? 0 : 1);
-	}
-	close(fds[1]);
-	ASSERT(dup2(fds[0], 0) == 0);
-	close(fds[0]);
-	int rc = graph_read("-", opt, g, err);
-	/* Restoring fd 0 closes the pipe: a child still writing (the read stopped early) ends. */
-	ASSERT(dup2(saved, 0) == 0);
-	close(saved);
-	int status;
-	ASSERT(waitpid(child, &status, 0) == child);
-	if (rc == 0)
-		ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	return rc;
-}
-
 static int read_stdin(const char *text, const struct graph_read_options *opt, struct graph *g, struct graph_error *err)
 {
 	return read_stdin_bytes(text, strlen(text), opt, g, err);
@@ -896,153 +790,6 @@ static void test_stdin(void)
 	unlink(path);
 }
 
-/* ------------------------------------------------------------------ gzip inputs */
-
-/* @p len bytes of @p data gzipped into @p path (level 1), in @p members members. */
-static void write_gz(const char *path, const void *data, size_t len, int members)
-{
-	FILE *f = fopen(path, "wb");
-	ASSERT(f);
-	fclose(f);
-	for (int k = 0; k < members; k++)
-	{
-		size_t from = len * k / members, to = len * (k + 1) / members;
-		gzFile z = gzopen(path, k ? "ab1" : "wb1");
-		ASSERT(z);
-		ASSERT(to == from || gzwrite(z, (const char *)data + from, (unsigned)(to - from)) == (int)(to - from));
-		ASSERT_EQ(gzclose(z), Z_OK);
-	}
-}
-
-static void append_bytes(const char *path, const void *data, size_t len)
-{
-	FILE *f = fopen(path, "ab");
-	ASSERT(f && fwrite(data, 1, len, f) == len && fclose(f) == 0);
-}
-
-static void expect_gz_error(const char *path, const char *want)
-{
-	struct graph g;
-	struct graph_error err;
-	ASSERT_EQ(graph_read(path, NULL, &g, &err), -EINVAL);
-	ASSERT_STR_CONTAINS(err.msg, want);
-	ASSERT(is_zeroed(&g));
-}
-
-static void test_gzip(void)
-{
-	struct graph g, back;
-	struct graph_error err;
-	/* over the reader's 8 MiB block once inflated, so lines straddle blocks */
-	ASSERT_EQ(graph_gen_random(150000, 1, 9, 0, GRAPH_MAX_WEIGHT, 7, &g, &err), 0);
-	const char *plain = in_scratch("z.gr"), *gz = in_scratch("z.gr.gz"), *el = in_scratch("z.edges.gz");
-	ASSERT_EQ(graph_write_dimacs(&g, plain, &err), 0);
-	size_t len;
-	char *text = slurp(plain, &len);
-	ASSERT(len > (9u << 20));
-
-	/* one member; then three, with padding zeros after them (gzip -d ignores those too) */
-	write_gz(gz, text, len, 1);
-	if (graph_read(gz, NULL, &back, &err) < 0)
-		FAIL("%s", err.msg);
-	assert_same(&g, &back, ".gr.gz");
-	graph_free(&back);
-	write_gz(gz, text, len, 3);
-	char zeros[700] = {0};
-	append_bytes(gz, zeros, sizeof zeros);
-	if (graph_read(gz, NULL, &back, &err) < 0)
-		FAIL("%s", err.msg);
-	assert_same(&g, &back, ".gr.gz in three members and padding");
-	graph_free(&back);
-
-	/* the cache of a gzipped graph: built from it, then used */
-	const char *cache = in_scratch("z.tgb");
-	read_cached_ok(gz, cache, NULL, ".gr.gz cached");
-	ASSERT(exists(cache));
-	read_cached_ok(gz, cache, NULL, ".gr.gz from its cache");
-	unlink(cache);
-
-	/* standard input: told by its first bytes */
-	size_t zlen;
-	char *zdata = slurp(gz, &zlen);
-	struct graph_read_options opt = {.format = GRAPH_FORMAT_DIMACS};
-	if (read_stdin_bytes(zdata, zlen, &opt, &back, &err) < 0)
-		FAIL("gzip through a pipe: %s", err.msg);
-	assert_same(&g, &back, "gzip through a pipe");
-	graph_free(&back);
-
-	/* damage: truncated, a byte changed, bytes after the data */
-	FILE *f = fopen(gz, "wb");
-	ASSERT(f && fwrite(zdata, 1, zlen / 2, f) == zlen / 2 && fclose(f) == 0);
-	expect_gz_error(gz, "z.gr.gz: the gzip data ends early, after ");
-	zdata[zlen / 2] ^= 0x55;
-	write_file(gz, zdata, zlen);
-	{
-		struct graph_error e;
-		ASSERT_EQ(graph_read(gz, NULL, &back, &e), -EINVAL);
-		ASSERT(strstr(e.msg, "damaged gzip data") || strstr(e.msg, "z.gr.gz:")); /* zlib's check, or the text's */
-		ASSERT(is_zeroed(&back));
-	}
-	zdata[zlen / 2] ^= 0x55;
-	write_file(gz, zdata, zlen);
-	append_bytes(gz, "c trailing\n", 11);
-	expect_gz_error(gz, "z.gr.gz: bytes that are not gzip data follow the gzip data");
-	free(zdata);
-	unlink(gz);
-
-	/* an edge list, told by the name before .gz */
-	ASSERT_EQ(graph_write_edgelist(&g, in_scratch("z.edges"), &err), 0);
-	char *eltext = slurp(in_scratch("z.edges"), &len);
-	write_gz(el, eltext, len, 1);
-	if (graph_read(el, NULL, &back, &err) < 0)
-		FAIL("%s", err.msg);
-	ASSERT_EQ(back.m, g.m);
-	graph_free(&back);
-	free(eltext);
-	unlink(in_scratch("z.edges"));
-	unlink(el);
-
-	/* messages keep the text's line numbers */
-	const char *bad = "p sp 3 2\na 1 2 5\na 2 9 1\n";
-	write_gz(gz, bad, strlen(bad), 1);
-	expect_gz_error(gz, "z.gr.gz:3: arc target 9 out of range 1..3");
-	/* a small file whose lines are longer than its compressed size */
-	char *longc = malloc(200000);
-	ASSERT(longc);
-	strcpy(longc, "p sp 2 1\nc ");
-	memset(longc + 11, 'x', 150000);
-	strcpy(longc + 11 + 150000, "\na 1 2 3\n");
-	write_gz(gz, longc, strlen(longc), 1);
-	if (graph_read(gz, NULL, &back, &err) < 0)
-		FAIL("%s", err.msg);
-	ASSERT_EQ(back.m, 1);
-	graph_free(&back);
-	free(longc);
-	/* binary graphs are not read gzipped; a text file that starts with 0x1f is no gzip file */
-	expect_gz_error(in_scratch("z.tgb.gz"), "binary graphs (.tgb) are read as they are, not gzipped");
-	opt.format = GRAPH_FORMAT_BINARY;
-	ASSERT_EQ(graph_read(gz, &opt, &back, &err), -EINVAL);
-	ASSERT_STR_CONTAINS(err.msg, "z.gr.gz: a gzip file; binary graphs (.tgb) are read as they are: gunzip it first");
-	unlink(gz);
-	write_file(plain, "\x1fp sp 2 1\n", 10);
-	expect_gz_error(plain, "z.gr:1: control byte 0x1f at column 1");
-	unlink(plain);
-	free(text);
-	graph_free(&g);
-}
-
-static void remove_scratch(void)
-{
-	DIR *d = opendir(scratch);
-	if (!d)
-		return;
-	for (struct dirent *e; (e = readdir(d));)
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			FAIL("%s/%s left behind by a test", scratch, e->d_name);
-	closedir(d);
-	rmdir(scratch);
-}
-
 int main(void)
 {
 	const char *top = getenv("top_srcdir");
@@ -1060,7 +807,6 @@ int main(void)
 	test_control_bytes();
 	test_header_memory();
 	test_stdin();
-	test_gzip();
 	remove_scratch();
 	printf("graph_io: %d good and %d bad corpus files, binary damage, cache, writers: ok\n", good, bad);
 	return 0;

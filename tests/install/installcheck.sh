@@ -96,13 +96,15 @@ echo "ok: no warnings from hello.c (-Wall -Wextra) nor from <starpu.h> with the 
 echo "ok: a program calling StarPU links and runs with the installed flags alone"
 
 # ---- the APSP application builds from the installed headers alone: its own folders (graph
-# library, CLI helpers, the SSSP plug-in) and pkg-config, nothing of lib/ or the build tree (CPU
-# engines: nvcc would add the CUDA ones)
+# library, CLI helpers, the SSSP plug-in) and pkg-config (the library's flags; zlib for the graph
+# readers' .gz inputs, the application's own need), nothing of lib/ or the build tree (CPU engines:
+# nvcc would add the CUDA ones)
 mkdir -p "$tmp/apsp"
 srcs="$(ls "$abs_s"/apps/apsp/*.c | grep -v '/tuccompi-graph\.c$') $(ls "$abs_s"/apps/apsp/graph/*.c) \
 	$(ls "$abs_s"/codelets/sssp/*.c)"
 cc -std=gnu11 -O1 -I"$abs_s/apps" -I"$abs_s/apps/apsp" -I"$abs_s/apps/apsp/graph" -I"$abs_s/codelets/sssp" \
-	$(pkg-config --cflags tuccompi-starpu) $srcs $(pkg-config --libs tuccompi-starpu) -lm -lpthread \
+	$(pkg-config --cflags tuccompi-starpu) $srcs $(pkg-config --libs tuccompi-starpu) $(pkg-config --libs zlib) \
+	-lm -lpthread \
 	-o "$tmp/apsp/tuccompi-apsp" >"$tmp/apsp.cc.log" 2>&1 || { tail -n 20 "$tmp/apsp.cc.log"; fail "the APSP application from the installed prefix"; }
 STARPU_NCUDA=0 "$tmp/apsp/tuccompi-apsp" --gen random:300 --sources 0-19 --units cpu --ncpu 1 -q -o "$tmp/apsp/t.csv" \
 	>"$tmp/apsp.run.log" 2>&1 || { cat "$tmp/apsp.run.log"; fail "the APSP application built from the installed prefix does not run"; }

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,40 +111,213 @@ int graph_reader_open(struct reader *r, const char *path, struct graph_error *er
 	return 0;
 }
 
-/* ------------------------------------------------------------------ gzip inputs */
+/* ------------------------------------------------------------------ gzip inputs
+ * A thread of its own inflates the stream into two buffers in turn while the parser reads the other
+ * (inflating costs about 1.5 times the parsing: docs/apsp.md); the parser's fill copies a buffer's
+ * text behind the line it holds. Without a thread (pthread_create failed) the fill inflates itself. */
 
 #define GZ_IN_CHUNK (1u << 20) /* compressed bytes per read() */
+#define GZ_OUT_CHUNK READ_CHUNK /* text per buffer */
+
+struct gz_slot
+{
+	char *data; /* GZ_OUT_CHUNK bytes */
+	size_t len;
+	int rc;   /* < 0: the error of this slot (z->msg) */
+	int full; /* made by the thread, not yet taken by the parser */
+};
 
 struct reader_gz
 {
 	z_stream s;
 	unsigned char *in; /* in_cap bytes */
 	size_t in_cap;
+	int fd;
+	const char *path;
 	int in_eof;        /* read() said the end */
 	int in_member;     /* inside a member: its end not reached yet */
-	uint64_t members;  /* members started */
+	uint64_t produced; /* bytes of text inflated */
+	char msg[sizeof(((struct graph_error *)0)->msg)]; /* the stream's error */
+	/* the thread */
+	int threaded, stop, next; /* next: the slot the parser takes next */
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct gz_slot slot[2];
 };
+
+static int __attribute__((cold)) gz_fail(struct reader_gz *z, int rc, size_t produced, const char *what)
+{
+	snprintf(z->msg, sizeof z->msg, "%s: %s, after %" PRIu64 " bytes of text; is the file complete and undamaged (gzip -t %s)?",
+		 z->path, what, z->produced + produced, z->path);
+	return rc;
+}
+
+/* Up to @p n bytes of text into @p dst: the count (0 at the end of the input), or < 0 (z->msg set).
+ * Members follow one another; bytes after the last member other than zeros are an error, as is an
+ * input that ends inside a member. */
+static ssize_t gz_inflate(struct reader_gz *z, char *dst, size_t n)
+{
+	z->s.next_out = (unsigned char *)dst;
+	z->s.avail_out = (uInt)n;
+	while (z->s.avail_out > 0)
+	{
+		if (z->s.avail_in == 0 && !z->in_eof)
+		{
+			if (z->s.avail_out < n) /* text in hand: the parser takes it before a read that may wait (a pipe) */
+				break;
+			ssize_t k = read(z->fd, z->in, z->in_cap);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+			{
+				int e = errno;
+				snprintf(z->msg, sizeof z->msg, "%s: read error: %s", z->path, strerror(e));
+				return -e;
+			}
+			z->in_eof = k == 0;
+			z->s.next_in = z->in;
+			z->s.avail_in = (uInt)k;
+			continue;
+		}
+		if (z->s.avail_in == 0) /* the end of the input */
+		{
+			if (z->in_member)
+				return gz_fail(z, -EINVAL, n - z->s.avail_out, "the gzip data ends early");
+			break;
+		}
+		if (!z->in_member)
+		{
+			/* another member, or trailing bytes: zeros (padding, which gzip -d ignores too) or an error */
+			while (z->s.avail_in > 0 && z->s.next_in[0] == 0)
+			{
+				z->s.next_in++;
+				z->s.avail_in--;
+			}
+			if (z->s.avail_in == 0)
+				continue;
+			if (z->s.next_in[0] != 0x1f || (z->s.avail_in > 1 && z->s.next_in[1] != 0x8b))
+				return gz_fail(z, -EINVAL, n - z->s.avail_out, "bytes that are not gzip data follow the gzip data");
+			if (inflateReset(&z->s) != Z_OK)
+				return gz_fail(z, -EINVAL, n - z->s.avail_out, "the gzip stream cannot go on");
+			z->in_member = 1;
+		}
+		int rc = inflate(&z->s, Z_NO_FLUSH);
+		if (rc == Z_STREAM_END)
+			z->in_member = 0;
+		else if (rc == Z_MEM_ERROR)
+		{
+			snprintf(z->msg, sizeof z->msg, "%s: out of memory while inflating the gzip data", z->path);
+			return -ENOMEM;
+		}
+		else if (rc != Z_OK && rc != Z_BUF_ERROR)
+		{
+			char what[160];
+			snprintf(what, sizeof what, "damaged gzip data (zlib: %s)", z->s.msg ? z->s.msg : "error");
+			return gz_fail(z, -EINVAL, n - z->s.avail_out, what);
+		}
+	}
+	z->produced += n - z->s.avail_out;
+	return (ssize_t)(n - z->s.avail_out);
+}
+
+static void gz_unlock(void *mu)
+{
+	pthread_mutex_unlock(mu);
+}
+
+/* The thread's wait for slot @p sl to be taken (or the close): 0, or 1 to stop. */
+static int gz_wait_free(struct reader_gz *z, struct gz_slot *sl)
+{
+	int stop;
+	pthread_mutex_lock(&z->mu);
+	pthread_cleanup_push(gz_unlock, &z->mu);
+	while (sl->full && !z->stop)
+		pthread_cond_wait(&z->cv, &z->mu); /* a cancellation point: the handler unlocks */
+	stop = z->stop;
+	pthread_cleanup_pop(1);
+	return stop;
+}
+
+/* The thread: fills the slots in turn until the end, an error, or the parser's close. */
+static void *gz_thread(void *arg)
+{
+	struct reader_gz *z = arg;
+	for (int b = 0;; b ^= 1)
+	{
+		struct gz_slot *sl = &z->slot[b];
+		if (gz_wait_free(z, sl))
+			return NULL;
+		ssize_t k = gz_inflate(z, sl->data, GZ_OUT_CHUNK);
+		pthread_mutex_lock(&z->mu);
+		sl->len = k > 0 ? (size_t)k : 0;
+		sl->rc = k < 0 ? (int)k : 0;
+		sl->full = 1;
+		pthread_cond_broadcast(&z->cv);
+		pthread_mutex_unlock(&z->mu);
+		if (k <= 0)
+			return NULL;
+	}
+}
 
 static void gz_free(struct reader *r)
 {
-	if (!r->gz)
+	struct reader_gz *z = r->gz;
+	if (!z)
 		return;
-	inflateEnd(&r->gz->s);
-	free(r->gz->in);
-	free(r->gz);
+	if (z->threaded)
+	{
+		/* the thread may wait in read() on a pipe whose writer stalls: cancel it */
+		pthread_mutex_lock(&z->mu);
+		z->stop = 1;
+		pthread_cond_broadcast(&z->cv);
+		pthread_mutex_unlock(&z->mu);
+		pthread_cancel(z->th);
+		pthread_join(z->th, NULL);
+		pthread_mutex_destroy(&z->mu);
+		pthread_cond_destroy(&z->cv);
+	}
+	inflateEnd(&z->s);
+	free(z->slot[0].data);
+	free(z->slot[1].data);
+	free(z->in);
+	free(z);
 	r->gz = NULL;
 }
 
-/* @p produced: the bytes of text inflated by the current gz_read() call. */
-static int __attribute__((cold)) gz_error(struct reader *r, size_t produced, const char *what)
+/* Up to r->chunk bytes of text into @p dst (the parser's side): the count, 0 at the end, or < 0 with
+ * the message in r->err. */
+static ssize_t gz_read(struct reader *r, char *dst)
 {
-	return graph_set_error(r->err, -EINVAL, "%s: %s, after %" PRIu64 " bytes of text; is the file complete and "
-			       "undamaged (gzip -t %s)?", r->path, what, r->consumed + r->len + produced, r->path);
+	struct reader_gz *z = r->gz;
+	ssize_t k;
+	if (!z->threaded)
+		k = gz_inflate(z, dst, r->chunk);
+	else
+	{
+		struct gz_slot *sl = &z->slot[z->next];
+		pthread_mutex_lock(&z->mu);
+		while (!sl->full)
+			pthread_cond_wait(&z->cv, &z->mu);
+		pthread_mutex_unlock(&z->mu);
+		k = sl->rc < 0 ? sl->rc : (ssize_t)sl->len;
+		if (k > 0)
+			memcpy(dst, sl->data, sl->len);
+		if (k <= 0) /* the end or an error: the thread has returned; the slot stays as it is */
+			return k < 0 ? graph_set_error(r->err, (int)k, "%s", z->msg) : 0;
+		pthread_mutex_lock(&z->mu);
+		sl->full = 0;
+		pthread_cond_broadcast(&z->cv);
+		pthread_mutex_unlock(&z->mu);
+		z->next ^= 1;
+		return k;
+	}
+	return k < 0 ? graph_set_error(r->err, (int)k, "%s", z->msg) : k;
 }
 
-/* The input starts with gzip's magic bytes, the @p k bytes already read into buf: they become
- * the stream's first input, and the text buffer grows to its full size, which a small
- * compressed file did not need. */
+/* The input starts with gzip's magic bytes, the @p k bytes already read into buf: they become the
+ * stream's first input, the text buffer grows to its full size (which a small compressed file did not
+ * need), and the thread starts. */
 static int gz_start(struct reader *r, size_t k)
 {
 	struct reader_gz *z = calloc(1, sizeof *z);
@@ -159,13 +333,27 @@ static int gz_start(struct reader *r, size_t k)
 	z->s.next_in = z->in;
 	z->s.avail_in = (uInt)k;
 	z->in_member = 1;
-	z->members = 1;
+	z->fd = r->fd;
+	z->path = r->path;
 	free(r->buf);
 	r->buf = buf;
 	r->chunk = READ_CHUNK;
 	r->line_cap = MAX_LINE;
 	r->size = 0; /* the text's size is not known */
 	r->gz = z;
+	if ((z->slot[0].data = malloc(GZ_OUT_CHUNK)) && (z->slot[1].data = malloc(GZ_OUT_CHUNK)) &&
+	    pthread_mutex_init(&z->mu, NULL) == 0)
+	{
+		if (pthread_cond_init(&z->cv, NULL) == 0)
+		{
+			if (pthread_create(&z->th, NULL, gz_thread, z) == 0)
+				z->threaded = 1;
+			else
+				pthread_cond_destroy(&z->cv);
+		}
+		if (!z->threaded)
+			pthread_mutex_destroy(&z->mu);
+	}
 	return 0;
 nomem:
 	if (z)
@@ -173,66 +361,6 @@ nomem:
 	free(z);
 	free(buf);
 	return graph_set_error(r->err, -ENOMEM, "%s: out of memory for the gzip stream's buffers", r->path);
-}
-
-/* Up to @p n bytes of text into @p dst: the count (0 at the end of the input), or < 0 (message
- * set). Members follow one another; bytes after the last member other than zeros are an error,
- * as is an input that ends inside a member. */
-static ssize_t gz_read(struct reader *r, char *dst, size_t n)
-{
-	struct reader_gz *z = r->gz;
-	z->s.next_out = (unsigned char *)dst;
-	z->s.avail_out = (uInt)n;
-	while (z->s.avail_out > 0)
-	{
-		if (z->s.avail_in == 0 && !z->in_eof)
-		{
-			ssize_t k = read(r->fd, z->in, z->in_cap);
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k < 0)
-				return graph_io_error(r->err, r->path, "read error", errno);
-			z->in_eof = k == 0;
-			z->s.next_in = z->in;
-			z->s.avail_in = (uInt)k;
-			continue;
-		}
-		if (z->s.avail_in == 0) /* the end of the input */
-		{
-			if (z->in_member)
-				return gz_error(r, n - z->s.avail_out, "the gzip data ends early");
-			break;
-		}
-		if (!z->in_member)
-		{
-			/* another member, or trailing bytes: zeros (padding, which gzip -d ignores too) or an error */
-			while (z->s.avail_in > 0 && z->s.next_in[0] == 0)
-			{
-				z->s.next_in++;
-				z->s.avail_in--;
-			}
-			if (z->s.avail_in == 0)
-				continue;
-			if (z->s.next_in[0] != 0x1f || (z->s.avail_in > 1 && z->s.next_in[1] != 0x8b))
-				return gz_error(r, n - z->s.avail_out, "bytes that are not gzip data follow the gzip data");
-			if (inflateReset(&z->s) != Z_OK)
-				return gz_error(r, n - z->s.avail_out, "the gzip stream cannot go on");
-			z->in_member = 1;
-			z->members++;
-		}
-		int rc = inflate(&z->s, Z_NO_FLUSH);
-		if (rc == Z_STREAM_END)
-			z->in_member = 0;
-		else if (rc == Z_MEM_ERROR)
-			return graph_set_error(r->err, -ENOMEM, "%s: out of memory while inflating the gzip data", r->path);
-		else if (rc != Z_OK && rc != Z_BUF_ERROR)
-		{
-			char what[160];
-			snprintf(what, sizeof what, "damaged gzip data (zlib: %s)", z->s.msg ? z->s.msg : "error");
-			return gz_error(r, n - z->s.avail_out, what);
-		}
-	}
-	return (ssize_t)(n - z->s.avail_out);
 }
 
 void graph_reader_close(struct reader *r)
@@ -257,7 +385,7 @@ int graph_reader_fill(struct reader *r)
 	ssize_t k;
 	if (r->gz)
 	{
-		if ((k = gz_read(r, r->buf + rest, r->chunk)) < 0)
+		if ((k = gz_read(r, r->buf + rest)) < 0)
 			return (int)k;
 	}
 	else if ((k = read(r->fd, r->buf + rest, r->chunk)) < 0 && errno != EINTR)
@@ -281,7 +409,7 @@ int graph_reader_fill(struct reader *r)
 			int rc = gz_start(r, (size_t)k);
 			if (rc < 0)
 				return rc;
-			if ((k = gz_read(r, r->buf, r->chunk)) < 0)
+			if ((k = gz_read(r, r->buf)) < 0)
 				return (int)k;
 		}
 	}
