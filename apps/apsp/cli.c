@@ -41,7 +41,9 @@ void *cli_calloc_touched(size_t n, size_t size, unsigned nthreads)
 	const size_t huge = (size_t)2 << 20, small = (size_t)64 << 20;
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	size_t len = n * size ? n * size : 1;
+	size_t len = n * size;
+	if (!len)
+		len = 1;
 	if (len < small) /* not worth threads: a few thousand pages */
 		return calloc(1, len);
 	void *p;

@@ -41,7 +41,7 @@ static const char usage_tail[] =
 	"Examples:\n"
 	"  " PROG " --gen random:1049088 --sources random:4096 --policy ms --mk 4\n"
 	"  mpirun -n 2 " PROG " road.gr --cache road.tgb --sources 0-999 -o ecc.csv\n"
-	"  zcat road.gr.gz | " PROG " - --format gr --sources 0-99 -o - > ecc.csv\n"
+	"  " PROG " USA-road-d.NY.gr.gz --sources 0-99 -o - > ecc.csv   # gzipped as downloaded\n"
 	"  " PROG " roads.csv --undirected --sources first:100 --rows d.npy   # numpy.load(\"d.npy\")\n"
 	"  " PROG " road.gr --sources file:origins.txt --targets file:destinations.txt --matrix od.csv\n"
 	"  " PROG " road.gr --sources 0-9 --rows d.npy --pred p.npy   # scipy's return_predecessors\n";
@@ -149,9 +149,9 @@ static int opt_mk(const char *name, const char *v, void *opts, struct graph_erro
 
 static int opt_format(const char *name, const char *v, void *opts, struct graph_error *err)
 {
-	static const char *const names[] = { "gr", "mtx", "tgb", "edgelist" };
+	static const char *const names[] = { "gr", "mtx", "tgb", "edgelist", "metis" };
 	static const enum graph_format formats[] = { GRAPH_FORMAT_DIMACS, GRAPH_FORMAT_MTX, GRAPH_FORMAT_BINARY,
-						     GRAPH_FORMAT_EDGELIST };
+						     GRAPH_FORMAT_EDGELIST, GRAPH_FORMAT_METIS };
 	struct options *o = opts;
 	for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++)
 		if (!strcmp(v, names[k]))
@@ -159,7 +159,7 @@ static int opt_format(const char *name, const char *v, void *opts, struct graph_
 			o->format = formats[k];
 			return 0;
 		}
-	snprintf(err->msg, sizeof err->msg, "--format '%s': use gr (DIMACS), mtx (Matrix Market), tgb (binary) or edgelist", v);
+	snprintf(err->msg, sizeof err->msg, "--format '%s': use gr (DIMACS), mtx (Matrix Market), tgb (binary), edgelist or metis", v);
 	return -EINVAL;
 }
 
@@ -193,8 +193,9 @@ static const struct cli_option options_table[] = {
 	  .help = ".gr (DIMACS shortest path), .mtx (Matrix Market), .tgb (binary cache),\n"
 		  ".edges .el .txt .csv .tsv (edge list: 'U V' or 'U V W' a line, blanks,\n"
 		  "tabs or one comma, ids from 0, weight 1 when missing, '#' and '%'\n"
-		  "comments); '-' reads standard input (one rank only; needs --format)" },
-	CUSTOM("--format", "gr|mtx|tgb|edgelist", opt_format, "the format of GRAPH, when its name does not say it"),
+		  "comments), .graph .metis (METIS), each gzipped too (.gr.gz); '-' reads\n"
+		  "standard input (one rank only; needs --format)" },
+	CUSTOM("--format", "gr|mtx|tgb|edgelist|metis", opt_format, "the format of GRAPH, when its name does not say it"),
 	STRING("--cache", "FILE", cache, "keep a binary copy of the parsed GRAPH in FILE, reuse it when newer"),
 	STRING("--gen", "SPEC", gen_spec, "generate the graph; SPEC is one of"),
 	{ .kind = CLI_OPT_TEXT, .help = cli_gen_help },
@@ -334,9 +335,8 @@ static void check_args(struct options *o)
 		       "smaller graph", o->gen_spec, need, limit, what);
 	if (o->format && !o->graph)
 		die(2, "--format describes a GRAPH file; there is none");
-	if (o->graph && !strcmp(o->graph, "-") && o->format != GRAPH_FORMAT_DIMACS && o->format != GRAPH_FORMAT_MTX &&
-	    o->format != GRAPH_FORMAT_EDGELIST)
-		die(2, "GRAPH '-' (standard input) needs its format: --format gr, mtx or edgelist");
+	if (o->graph && !strcmp(o->graph, "-") && !graph_format_is_text(o->format))
+		die(2, "GRAPH '-' (standard input) needs its format: --format gr, mtx, edgelist or metis");
 	if (o->cache && !o->graph)
 		die(2, "--cache keeps a copy of a GRAPH file; there is none (--gen graphs are not cached)");
 	const char *per_source = o->rows ? "--rows" : o->pred ? "--pred" : o->targets ? "--targets" : NULL;

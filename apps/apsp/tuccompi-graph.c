@@ -35,11 +35,14 @@ static const char usage_main[] =
 	"  .edges .el .txt .csv .tsv   edge list: 'FROM TO' or 'FROM TO WEIGHT' a line (blanks, tabs\n"
 	"         or one comma; written with commas for .csv, tabs for .tsv), ids from 0 used as\n"
 	"         given (vertices = largest id + 1), weight 1 when missing, '#' or '%' comments\n"
+	"  .graph .metis  METIS: 'VERTICES EDGES [FMT [NCON]]', then a line of neighbours per vertex\n"
+	"         (1-based; each followed by its edge's weight when FMT ends in 1; vertex weights and\n"
+	"         sizes skipped), every edge listed at both ends, '%' comments (read only)\n"
 	"  .gz    any of the text files gzipped (road.gr.gz, g.csv.gz, road.co.gz): read as they\n"
 	"         are, inflated as they are read (gzipped standard input too); written as text\n"
 	"\n"
 	"Options of info and convert:\n"
-	"  --format gr|mtx|tgb|edgelist  the input's format, when its name does not say it\n"
+	"  --format gr|mtx|tgb|edgelist|metis  the input's format, when its name does not say it\n"
 	"  --coords FILE.co     info: also read the graph's coordinates and check they match it\n"
 	"  --undirected         every arc also in the other direction (the lighter weight of\n"
 	"                       opposite arcs both ways)\n"
@@ -180,9 +183,11 @@ static void read_args(int argc, char **argv, int nfiles, const char *usage, stru
 					: !strcmp(optarg, "mtx")      ? GRAPH_FORMAT_MTX
 					: !strcmp(optarg, "tgb")      ? GRAPH_FORMAT_BINARY
 					: !strcmp(optarg, "edgelist") ? GRAPH_FORMAT_EDGELIST
+					: !strcmp(optarg, "metis")    ? GRAPH_FORMAT_METIS
 								      : GRAPH_FORMAT_AUTO;
 			if (!a->opt.format)
-				usage_error("--format '%s': use gr (DIMACS), mtx (Matrix Market), tgb (binary) or edgelist", optarg);
+				usage_error("--format '%s': use gr (DIMACS), mtx (Matrix Market), tgb (binary), edgelist or metis",
+					    optarg);
 			break;
 		case 'c':
 			if (nfiles != 1)
@@ -210,9 +215,8 @@ static void read_args(int argc, char **argv, int nfiles, const char *usage, stru
 		usage_error("%s takes %s (see " PROG " --help)", argv[0], usage);
 	for (int i = 0; i < nfiles; i++)
 		a->files[i] = argv[optind + i];
-	if (!strcmp(a->files[0], "-") && a->opt.format != GRAPH_FORMAT_DIMACS && a->opt.format != GRAPH_FORMAT_MTX &&
-	    a->opt.format != GRAPH_FORMAT_EDGELIST)
-		usage_error("'-' (standard input) needs its format: --format gr, mtx or edgelist");
+	if (!strcmp(a->files[0], "-") && !graph_format_is_text(a->opt.format))
+		usage_error("'-' (standard input) needs its format: --format gr, mtx, edgelist or metis");
 	a->opt.max_bytes = cli_memory_limit(a->max_memory, &a->opt.max_bytes_what);
 	a->opt.real_scale_what = "--real-scale";
 }

@@ -172,8 +172,8 @@ def shortest_paths(graph, sources=None, targets=None, undirected=False, predeces
 
     graph       a scipy.sparse matrix (its entries are arcs, explicit zeros included), a dense
                 array (zeros are no arc), or the path of a graph file that tuccompi-apsp reads
-                (.gr, .mtx, .tgb, an edge list, the text ones gzipped too: road.gr.gz; ids from 0,
-                a .gr's vertex 1 is 0).
+                (.gr, .mtx, .tgb, an edge list, METIS .graph, the text ones gzipped too:
+                road.gr.gz; ids from 0, a .gr's vertex 1 is 0).
                 Weights are integers 0..1000000.
     sources     None (every vertex), a vertex id, or a sequence of them (repeats allowed).
     targets     None (every vertex), or a sequence of ids (repeats allowed): the columns returned.

@@ -150,7 +150,7 @@ expect_error 2 "--sources '3,3': vertex 3 is listed twice" --gen random:100 --so
 expect_error 2 "--engine: unknown SSSP engine 'fastest'" --gen random:100 --engine fastest
 expect_error 2 "--delta '0': expected an integer 1..4294967295" --gen random:100 --delta 0
 expect_error 2 "--max-memory '4X': unknown unit 'X'" --gen random:100 --max-memory 4X
-expect_error 2 "GRAPH '-' (standard input) needs its format: --format gr, mtx or edgelist" -
+expect_error 2 "GRAPH '-' (standard input) needs its format: --format gr, mtx, edgelist or metis" -
 expect_error 2 "--cache: standard input cannot be cached" - --format gr --cache "$tmp/out/c.tgb"
 # the dial engine: weights outside 1..64 refused, naming the engine that takes them; a bad threshold
 expect_error 1 "use --engine batched" --gen grid:20x20:1-100 --engine dial --sources 0-9 --ncpu 1

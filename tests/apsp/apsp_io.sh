@@ -3,7 +3,8 @@
 # ranks (byte-identical outputs), on the CPU, and with the journal (a run killed by kill -9,
 # then --resume, gives the same bytes as a run without a journal):
 #  - a .gr.gz file and gzipped standard input give the bytes of the .gr (1, 2, 4 ranks); a
-#    truncated one fails with a message and no output;
+#    truncated one fails with a message and no output; a METIS file of the undirected graph gives
+#    its bytes;
 #  - --undirected, for a file and for --gen: the same table and rows as the graph written with
 #    both directions by tuccompi-graph convert --undirected; a symmetric graph is unchanged;
 #    refused against --max-memory before the new CSR is allocated;
@@ -121,6 +122,18 @@ src="--sources 0-299"
 "$app" "$tmp/d.gr" --undirected $src -q -o "$tmp/du.csv" --rows "$tmp/du.rows" 2>"$tmp/err" || fail "--undirected: $(cat "$tmp/err")"
 same "$tmp/du.csv" "$tmp/u.csv" "--undirected"
 same "$tmp/du.rows" "$tmp/u.rows" "--undirected"
+# the undirected graph as a METIS file (a line of NEIGHBOUR WEIGHT pairs per vertex, FMT 1): the same
+# table and rows; through standard input (--format metis) and gzipped too
+awk '$1 == "p" { n = $3; m = $4 } $1 == "a" { adj[$2] = adj[$2] " " $3 " " $4 }
+	END { print "% the test graph"; print n, m / 2, 1; for (v = 1; v <= n; v++) print substr(adj[v], 2) }' \
+	"$tmp/u.gr" >"$tmp/u.graph"
+"$app" "$tmp/u.graph" $src -q -o "$tmp/mt.csv" --rows "$tmp/mt.rows" 2>"$tmp/err" || fail "METIS: $(cat "$tmp/err")"
+same "$tmp/mt.csv" "$tmp/u.csv" "METIS"
+same "$tmp/mt.rows" "$tmp/u.rows" "METIS"
+gzip -c "$tmp/u.graph" >"$tmp/u.metis.gz"
+"$app" - --format metis $src -q -o "$tmp/mt2.csv" <"$tmp/u.metis.gz" || fail "METIS, gzipped on standard input"
+same "$tmp/mt2.csv" "$tmp/u.csv" "METIS, gzipped on standard input"
+echo "ok: a METIS file of the undirected graph gives its table and rows (file, gzipped standard input)"
 "$app" "$tmp/d.gr" $src -q -o "$tmp/d.csv" || fail "directed run"
 cmp -s "$tmp/d.csv" "$tmp/u.csv" && fail "--undirected changed nothing on a directed graph"
 "$app" --gen random:4000:1-4:1-30 --seed 3 --undirected $src -q -o "$tmp/gu.csv" --rows "$tmp/gu.rows" || fail "--gen --undirected"

@@ -186,7 +186,7 @@ expect 1 "x.csv:1: source 'from' is not a vertex id (an integer from 0); a heade
 printf '0 4000000000\n' >"$tmp/hostile.edges"
 expect 1 "hostile.edges:1: vertex id 4000000000 makes the graph 4000000001 vertices (ids are used as given: n = largest id + 1), which with 1 arc need [0-9]* bytes, more than the limit of 1073741824 (--max-memory); renumber" \
 	timeout 20 "$tg" info --max-memory 1G "$tmp/hostile.edges"
-expect 2 "--format 'el': use gr (DIMACS), mtx (Matrix Market), tgb (binary) or edgelist" "$tg" info --format el "$tmp/g.edges"
+expect 2 "--format 'el': use gr (DIMACS), mtx (Matrix Market), tgb (binary), edgelist or metis" "$tg" info --format el "$tmp/g.edges"
 expect 2 "cannot write '.*x.dat': output files are .gr (DIMACS), .tgb (binary) or .edges/.el/.txt/.csv/.tsv" \
 	"$tg" convert "$tmp/g.edges" "$tmp/x.dat"
 rm -f "$tmp"/e.* "$tmp"/e2.gr "$tmp"/x.edges "$tmp"/x.csv

@@ -269,7 +269,7 @@ static void check_file(const char *sub, const char *name)
 
 static int graph_file(const struct dirent *d)
 {
-	static const char *const kinds[] = {".gr", ".mtx", ".co", ".edges", ".el", ".txt", ".csv", ".tsv"};
+	static const char *const kinds[] = {".gr", ".mtx", ".co", ".edges", ".el", ".txt", ".csv", ".tsv", ".graph"};
 	for (unsigned k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
 		if (ends_with(d->d_name, kinds[k]) && strlen(d->d_name) > strlen(kinds[k]))
 			return 1;
@@ -349,7 +349,7 @@ static void test_names_and_options(void)
 	write_file(txt, "p sp 2 1\na 1 2 3\n", 17);
 	ASSERT_EQ(graph_read(txt, NULL, &g, &err), -EINVAL);
 	ASSERT_STR_CONTAINS(err.msg, "graph.dat: cannot tell the format from the name; use a .gr (DIMACS), .mtx (Matrix "
-				     "Market), .tgb (binary) or .edges/.el/.txt/.csv/.tsv (edge list) file");
+				     "Market), .tgb (binary), .edges/.el/.txt/.csv/.tsv (edge list) or .graph/.metis (METIS) file");
 	/* a DIMACS file named .txt is read as an edge list, and says where it stops */
 	const char *astxt = in_scratch("dimacs.txt");
 	write_file(astxt, "p sp 2 1\na 1 2 3\n", 17);

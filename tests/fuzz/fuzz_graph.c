@@ -1,4 +1,4 @@
-/* libFuzzer target for the graph readers (DIMACS .gr, Matrix Market .mtx, edge lists, DIMACS
+/* libFuzzer target for the graph readers (DIMACS .gr, Matrix Market .mtx, edge lists, METIS, DIMACS
  * coordinates .co), the binary cache (.tgb) and the cache logic of graph_read_cached. Build and run it with
  * tests/fuzz/run.sh (clang, -fsanitize=fuzzer,address,undefined).
  *
@@ -6,7 +6,8 @@
  *   0-1  format: 0 .gr, 1 .mtx, 2 .tgb, 3 .co (with bit 3: an edge list)
  *   2    text formats: read it from standard input (a pipe: size unknown, no seeking)
  *   3    .tgb: write the right checksum into the header first, so that the checks behind the
- *        checksum (sizes, CSR invariants) see arbitrary arrays; format 3: an edge list, not .co
+ *        checksum (sizes, CSR invariants) see arbitrary arrays; format 3: an edge list, not .co;
+ *        format 1: METIS, not .mtx
  *   4-5  real_scale (Matrix Market real, edge lists' decimal weights): 1, 0.001, 1e6 or 3.7
  *   6    pattern_weight 1000000 and real_round 1 (else the defaults: pattern weight 1, real
  *        weights that are not integers refused)
@@ -175,13 +176,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 	int format = mode & 3, from_pipe = (mode >> 2) & 1 && format != 2;
 	if (format == 3 && (mode >> 3) & 1)
 		format = 4; /* an edge list */
-	int cached = (mode >> 7) & 1 && (format < 2 || format == 4);
+	else if (format == 1 && (mode >> 3) & 1)
+		format = 5; /* METIS */
+	int cached = (mode >> 7) & 1 && (format < 2 || format >= 4);
 	if (format == 2 && (mode >> 3) & 1)
 		fix_checksum(data, len);
 	set_file(data, len);
 
-	static const enum graph_format formats[5] = {GRAPH_FORMAT_DIMACS, GRAPH_FORMAT_MTX, GRAPH_FORMAT_BINARY,
-						     GRAPH_FORMAT_AUTO, GRAPH_FORMAT_EDGELIST};
+	static const enum graph_format formats[6] = {GRAPH_FORMAT_DIMACS, GRAPH_FORMAT_MTX, GRAPH_FORMAT_BINARY,
+						     GRAPH_FORMAT_AUTO, GRAPH_FORMAT_EDGELIST, GRAPH_FORMAT_METIS};
 	struct graph_read_info info;
 	struct graph_read_options o = {.format = formats[format],
 				       .real_scale = scales[(mode >> 4) & 3],

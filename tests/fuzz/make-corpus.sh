@@ -20,6 +20,7 @@ for f in "$top"/tests/data/graphs/good/* "$top"/tests/data/graphs/bad/*; do
 	*.mtx) seed 1 "mtx-$base" "$f"; seed 17 "mtx-scaled-$base" "$f"; seed 65 "mtx-round-$base" "$f" ;;
 	*.co) seed 3 "co-$base" "$f" ;;
 	*.edges | *.el | *.txt | *.csv | *.tsv) seed 11 "el-$base" "$f"; seed 15 "el-pipe-$base" "$f"; seed 27 "el-scaled-$base" "$f" ;;
+	*.graph) seed 9 "metis-$base" "$f"; seed 13 "metis-pipe-$base" "$f" ;;
 	esac
 done
 for f in basic dups_loops unreachable; do

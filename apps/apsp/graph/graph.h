@@ -50,13 +50,22 @@ int graph_set_error(struct graph_error *err, int rc, const char *fmt, ...) __att
 /** What a file holds. */
 enum graph_format
 {
-	GRAPH_FORMAT_AUTO = 0, /**< from the file name: .gr, .mtx, .tgb (binary cache), .edges .el .txt .csv .tsv */
+	GRAPH_FORMAT_AUTO = 0, /**< from the file name: .gr, .mtx, .tgb (binary cache), .edges .el .txt .csv .tsv,
+				    .graph .metis (and the text ones with .gz after) */
 	GRAPH_FORMAT_DIMACS,   /**< 9th DIMACS challenge: "p sp n m", "a u v w", 1-based */
 	GRAPH_FORMAT_MTX,      /**< Matrix Market coordinate: pattern/integer/real, general/symmetric */
 	GRAPH_FORMAT_BINARY,   /**< this library's cache (.tgb) */
 	GRAPH_FORMAT_EDGELIST, /**< one arc a line, "u v" or "u v w" (blanks, tabs or one comma), 0-based,
 				    n = largest id + 1, missing weight 1, '#' and '%' comment lines */
+	GRAPH_FORMAT_METIS,    /**< METIS (.graph, .metis): "n m [fmt [ncon]]", then a line of neighbours per
+				    vertex (1-based, edge weights when fmt says), read only */
 };
+
+/** Whether @p f is a text format (read from standard input too). */
+static inline int graph_format_is_text(enum graph_format f)
+{
+	return f == GRAPH_FORMAT_DIMACS || f == GRAPH_FORMAT_MTX || f == GRAPH_FORMAT_EDGELIST || f == GRAPH_FORMAT_METIS;
+}
 
 /** What a read did that its user should hear of (graph_read_options::info). */
 struct graph_read_info

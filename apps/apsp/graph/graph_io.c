@@ -1,6 +1,6 @@
 /* Reading graph files: the format from the name or the options, the options checked, the
  * reader of each format (graph_gr.c DIMACS, graph_mtx.c Matrix Market, graph_edgelist.c edge
- * lists, graph_tgb.c the binary file; graph_text.c is the text formats' line reader), and the
+ * lists, graph_metis.c METIS, graph_tgb.c the binary file; graph_text.c is the text formats' line reader), and the
  * cache of graph_read_cached.
  *
  * A path of "-" is standard input (text formats only, read without seeking; its format must be
@@ -49,14 +49,16 @@ static int format_of(const char *path, enum graph_format *f, struct graph_error 
 	else if (dot && (strcasecmp(dot, ".edges") == 0 || strcasecmp(dot, ".el") == 0 || strcasecmp(dot, ".txt") == 0 ||
 			 strcasecmp(dot, ".csv") == 0 || strcasecmp(dot, ".tsv") == 0))
 		*f = GRAPH_FORMAT_EDGELIST;
+	else if (dot && (strcasecmp(dot, ".graph") == 0 || strcasecmp(dot, ".metis") == 0))
+		*f = GRAPH_FORMAT_METIS;
 	else if (!gz && dot && (strcasecmp(dot, ".bz2") == 0 || strcasecmp(dot, ".xz") == 0 || strcasecmp(dot, ".zst") == 0))
 		return graph_set_error(err, -EINVAL, "%s: %s files are not read; decompress it first (or recompress it with "
 				       "gzip: .gz files are read as they are)", path, dot + 1);
 	else
 		return graph_set_error(err, -EINVAL,
 				       "%s: cannot tell the format from the name; use a .gr (DIMACS), .mtx (Matrix Market), .tgb "
-				       "(binary) or .edges/.el/.txt/.csv/.tsv (edge list) file, gzipped or not (.gr.gz), or give the "
-				       "format (--format gr|mtx|tgb|edgelist)",
+				       "(binary), .edges/.el/.txt/.csv/.tsv (edge list) or .graph/.metis (METIS) file, gzipped or "
+				       "not (.gr.gz), or give the format (--format gr|mtx|tgb|edgelist|metis)",
 				       path);
 	if (gz && *f == GRAPH_FORMAT_BINARY)
 		return graph_set_error(err, -EINVAL, "%s: binary graphs (.tgb) are read as they are, not gzipped; gunzip it "
@@ -101,13 +103,14 @@ int graph_read(const char *path, const struct graph_read_options *opt, struct gr
 				       "input; give the file's name");
 	if (f == GRAPH_FORMAT_BINARY)
 		return graph_tgb_read(path, &o, NULL, g, err);
-	if (f != GRAPH_FORMAT_DIMACS && f != GRAPH_FORMAT_MTX && f != GRAPH_FORMAT_EDGELIST)
+	if (!graph_format_is_text(f))
 		return graph_set_error(err, -EINVAL, "%s: unknown format %d", path, (int)f);
 	struct reader r;
 	if ((rc = graph_reader_open(&r, path, err)) < 0)
 		return rc;
 	rc = f == GRAPH_FORMAT_DIMACS ? graph_read_dimacs_text(&r, &o, g)
 	     : f == GRAPH_FORMAT_MTX  ? graph_read_mtx_text(&r, &o, g)
+	     : f == GRAPH_FORMAT_METIS ? graph_read_metis_text(&r, &o, g)
 				      : graph_read_edgelist_text(&r, &o, g);
 	if (rc == 0 && o.info)
 		*o.info = r.info;

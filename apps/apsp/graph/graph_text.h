@@ -261,5 +261,6 @@ int graph_parse_real(struct reader *r, char *tok, char *end, const struct graph_
 int graph_read_dimacs_text(struct reader *r, const struct graph_read_options *o, struct graph *g);
 int graph_read_mtx_text(struct reader *r, const struct graph_read_options *o, struct graph *g);
 int graph_read_edgelist_text(struct reader *r, const struct graph_read_options *o, struct graph *g);
+int graph_read_metis_text(struct reader *r, const struct graph_read_options *o, struct graph *g);
 
 #endif
