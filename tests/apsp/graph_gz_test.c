@@ -117,7 +117,7 @@ static void test_gzip(void)
 	write_gz(gz, bad, strlen(bad), 1);
 	expect_gz_error(gz, "z.gr.gz:3: arc target 9 out of range 1..3");
 	/* ... also from a pipe whose writer then stalls: the error comes without waiting for the writer
-	 * (the text in hand is parsed before the next read; the inflating thread is cancelled) */
+	 * (the text in hand is parsed before the next read; the inflating thread waits in poll(), which the close wakes) */
 	zdata = slurp(gz, &zlen);
 	opt.format = GRAPH_FORMAT_DIMACS;
 	ASSERT_EQ(read_stdin_stalled(zdata, zlen, 1, &opt, &back, &err), -EINVAL);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <math.h>
 #include <stdio.h>
@@ -140,6 +141,7 @@ struct reader_gz
 	char msg[sizeof(((struct graph_error *)0)->msg)]; /* the stream's error */
 	/* the thread */
 	int threaded, stop, next; /* next: the slot the parser takes next */
+	int wake[2];              /* the close writes to wake[1]: the thread's poll() on a pipe returns */
 	pthread_t th;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -166,6 +168,21 @@ static ssize_t gz_inflate(struct reader_gz *z, char *dst, size_t n)
 		{
 			if (z->s.avail_out < n) /* text in hand: the parser takes it before a read that may wait (a pipe) */
 				break;
+			if (z->threaded)
+			{
+				/* a pipe's writer may stall: wait for its bytes or for the close, not in read() */
+				struct pollfd pf[2] = { { .fd = z->fd, .events = POLLIN }, { .fd = z->wake[0], .events = POLLIN } };
+				if (poll(pf, 2, -1) < 0 && errno != EINTR)
+				{
+					int e = errno;
+					snprintf(z->msg, sizeof z->msg, "%s: poll error: %s", z->path, strerror(e));
+					return -e;
+				}
+				if (pf[1].revents)
+					return -ECANCELED; /* the parser closed the reader: nobody reads this */
+				if (!pf[0].revents)
+					continue;
+			}
 			ssize_t k = read(z->fd, z->in, z->in_cap);
 			if (k < 0 && errno == EINTR)
 				continue;
@@ -221,21 +238,14 @@ static ssize_t gz_inflate(struct reader_gz *z, char *dst, size_t n)
 	return (ssize_t)(n - z->s.avail_out);
 }
 
-static void gz_unlock(void *mu)
-{
-	pthread_mutex_unlock(mu);
-}
-
 /* The thread's wait for slot @p sl to be taken (or the close): 0, or 1 to stop. */
 static int gz_wait_free(struct reader_gz *z, struct gz_slot *sl)
 {
-	int stop;
 	pthread_mutex_lock(&z->mu);
-	pthread_cleanup_push(gz_unlock, &z->mu);
 	while (sl->full && !z->stop)
-		pthread_cond_wait(&z->cv, &z->mu); /* a cancellation point: the handler unlocks */
-	stop = z->stop;
-	pthread_cleanup_pop(1);
+		pthread_cond_wait(&z->cv, &z->mu);
+	int stop = z->stop;
+	pthread_mutex_unlock(&z->mu);
 	return stop;
 }
 
@@ -267,15 +277,19 @@ static void gz_free(struct reader *r)
 		return;
 	if (z->threaded)
 	{
-		/* the thread may wait in read() on a pipe whose writer stalls: cancel it */
+		/* the thread may wait on a pipe whose writer stalls: the byte on wake ends its poll() (no
+		 * pthread_cancel: its forced unwinding trips AddressSanitizer's stack checks) */
 		pthread_mutex_lock(&z->mu);
 		z->stop = 1;
 		pthread_cond_broadcast(&z->cv);
 		pthread_mutex_unlock(&z->mu);
-		pthread_cancel(z->th);
+		ssize_t unused = write(z->wake[1], "x", 1);
+		(void)unused;
 		pthread_join(z->th, NULL);
 		pthread_mutex_destroy(&z->mu);
 		pthread_cond_destroy(&z->cv);
+		close(z->wake[0]);
+		close(z->wake[1]);
 	}
 	inflateEnd(&z->s);
 	free(z->slot[0].data);
@@ -342,17 +356,29 @@ static int gz_start(struct reader *r, size_t k)
 	r->size = 0; /* the text's size is not known */
 	r->gz = z;
 	if ((z->slot[0].data = malloc(GZ_OUT_CHUNK)) && (z->slot[1].data = malloc(GZ_OUT_CHUNK)) &&
-	    pthread_mutex_init(&z->mu, NULL) == 0)
+	    pipe(z->wake) == 0)
 	{
-		if (pthread_cond_init(&z->cv, NULL) == 0)
+		fcntl(z->wake[0], F_SETFD, FD_CLOEXEC);
+		fcntl(z->wake[1], F_SETFD, FD_CLOEXEC);
+		if (pthread_mutex_init(&z->mu, NULL) == 0)
 		{
-			if (pthread_create(&z->th, NULL, gz_thread, z) == 0)
-				z->threaded = 1;
-			else
-				pthread_cond_destroy(&z->cv);
+			if (pthread_cond_init(&z->cv, NULL) == 0)
+			{
+				z->threaded = 1; /* before the thread starts: gz_inflate polls when threaded */
+				if (pthread_create(&z->th, NULL, gz_thread, z) != 0)
+				{
+					z->threaded = 0;
+					pthread_cond_destroy(&z->cv);
+				}
+			}
+			if (!z->threaded)
+				pthread_mutex_destroy(&z->mu);
 		}
 		if (!z->threaded)
-			pthread_mutex_destroy(&z->mu);
+		{
+			close(z->wake[0]);
+			close(z->wake[1]);
+		}
 	}
 	return 0;
 nomem:
