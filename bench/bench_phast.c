@@ -8,7 +8,8 @@
  * weights 1-10), rmat:SCALE, with their options. --knob sets the GPU sweeps' knobs (struct
  * sssp_phast_gpu_knobs, phast_gpu.h): chain_vertices, chain_arcs, split, split_min, filter,
  * profile (the first N passes print where their time went) and store_all (1: every row stored, also
- * the lowest level's that no output reads).
+ * the lowest level's that no output reads), narrow (0: 32-bit rows always, not 16-bit ones while the
+ * distances fit).
  * Prints the contraction hierarchy (built, or read from --cache and rebuilt when stale or
  * corrupt), its upward search spaces, then the SSSP rate of: Dijkstra on one core and on T
  * threads (sssp_dijkstra), PHAST on one core and on T threads (16 sources per sweep), PHAST on
@@ -162,7 +163,7 @@ int main(int argc, char **argv)
 	const struct bench_knob knob_table[] = { { "chain_vertices", &kn.chain_vertices }, { "chain_arcs", &kn.chain_arcs },
 						 { "split", &kn.split },			{ "split_min", &kn.split_min },
 						 { "filter", &kn.filter },			{ "profile", &kn.profile },
-						 { "store_all", &kn.store_all } };
+						 { "store_all", &kn.store_all },		{ "narrow", &kn.narrow } };
 #endif
 	uint32_t K = 1024, D = 8, G = 16384;
 	uint64_t seed = 1;
@@ -415,6 +416,9 @@ int main(int argc, char **argv)
 		printf("PHAST GPU, %u lanes%s:  %10.1f SSSP/s (%.1f us per source, %u sources; hierarchy upload %.2f s) = "
 		       "%.1fx Dijkstra on %u threads, %.1fx PHAST on %u threads\n",
 		       lanes, rows ? ", rows" : "", 1 / tg, tg * 1e6, G, t_up, tdT / tg, T, tpT / tg, T);
+		unsigned long long np, nr;
+		sssp_phast_gpu_narrow_counts(&np, &nr);
+		printf("16-bit rows (knob narrow): %llu passes, %llu of them run again with 32-bit rows\n", np, nr);
 		if (tdT > tg)
 			printf("break-even (GPU): %.0f sources (preprocessing %.2f s / %.3f ms saved per source against Dijkstra "
 			       "on %u threads)\n",

@@ -50,6 +50,11 @@ constexpr unsigned FILTER_MAX_DEGREE = 8; // up_filtered on levels of at most th
 #ifndef PHAST_STORE_ALL
 #define PHAST_STORE_ALL 0
 #endif
+// the default of sssp_phast_gpu_knobs::narrow (a build with -DPHAST_NARROW=0 measures 32-bit rows in
+// programs that have no knobs)
+#ifndef PHAST_NARROW
+#define PHAST_NARROW 1
+#endif
 constexpr int ROWS_IN_FLIGHT = PHAST_ROWS_IN_FLIGHT;
 using phast_plan::CHAINED;
 using phast_plan::FILTERED;
@@ -75,6 +80,8 @@ struct params
 	unsigned long long *acc_sum;
 	uint32_t *acc_ecc, *acc_cnt;
 	unsigned long long *acc_harm_lo, *acc_harm_hi;
+	uint32_t *top;      // narrow: the largest end of a split level's positions (atomicMax), then s_top
+	uint32_t *overflow; // narrow: set when a final distance is NARROW_CAP or more (once per block)
 	unsigned long long *prof; // knobs->profile: times of the steps (see stamp), else NULL
 	uint32_t src[MAX_LANES];  // original ids
 };
@@ -98,51 +105,81 @@ __device__ __forceinline__ uint32_t sat_add(uint32_t d, uint32_t w)
 	return d == INF ? INF : t;
 }
 
-template <int LPT> __device__ __forceinline__ void load_row(const uint32_t *r, uint32_t (&v)[LPT])
+// Narrow passes (sssp_phast_gpu_knobs::narrow: rows that no output reads, on a hierarchy whose
+// distances fit; docs/apsp.md, "PHAST's 16-bit rows"): the rows of the positions from s_top on
+// are 16-bit, after the 32-bit rows of the positions before it. s_top is past every level that
+// splits its vertices among warps (their rows take atomicMin, which has no 16-bit form): the top
+// of the hierarchy, a few thousand vertices. A 16-bit row holds NARROW_INF for INF and at most
+// NARROW_CAP; a distance of NARROW_CAP or more sets the pass's overflow word, and the host runs
+// the pass again with 32-bit rows only (s_top = n). Registers hold 32-bit values either way; only
+// loads and stores convert.
+constexpr uint32_t NARROW_INF = 0xffffu, NARROW_CAP = 0xfffeu;
+
+__device__ __forceinline__ uint32_t widen(uint32_t h)
 {
-	if constexpr (LPT == 8)
-	{
-		uint4 x = reinterpret_cast<const uint4 *>(r)[0], y = reinterpret_cast<const uint4 *>(r)[1];
-		v[0] = x.x;
-		v[1] = x.y;
-		v[2] = x.z;
-		v[3] = x.w;
-		v[4] = y.x;
-		v[5] = y.y;
-		v[6] = y.z;
-		v[7] = y.w;
-	}
-	else if constexpr (LPT == 4)
-	{
-		uint4 x = *reinterpret_cast<const uint4 *>(r);
-		v[0] = x.x;
-		v[1] = x.y;
-		v[2] = x.z;
-		v[3] = x.w;
-	}
-	else if constexpr (LPT == 2)
-	{
-		uint2 x = *reinterpret_cast<const uint2 *>(r);
-		v[0] = x.x;
-		v[1] = x.y;
-	}
-	else
-		v[0] = *r;
+	return h == NARROW_INF ? INF : h;
 }
 
-template <int LPT> __device__ __forceinline__ void store_row(uint32_t *r, const uint32_t (&v)[LPT])
+__device__ __forceinline__ uint32_t narrow(uint32_t v)
 {
-	if constexpr (LPT == 8)
+	return v == INF ? NARROW_INF : min(v, NARROW_CAP);
+}
+
+// LPT words of D as 32-bit values: the raw words of 4 * LPT or 2 * LPT bytes, then widened
+template <int LPT, typename D> __device__ __forceinline__ void load_row(const D *r, uint32_t (&v)[LPT])
+{
+	constexpr int W = LPT * (int)sizeof(D) / 4; // 32-bit words of the thread's part (narrow LPT 1: none)
+	uint32_t x[W > 0 ? W : 1];
+	if constexpr (W >= 4)
+		for (int i = 0; i < W; i += 4)
+		{
+			uint4 q = reinterpret_cast<const uint4 *>(r)[i / 4];
+			x[i] = q.x;
+			x[i + 1] = q.y;
+			x[i + 2] = q.z;
+			x[i + 3] = q.w;
+		}
+	else if constexpr (W == 2)
 	{
-		reinterpret_cast<uint4 *>(r)[0] = make_uint4(v[0], v[1], v[2], v[3]);
-		reinterpret_cast<uint4 *>(r)[1] = make_uint4(v[4], v[5], v[6], v[7]);
+		uint2 q = *reinterpret_cast<const uint2 *>(r);
+		x[0] = q.x;
+		x[1] = q.y;
 	}
-	else if constexpr (LPT == 4)
-		*reinterpret_cast<uint4 *>(r) = make_uint4(v[0], v[1], v[2], v[3]);
-	else if constexpr (LPT == 2)
-		*reinterpret_cast<uint2 *>(r) = make_uint2(v[0], v[1]);
+	else if constexpr (W == 1)
+		x[0] = *reinterpret_cast<const uint32_t *>(r);
 	else
-		*r = v[0];
+		x[0] = *r;
+	if constexpr (sizeof(D) == 4)
+		for (int i = 0; i < LPT; i++)
+			v[i] = x[i];
+	else if constexpr (W == 0)
+		v[0] = widen(x[0]);
+	else
+		for (int i = 0; i < LPT; i++)
+			v[i] = widen((x[i / 2] >> (16 * (i & 1))) & 0xffffu);
+}
+
+template <int LPT, typename D> __device__ __forceinline__ void store_row(D *r, const uint32_t (&v)[LPT])
+{
+	constexpr int W = LPT * (int)sizeof(D) / 4;
+	uint32_t x[W > 0 ? W : 1];
+	if constexpr (sizeof(D) == 4)
+		for (int i = 0; i < LPT; i++)
+			x[i] = v[i];
+	else if constexpr (W == 0)
+		x[0] = narrow(v[0]);
+	else
+		for (int i = 0; i < W; i++)
+			x[i] = narrow(v[2 * i]) | narrow(v[2 * i + 1]) << 16;
+	if constexpr (W >= 4)
+		for (int i = 0; i < W; i += 4)
+			reinterpret_cast<uint4 *>(r)[i / 4] = make_uint4(x[i], x[i + 1], x[i + 2], x[i + 3]);
+	else if constexpr (W == 2)
+		*reinterpret_cast<uint2 *>(r) = make_uint2(x[0], x[1]);
+	else if constexpr (W == 1)
+		*reinterpret_cast<uint32_t *>(r) = x[0];
+	else
+		*r = (D)x[0];
 }
 
 template <int LPT> __device__ __forceinline__ void fill_row(uint32_t (&v)[LPT], uint32_t x)
@@ -151,14 +188,70 @@ template <int LPT> __device__ __forceinline__ void fill_row(uint32_t (&v)[LPT], 
 		v[i] = x;
 }
 
-template <int LPT> __device__ __forceinline__ uint32_t *row_of(const params &P, uint32_t p, unsigned lane)
+__shared__ uint32_t s_top;  // the first position with a 16-bit row (n: none); set per block
+__shared__ uint32_t s_over; // a final distance of NARROW_CAP or more in this block (narrow passes)
+
+template <int LPT, bool N> __device__ __forceinline__ uint32_t *wide_row(const params &P, uint32_t p, unsigned lane)
 {
 	return P.dist + (size_t)p * (32 * LPT) + lane * LPT;
 }
 
+template <int LPT, bool N> __device__ __forceinline__ uint16_t *thin_row(const params &P, uint32_t p, unsigned lane)
+{
+	return reinterpret_cast<uint16_t *>(P.dist + (size_t)s_top * (32 * LPT)) + (size_t)(p - s_top) * (32 * LPT) +
+	       lane * LPT;
+}
+
+// vertex p's row (the thread's LPT lanes of it), loaded, stored, or lowered lane by lane (atomicMin)
+template <int LPT, bool N> __device__ __forceinline__ void row_load(const params &P, uint32_t p, unsigned lane, uint32_t (&v)[LPT])
+{
+	if (!N || p < s_top)
+		load_row<LPT, uint32_t>(wide_row<LPT, N>(P, p, lane), v);
+	else
+		load_row<LPT, uint16_t>(thin_row<LPT, N>(P, p, lane), v);
+}
+
+template <int LPT, bool N> __device__ __forceinline__ void row_store(const params &P, uint32_t p, unsigned lane, const uint32_t (&v)[LPT])
+{
+	if (!N || p < s_top)
+		store_row<LPT, uint32_t>(wide_row<LPT, N>(P, p, lane), v);
+	else
+		store_row<LPT, uint16_t>(thin_row<LPT, N>(P, p, lane), v);
+}
+
+template <int LPT, bool N> __device__ __forceinline__ void row_lower(const params &P, uint32_t p, unsigned lane, const uint32_t (&v)[LPT])
+{
+	if (!N || p < s_top)
+	{
+		uint32_t *row = wide_row<LPT, N>(P, p, lane);
+		for (int i = 0; i < LPT; i++)
+			if (v[i] != INF)
+				atomicMin(&row[i], v[i]);
+		return;
+	}
+	// not reached while s_top is past every split level; kept exact all the same: a compare-and-swap
+	// of the 32-bit word that holds the 16-bit lane
+	uint16_t *row = thin_row<LPT, N>(P, p, lane);
+	for (int i = 0; i < LPT; i++)
+		if (v[i] != INF)
+		{
+			const uint32_t h = narrow(v[i]);
+			uint32_t *w = reinterpret_cast<uint32_t *>(reinterpret_cast<uintptr_t>(&row[i]) & ~(uintptr_t)3);
+			const unsigned sh = (reinterpret_cast<uintptr_t>(&row[i]) & 2) * 8;
+			uint32_t old = *w, assumed;
+			do
+			{
+				assumed = old;
+				if (((assumed >> sh) & 0xffffu) <= h)
+					break;
+				old = atomicCAS(w, assumed, (assumed & ~(0xffffu << sh)) | h << sh);
+			} while (old != assumed);
+		}
+}
+
 // v = min(v, row(q) + w) over the arcs [b, e) of `arcs` (one warp; in the upward sweep only over
 // tails already reached). Returns whether any arc counted. Rows are loaded several at a time.
-template <int LPT, bool UP>
+template <int LPT, bool N, bool UP>
 __device__ bool fold_arcs(const params &P, const uint2 *arcs, unsigned long long b, unsigned long long e,
 			  unsigned lane, uint32_t (&v)[LPT])
 {
@@ -187,7 +280,7 @@ __device__ bool fold_arcs(const params &P, const uint2 *arcs, unsigned long long
 		{
 			uint32_t q = __shfl_sync(0xffffffffu, a.x, j), w = __shfl_sync(0xffffffffu, a.y, j);
 			uint32_t u[LPT];
-			load_row<LPT>(row_of<LPT>(P, q, lane), u);
+			row_load<LPT, N>(P, q, lane, u);
 			for (int i = 0; i < LPT; i++)
 				v[i] = min(v[i], sat_add(u[i], w));
 		}
@@ -217,13 +310,15 @@ __shared__ unsigned long long s_lsum[MAX_LANES];
 __shared__ uint32_t s_lecc[MAX_LANES], s_lcnt[MAX_LANES];
 #endif
 
-template <int LPT>
+template <int LPT, bool N>
 __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], const uint32_t (&v)[LPT])
 {
 	const unsigned lane = threadIdx.x & 31;
 	for (int i = 0; i < LPT; i++)
 		if (v[i] != INF)
 		{
+			if (N && v[i] >= NARROW_CAP)
+				s_over = 1; // perhaps more than a 16-bit row held: the host runs the pass again
 #if PHAST_SHARED_SUMS
 			(void)s;
 			atomicAdd(&s_lsum[i * 32 + lane], (unsigned long long)v[i]);
@@ -242,23 +337,22 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 // Vertex p with a warp of its own. Upward: the minimum over upward in-arcs from reached vertices;
 // p becomes reached if one of them is (or if it is a source). Downward: its final row, stored
 // unless @p store is false (a row nothing reads: the lowest level's, when no output reads rows).
-template <int LPT, bool UP>
+template <int LPT, bool N, bool UP>
 __device__ void whole_vertex(const params &P, uint32_t p, unsigned lane, lane_sums (&s)[LPT], bool store = true)
 {
-	uint32_t *row = row_of<LPT>(P, p, lane);
 	uint32_t v[LPT];
 	bool reached = P.flag[p] != 0;
 	if (reached)
-		load_row<LPT>(row, v);
+		row_load<LPT, N>(P, p, lane, v);
 	else
 		fill_row<LPT>(v, INF);
 	const unsigned long long *st = UP ? P.upin_start : P.down_start;
-	bool any = fold_arcs<LPT, UP>(P, UP ? P.upin : P.down, __ldg(&st[p]), __ldg(&st[p + 1]), lane, v);
+	bool any = fold_arcs<LPT, N, UP>(P, UP ? P.upin : P.down, __ldg(&st[p]), __ldg(&st[p + 1]), lane, v);
 	if (UP)
 	{
 		if (reached || any)
 		{
-			store_row<LPT>(row, v);
+			row_store<LPT, N>(P, p, lane, v);
 			if (!reached && lane == 0)
 				P.flag[p] = 1;
 		}
@@ -266,14 +360,14 @@ __device__ void whole_vertex(const params &P, uint32_t p, unsigned lane, lane_su
 	else
 	{
 		if (store)
-			store_row<LPT>(row, v);
-		add_sums<LPT>(P, s, v);
+			row_store<LPT, N>(P, p, lane, v);
+		add_sums<LPT, N>(P, s, v);
 	}
 }
 
 // Slice j of g of vertex p's arcs: their minimum folded into p's row (set before the level: the
 // source's row, the upward distances, or INF) lane by lane with atomicMin.
-template <int LPT, bool UP> __device__ void slice_vertex(const params &P, uint32_t p, unsigned j, unsigned g, unsigned lane)
+template <int LPT, bool N, bool UP> __device__ void slice_vertex(const params &P, uint32_t p, unsigned j, unsigned g, unsigned lane)
 {
 	const unsigned long long *st = UP ? P.upin_start : P.down_start;
 	unsigned long long b = __ldg(&st[p]), e = __ldg(&st[p + 1]), per = (e - b + g - 1) / g;
@@ -283,12 +377,9 @@ template <int LPT, bool UP> __device__ void slice_vertex(const params &P, uint32
 	e = min(e, b + per);
 	uint32_t v[LPT];
 	fill_row<LPT>(v, INF);
-	if (!fold_arcs<LPT, UP>(P, UP ? P.upin : P.down, b, e, lane, v))
+	if (!fold_arcs<LPT, N, UP>(P, UP ? P.upin : P.down, b, e, lane, v))
 		return;
-	uint32_t *row = row_of<LPT>(P, p, lane);
-	for (int i = 0; i < LPT; i++)
-		if (v[i] != INF)
-			atomicMin(&row[i], v[i]);
+	row_lower<LPT, N>(P, p, lane, v);
 	if (UP && lane == 0 && !P.flag[p])
 		P.flag[p] = 1;
 }
@@ -299,7 +390,7 @@ template <int LPT, bool UP> __device__ void slice_vertex(const params &P, uint32
 // or a reached tail among at most 32 upward in-arcs: a thread's own short loop), and the warp
 // runs whole_vertex only for those that may be reached. Where vertices have many arcs the lanes'
 // loops cost more than they save (docs/apsp.md, "PHAST on the GPU"): hence FILTER_MAX_DEGREE.
-template <int LPT>
+template <int LPT, bool N>
 __device__ void up_filtered(const params &P, uint32_t p0, uint32_t p1, unsigned long long wi, unsigned long long W,
 			    unsigned lane, lane_sums (&s)[LPT])
 {
@@ -317,7 +408,7 @@ __device__ void up_filtered(const params &P, uint32_t p0, uint32_t p1, unsigned 
 				maybe = P.flag[__ldg(&P.upin[b]).x] != 0;
 		}
 		for (unsigned m = __ballot_sync(0xffffffffu, maybe); m; m &= m - 1)
-			whole_vertex<LPT, true>(P, (uint32_t)c + (unsigned)(__ffs(m) - 1), lane, s);
+			whole_vertex<LPT, N, true>(P, (uint32_t)c + (unsigned)(__ffs(m) - 1), lane, s);
 	}
 }
 
@@ -351,21 +442,21 @@ __device__ level_plan plan_level(const params &P, int b, unsigned wpb, unsigned 
 
 // Rows of level l set to INF but for the sources', for the atomicMin of split vertices
 // (warp wi of W).
-template <int LPT> __device__ void clear_level(const params &P, const level_plan &l, unsigned long long wi,
+template <int LPT, bool N> __device__ void clear_level(const params &P, const level_plan &l, unsigned long long wi,
 					       unsigned long long W, unsigned lane)
 {
 	uint32_t v[LPT];
 	fill_row<LPT>(v, INF);
 	for (unsigned long long p = l.p0 + wi; p < l.p1; p += W)
 		if (!P.flag[p])
-			store_row<LPT>(row_of<LPT>(P, (uint32_t)p, lane), v);
+			row_store<LPT, N>(P, (uint32_t)p, lane, v);
 }
 
 // One level of a sweep by warp wi of W (block 0's warps for a chained level, else the grid's).
 // Upward, it also clears the rows of the next level (b - 1) if that one splits vertices in
 // either sweep; downward, it first adds up the rows of the previous level (b - 1) if that one
 // split its vertices (they were final only after its barrier).
-template <int LPT, bool UP>
+template <int LPT, bool N, bool UP>
 __device__ void sweep_level(const params &P, int b, unsigned long long wi, unsigned long long W, unsigned lane,
 			    lane_sums (&s)[LPT])
 {
@@ -374,37 +465,37 @@ __device__ void sweep_level(const params &P, int b, unsigned long long wi, unsig
 	{
 		const level_plan o = P.plan[b - 1];
 		if (UP && (split_of(o.up) > 1 || split_of(o.down) > 1))
-			clear_level<LPT>(P, o, wi, W, lane);
+			clear_level<LPT, N>(P, o, wi, W, lane);
 		if (!UP && split_of(o.down) > 1)
 			for (unsigned long long p = o.p0 + wi; p < o.p1; p += W)
 			{
 				uint32_t v[LPT];
-				load_row<LPT>(row_of<LPT>(P, (uint32_t)p, lane), v);
-				add_sums<LPT>(P, s, v);
+				row_load<LPT, N>(P, (uint32_t)p, lane, v);
+				add_sums<LPT, N>(P, s, v);
 			}
 	}
 	const unsigned g = split_of(UP ? l.up : l.down);
 	if (UP && (l.up & FILTERED))
-		up_filtered<LPT>(P, l.p0, l.p1, wi, W, lane, s);
+		up_filtered<LPT, N>(P, l.p0, l.p1, wi, W, lane, s);
 	else if (g <= 1)
 	{
 		const bool store = UP || P.keep_rows || b + 1 < (int)P.levels;
 		for (unsigned long long p = l.p0 + wi; p < l.p1; p += W)
-			whole_vertex<LPT, UP>(P, (uint32_t)p, lane, s, store);
+			whole_vertex<LPT, N, UP>(P, (uint32_t)p, lane, s, store);
 	}
 	else
 		for (unsigned long long t = wi; t < (unsigned long long)(l.p1 - l.p0) * g; t += W)
-			slice_vertex<LPT, UP>(P, l.p0 + (uint32_t)(t / g), (unsigned)(t % g), g, lane);
+			slice_vertex<LPT, N, UP>(P, l.p0 + (uint32_t)(t / g), (unsigned)(t % g), g, lane);
 }
 
-template <int LPT, bool UP> __device__ bool chained(const params &P, int b)
+template <int LPT, bool N, bool UP> __device__ bool chained(const params &P, int b)
 {
 	return ((UP ? P.plan[b].up : P.plan[b].down) & CHAINED) != 0;
 }
 
 // A whole sweep: levels in sweep order, a chain of chained levels in block 0 (the other blocks
 // skip it), a grid barrier after each grid-wide level or chain.
-template <int LPT, bool UP> __device__ void sweep(const params &P, cg::grid_group &grid, lane_sums (&s)[LPT])
+template <int LPT, bool N, bool UP> __device__ void sweep(const params &P, cg::grid_group &grid, lane_sums (&s)[LPT])
 {
 	const unsigned lane = threadIdx.x & 31, wib = threadIdx.x >> 5, wpb = blockDim.x >> 5;
 	const unsigned long long gw = (unsigned long long)blockIdx.x * wpb + wib;
@@ -413,13 +504,13 @@ template <int LPT, bool UP> __device__ void sweep(const params &P, cg::grid_grou
 	const unsigned base = UP ? 2 : 2 + L;
 	for (int b = UP ? L - 1 : 0; b >= 0 && b < L;)
 	{
-		if (chained<LPT, UP>(P, b))
+		if (chained<LPT, N, UP>(P, b))
 		{
 			int c = b;
-			for (; c >= 0 && c < L && chained<LPT, UP>(P, c); c += step)
+			for (; c >= 0 && c < L && chained<LPT, N, UP>(P, c); c += step)
 				if (blockIdx.x == 0)
 				{
-					sweep_level<LPT, UP>(P, c, wib, wpb, lane, s);
+					sweep_level<LPT, N, UP>(P, c, wib, wpb, lane, s);
 					__syncthreads();
 					stamp(P, base + c);
 				}
@@ -427,7 +518,7 @@ template <int LPT, bool UP> __device__ void sweep(const params &P, cg::grid_grou
 		}
 		else
 		{
-			sweep_level<LPT, UP>(P, b, gw, nw, lane, s);
+			sweep_level<LPT, N, UP>(P, b, gw, nw, lane, s);
 			b += step;
 		}
 		if (UP || b < L)
@@ -436,7 +527,7 @@ template <int LPT, bool UP> __device__ void sweep(const params &P, cg::grid_grou
 	}
 }
 
-template <int LPT> __device__ void phast_body(const params &P)
+template <int LPT, bool N> __device__ void phast_body(const params &P)
 {
 	constexpr unsigned K = 32 * LPT;
 	cg::grid_group grid = cg::this_grid();
@@ -456,16 +547,36 @@ template <int LPT> __device__ void phast_body(const params &P)
 
 	// 1. the levels' plans; the rows of the lowest level cleared if it splits vertices (every
 	//    warp plans that one itself); then the sources' rows
+	if constexpr (N)
+	{
+		if (threadIdx.x == 0)
+		{
+			s_top = P.n; // 32-bit rows until the split levels are known (a split lowest level: all)
+			s_over = 0;
+		}
+		__syncthreads();
+	}
 	for (unsigned long long b = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; b < (unsigned)L;
 	     b += (unsigned long long)gridDim.x * blockDim.x)
-		P.plan[b] = plan_level(P, (int)b, wpb, nw);
+	{
+		const level_plan pl = plan_level(P, (int)b, wpb, nw);
+		P.plan[b] = pl;
+		if (N && (split_of(pl.up) > 1 || split_of(pl.down) > 1))
+			atomicMax(P.top, pl.p1);
+	}
 	if (L > 0)
 	{
 		level_plan low = plan_level(P, L - 1, wpb, nw);
 		if (split_of(low.up) > 1 || split_of(low.down) > 1)
-			clear_level<LPT>(P, low, gw, nw, lane);
+			clear_level<LPT, N>(P, low, gw, nw, lane);
 	}
 	grid.sync();
+	if constexpr (N)
+	{
+		if (threadIdx.x == 0)
+			s_top = *P.top;
+		__syncthreads();
+	}
 	for (unsigned long long s = gw; s < P.k; s += nw)
 	{
 		uint32_t so = P.src[s], p = P.pos[so];
@@ -475,7 +586,7 @@ template <int LPT> __device__ void phast_body(const params &P)
 			unsigned j = lane * LPT + i;
 			v[i] = j < P.k && P.src[j] == so ? 0 : INF;
 		}
-		store_row<LPT>(row_of<LPT>(P, p, lane), v);
+		row_store<LPT, N>(P, p, lane, v);
 		if (lane == 0)
 			P.flag[p] = 1;
 	}
@@ -486,8 +597,8 @@ template <int LPT> __device__ void phast_body(const params &P)
 	lane_sums s[LPT];
 	for (int i = 0; i < LPT; i++)
 		s[i] = lane_sums{ 0, 0, 0 };
-	sweep<LPT, true>(P, grid, s);
-	sweep<LPT, false>(P, grid, s);
+	sweep<LPT, N, true>(P, grid, s);
+	sweep<LPT, N, false>(P, grid, s);
 	if (L > 0 && split_of(P.plan[L - 1].down) > 1)
 	{
 		// the last level's rows, final only now
@@ -496,14 +607,16 @@ template <int LPT> __device__ void phast_body(const params &P)
 		for (unsigned long long p = l.p0 + gw; p < l.p1; p += nw)
 		{
 			uint32_t v[LPT];
-			load_row<LPT>(row_of<LPT>(P, (uint32_t)p, lane), v);
-			add_sums<LPT>(P, s, v);
+			row_load<LPT, N>(P, (uint32_t)p, lane, v);
+			add_sums<LPT, N>(P, s, v);
 		}
 	}
 
 	// 4. the lanes' summaries: per block in shared memory, then one atomic per lane
-#if PHAST_SHARED_SUMS
 	__syncthreads();
+	if (N && threadIdx.x == 0 && s_over)
+		*P.overflow = 1;
+#if PHAST_SHARED_SUMS
 	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
 		if (s_lcnt[i])
 		{
@@ -555,6 +668,8 @@ TUCCOMPI_KERNELCHAR(phast_sweep32, 1, medium_coalesced, low, high, low);
 TUCCOMPI_KERNELCHAR(phast_sweep64, 1, medium_coalesced, low, high, low);
 TUCCOMPI_KERNELCHAR(phast_sweep128, 1, medium_coalesced, low, high, low);
 TUCCOMPI_KERNELCHAR(phast_sweep256, 1, medium_coalesced, low, high, low);
+TUCCOMPI_KERNELCHAR(phast_sweep128n, 1, medium_coalesced, low, high, low);
+TUCCOMPI_KERNELCHAR(phast_sweep256n, 1, medium_coalesced, low, high, low);
 // One lane's distances gathered into original order: strided reads, coalesced writes.
 TUCCOMPI_KERNELCHAR(phast_rows, 1, scatter, none, low, low);
 // The targets' columns of a pass (phast_cols): a transpose through shared memory of fixed shape,
@@ -564,11 +679,11 @@ TUCCOMPI_KERNELCHAR(phast_rows, 1, scatter, none, low, low);
 
 __global__ void phast_sweep32(params P)
 {
-	phast_body<1>(P);
+	phast_body<1, false>(P);
 }
 __global__ void phast_sweep64(params P)
 {
-	phast_body<2>(P);
+	phast_body<2, false>(P);
 }
 // PHAST_MAXREG=N: the wide passes' kernels held to N registers per thread, 64 by default: two blocks of
 // 512 threads per SM instead of one (0: the compiler's choice; docs/apsp.md, "PHAST's registers")
@@ -582,11 +697,20 @@ __global__ void phast_sweep64(params P)
 #endif
 __global__ void PHAST_WIDE phast_sweep128(params P)
 {
-	phast_body<4>(P);
+	phast_body<4, false>(P);
 }
 __global__ void PHAST_WIDE phast_sweep256(params P)
 {
-	phast_body<8>(P);
+	phast_body<8, false>(P);
+}
+// narrow passes (16-bit rows below the split levels), at 128 and 256 lanes
+__global__ void PHAST_WIDE phast_sweep128n(params P)
+{
+	phast_body<4, true>(P);
+}
+__global__ void PHAST_WIDE phast_sweep256n(params P)
+{
+	phast_body<8, true>(P);
 }
 
 __global__ void phast_rows(const uint32_t *dist, const uint32_t *__restrict__ pos, uint32_t n, unsigned lanes,
@@ -645,6 +769,7 @@ struct layout
 	unsigned long long *acc_sum;
 	uint32_t *acc_ecc, *acc_cnt;
 	unsigned long long *acc_harm_lo, *acc_harm_hi;
+	uint32_t *top, *overflow; // cleared with the sums before each pass
 	uint32_t *staging;
 	uint32_t *cols; // lanes x ntargets: a pass's target columns
 	size_t bytes;
@@ -671,6 +796,9 @@ layout lay_out(void *base, uint32_t n, unsigned lanes, uint32_t ntargets)
 	off += up256(lanes * sizeof(unsigned long long));
 	l.acc_harm_hi = (unsigned long long *)(p + off);
 	off += up256(lanes * sizeof(unsigned long long));
+	l.top = (uint32_t *)(p + off);
+	l.overflow = l.top + 1;
+	off += up256(2 * sizeof(uint32_t));
 	l.staging = (uint32_t *)(p + off);
 	off += up256((size_t)n * sizeof(uint32_t));
 	l.cols = (uint32_t *)(p + off);
@@ -685,8 +813,62 @@ struct host_acc
 	unsigned long long sum[MAX_LANES];
 	uint32_t ecc[MAX_LANES], cnt[MAX_LANES];
 	unsigned long long harm_lo[MAX_LANES], harm_hi[MAX_LANES];
+	uint32_t overflow;
 };
 thread_local host_acc *pinned_acc;
+// the hierarchy (its device level array) whose distances did not fit a narrow pass on this thread:
+// its later passes here are 32-bit from the start
+thread_local const void *wide_view;
+unsigned long long narrow_passes, narrow_reruns; // sssp_phast_gpu_narrow_counts
+// Block and resident blocks per SM of a sweep kernel on device dev: the tuner's block, raised to the
+// largest with as many resident warps per SM (fewer blocks: a cheaper grid barrier and more warps
+// for the chained levels; the tuner may pick small blocks when registers limit occupancy: 32
+// threads at 256 lanes). The last answers per thread are kept (each query costs microseconds).
+cudaError_t fit_block(const void *kern, int dev, unsigned asked, unsigned *block, int *per_sm)
+{
+	static thread_local struct
+	{
+		const void *kern;
+		int dev;
+		unsigned asked, block;
+		int per_sm;
+	} fit[4];
+	static thread_local unsigned next;
+	for (auto &f : fit)
+		if (f.kern == kern && f.dev == dev && f.asked == asked)
+		{
+			*block = f.block;
+			*per_sm = f.per_sm;
+			return cudaSuccess;
+		}
+	unsigned b = asked;
+	int ps = 0;
+	for (;; b -= 32)
+	{
+		cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ps, kern, (int)b, 0);
+		if (e != cudaSuccess)
+			return e;
+		if (ps >= 1 || b == 32)
+			break;
+	}
+	if (ps >= 1)
+		for (unsigned c = 1024; c > b; c -= 32)
+		{
+			int q = 0;
+			if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&q, kern, (int)c, 0) == cudaSuccess && q >= 1 &&
+			    (unsigned)q * c >= (unsigned)ps * b)
+			{
+				b = c;
+				ps = q;
+				break;
+			}
+		}
+	fit[next % 4] = { kern, dev, asked, b, ps };
+	next++;
+	*block = b;
+	*per_sm = ps;
+	return cudaSuccess;
+}
 } // namespace
 
 extern "C" size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes)
@@ -719,6 +901,7 @@ extern "C" void sssp_phast_gpu_knobs_default(struct sssp_phast_gpu_knobs *k)
 	k->filter = 1;
 	k->profile = 0;
 	k->store_all = PHAST_STORE_ALL;
+	k->narrow = PHAST_NARROW;
 }
 
 extern "C" int sssp_phast_gpu(const struct sssp_ch_view *v, const uint32_t *src, unsigned nsrc, unsigned lanes,
@@ -775,60 +958,44 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	if (!coop)
 		return fail(err, errlen, -ENODEV, "PHAST GPU: device %d cannot launch cooperative kernels", dev);
-	struct tuccompi_geometry geo;
-	if (tuccompi_gpu_geometry(kk, kern, n, 1, 0, &geo) < 0)
-		return fail(err, errlen, -ENODEV, "PHAST GPU: no launch geometry: %s", tuccompi_last_error());
-	unsigned block = geo.block_x * geo.block_y;
-	block = block < 32 ? 32 : (block + 31) / 32 * 32; /* whole warps: a warp per vertex */
-	if (geo.carveout >= 0)
-		cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout, geo.carveout);
-	int per_sm = 0;
-	static thread_local struct
+	/* the sweep kernel's launch, and the narrow one's where a pass may use 16-bit rows (at 128 and
+	 * 256 lanes, when no output reads the rows) */
+	struct launch
 	{
 		const void *kern;
-		int dev;
-		unsigned asked, block;
-		int per_sm;
-	} fit; // the last answer of this thread (the occupancy queries cost microseconds each)
-	if (fit.kern == kern && fit.dev == dev && fit.asked == block)
+		dim3 grid, blk;
+	} wide = {}, thin = {};
+	const int may_narrow = kn.narrow && !(rows != nullptr || with_cols || kn.store_all) && (lanes == 128 || lanes == 256);
+	for (int narrow_rows = 0; narrow_rows <= may_narrow; narrow_rows++)
 	{
-		block = fit.block;
-		per_sm = fit.per_sm;
-	}
-	else
-	{
-		const unsigned asked = block;
-		for (;; block -= 32)
+		const void *kf = kern;
+		struct tuccompi_kernel *kc = kk;
+		if (narrow_rows)
 		{
-			CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, (int)block, 0));
-			if (per_sm >= 1 || block == 32)
-				break;
+			kf = lanes == 128 ? (const void *)phast_sweep128n : (const void *)phast_sweep256n;
+			kc = lanes == 128 ? TUCCOMPI_KERNEL(phast_sweep128n) : TUCCOMPI_KERNEL(phast_sweep256n);
 		}
+		struct tuccompi_geometry geo;
+		if (tuccompi_gpu_geometry(kc, kf, n, 1, 0, &geo) < 0)
+			return fail(err, errlen, -ENODEV, "PHAST GPU: no launch geometry: %s", tuccompi_last_error());
+		unsigned block = geo.block_x * geo.block_y;
+		block = block < 32 ? 32 : (block + 31) / 32 * 32; /* whole warps: a warp per vertex */
+		if (geo.carveout >= 0)
+			cudaFuncSetAttribute(kf, cudaFuncAttributePreferredSharedMemoryCarveout, geo.carveout);
+		int per_sm = 0;
+		CUDA_TRY(fit_block(kf, dev, block, &block, &per_sm));
 		if (per_sm < 1)
 			return fail(err, errlen, -ENODEV, "PHAST GPU: no block of this kernel can be resident on device %d", dev);
-		/* The largest block with as many resident warps per SM: fewer blocks make the grid
-		 * barrier cheaper and give the chained levels more warps (the tuner may pick small
-		 * blocks when registers limit occupancy: 32 threads at 256 lanes). */
-		for (unsigned b = 1024; b > block; b -= 32)
-		{
-			int ps = 0;
-			if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ps, kern, (int)b, 0) == cudaSuccess && ps >= 1 &&
-			    (unsigned)ps * b >= (unsigned)per_sm * block)
-			{
-				block = b;
-				per_sm = ps;
-				break;
-			}
-		}
-		fit.kern = kern;
-		fit.dev = dev;
-		fit.asked = asked;
-		fit.block = block;
-		fit.per_sm = per_sm;
+		/* `share` passes run at once on this GPU (MK): each takes its part of the resident blocks */
+		unsigned nb = (unsigned)per_sm * (unsigned)sms / (share ? share : 1);
+		/* (a plain if: `(c ? thin : wide) = {...}` left `wide` unset in nvcc 13's host code) */
+		struct launch *dst = &wide;
+		if (narrow_rows)
+			dst = &thin;
+		dst->kern = kf;
+		dst->grid = dim3(nb ? nb : 1);
+		dst->blk = dim3(block);
 	}
-	/* `share` passes run at once on this GPU (MK): each takes its part of the resident blocks */
-	unsigned nb = (unsigned)per_sm * (unsigned)sms / (share ? share : 1);
-	dim3 grid(nb ? nb : 1), blk(block);
 
 	if (!pinned_acc)
 		CUDA_TRY(cudaMallocHost((void **)&pinned_acc, sizeof *pinned_acc));
@@ -865,6 +1032,8 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 	P.acc_cnt = l.acc_cnt;
 	P.acc_harm_lo = l.acc_harm_lo;
 	P.acc_harm_hi = l.acc_harm_hi;
+	P.top = l.top;
+	P.overflow = l.overflow;
 	static unsigned profiled; // passes profiled by this process
 	const unsigned to_profile = kn.profile;
 	struct prof_buf
@@ -877,8 +1046,14 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 		}
 	} pb_;
 	unsigned long long *&prof = pb_.d, *&prof_host = pb_.h;
-	for (unsigned g = 0; g < nsrc; g += lanes)
+	bool again = false; // the pass of sources g runs again, 32-bit: it did not fit 16-bit rows
+	for (unsigned g = 0; g < nsrc;)
 	{
+		/* narrow rows unless this pass's sources did not fit a moment ago, or (knob narrow 1) this
+		 * hierarchy's distances did not fit before on this thread */
+		const bool thin_pass = may_narrow && !again && (kn.narrow == 2 || wide_view != (const void *)v->level_start);
+		const struct launch &ln = thin_pass ? thin : wide;
+		again = false;
 		P.prof = nullptr;
 		if (to_profile && __atomic_fetch_add(&profiled, 1, __ATOMIC_RELAXED) < to_profile)
 		{
@@ -894,7 +1069,7 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 		CUDA_TRY(cudaMemsetAsync(l.flag, 0, n, s));
 		CUDA_TRY(cudaMemsetAsync(l.acc_sum, 0, (char *)l.staging - (char *)l.acc_sum, s));
 		void *args[] = { &P };
-		CUDA_TRY(cudaLaunchCooperativeKernel(kern, grid, blk, args, 0, s));
+		CUDA_TRY(cudaLaunchCooperativeKernel(ln.kern, ln.grid, ln.blk, args, 0, s));
 		if (rows)
 			for (unsigned i = 0; i < k; i++)
 				if (rows[g + i])
@@ -924,11 +1099,26 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 					 cudaMemcpyDeviceToHost, s));
 		CUDA_TRY(cudaMemcpyAsync(pinned_acc->harm_hi, l.acc_harm_hi, lanes * sizeof(unsigned long long),
 					 cudaMemcpyDeviceToHost, s));
+		if (thin_pass)
+			CUDA_TRY(cudaMemcpyAsync(&pinned_acc->overflow, l.overflow, sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
 		CUDA_TRY(cudaStreamSynchronize(s));
 		if (P.prof)
 		{
 			CUDA_TRY(cudaMemcpy(prof_host, prof, (2 * (size_t)v->levels + 2) * sizeof *prof, cudaMemcpyDeviceToHost));
-			phast_plan::phast_print_profile(v, l.plan, prof_host, lanes, k, grid.x, blk.x);
+			phast_plan::phast_print_profile(v, l.plan, prof_host, lanes, k, ln.grid.x, ln.blk.x);
+		}
+		if (thin_pass)
+		{
+			__atomic_fetch_add(&narrow_passes, 1, __ATOMIC_RELAXED);
+			if (pinned_acc->overflow)
+			{
+				/* a distance of 65,534 or more: these sources again with 32-bit rows, and so
+				 * every later pass of this hierarchy on this thread */
+				wide_view = v->level_start;
+				__atomic_fetch_add(&narrow_reruns, 1, __ATOMIC_RELAXED);
+				again = true;
+				continue;
+			}
 		}
 		for (unsigned i = 0; i < k; i++)
 		{
@@ -941,6 +1131,13 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 			so->overflow = pinned_acc->ecc[i] >= SSSP_DIST_LIMIT;
 			so->harmonic = o->harmonic ? sssp_harm_value(sssp_harm{ pinned_acc->harm_lo[i], pinned_acc->harm_hi[i] }) : 0;
 		}
+		g += lanes;
 	}
 	return 0;
+}
+
+extern "C" void sssp_phast_gpu_narrow_counts(unsigned long long *passes, unsigned long long *reruns)
+{
+	*passes = __atomic_load_n(&narrow_passes, __ATOMIC_RELAXED);
+	*reruns = __atomic_load_n(&narrow_reruns, __ATOMIC_RELAXED);
 }

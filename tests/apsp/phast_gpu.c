@@ -8,8 +8,10 @@
  * warp per vertex or split). Every pass also gathers target columns on the device
  * (sssp_phast_gpu_out: a list with a repeat and the last vertex), each equal to the reference's
  * distance, and one plan runs without the harmonic sum (left 0, the rest unchanged); then the
- * summaries alone (no rows, no columns: the lowest level's rows are not stored). Exits 77
- * (skipped) without a CUDA device. */
+ * summaries alone (no rows, no columns: the lowest level's rows are not stored; 16-bit rows below
+ * the split levels, or everywhere in the plan without splits, run again with 32-bit ones where a
+ * distance reaches 65,534: paths to 65,533 and 65,534, a grid of heavy weights and the road-like
+ * graph, with the narrow passes counted). Exits 77 (skipped) without a CUDA device. */
 #include <cuda_runtime_api.h>
 
 #include "ch.h"
@@ -47,7 +49,7 @@ static void release(struct dev_ch *d)
 }
 
 /* The level plans of the sweeps, chosen through the kernel's knobs (struct sssp_phast_gpu_knobs): the
- * default; a warp per vertex everywhere, unfiltered; nothing chained and vertices split as finely
+ * default; a warp per vertex everywhere, unfiltered, 16-bit rows in every summaries-alone pass; nothing chained and vertices split as finely
  * as possible, on a third of the GPU (share 3); and long chains in block 0 (split there too). */
 #define NPLANS 4
 static const char *const plans[NPLANS] = { "default plan", "a warp per vertex", "no chains, finest split",
@@ -60,11 +62,13 @@ static void plan(int i, struct sssp_phast_gpu_knobs *k)
 	{
 		k->split = 0;
 		k->filter = 0;
+		k->narrow = 2; /* nothing split: every row of a summaries-alone pass is 16-bit, every pass */
 	}
 	if (i == 2)
 	{
 		k->chain_vertices = 0;
 		k->split_min = 1;
+		k->narrow = 0;
 	}
 	if (i == 3)
 	{
@@ -237,6 +241,32 @@ int main(void)
 	sssp_ref_graph(&g, 10, sizeof parts / sizeof parts[0] / 3, parts);
 	check("parts, one-way, zero cycle", &g, 1);
 	graph_free(&g);
+	/* 16-bit rows (sssp_phast_gpu_knobs::narrow): the summaries-alone passes are narrow while the
+	 * distances fit; 65,533 is the largest that does, 65,534 makes the pass run again with 32-bit
+	 * rows (and, in the default plan, every later pass of that hierarchy on this thread). Before any
+	 * graph that could overflow: a hierarchy remembered as too wide would make the default plan's
+	 * passes 32-bit if its device address came back. */
+	unsigned long long np0, nr0, np1, nr1;
+	static const uint32_t fits[] = { 0, 1, 30000, 1, 0, 30000, 1, 2, 35533, 2, 1, 35533, 3, 2, 1 };
+	static const uint32_t wide[] = { 0, 1, 30000, 1, 0, 30000, 1, 2, 35534, 2, 1, 35534, 3, 2, 1 };
+	sssp_phast_gpu_narrow_counts(&np0, &nr0);
+	sssp_ref_graph(&g, 4, sizeof fits / sizeof fits[0] / 3, fits);
+	check("path to 65,533 (16-bit rows)", &g, 1);
+	graph_free(&g);
+	sssp_phast_gpu_narrow_counts(&np1, &nr1);
+	if (np1 == np0 || nr1 != nr0)
+		FAIL("path to 65,533: %llu narrow passes, %llu run again; want some, none again", np1 - np0, nr1 - nr0);
+	sssp_ref_graph(&g, 4, sizeof wide / sizeof wide[0] / 3, wide);
+	check("path to 65,534 (32-bit again)", &g, 1);
+	graph_free(&g);
+	sssp_phast_gpu_narrow_counts(&np0, &nr0);
+	if (nr0 == nr1)
+		FAIL("path to 65,534: no narrow pass ran again with 32-bit rows");
+	ASSERT_EQ(graph_gen_grid(30, 30, 1000, 3000, 4, &g, &err), 0);
+	check("grid 30x30 1000..3000 (wide)", &g, 0);
+	graph_free(&g);
+	sssp_phast_gpu_narrow_counts(&np1, &nr1);
+	printf("narrow passes: %llu, run again with 32-bit rows: %llu\n", np1, nr1);
 	ASSERT_EQ(graph_gen_random(3000, 0, 4, 0, 2, 8, &g, &err), 0);
 	check("random 0..2 (zero weights)", &g, 0);
 	graph_free(&g);
