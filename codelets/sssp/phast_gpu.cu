@@ -50,10 +50,10 @@ constexpr unsigned FILTER_MAX_DEGREE = 8; // up_filtered on levels of at most th
 #ifndef PHAST_STORE_ALL
 #define PHAST_STORE_ALL 0
 #endif
-// the default of sssp_phast_gpu_knobs::narrow (a build with -DPHAST_NARROW=0 measures 32-bit rows in
-// programs that have no knobs)
+// the default of sssp_phast_gpu_knobs::narrow: 0 until the narrow kernels as they stand have run on a
+// GPU (their draft was measured, docs/apsp.md "PHAST's 16-bit rows"); -DPHAST_NARROW=1 builds them in
 #ifndef PHAST_NARROW
-#define PHAST_NARROW 1
+#define PHAST_NARROW 0
 #endif
 constexpr int ROWS_IN_FLIGHT = PHAST_ROWS_IN_FLIGHT;
 using phast_plan::CHAINED;
@@ -958,43 +958,84 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	if (!coop)
 		return fail(err, errlen, -ENODEV, "PHAST GPU: device %d cannot launch cooperative kernels", dev);
-	/* the sweep kernel's launch, and the narrow one's where a pass may use 16-bit rows (at 128 and
-	 * 256 lanes, when no output reads the rows) */
-	struct launch
+	struct tuccompi_geometry geo;
+	if (tuccompi_gpu_geometry(kk, kern, n, 1, 0, &geo) < 0)
+		return fail(err, errlen, -ENODEV, "PHAST GPU: no launch geometry: %s", tuccompi_last_error());
+	unsigned block = geo.block_x * geo.block_y;
+	block = block < 32 ? 32 : (block + 31) / 32 * 32; /* whole warps: a warp per vertex */
+	if (geo.carveout >= 0)
+		cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout, geo.carveout);
+	int per_sm = 0;
+	static thread_local struct
 	{
 		const void *kern;
-		dim3 grid, blk;
-	} wide = {}, thin = {};
-	const int may_narrow = kn.narrow && !(rows != nullptr || with_cols || kn.store_all) && (lanes == 128 || lanes == 256);
-	for (int narrow_rows = 0; narrow_rows <= may_narrow; narrow_rows++)
+		int dev;
+		unsigned asked, block;
+		int per_sm;
+	} fit; // the last answer of this thread (the occupancy queries cost microseconds each)
+	if (fit.kern == kern && fit.dev == dev && fit.asked == block)
 	{
-		const void *kf = kern;
-		struct tuccompi_kernel *kc = kk;
-		if (narrow_rows)
+		block = fit.block;
+		per_sm = fit.per_sm;
+	}
+	else
+	{
+		const unsigned asked = block;
+		for (;; block -= 32)
 		{
-			kf = lanes == 128 ? (const void *)phast_sweep128n : (const void *)phast_sweep256n;
-			kc = lanes == 128 ? TUCCOMPI_KERNEL(phast_sweep128n) : TUCCOMPI_KERNEL(phast_sweep256n);
+			CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, (int)block, 0));
+			if (per_sm >= 1 || block == 32)
+				break;
 		}
-		struct tuccompi_geometry geo;
-		if (tuccompi_gpu_geometry(kc, kf, n, 1, 0, &geo) < 0)
-			return fail(err, errlen, -ENODEV, "PHAST GPU: no launch geometry: %s", tuccompi_last_error());
-		unsigned block = geo.block_x * geo.block_y;
-		block = block < 32 ? 32 : (block + 31) / 32 * 32; /* whole warps: a warp per vertex */
-		if (geo.carveout >= 0)
-			cudaFuncSetAttribute(kf, cudaFuncAttributePreferredSharedMemoryCarveout, geo.carveout);
-		int per_sm = 0;
-		CUDA_TRY(fit_block(kf, dev, block, &block, &per_sm));
 		if (per_sm < 1)
 			return fail(err, errlen, -ENODEV, "PHAST GPU: no block of this kernel can be resident on device %d", dev);
-		/* `share` passes run at once on this GPU (MK): each takes its part of the resident blocks */
-		unsigned nb = (unsigned)per_sm * (unsigned)sms / (share ? share : 1);
-		/* (a plain if: `(c ? thin : wide) = {...}` left `wide` unset in nvcc 13's host code) */
-		struct launch *dst = &wide;
-		if (narrow_rows)
-			dst = &thin;
-		dst->kern = kf;
-		dst->grid = dim3(nb ? nb : 1);
-		dst->blk = dim3(block);
+		/* The largest block with as many resident warps per SM: fewer blocks make the grid
+		 * barrier cheaper and give the chained levels more warps (the tuner may pick small
+		 * blocks when registers limit occupancy: 32 threads at 256 lanes). */
+		for (unsigned b = 1024; b > block; b -= 32)
+		{
+			int ps = 0;
+			if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ps, kern, (int)b, 0) == cudaSuccess && ps >= 1 &&
+			    (unsigned)ps * b >= (unsigned)per_sm * block)
+			{
+				block = b;
+				per_sm = ps;
+				break;
+			}
+		}
+		fit.kern = kern;
+		fit.dev = dev;
+		fit.asked = asked;
+		fit.block = block;
+		fit.per_sm = per_sm;
+	}
+	/* `share` passes run at once on this GPU (MK): each takes its part of the resident blocks */
+	unsigned nb = (unsigned)per_sm * (unsigned)sms / (share ? share : 1);
+	dim3 grid(nb ? nb : 1), blk(block);
+
+	/* the narrow kernel's launch (knob narrow, off by default), where a pass may use 16-bit rows: at
+	 * 128 and 256 lanes, when no output reads the rows */
+	const int may_narrow = kn.narrow && !(rows != nullptr || with_cols || kn.store_all) && (lanes == 128 || lanes == 256);
+	const void *nkern = nullptr;
+	dim3 ngrid, nblk;
+	if (may_narrow)
+	{
+		nkern = lanes == 128 ? (const void *)phast_sweep128n : (const void *)phast_sweep256n;
+		struct tuccompi_kernel *nk = lanes == 128 ? TUCCOMPI_KERNEL(phast_sweep128n) : TUCCOMPI_KERNEL(phast_sweep256n);
+		struct tuccompi_geometry ngeo;
+		if (tuccompi_gpu_geometry(nk, nkern, n, 1, 0, &ngeo) < 0)
+			return fail(err, errlen, -ENODEV, "PHAST GPU: no launch geometry: %s", tuccompi_last_error());
+		unsigned nb_block = ngeo.block_x * ngeo.block_y;
+		nb_block = nb_block < 32 ? 32 : (nb_block + 31) / 32 * 32;
+		if (ngeo.carveout >= 0)
+			cudaFuncSetAttribute(nkern, cudaFuncAttributePreferredSharedMemoryCarveout, ngeo.carveout);
+		int nper_sm = 0;
+		CUDA_TRY(fit_block(nkern, dev, nb_block, &nb_block, &nper_sm));
+		if (nper_sm < 1)
+			return fail(err, errlen, -ENODEV, "PHAST GPU: no block of this kernel can be resident on device %d", dev);
+		unsigned nnb = (unsigned)nper_sm * (unsigned)sms / (share ? share : 1);
+		ngrid = dim3(nnb ? nnb : 1);
+		nblk = dim3(nb_block);
 	}
 
 	if (!pinned_acc)
@@ -1052,7 +1093,8 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 		/* narrow rows unless this pass's sources did not fit a moment ago, or (knob narrow 1) this
 		 * hierarchy's distances did not fit before on this thread */
 		const bool thin_pass = may_narrow && !again && (kn.narrow == 2 || wide_view != (const void *)v->level_start);
-		const struct launch &ln = thin_pass ? thin : wide;
+		const void *lk = thin_pass ? nkern : kern;
+		const dim3 lgrid = thin_pass ? ngrid : grid, lblk = thin_pass ? nblk : blk;
 		again = false;
 		P.prof = nullptr;
 		if (to_profile && __atomic_fetch_add(&profiled, 1, __ATOMIC_RELAXED) < to_profile)
@@ -1069,7 +1111,7 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 		CUDA_TRY(cudaMemsetAsync(l.flag, 0, n, s));
 		CUDA_TRY(cudaMemsetAsync(l.acc_sum, 0, (char *)l.staging - (char *)l.acc_sum, s));
 		void *args[] = { &P };
-		CUDA_TRY(cudaLaunchCooperativeKernel(ln.kern, ln.grid, ln.blk, args, 0, s));
+		CUDA_TRY(cudaLaunchCooperativeKernel(lk, lgrid, lblk, args, 0, s));
 		if (rows)
 			for (unsigned i = 0; i < k; i++)
 				if (rows[g + i])
@@ -1105,7 +1147,7 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 		if (P.prof)
 		{
 			CUDA_TRY(cudaMemcpy(prof_host, prof, (2 * (size_t)v->levels + 2) * sizeof *prof, cudaMemcpyDeviceToHost));
-			phast_plan::phast_print_profile(v, l.plan, prof_host, lanes, k, ln.grid.x, ln.blk.x);
+			phast_plan::phast_print_profile(v, l.plan, prof_host, lanes, k, lgrid.x, lblk.x);
 		}
 		if (thin_pass)
 		{

@@ -62,11 +62,12 @@ struct sssp_phast_gpu_knobs
 				  *   per class of levels, on stderr (default 0) */
 	uint32_t store_all;      /**< 1: the downward sweep stores every row, also the lowest level's when
 				  *   no output reads them (0, the default: it does not; for measuring that) */
-	uint32_t narrow;         /**< 1: a pass whose rows no output reads (no rows, no target columns, store_all
-				  *   0) keeps 16-bit distances below the levels that split their vertices; one that meets
-				  *   a distance of 65,534 or more runs again with 32-bit rows, and so do the later passes
-				  *   of that hierarchy on the calling thread (default); 2: every pass tries 16-bit rows
-				  *   first (for tests); 0: 32-bit rows always */
+	uint32_t narrow;         /**< 1: a pass of 128 or 256 lanes whose rows no output reads (no rows, no
+				  *   target columns, store_all 0) keeps 16-bit distances below the levels that split
+				  *   their vertices; one that meets a distance of 65,534 or more runs again with 32-bit
+				  *   rows, and so do the later passes of that hierarchy on the calling thread; 2: every
+				  *   pass tries 16-bit rows first (for tests); 0 (the default until the narrow kernels
+				  *   have run on a GPU as they stand): 32-bit rows only */
 };
 void sssp_phast_gpu_knobs_default(struct sssp_phast_gpu_knobs *k);
 /** Narrow passes (struct sssp_phast_gpu_knobs::narrow) this process ran, and how many of them met a

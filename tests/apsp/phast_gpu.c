@@ -49,8 +49,9 @@ static void release(struct dev_ch *d)
 }
 
 /* The level plans of the sweeps, chosen through the kernel's knobs (struct sssp_phast_gpu_knobs): the
- * default; a warp per vertex everywhere, unfiltered, 16-bit rows in every summaries-alone pass; nothing chained and vertices split as finely
- * as possible, on a third of the GPU (share 3); and long chains in block 0 (split there too). */
+ * default; a warp per vertex everywhere, unfiltered, 16-bit rows in every summaries-alone pass;
+ * nothing chained and vertices split as finely as possible, on a third of the GPU (share 3); and
+ * long chains in block 0 (split there too), 16-bit rows below the split levels. */
 #define NPLANS 4
 static const char *const plans[NPLANS] = { "default plan", "a warp per vertex", "no chains, finest split",
 					   "long chains" };
@@ -72,6 +73,7 @@ static void plan(int i, struct sssp_phast_gpu_knobs *k)
 	}
 	if (i == 3)
 	{
+		k->narrow = 1; /* 16-bit rows below the split levels, a hierarchy that did not fit remembered */
 		k->chain_vertices = 64;
 		k->chain_arcs = 100000;
 		k->split_min = 1;
@@ -241,11 +243,11 @@ int main(void)
 	sssp_ref_graph(&g, 10, sizeof parts / sizeof parts[0] / 3, parts);
 	check("parts, one-way, zero cycle", &g, 1);
 	graph_free(&g);
-	/* 16-bit rows (sssp_phast_gpu_knobs::narrow): the summaries-alone passes are narrow while the
-	 * distances fit; 65,533 is the largest that does, 65,534 makes the pass run again with 32-bit
-	 * rows (and, in the default plan, every later pass of that hierarchy on this thread). Before any
-	 * graph that could overflow: a hierarchy remembered as too wide would make the default plan's
-	 * passes 32-bit if its device address came back. */
+	/* 16-bit rows (sssp_phast_gpu_knobs::narrow, plans 1 and 3): the summaries-alone passes of 128
+	 * and 256 lanes are narrow while the distances fit; 65,533 is the largest that does, 65,534
+	 * makes the pass run again with 32-bit rows (and, in plan 3, every later pass of that hierarchy
+	 * on this thread). Before any graph that could overflow: a hierarchy remembered as too wide
+	 * would make plan 3's passes 32-bit if its device address came back. */
 	unsigned long long np0, nr0, np1, nr1;
 	static const uint32_t fits[] = { 0, 1, 30000, 1, 0, 30000, 1, 2, 35533, 2, 1, 35533, 3, 2, 1 };
 	static const uint32_t wide[] = { 0, 1, 30000, 1, 0, 30000, 1, 2, 35534, 2, 1, 35534, 3, 2, 1 };
