@@ -8,8 +8,8 @@
  * weights 1-10), rmat:SCALE, with their options. --knob sets the GPU sweeps' knobs (struct
  * sssp_phast_gpu_knobs, phast_gpu.h): chain_vertices, chain_arcs, split, split_min, filter,
  * profile (the first N passes print where their time went) and store_all (1: every row stored, also
- * the lowest level's that no output reads), narrow (0: 32-bit rows always, not 16-bit ones while the
- * distances fit).
+ * the lowest level's that no output reads), narrow (1: 16-bit rows below the split levels while the
+ * distances fit; 0, the default: 32-bit rows only).
  * Prints the contraction hierarchy (built, or read from --cache and rebuilt when stale or
  * corrupt), its upward search spaces, then the SSSP rate of: Dijkstra on one core and on T
  * threads (sssp_dijkstra), PHAST on one core and on T threads (16 sources per sweep), PHAST on
