@@ -432,7 +432,7 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 	if constexpr (N)
 	{
 		if (threadIdx.x == 0)
-			s_top = *P.top;
+			s_top = *(volatile const uint32_t *)P.top; // the atomicMax of every block, after the barrier
 		__syncthreads();
 	}
 	for (unsigned long long s = gw; s < P.k; s += nw)
