@@ -392,7 +392,7 @@ static int exchange(struct tuccompi_taskset *ts, int status, double t_gather, st
  * of it at once, in the calling thread: on the H200 node PHAST's 72 MB per CPU worker took about
  * 4 ms each to give back (page by page), 40-50 ms for 12 CPU workers, after the last task and
  * before SYN could begin: 10% of a 0.4 s set (docs/apsp.md, "Every unit against the GPU alone").
- * A helper thread does it while SYN and the caller go on; tuccompi_finalize() waits for the
+ * A helper thread does it after SYN's exchange while the caller goes on; tuccompi_finalize() waits for the
  * helpers before StarPU stops (_tuccompi_release_wait). Where no thread can be made, the caller
  * does it. */
 static pthread_mutex_t release_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -481,7 +481,6 @@ static void wait_local(struct tuccompi_taskset *ts)
 		_tuccompi_ms_finish(ts->ms, &ts->request_s, &ts->nrequests);
 	ts->comm_s = ts->request_s;
 	ts->ms = NULL;
-	release_workspaces(ts);
 	if (ts->journal)
 		_tuccompi_journal_close(ts);
 	_tuccompi_results_unpin(ts); /* no unit writes a result any more */
@@ -542,6 +541,10 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 	ts->waited = 1;
 	if (paused)
 		starpu_resume();
+	/* after the exchange, not before: while a rank gave back its workspaces' pages (hundreds of
+	 * MB on a rank of CPU workers; munmap holds the process's address space), SYN's messages took
+	 * 7-10 ms each in place of 0.3 (2 ranks of the GPU node, road-like PHAST; docs/apsp.md) */
+	release_workspaces(ts);
 	syn_mark(&clk, "end");
 	syn_print(&clk);
 	if (ret < 0 && !ts->error)

@@ -50,8 +50,9 @@ constexpr unsigned FILTER_MAX_DEGREE = 8; // up_filtered on levels of at most th
 #ifndef PHAST_STORE_ALL
 #define PHAST_STORE_ALL 0
 #endif
-// the default of sssp_phast_gpu_knobs::narrow: 0 until the narrow kernels as they stand have run on a
-// GPU (their draft was measured, docs/apsp.md "PHAST's 16-bit rows"); -DPHAST_NARROW=1 builds them in
+// the default of sssp_phast_gpu_knobs::narrow (docs/apsp.md, "What bounds GPU PHAST, and its 16-bit
+// rows"): 0 until the narrow kernels as they stand (16- and 24-bit) have run on a GPU; -DPHAST_NARROW=1
+// builds them in, for programs that have no knobs
 #ifndef PHAST_NARROW
 #define PHAST_NARROW 0
 #endif
@@ -81,7 +82,7 @@ struct params
 	uint32_t *acc_ecc, *acc_cnt;
 	unsigned long long *acc_harm_lo, *acc_harm_hi;
 	uint32_t *top;      // narrow: the largest end of a split level's positions (atomicMax), then s_top
-	uint32_t *overflow; // narrow: set when a final distance is NARROW_CAP or more (once per block)
+	uint32_t *overflow; // narrow: set when a final distance is row_cap<N> or more (once per block)
 	unsigned long long *prof; // knobs->profile: times of the steps (see stamp), else NULL
 	uint32_t src[MAX_LANES];  // original ids
 };
@@ -109,7 +110,7 @@ __device__ __forceinline__ uint32_t sat_add(uint32_t d, uint32_t w)
 
 // v = min(v, row(q) + w) over the arcs [b, e) of `arcs` (one warp; in the upward sweep only over
 // tails already reached). Returns whether any arc counted. Rows are loaded several at a time.
-template <int LPT, bool N, bool UP>
+template <int LPT, int N, bool UP>
 __device__ bool fold_arcs(const params &P, const uint2 *arcs, unsigned long long b, unsigned long long e,
 			  unsigned lane, uint32_t (&v)[LPT])
 {
@@ -168,15 +169,15 @@ __shared__ unsigned long long s_lsum[MAX_LANES];
 __shared__ uint32_t s_lecc[MAX_LANES], s_lcnt[MAX_LANES];
 #endif
 
-template <int LPT, bool N>
+template <int LPT, int N>
 __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], const uint32_t (&v)[LPT])
 {
 	const unsigned lane = threadIdx.x & 31;
 	for (int i = 0; i < LPT; i++)
 		if (v[i] != INF)
 		{
-			if (N && v[i] >= NARROW_CAP)
-				s_over = 1; // perhaps more than a 16-bit row held: the host runs the pass again
+			if (N && v[i] >= row_cap<N>())
+				s_over = 1; // perhaps more than a narrow row held: the host runs the pass again, wider
 #if PHAST_SHARED_SUMS
 			(void)s;
 			atomicAdd(&s_lsum[i * 32 + lane], (unsigned long long)v[i]);
@@ -195,7 +196,7 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 // Vertex p with a warp of its own. Upward: the minimum over upward in-arcs from reached vertices;
 // p becomes reached if one of them is (or if it is a source). Downward: its final row, stored
 // unless @p store is false (a row nothing reads: the lowest level's, when no output reads rows).
-template <int LPT, bool N, bool UP>
+template <int LPT, int N, bool UP>
 __device__ void whole_vertex(const params &P, uint32_t p, unsigned lane, lane_sums (&s)[LPT], bool store = true)
 {
 	uint32_t v[LPT];
@@ -225,7 +226,7 @@ __device__ void whole_vertex(const params &P, uint32_t p, unsigned lane, lane_su
 
 // Slice j of g of vertex p's arcs: their minimum folded into p's row (set before the level: the
 // source's row, the upward distances, or INF) lane by lane with atomicMin.
-template <int LPT, bool N, bool UP> __device__ void slice_vertex(const params &P, uint32_t p, unsigned j, unsigned g, unsigned lane)
+template <int LPT, int N, bool UP> __device__ void slice_vertex(const params &P, uint32_t p, unsigned j, unsigned g, unsigned lane)
 {
 	const unsigned long long *st = UP ? P.upin_start : P.down_start;
 	unsigned long long b = __ldg(&st[p]), e = __ldg(&st[p + 1]), per = (e - b + g - 1) / g;
@@ -248,7 +249,7 @@ template <int LPT, bool N, bool UP> __device__ void slice_vertex(const params &P
 // or a reached tail among at most 32 upward in-arcs: a thread's own short loop), and the warp
 // runs whole_vertex only for those that may be reached. Where vertices have many arcs the lanes'
 // loops cost more than they save (docs/apsp.md, "PHAST on the GPU"): hence FILTER_MAX_DEGREE.
-template <int LPT, bool N>
+template <int LPT, int N>
 __device__ void up_filtered(const params &P, uint32_t p0, uint32_t p1, unsigned long long wi, unsigned long long W,
 			    unsigned lane, lane_sums (&s)[LPT])
 {
@@ -300,7 +301,7 @@ __device__ level_plan plan_level(const params &P, int b, unsigned wpb, unsigned 
 
 // Rows of level l set to INF but for the sources', for the atomicMin of split vertices
 // (warp wi of W).
-template <int LPT, bool N> __device__ void clear_level(const params &P, const level_plan &l, unsigned long long wi,
+template <int LPT, int N> __device__ void clear_level(const params &P, const level_plan &l, unsigned long long wi,
 					       unsigned long long W, unsigned lane)
 {
 	uint32_t v[LPT];
@@ -314,7 +315,7 @@ template <int LPT, bool N> __device__ void clear_level(const params &P, const le
 // Upward, it also clears the rows of the next level (b - 1) if that one splits vertices in
 // either sweep; downward, it first adds up the rows of the previous level (b - 1) if that one
 // split its vertices (they were final only after its barrier).
-template <int LPT, bool N, bool UP>
+template <int LPT, int N, bool UP>
 __device__ void sweep_level(const params &P, int b, unsigned long long wi, unsigned long long W, unsigned lane,
 			    lane_sums (&s)[LPT])
 {
@@ -346,14 +347,14 @@ __device__ void sweep_level(const params &P, int b, unsigned long long wi, unsig
 			slice_vertex<LPT, N, UP>(P, l.p0 + (uint32_t)(t / g), (unsigned)(t % g), g, lane);
 }
 
-template <int LPT, bool N, bool UP> __device__ bool chained(const params &P, int b)
+template <int LPT, int N, bool UP> __device__ bool chained(const params &P, int b)
 {
 	return ((UP ? P.plan[b].up : P.plan[b].down) & CHAINED) != 0;
 }
 
 // A whole sweep: levels in sweep order, a chain of chained levels in block 0 (the other blocks
 // skip it), a grid barrier after each grid-wide level or chain.
-template <int LPT, bool N, bool UP> __device__ void sweep(const params &P, cg::grid_group &grid, lane_sums (&s)[LPT])
+template <int LPT, int N, bool UP> __device__ void sweep(const params &P, cg::grid_group &grid, lane_sums (&s)[LPT])
 {
 	const unsigned lane = threadIdx.x & 31, wib = threadIdx.x >> 5, wpb = blockDim.x >> 5;
 	const unsigned long long gw = (unsigned long long)blockIdx.x * wpb + wib;
@@ -385,7 +386,7 @@ template <int LPT, bool N, bool UP> __device__ void sweep(const params &P, cg::g
 	}
 }
 
-template <int LPT, bool N> __device__ void phast_body(const params &P)
+template <int LPT, int N> __device__ void phast_body(const params &P)
 {
 	constexpr unsigned K = 32 * LPT;
 	cg::grid_group grid = cg::this_grid();
@@ -528,6 +529,8 @@ TUCCOMPI_KERNELCHAR(phast_sweep128, 1, medium_coalesced, low, high, low);
 TUCCOMPI_KERNELCHAR(phast_sweep256, 1, medium_coalesced, low, high, low);
 TUCCOMPI_KERNELCHAR(phast_sweep128n, 1, medium_coalesced, low, high, low);
 TUCCOMPI_KERNELCHAR(phast_sweep256n, 1, medium_coalesced, low, high, low);
+TUCCOMPI_KERNELCHAR(phast_sweep128t, 1, medium_coalesced, low, high, low);
+TUCCOMPI_KERNELCHAR(phast_sweep256t, 1, medium_coalesced, low, high, low);
 // One lane's distances gathered into original order: strided reads, coalesced writes.
 TUCCOMPI_KERNELCHAR(phast_rows, 1, scatter, none, low, low);
 // The targets' columns of a pass (phast_cols): a transpose through shared memory of fixed shape,
@@ -537,11 +540,11 @@ TUCCOMPI_KERNELCHAR(phast_rows, 1, scatter, none, low, low);
 
 __global__ void phast_sweep32(params P)
 {
-	phast_body<1, false>(P);
+	phast_body<1, 0>(P);
 }
 __global__ void phast_sweep64(params P)
 {
-	phast_body<2, false>(P);
+	phast_body<2, 0>(P);
 }
 // PHAST_MAXREG=N: the wide passes' kernels held to N registers per thread, 64 by default: two blocks of
 // 512 threads per SM instead of one (0: the compiler's choice; docs/apsp.md, "PHAST's registers")
@@ -555,20 +558,28 @@ __global__ void phast_sweep64(params P)
 #endif
 __global__ void PHAST_WIDE phast_sweep128(params P)
 {
-	phast_body<4, false>(P);
+	phast_body<4, 0>(P);
 }
 __global__ void PHAST_WIDE phast_sweep256(params P)
 {
-	phast_body<8, false>(P);
+	phast_body<8, 0>(P);
 }
-// narrow passes (16-bit rows below the split levels), at 128 and 256 lanes
+// narrow passes (16-bit rows below the split levels: n; 24-bit: t), at 128 and 256 lanes
 __global__ void PHAST_WIDE phast_sweep128n(params P)
 {
-	phast_body<4, true>(P);
+	phast_body<4, 16>(P);
 }
 __global__ void PHAST_WIDE phast_sweep256n(params P)
 {
-	phast_body<8, true>(P);
+	phast_body<8, 16>(P);
+}
+__global__ void PHAST_WIDE phast_sweep128t(params P)
+{
+	phast_body<4, 24>(P);
+}
+__global__ void PHAST_WIDE phast_sweep256t(params P)
+{
+	phast_body<8, 24>(P);
 }
 
 __global__ void phast_rows(const uint32_t *dist, const uint32_t *__restrict__ pos, uint32_t n, unsigned lanes,
@@ -612,6 +623,35 @@ int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 		va_end(ap);
 	}
 	return rc;
+}
+
+// A sweep kernel's launch: the tuner's geometry (whole warps: a warp per vertex) raised by fit_block,
+// and this pass's part of the GPU's resident blocks when `share` passes run at once on it (MK)
+struct launch
+{
+	const void *kern;
+	dim3 grid, blk;
+};
+
+int plan_launch(const void *kern, struct tuccompi_kernel *kk, uint32_t n, int dev, int sms, unsigned share,
+		launch *out, char *err, size_t errlen)
+{
+	struct tuccompi_geometry geo;
+	if (tuccompi_gpu_geometry(kk, kern, n, 1, 0, &geo) < 0)
+		return fail(err, errlen, -ENODEV, "PHAST GPU: no launch geometry: %s", tuccompi_last_error());
+	unsigned block = geo.block_x * geo.block_y;
+	block = block < 32 ? 32 : (block + 31) / 32 * 32;
+	if (geo.carveout >= 0)
+		cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout, geo.carveout);
+	int per_sm = 0;
+	cudaError_t e = fit_block(kern, dev, block, &block, &per_sm);
+	if (e != cudaSuccess)
+		return fail(err, errlen, -EIO, "PHAST GPU: occupancy of the sweep kernel: %s", cudaGetErrorString(e));
+	if (per_sm < 1)
+		return fail(err, errlen, -ENODEV, "PHAST GPU: no block of this kernel can be resident on device %d", dev);
+	unsigned nb = (unsigned)per_sm * (unsigned)sms / (share ? share : 1);
+	*out = launch{ kern, dim3(nb ? nb : 1), dim3(block) };
+	return 0;
 }
 
 size_t up256(size_t x)
@@ -674,10 +714,14 @@ struct host_acc
 	uint32_t overflow;
 };
 thread_local host_acc *pinned_acc;
-// the hierarchy (its device level array) whose distances did not fit a narrow pass on this thread:
-// its later passes here are 32-bit from the start
-thread_local const void *wide_view;
-unsigned long long narrow_passes, narrow_reruns; // sssp_phast_gpu_narrow_counts
+// the hierarchy (its device level array) whose distances did not fit a narrow pass on this thread, and
+// the rows its later passes here start with (1: 24-bit, 2: 32-bit)
+thread_local struct
+{
+	const void *view;
+	int f;
+} fitted;
+unsigned long long narrow_passes[2], narrow_reruns[2]; // sssp_phast_gpu_narrow_counts: 16-bit, 24-bit
 } // namespace
 
 extern "C" size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes)
@@ -767,84 +811,23 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	if (!coop)
 		return fail(err, errlen, -ENODEV, "PHAST GPU: device %d cannot launch cooperative kernels", dev);
-	struct tuccompi_geometry geo;
-	if (tuccompi_gpu_geometry(kk, kern, n, 1, 0, &geo) < 0)
-		return fail(err, errlen, -ENODEV, "PHAST GPU: no launch geometry: %s", tuccompi_last_error());
-	unsigned block = geo.block_x * geo.block_y;
-	block = block < 32 ? 32 : (block + 31) / 32 * 32; /* whole warps: a warp per vertex */
-	if (geo.carveout >= 0)
-		cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout, geo.carveout);
-	int per_sm = 0;
-	static thread_local struct
-	{
-		const void *kern;
-		int dev;
-		unsigned asked, block;
-		int per_sm;
-	} fit; // the last answer of this thread (the occupancy queries cost microseconds each)
-	if (fit.kern == kern && fit.dev == dev && fit.asked == block)
-	{
-		block = fit.block;
-		per_sm = fit.per_sm;
-	}
-	else
-	{
-		const unsigned asked = block;
-		for (;; block -= 32)
-		{
-			CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, (int)block, 0));
-			if (per_sm >= 1 || block == 32)
-				break;
-		}
-		if (per_sm < 1)
-			return fail(err, errlen, -ENODEV, "PHAST GPU: no block of this kernel can be resident on device %d", dev);
-		/* The largest block with as many resident warps per SM: fewer blocks make the grid
-		 * barrier cheaper and give the chained levels more warps (the tuner may pick small
-		 * blocks when registers limit occupancy: 32 threads at 256 lanes). */
-		for (unsigned b = 1024; b > block; b -= 32)
-		{
-			int ps = 0;
-			if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ps, kern, (int)b, 0) == cudaSuccess && ps >= 1 &&
-			    (unsigned)ps * b >= (unsigned)per_sm * block)
-			{
-				block = b;
-				per_sm = ps;
-				break;
-			}
-		}
-		fit.kern = kern;
-		fit.dev = dev;
-		fit.asked = asked;
-		fit.block = block;
-		fit.per_sm = per_sm;
-	}
-	/* `share` passes run at once on this GPU (MK): each takes its part of the resident blocks */
-	unsigned nb = (unsigned)per_sm * (unsigned)sms / (share ? share : 1);
-	dim3 grid(nb ? nb : 1), blk(block);
-
-	/* the narrow kernel's launch (knob narrow, off by default), where a pass may use 16-bit rows: at
-	 * 128 and 256 lanes, when no output reads the rows */
+	/* the pass's kernel and launch; the narrow kernels' (knob narrow), where a pass may keep 16- or
+	 * 24-bit rows: at 128 and 256 lanes, when no output reads the rows */
+	launch wide, thin[2];
+	int rc = plan_launch(kern, kk, n, dev, sms, share, &wide, err, errlen);
+	if (rc)
+		return rc;
 	const int may_narrow = kn.narrow && !(rows != nullptr || with_cols || kn.store_all) && (lanes == 128 || lanes == 256);
-	const void *nkern = nullptr;
-	dim3 ngrid, nblk;
 	if (may_narrow)
 	{
-		nkern = lanes == 128 ? (const void *)phast_sweep128n : (const void *)phast_sweep256n;
-		struct tuccompi_kernel *nk = lanes == 128 ? TUCCOMPI_KERNEL(phast_sweep128n) : TUCCOMPI_KERNEL(phast_sweep256n);
-		struct tuccompi_geometry ngeo;
-		if (tuccompi_gpu_geometry(nk, nkern, n, 1, 0, &ngeo) < 0)
-			return fail(err, errlen, -ENODEV, "PHAST GPU: no launch geometry: %s", tuccompi_last_error());
-		unsigned nb_block = ngeo.block_x * ngeo.block_y;
-		nb_block = nb_block < 32 ? 32 : (nb_block + 31) / 32 * 32;
-		if (ngeo.carveout >= 0)
-			cudaFuncSetAttribute(nkern, cudaFuncAttributePreferredSharedMemoryCarveout, ngeo.carveout);
-		int nper_sm = 0;
-		CUDA_TRY(fit_block(nkern, dev, nb_block, &nb_block, &nper_sm));
-		if (nper_sm < 1)
-			return fail(err, errlen, -ENODEV, "PHAST GPU: no block of this kernel can be resident on device %d", dev);
-		unsigned nnb = (unsigned)nper_sm * (unsigned)sms / (share ? share : 1);
-		ngrid = dim3(nnb ? nnb : 1);
-		nblk = dim3(nb_block);
+		const bool c128 = lanes == 128;
+		if ((rc = plan_launch(c128 ? (const void *)phast_sweep128n : (const void *)phast_sweep256n,
+				      c128 ? TUCCOMPI_KERNEL(phast_sweep128n) : TUCCOMPI_KERNEL(phast_sweep256n), n, dev, sms,
+				      share, &thin[0], err, errlen)) ||
+		    (rc = plan_launch(c128 ? (const void *)phast_sweep128t : (const void *)phast_sweep256t,
+				      c128 ? TUCCOMPI_KERNEL(phast_sweep128t) : TUCCOMPI_KERNEL(phast_sweep256t), n, dev, sms,
+				      share, &thin[1], err, errlen)))
+			return rc;
 	}
 
 	if (!pinned_acc)
@@ -896,15 +879,15 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 		}
 	} pb_;
 	unsigned long long *&prof = pb_.d, *&prof_host = pb_.h;
-	bool again = false; // the pass of sources g runs again, 32-bit: it did not fit 16-bit rows
+	int f = -1; // this pass's rows: 0: 16-bit, 1: 24-bit, 2: 32-bit; -1: not chosen yet
 	for (unsigned g = 0; g < nsrc;)
 	{
-		/* narrow rows unless this pass's sources did not fit a moment ago, or (knob narrow 1) this
-		 * hierarchy's distances did not fit before on this thread */
-		const bool thin_pass = may_narrow && !again && (kn.narrow == 2 || wide_view != (const void *)v->level_start);
-		const void *lk = thin_pass ? nkern : kern;
-		const dim3 lgrid = thin_pass ? ngrid : grid, lblk = thin_pass ? nblk : blk;
-		again = false;
+		/* narrow rows from 16-bit up (knob narrow 2), or (1) from the narrowest that this hierarchy's
+		 * distances fitted on this thread; a pass whose distances do not fit runs again one step
+		 * wider */
+		if (f < 0)
+			f = !may_narrow ? 2 : kn.narrow == 2 || fitted.view != (const void *)v->level_start ? 0 : fitted.f;
+		const launch &lk = f < 2 ? thin[f] : wide;
 		P.prof = nullptr;
 		if (to_profile && __atomic_fetch_add(&profiled, 1, __ATOMIC_RELAXED) < to_profile)
 		{
@@ -920,7 +903,7 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 		CUDA_TRY(cudaMemsetAsync(l.flag, 0, n, s));
 		CUDA_TRY(cudaMemsetAsync(l.acc_sum, 0, (char *)l.staging - (char *)l.acc_sum, s));
 		void *args[] = { &P };
-		CUDA_TRY(cudaLaunchCooperativeKernel(lk, lgrid, lblk, args, 0, s));
+		CUDA_TRY(cudaLaunchCooperativeKernel(lk.kern, lk.grid, lk.blk, args, 0, s));
 		if (rows)
 			for (unsigned i = 0; i < k; i++)
 				if (rows[g + i])
@@ -950,24 +933,26 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 					 cudaMemcpyDeviceToHost, s));
 		CUDA_TRY(cudaMemcpyAsync(pinned_acc->harm_hi, l.acc_harm_hi, lanes * sizeof(unsigned long long),
 					 cudaMemcpyDeviceToHost, s));
-		if (thin_pass)
+		if (f < 2)
 			CUDA_TRY(cudaMemcpyAsync(&pinned_acc->overflow, l.overflow, sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
 		CUDA_TRY(cudaStreamSynchronize(s));
 		if (P.prof)
 		{
 			CUDA_TRY(cudaMemcpy(prof_host, prof, (2 * (size_t)v->levels + 2) * sizeof *prof, cudaMemcpyDeviceToHost));
-			phast_plan::phast_print_profile(v, l.plan, prof_host, lanes, k, lgrid.x, lblk.x);
+			phast_plan::phast_print_profile(v, l.plan, prof_host, lanes, k, lk.grid.x, lk.blk.x);
 		}
-		if (thin_pass)
+		if (f < 2)
 		{
-			__atomic_fetch_add(&narrow_passes, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&narrow_passes[f], 1, __ATOMIC_RELAXED);
 			if (pinned_acc->overflow)
 			{
-				/* a distance of 65,534 or more: these sources again with 32-bit rows, and so
-				 * every later pass of this hierarchy on this thread */
-				wide_view = v->level_start;
-				__atomic_fetch_add(&narrow_reruns, 1, __ATOMIC_RELAXED);
-				again = true;
+				/* a distance of 65,534 (16-bit) or 16,777,214 (24-bit) or more: these sources
+				 * again with wider rows, and so (knob 1) every later pass of this hierarchy on
+				 * this thread */
+				__atomic_fetch_add(&narrow_reruns[f], 1, __ATOMIC_RELAXED);
+				f++;
+				if (kn.narrow == 1)
+					fitted = { v->level_start, f };
 				continue;
 			}
 		}
@@ -983,12 +968,15 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 			so->harmonic = o->harmonic ? sssp_harm_value(sssp_harm{ pinned_acc->harm_lo[i], pinned_acc->harm_hi[i] }) : 0;
 		}
 		g += lanes;
+		f = -1;
 	}
 	return 0;
 }
 
-extern "C" void sssp_phast_gpu_narrow_counts(unsigned long long *passes, unsigned long long *reruns)
+extern "C" void sssp_phast_gpu_narrow_counts(struct sssp_phast_gpu_narrow *c)
 {
-	*passes = __atomic_load_n(&narrow_passes, __ATOMIC_RELAXED);
-	*reruns = __atomic_load_n(&narrow_reruns, __ATOMIC_RELAXED);
+	c->passes16 = __atomic_load_n(&narrow_passes[0], __ATOMIC_RELAXED);
+	c->reruns16 = __atomic_load_n(&narrow_reruns[0], __ATOMIC_RELAXED);
+	c->passes24 = __atomic_load_n(&narrow_passes[1], __ATOMIC_RELAXED);
+	c->reruns24 = __atomic_load_n(&narrow_reruns[1], __ATOMIC_RELAXED);
 }

@@ -1,35 +1,33 @@
-// GPU PHAST's rows, 32-bit and 16-bit (narrow passes), and the narrow kernel's launch: included by
+// GPU PHAST's rows, 32-bit and 16- or 24-bit (narrow passes), and the narrow kernel's launch: included by
 // phast_gpu.cu inside its anonymous namespace, after struct params, INF and sat_add (a part of that
 // file, kept apart for the tree's size limit; not a header for other files).
 #ifndef TUCCOMPI_SSSP_PHAST_GPU_ROWS_CUH
 #define TUCCOMPI_SSSP_PHAST_GPU_ROWS_CUH
 
 // Narrow passes (sssp_phast_gpu_knobs::narrow: rows that no output reads, on a hierarchy whose
-// distances fit; docs/apsp.md, "PHAST's 16-bit rows"): the rows of the positions from s_top on
-// are 16-bit, after the 32-bit rows of the positions before it. s_top is past every level that
-// splits its vertices among warps (their rows take atomicMin, which has no 16-bit form): the top
-// of the hierarchy, a few thousand vertices. A 16-bit row holds NARROW_INF for INF and at most
-// NARROW_CAP; a distance of NARROW_CAP or more sets the pass's overflow word, and the host runs
-// the pass again with 32-bit rows only (s_top = n). Registers hold 32-bit values either way; only
-// loads and stores convert.
-constexpr uint32_t NARROW_INF = 0xffffu, NARROW_CAP = 0xfffeu;
-
-__device__ __forceinline__ uint32_t widen(uint32_t h)
+// distances fit; docs/apsp.md, "PHAST's 16-bit rows"): the rows of the positions from s_top on are
+// N-bit (16 or 24), after the 32-bit rows of the positions before it. s_top is past every level that
+// splits its vertices among warps (their rows take atomicMin, which has no narrow form): the top of
+// the hierarchy, a few thousand vertices. An N-bit row holds row_inf<N> for INF and at most
+// row_cap<N>; a distance of row_cap<N> or more sets the pass's overflow word, and the host runs the
+// pass again with wider rows (16, then 24, then 32 bits: s_top = n). Registers hold 32-bit values
+// either way; only loads and stores convert. A 16-bit row of a thread's LPT lanes is LPT halfwords;
+// a 24-bit one is LPT halfwords (the low 16 bits) in the row's first 2 * 32 * LPT bytes and LPT
+// bytes (the high 8) in its last 32 * LPT: 3 bytes per lane, and every load a whole vector.
+template <int N> __device__ __forceinline__ constexpr uint32_t row_inf()
 {
-	return h == NARROW_INF ? INF : h;
+	return N == 16 ? 0xffffu : N == 24 ? 0xffffffu : INF;
 }
 
-__device__ __forceinline__ uint32_t narrow(uint32_t v)
+template <int N> __device__ __forceinline__ constexpr uint32_t row_cap()
 {
-	return v == INF ? NARROW_INF : min(v, NARROW_CAP);
+	return row_inf<N>() - 1;
 }
 
-// LPT words of D as 32-bit values: the raw words of 4 * LPT or 2 * LPT bytes, then widened
-template <int LPT, typename D> __device__ __forceinline__ void load_row(const D *r, uint32_t (&v)[LPT])
+// W 32-bit words at r, as vectors of 4, 2 or 1 (r aligned to match)
+template <int W> __device__ __forceinline__ void load_words(const uint32_t *r, uint32_t (&x)[W])
 {
-	constexpr int W = LPT * (int)sizeof(D) / 4; // 32-bit words of the thread's part (narrow LPT 1: none)
-	uint32_t x[W > 0 ? W : 1];
-	if constexpr (W >= 4)
+	if constexpr (W % 4 == 0)
 		for (int i = 0; i < W; i += 4)
 		{
 			uint4 q = reinterpret_cast<const uint4 *>(r)[i / 4];
@@ -44,41 +42,25 @@ template <int LPT, typename D> __device__ __forceinline__ void load_row(const D 
 		x[0] = q.x;
 		x[1] = q.y;
 	}
-	else if constexpr (W == 1)
-		x[0] = *reinterpret_cast<const uint32_t *>(r);
 	else
+	{
+		static_assert(W == 1, "rows are 1, 2 or a multiple of 4 words per thread");
 		x[0] = *r;
-	if constexpr (sizeof(D) == 4)
-		for (int i = 0; i < LPT; i++)
-			v[i] = x[i];
-	else if constexpr (W == 0)
-		v[0] = widen(x[0]);
-	else
-		for (int i = 0; i < LPT; i++)
-			v[i] = widen((x[i / 2] >> (16 * (i & 1))) & 0xffffu);
+	}
 }
 
-template <int LPT, typename D> __device__ __forceinline__ void store_row(D *r, const uint32_t (&v)[LPT])
+template <int W> __device__ __forceinline__ void store_words(uint32_t *r, const uint32_t (&x)[W])
 {
-	constexpr int W = LPT * (int)sizeof(D) / 4;
-	uint32_t x[W > 0 ? W : 1];
-	if constexpr (sizeof(D) == 4)
-		for (int i = 0; i < LPT; i++)
-			x[i] = v[i];
-	else if constexpr (W == 0)
-		x[0] = narrow(v[0]);
-	else
-		for (int i = 0; i < W; i++)
-			x[i] = narrow(v[2 * i]) | narrow(v[2 * i + 1]) << 16;
-	if constexpr (W >= 4)
+	if constexpr (W % 4 == 0)
 		for (int i = 0; i < W; i += 4)
 			reinterpret_cast<uint4 *>(r)[i / 4] = make_uint4(x[i], x[i + 1], x[i + 2], x[i + 3]);
 	else if constexpr (W == 2)
 		*reinterpret_cast<uint2 *>(r) = make_uint2(x[0], x[1]);
-	else if constexpr (W == 1)
-		*reinterpret_cast<uint32_t *>(r) = x[0];
 	else
-		*r = (D)x[0];
+	{
+		static_assert(W == 1, "rows are 1, 2 or a multiple of 4 words per thread");
+		*r = x[0];
+	}
 }
 
 template <int LPT> __device__ __forceinline__ void fill_row(uint32_t (&v)[LPT], uint32_t x)
@@ -87,65 +69,89 @@ template <int LPT> __device__ __forceinline__ void fill_row(uint32_t (&v)[LPT], 
 		v[i] = x;
 }
 
-__shared__ uint32_t s_top;  // the first position with a 16-bit row (n: none); set per block
-__shared__ uint32_t s_over; // a final distance of NARROW_CAP or more in this block (narrow passes)
+__shared__ uint32_t s_top;  // the first position with a narrow row (n: none); set per block
+__shared__ uint32_t s_over; // a final distance of row_cap<N> or more in this block (narrow passes)
 
-template <int LPT, bool N> __device__ __forceinline__ uint32_t *wide_row(const params &P, uint32_t p, unsigned lane)
+template <int LPT> __device__ __forceinline__ uint32_t *wide_row(const params &P, uint32_t p, unsigned lane)
 {
 	return P.dist + (size_t)p * (32 * LPT) + lane * LPT;
 }
 
-template <int LPT, bool N> __device__ __forceinline__ uint16_t *thin_row(const params &P, uint32_t p, unsigned lane)
+// the start of narrow row p (p >= s_top): 32 * LPT lanes of N / 8 bytes after the 32-bit rows
+template <int LPT, int N> __device__ __forceinline__ char *thin_row(const params &P, uint32_t p)
 {
-	return reinterpret_cast<uint16_t *>(P.dist + (size_t)s_top * (32 * LPT)) + (size_t)(p - s_top) * (32 * LPT) +
-	       lane * LPT;
+	return reinterpret_cast<char *>(P.dist + (size_t)s_top * (32 * LPT)) + (size_t)(p - s_top) * (32 * LPT) * (N / 8);
 }
 
 // vertex p's row (the thread's LPT lanes of it), loaded, stored, or lowered lane by lane (atomicMin)
-template <int LPT, bool N> __device__ __forceinline__ void row_load(const params &P, uint32_t p, unsigned lane, uint32_t (&v)[LPT])
+template <int LPT, int N> __device__ __forceinline__ void row_load(const params &P, uint32_t p, unsigned lane, uint32_t (&v)[LPT])
 {
-	if (!N || p < s_top)
-		load_row<LPT, uint32_t>(wide_row<LPT, N>(P, p, lane), v);
-	else
-		load_row<LPT, uint16_t>(thin_row<LPT, N>(P, p, lane), v);
+	if constexpr (N != 0)
+		if (p >= s_top)
+		{
+			static_assert(LPT >= 4, "narrow rows are for 128 and 256 lanes");
+			const char *r = thin_row<LPT, N>(P, p);
+			uint32_t lo[LPT / 2];
+			load_words<LPT / 2>(reinterpret_cast<const uint32_t *>(r + lane * LPT * 2), lo);
+			if constexpr (N == 16)
+				for (int i = 0; i < LPT; i++)
+				{
+					const uint32_t h = (lo[i / 2] >> (16 * (i & 1))) & 0xffffu;
+					v[i] = h == row_inf<N>() ? INF : h;
+				}
+			else
+			{
+				uint32_t hi[LPT / 4];
+				load_words<LPT / 4>(reinterpret_cast<const uint32_t *>(r + 64 * LPT + lane * LPT), hi);
+				for (int i = 0; i < LPT; i++)
+				{
+					const uint32_t h = ((lo[i / 2] >> (16 * (i & 1))) & 0xffffu) | ((hi[i / 4] >> (8 * (i & 3))) & 0xffu) << 16;
+					v[i] = h == row_inf<N>() ? INF : h;
+				}
+			}
+			return;
+		}
+	load_words<LPT>(wide_row<LPT>(P, p, lane), v);
 }
 
-template <int LPT, bool N> __device__ __forceinline__ void row_store(const params &P, uint32_t p, unsigned lane, const uint32_t (&v)[LPT])
+template <int LPT, int N> __device__ __forceinline__ void row_store(const params &P, uint32_t p, unsigned lane, const uint32_t (&v)[LPT])
 {
-	if (!N || p < s_top)
-		store_row<LPT, uint32_t>(wide_row<LPT, N>(P, p, lane), v);
-	else
-		store_row<LPT, uint16_t>(thin_row<LPT, N>(P, p, lane), v);
+	if constexpr (N != 0)
+		if (p >= s_top)
+		{
+			uint32_t h[LPT], lo[LPT / 2];
+			for (int i = 0; i < LPT; i++)
+				h[i] = v[i] == INF ? row_inf<N>() : min(v[i], row_cap<N>());
+			for (int i = 0; i < LPT / 2; i++)
+				lo[i] = (h[2 * i] & 0xffffu) | (h[2 * i + 1] & 0xffffu) << 16;
+			char *r = thin_row<LPT, N>(P, p);
+			store_words<LPT / 2>(reinterpret_cast<uint32_t *>(r + lane * LPT * 2), lo);
+			if constexpr (N == 24)
+			{
+				uint32_t hi[LPT / 4];
+				for (int i = 0; i < LPT / 4; i++)
+					hi[i] = (h[4 * i] >> 16) | (h[4 * i + 1] >> 16) << 8 | (h[4 * i + 2] >> 16) << 16 |
+						(h[4 * i + 3] >> 16) << 24;
+				store_words<LPT / 4>(reinterpret_cast<uint32_t *>(r + 64 * LPT + lane * LPT), hi);
+			}
+			return;
+		}
+	store_words<LPT>(wide_row<LPT>(P, p, lane), v);
 }
 
-template <int LPT, bool N> __device__ __forceinline__ void row_lower(const params &P, uint32_t p, unsigned lane, const uint32_t (&v)[LPT])
+template <int LPT, int N> __device__ __forceinline__ void row_lower(const params &P, uint32_t p, unsigned lane, const uint32_t (&v)[LPT])
 {
-	if (!N || p < s_top)
+	if (N != 0 && p >= s_top)
 	{
-		uint32_t *row = wide_row<LPT, N>(P, p, lane);
-		for (int i = 0; i < LPT; i++)
-			if (v[i] != INF)
-				atomicMin(&row[i], v[i]);
+		// not reached while s_top is past every split level; exact all the same: the pass runs
+		// again with wider rows, and with 32-bit rows every row is below s_top
+		s_over = 1;
 		return;
 	}
-	// not reached while s_top is past every split level; kept exact all the same: a compare-and-swap
-	// of the 32-bit word that holds the 16-bit lane
-	uint16_t *row = thin_row<LPT, N>(P, p, lane);
+	uint32_t *row = wide_row<LPT>(P, p, lane);
 	for (int i = 0; i < LPT; i++)
 		if (v[i] != INF)
-		{
-			const uint32_t h = narrow(v[i]);
-			uint32_t *w = reinterpret_cast<uint32_t *>(reinterpret_cast<uintptr_t>(&row[i]) & ~(uintptr_t)3);
-			const unsigned sh = (reinterpret_cast<uintptr_t>(&row[i]) & 2) * 8;
-			uint32_t old = *w, assumed;
-			do
-			{
-				assumed = old;
-				if (((assumed >> sh) & 0xffffu) <= h)
-					break;
-				old = atomicCAS(w, assumed, (assumed & ~(0xffffu << sh)) | h << sh);
-			} while (old != assumed);
-		}
+			atomicMin(&row[i], v[i]);
 }
 
 // Block and resident blocks per SM of a sweep kernel on device dev: the tuner's block, raised to the
@@ -160,7 +166,7 @@ cudaError_t fit_block(const void *kern, int dev, unsigned asked, unsigned *block
 		int dev;
 		unsigned asked, block;
 		int per_sm;
-	} fit[4];
+	} fit[6];
 	static thread_local unsigned next;
 	for (auto &f : fit)
 		if (f.kern == kern && f.dev == dev && f.asked == asked)
@@ -191,7 +197,7 @@ cudaError_t fit_block(const void *kern, int dev, unsigned asked, unsigned *block
 				break;
 			}
 		}
-	fit[next % 4] = { kern, dev, asked, b, ps };
+	fit[next % 6] = { kern, dev, asked, b, ps };
 	next++;
 	*block = b;
 	*per_sm = ps;

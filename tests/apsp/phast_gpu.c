@@ -243,33 +243,52 @@ int main(void)
 	sssp_ref_graph(&g, 10, sizeof parts / sizeof parts[0] / 3, parts);
 	check("parts, one-way, zero cycle", &g, 1);
 	graph_free(&g);
-	/* 16-bit rows (sssp_phast_gpu_knobs::narrow, plans 1 and 3): the summaries-alone passes of 128
-	 * and 256 lanes are narrow while the distances fit; 65,533 is the largest that does, 65,534
-	 * makes the pass run again with 32-bit rows (and, in plan 3, every later pass of that hierarchy
-	 * on this thread). Before any graph that could overflow: a hierarchy remembered as too wide
-	 * would make plan 3's passes 32-bit if its device address came back. The arc 3 -> 2 weighs 0:
+	/* Narrow rows (sssp_phast_gpu_knobs::narrow, plans 0, 1 and 3): the summaries-alone passes of
+	 * 128 and 256 lanes start 16-bit; 65,533 is the largest distance that fits, 65,534 makes the
+	 * pass run again with 24-bit rows, 16,777,213 fits those and 16,777,214 makes it run again with
+	 * 32-bit rows (and, with knob 1, every later pass of that hierarchy on this thread starts with
+	 * the rows that fitted). Before any graph that could overflow: a hierarchy remembered as too
+	 * wide would make later passes wider if its device address came back. The arc 3 -> 2 weighs 0:
 	 * from vertex 3 the farthest distance is the same as from 0. */
-	unsigned long long np0, nr0, np1, nr1;
-	static const uint32_t fits[] = { 0, 1, 30000, 1, 0, 30000, 1, 2, 35533, 2, 1, 35533, 3, 2, 0 };
-	static const uint32_t wide[] = { 0, 1, 30000, 1, 0, 30000, 1, 2, 35534, 2, 1, 35534, 3, 2, 0 };
-	sssp_phast_gpu_narrow_counts(&np0, &nr0);
-	sssp_ref_graph(&g, 4, sizeof fits / sizeof fits[0] / 3, fits);
+	struct sssp_phast_gpu_narrow c0, c1;
+	static const uint32_t fits16[] = { 0, 1, 30000, 1, 0, 30000, 1, 2, 35533, 2, 1, 35533, 3, 2, 0 };
+	static const uint32_t wide16[] = { 0, 1, 30000, 1, 0, 30000, 1, 2, 35534, 2, 1, 35534, 3, 2, 0 };
+	static const uint32_t fits24[] = { 0, 1, 8000000, 1, 0, 8000000, 1, 2, 8777213, 2, 1, 8777213, 3, 2, 0 };
+	static const uint32_t wide24[] = { 0, 1, 8000000, 1, 0, 8000000, 1, 2, 8777214, 2, 1, 8777214, 3, 2, 0 };
+	sssp_phast_gpu_narrow_counts(&c0);
+	sssp_ref_graph(&g, 4, sizeof fits16 / sizeof fits16[0] / 3, fits16);
 	check("path to 65,533 (16-bit rows)", &g, 1);
 	graph_free(&g);
-	sssp_phast_gpu_narrow_counts(&np1, &nr1);
-	if (np1 == np0 || nr1 != nr0)
-		FAIL("path to 65,533: %llu narrow passes, %llu run again; want some, none again", np1 - np0, nr1 - nr0);
-	sssp_ref_graph(&g, 4, sizeof wide / sizeof wide[0] / 3, wide);
-	check("path to 65,534 (32-bit again)", &g, 1);
+	sssp_phast_gpu_narrow_counts(&c1);
+	if (c1.passes16 == c0.passes16 || c1.reruns16 != c0.reruns16)
+		FAIL("path to 65,533: %llu 16-bit passes, %llu run again; want some, none again", c1.passes16 - c0.passes16,
+		     c1.reruns16 - c0.reruns16);
+	sssp_ref_graph(&g, 4, sizeof wide16 / sizeof wide16[0] / 3, wide16);
+	check("path to 65,534 (24-bit again)", &g, 1);
 	graph_free(&g);
-	sssp_phast_gpu_narrow_counts(&np0, &nr0);
-	if (nr0 == nr1)
-		FAIL("path to 65,534: no narrow pass ran again with 32-bit rows");
+	sssp_phast_gpu_narrow_counts(&c0);
+	if (c0.reruns16 == c1.reruns16 || c0.passes24 == c1.passes24 || c0.reruns24 != c1.reruns24)
+		FAIL("path to 65,534: %llu 16-bit passes run again, %llu 24-bit passes, %llu of them again; want some, "
+		     "some, none", c0.reruns16 - c1.reruns16, c0.passes24 - c1.passes24, c0.reruns24 - c1.reruns24);
+	sssp_ref_graph(&g, 4, sizeof fits24 / sizeof fits24[0] / 3, fits24);
+	check("path to 16,777,213 (24-bit rows)", &g, 1);
+	graph_free(&g);
+	sssp_phast_gpu_narrow_counts(&c1);
+	if (c1.passes24 == c0.passes24 || c1.reruns24 != c0.reruns24)
+		FAIL("path to 16,777,213: %llu 24-bit passes, %llu run again; want some, none again", c1.passes24 - c0.passes24,
+		     c1.reruns24 - c0.reruns24);
+	sssp_ref_graph(&g, 4, sizeof wide24 / sizeof wide24[0] / 3, wide24);
+	check("path to 16,777,214 (32-bit again)", &g, 1);
+	graph_free(&g);
+	sssp_phast_gpu_narrow_counts(&c0);
+	if (c0.reruns24 == c1.reruns24)
+		FAIL("path to 16,777,214: no 24-bit pass ran again with 32-bit rows");
 	ASSERT_EQ(graph_gen_grid(30, 30, 1000, 3000, 4, &g, &err), 0);
 	check("grid 30x30 1000..3000 (wide)", &g, 0);
 	graph_free(&g);
-	sssp_phast_gpu_narrow_counts(&np1, &nr1);
-	printf("narrow passes: %llu, run again with 32-bit rows: %llu\n", np1, nr1);
+	sssp_phast_gpu_narrow_counts(&c1);
+	printf("narrow passes: 16-bit %llu (%llu run again), 24-bit %llu (%llu run again)\n", c1.passes16, c1.reruns16,
+	       c1.passes24, c1.reruns24);
 	ASSERT_EQ(graph_gen_random(3000, 0, 4, 0, 2, 8, &g, &err), 0);
 	check("random 0..2 (zero weights)", &g, 0);
 	graph_free(&g);
