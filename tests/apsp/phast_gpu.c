@@ -225,6 +225,23 @@ static void bad_arguments(void)
 	graph_free(&g);
 }
 
+/* The path 0 - 1 - 2 (arcs both ways, weights a then b) and the arc 3 -> 2 of weight 0: the largest
+ * distance is a + b, from vertex 0 and from vertex 3 alike. Checked with every plan; returns the narrow
+ * passes that made (and their reruns), by width. */
+static struct sssp_phast_gpu_narrow narrow_path(const char *what, uint32_t a, uint32_t b)
+{
+	const uint32_t arcs[] = { 0, 1, a, 1, 0, a, 1, 2, b, 2, 1, b, 3, 2, 0 };
+	struct sssp_phast_gpu_narrow c0, c1;
+	struct graph g;
+	sssp_phast_gpu_narrow_counts(&c0);
+	sssp_ref_graph(&g, 4, sizeof arcs / sizeof arcs[0] / 3, arcs);
+	check(what, &g, 1);
+	graph_free(&g);
+	sssp_phast_gpu_narrow_counts(&c1);
+	return (struct sssp_phast_gpu_narrow){ c1.passes16 - c0.passes16, c1.reruns16 - c0.reruns16, c1.passes24 - c0.passes24,
+					       c1.reruns24 - c0.reruns24 };
+}
+
 int main(void)
 {
 	int ndev = 0;
@@ -248,40 +265,19 @@ int main(void)
 	 * pass run again with 24-bit rows, 16,777,213 fits those and 16,777,214 makes it run again with
 	 * 32-bit rows (and, with knob 1, every later pass of that hierarchy on this thread starts with
 	 * the rows that fitted). Before any graph that could overflow: a hierarchy remembered as too
-	 * wide would make later passes wider if its device address came back. The arc 3 -> 2 weighs 0:
-	 * from vertex 3 the farthest distance is the same as from 0. */
-	struct sssp_phast_gpu_narrow c0, c1;
-	static const uint32_t fits16[] = { 0, 1, 30000, 1, 0, 30000, 1, 2, 35533, 2, 1, 35533, 3, 2, 0 };
-	static const uint32_t wide16[] = { 0, 1, 30000, 1, 0, 30000, 1, 2, 35534, 2, 1, 35534, 3, 2, 0 };
-	static const uint32_t fits24[] = { 0, 1, 8000000, 1, 0, 8000000, 1, 2, 8777213, 2, 1, 8777213, 3, 2, 0 };
-	static const uint32_t wide24[] = { 0, 1, 8000000, 1, 0, 8000000, 1, 2, 8777214, 2, 1, 8777214, 3, 2, 0 };
-	sssp_phast_gpu_narrow_counts(&c0);
-	sssp_ref_graph(&g, 4, sizeof fits16 / sizeof fits16[0] / 3, fits16);
-	check("path to 65,533 (16-bit rows)", &g, 1);
-	graph_free(&g);
-	sssp_phast_gpu_narrow_counts(&c1);
-	if (c1.passes16 == c0.passes16 || c1.reruns16 != c0.reruns16)
-		FAIL("path to 65,533: %llu 16-bit passes, %llu run again; want some, none again", c1.passes16 - c0.passes16,
-		     c1.reruns16 - c0.reruns16);
-	sssp_ref_graph(&g, 4, sizeof wide16 / sizeof wide16[0] / 3, wide16);
-	check("path to 65,534 (24-bit again)", &g, 1);
-	graph_free(&g);
-	sssp_phast_gpu_narrow_counts(&c0);
-	if (c0.reruns16 == c1.reruns16 || c0.passes24 == c1.passes24 || c0.reruns24 != c1.reruns24)
+	 * wide would make later passes wider if its device address came back. */
+	struct sssp_phast_gpu_narrow d = narrow_path("path to 65,533 (16-bit rows)", 30000, 35533), c1;
+	if (!d.passes16 || d.reruns16)
+		FAIL("path to 65,533: %llu 16-bit passes, %llu run again; want some, none again", d.passes16, d.reruns16);
+	d = narrow_path("path to 65,534 (24-bit again)", 30000, 35534);
+	if (!d.reruns16 || !d.passes24 || d.reruns24)
 		FAIL("path to 65,534: %llu 16-bit passes run again, %llu 24-bit passes, %llu of them again; want some, "
-		     "some, none", c0.reruns16 - c1.reruns16, c0.passes24 - c1.passes24, c0.reruns24 - c1.reruns24);
-	sssp_ref_graph(&g, 4, sizeof fits24 / sizeof fits24[0] / 3, fits24);
-	check("path to 16,777,213 (24-bit rows)", &g, 1);
-	graph_free(&g);
-	sssp_phast_gpu_narrow_counts(&c1);
-	if (c1.passes24 == c0.passes24 || c1.reruns24 != c0.reruns24)
-		FAIL("path to 16,777,213: %llu 24-bit passes, %llu run again; want some, none again", c1.passes24 - c0.passes24,
-		     c1.reruns24 - c0.reruns24);
-	sssp_ref_graph(&g, 4, sizeof wide24 / sizeof wide24[0] / 3, wide24);
-	check("path to 16,777,214 (32-bit again)", &g, 1);
-	graph_free(&g);
-	sssp_phast_gpu_narrow_counts(&c0);
-	if (c0.reruns24 == c1.reruns24)
+		     "some, none", d.reruns16, d.passes24, d.reruns24);
+	d = narrow_path("path to 16,777,213 (24-bit rows)", 8000000, 8777213);
+	if (!d.passes24 || d.reruns24)
+		FAIL("path to 16,777,213: %llu 24-bit passes, %llu run again; want some, none again", d.passes24, d.reruns24);
+	d = narrow_path("path to 16,777,214 (32-bit again)", 8000000, 8777214);
+	if (!d.reruns24)
 		FAIL("path to 16,777,214: no 24-bit pass ran again with 32-bit rows");
 	ASSERT_EQ(graph_gen_grid(30, 30, 1000, 3000, 4, &g, &err), 0);
 	check("grid 30x30 1000..3000 (wide)", &g, 0);
