@@ -261,8 +261,7 @@ int main(void)
 	check("parts, one-way, zero cycle", &g, 1);
 	graph_free(&g);
 	/* Narrow rows (sssp_phast_gpu_knobs::narrow: plans 1 and 3, and 0 where it is on by default): the
-	 * summaries-alone passes of
-	 * 128 and 256 lanes start 16-bit; 65,533 is the largest distance that fits, 65,534 makes the
+	 * summaries-alone passes of 128 and 256 lanes start 16-bit; 65,533 is the largest distance that fits, 65,534 makes the
 	 * pass run again with 24-bit rows, 16,777,213 fits those and 16,777,214 makes it run again with
 	 * 32-bit rows (and, with knob 1, every later pass of that hierarchy on this thread starts with
 	 * the rows that fitted). Before any graph that could overflow: a hierarchy remembered as too
