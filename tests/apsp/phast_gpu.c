@@ -260,11 +260,11 @@ int main(void)
 	sssp_ref_graph(&g, 10, sizeof parts / sizeof parts[0] / 3, parts);
 	check("parts, one-way, zero cycle", &g, 1);
 	graph_free(&g);
-	/* Narrow rows (sssp_phast_gpu_knobs::narrow: plans 1 and 3, and 0 where it is on by default): the
-	 * summaries-alone passes of 128 and 256 lanes start 16-bit; 65,533 is the largest distance that fits, 65,534 makes the
-	 * pass run again with 24-bit rows, 16,777,213 fits those and 16,777,214 makes it run again with
-	 * 32-bit rows (and, with knob 1, every later pass of that hierarchy on this thread starts with
-	 * the rows that fitted). Before any graph that could overflow: a hierarchy remembered as too
+	/* Narrow rows (sssp_phast_gpu_knobs::narrow: plans 1 and 3, and 0 where it is on by default):
+	 * the summaries-alone passes of 128 and 256 lanes start 16-bit; 65,533 is the largest distance
+	 * that fits, 65,534 makes the pass run again with 24-bit rows, 16,777,213 fits those and
+	 * 16,777,214 makes it run again with 32-bit rows (and, with knob 1, every later pass of that
+	 * hierarchy on this thread starts with the rows that fitted). Before any graph that could overflow: a hierarchy remembered as too
 	 * wide would make later passes wider if its device address came back. */
 	struct sssp_phast_gpu_narrow d = narrow_path("path to 65,533 (16-bit rows)", 30000, 35533), c1;
 	if (!d.passes16 || d.reruns16)
