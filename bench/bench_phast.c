@@ -8,9 +8,8 @@
  * weights 1-10), rmat:SCALE, with their options. --knob sets the GPU sweeps' knobs (struct
  * sssp_phast_gpu_knobs, phast_gpu.h): chain_vertices, chain_arcs, split, split_min, filter,
  * profile (the first N passes print where their time went) and store_all (1: every row stored, also
- * the lowest level's that no output reads), narrow (1: 16- or 24-bit rows below the
- * split levels while the distances fit; 2: every pass starts 16-bit; 0: 32-bit rows only; the default:
- * PHAST_NARROW in phast_gpu.cu).
+ * the lowest level's that no output reads), narrow (1, the default: 16-bit rows below the
+ * split levels where the distances fit; 2: every pass tries them first; 0: 32-bit rows only).
  * Prints the contraction hierarchy (built, or read from --cache and rebuilt when stale or
  * corrupt), its upward search spaces, then the SSSP rate of: Dijkstra on one core and on T
  * threads (sssp_dijkstra), PHAST on one core and on T threads (16 sources per sweep), PHAST on
@@ -417,10 +416,9 @@ int main(int argc, char **argv)
 		printf("PHAST GPU, %u lanes%s:  %10.1f SSSP/s (%.1f us per source, %u sources; hierarchy upload %.2f s) = "
 		       "%.1fx Dijkstra on %u threads, %.1fx PHAST on %u threads\n",
 		       lanes, rows ? ", rows" : "", 1 / tg, tg * 1e6, G, t_up, tdT / tg, T, tpT / tg, T);
-		struct sssp_phast_gpu_narrow nc;
-		sssp_phast_gpu_narrow_counts(&nc);
-		printf("narrow rows (knob narrow): 16-bit %llu passes, %llu of them run again; 24-bit %llu, %llu again\n",
-		       nc.passes16, nc.reruns16, nc.passes24, nc.reruns24);
+		unsigned long long np, nr;
+		sssp_phast_gpu_narrow_counts(&np, &nr);
+		printf("16-bit rows (knob narrow): %llu passes, %llu of them run again with 32-bit rows\n", np, nr);
 		if (tdT > tg)
 			printf("break-even (GPU): %.0f sources (preprocessing %.2f s / %.3f ms saved per source against Dijkstra "
 			       "on %u threads)\n",

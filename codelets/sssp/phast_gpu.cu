@@ -15,6 +15,7 @@
 // 64 registers (two 512-thread blocks per SM); the downward sweep does not store the lowest
 // level's rows when no output reads them (docs/apsp.md, "PHAST's bytes and registers").
 #include <cooperative_groups.h>
+#include <mutex>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,8 +52,7 @@ constexpr unsigned FILTER_MAX_DEGREE = 8; // up_filtered on levels of at most th
 #define PHAST_STORE_ALL 0
 #endif
 // the default of sssp_phast_gpu_knobs::narrow (docs/apsp.md, "What bounds GPU PHAST, and its 16-bit
-// rows"): 0 until the narrow kernels as they stand (16- and 24-bit) have run on a GPU; -DPHAST_NARROW=1
-// builds them in, for programs that have no knobs
+// rows"): 0 until the tree's narrow kernels have run on a GPU (call 2 of bench/results/h200-2026-12-08)
 #ifndef PHAST_NARROW
 #define PHAST_NARROW 0
 #endif
@@ -82,7 +82,7 @@ struct params
 	uint32_t *acc_ecc, *acc_cnt;
 	unsigned long long *acc_harm_lo, *acc_harm_hi;
 	uint32_t *top;      // narrow: the largest end of a split level's positions (atomicMax), then s_top
-	uint32_t *overflow; // narrow: set when a final distance is row_cap<N> or more (once per block)
+	uint32_t *overflow; // narrow: set when a final distance is NARROW_CAP or more (once per block)
 	unsigned long long *prof; // knobs->profile: times of the steps (see stamp), else NULL
 	uint32_t src[MAX_LANES];  // original ids
 };
@@ -176,7 +176,7 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 	for (int i = 0; i < LPT; i++)
 		if (v[i] != INF)
 		{
-			if (N && v[i] >= row_cap<N>())
+			if (N && v[i] >= NARROW_CAP)
 				s_over = 1; // perhaps more than a narrow row held: the host runs the pass again, wider
 #if PHAST_SHARED_SUMS
 			(void)s;
@@ -529,8 +529,6 @@ TUCCOMPI_KERNELCHAR(phast_sweep128, 1, medium_coalesced, low, high, low);
 TUCCOMPI_KERNELCHAR(phast_sweep256, 1, medium_coalesced, low, high, low);
 TUCCOMPI_KERNELCHAR(phast_sweep128n, 1, medium_coalesced, low, high, low);
 TUCCOMPI_KERNELCHAR(phast_sweep256n, 1, medium_coalesced, low, high, low);
-TUCCOMPI_KERNELCHAR(phast_sweep128t, 1, medium_coalesced, low, high, low);
-TUCCOMPI_KERNELCHAR(phast_sweep256t, 1, medium_coalesced, low, high, low);
 // One lane's distances gathered into original order: strided reads, coalesced writes.
 TUCCOMPI_KERNELCHAR(phast_rows, 1, scatter, none, low, low);
 // The targets' columns of a pass (phast_cols): a transpose through shared memory of fixed shape,
@@ -564,7 +562,7 @@ __global__ void PHAST_WIDE phast_sweep256(params P)
 {
 	phast_body<8, 0>(P);
 }
-// narrow passes (16-bit rows below the split levels: n; 24-bit: t), at 128 and 256 lanes
+// narrow passes (16-bit rows below the split levels), at 128 and 256 lanes
 __global__ void PHAST_WIDE phast_sweep128n(params P)
 {
 	phast_body<4, 16>(P);
@@ -572,14 +570,6 @@ __global__ void PHAST_WIDE phast_sweep128n(params P)
 __global__ void PHAST_WIDE phast_sweep256n(params P)
 {
 	phast_body<8, 16>(P);
-}
-__global__ void PHAST_WIDE phast_sweep128t(params P)
-{
-	phast_body<4, 24>(P);
-}
-__global__ void PHAST_WIDE phast_sweep256t(params P)
-{
-	phast_body<8, 24>(P);
 }
 
 __global__ void phast_rows(const uint32_t *dist, const uint32_t *__restrict__ pos, uint32_t n, unsigned lanes,
@@ -714,14 +704,23 @@ struct host_acc
 	uint32_t overflow;
 };
 thread_local host_acc *pinned_acc;
-// the hierarchy (its device level array) whose distances did not fit a narrow pass on this thread, and
-// the rows its later passes here start with (1: 24-bit, 2: 32-bit)
-thread_local struct
+// Knob narrow 1: whether the distances of a hierarchy (its device level array) fit 16-bit rows, for
+// the process. Its first pass tries them while the other threads' passes run 32-bit; the answer
+// decides the later passes (a pass that meets too large a distance makes it WIDE). One hierarchy is
+// remembered at a time.
+enum fit_state
 {
+	PROBING,
+	FITS,
+	WIDE
+};
+struct
+{
+	std::mutex lock;
 	const void *view;
-	int f;
-} fitted;
-unsigned long long narrow_passes[2], narrow_reruns[2]; // sssp_phast_gpu_narrow_counts: 16-bit, 24-bit
+	fit_state state;
+} fit16;
+unsigned long long narrow_passes, narrow_reruns; // sssp_phast_gpu_narrow_counts
 } // namespace
 
 extern "C" size_t sssp_phast_gpu_workspace_size(uint32_t n, unsigned lanes)
@@ -811,9 +810,9 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	if (!coop)
 		return fail(err, errlen, -ENODEV, "PHAST GPU: device %d cannot launch cooperative kernels", dev);
-	/* the pass's kernel and launch; the narrow kernels' (knob narrow), where a pass may keep 16- or
-	 * 24-bit rows: at 128 and 256 lanes, when no output reads the rows */
-	launch wide, thin[2];
+	/* the pass's kernel and launch; the narrow kernel's (knob narrow), where a pass may keep 16-bit
+	 * rows: at 128 and 256 lanes, when no output reads the rows */
+	launch wide, thin;
 	int rc = plan_launch(kern, kk, n, dev, sms, share, &wide, err, errlen);
 	if (rc)
 		return rc;
@@ -823,10 +822,7 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 		const bool c128 = lanes == 128;
 		if ((rc = plan_launch(c128 ? (const void *)phast_sweep128n : (const void *)phast_sweep256n,
 				      c128 ? TUCCOMPI_KERNEL(phast_sweep128n) : TUCCOMPI_KERNEL(phast_sweep256n), n, dev, sms,
-				      share, &thin[0], err, errlen)) ||
-		    (rc = plan_launch(c128 ? (const void *)phast_sweep128t : (const void *)phast_sweep256t,
-				      c128 ? TUCCOMPI_KERNEL(phast_sweep128t) : TUCCOMPI_KERNEL(phast_sweep256t), n, dev, sms,
-				      share, &thin[1], err, errlen)))
+				      share, &thin, err, errlen)))
 			return rc;
 	}
 
@@ -879,15 +875,27 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 		}
 	} pb_;
 	unsigned long long *&prof = pb_.d, *&prof_host = pb_.h;
-	int f = -1; // this pass's rows: 0: 16-bit, 1: 24-bit, 2: 32-bit; -1: not chosen yet
+	bool again = false; // the pass of sources g runs again, 32-bit: it did not fit 16-bit rows
 	for (unsigned g = 0; g < nsrc;)
 	{
-		/* narrow rows from 16-bit up (knob narrow 2), or (1) from the narrowest that this hierarchy's
-		 * distances fitted on this thread; a pass whose distances do not fit runs again one step
-		 * wider */
-		if (f < 0)
-			f = !may_narrow ? 2 : kn.narrow == 2 || fitted.view != (const void *)v->level_start ? 0 : fitted.f;
-		const launch &lk = f < 2 ? thin[f] : wide;
+		/* 16-bit rows unless this pass's sources did not fit a moment ago; knob 1: while this
+		 * hierarchy's first pass (this one, perhaps) finds out whether its distances fit, and where
+		 * they did not */
+		bool thin_pass = may_narrow && !again, probe = false;
+		if (thin_pass && kn.narrow == 1)
+		{
+			std::lock_guard<std::mutex> hold(fit16.lock);
+			if (fit16.view != (const void *)v->level_start)
+			{
+				fit16.view = v->level_start;
+				fit16.state = PROBING;
+				probe = true;
+			}
+			else
+				thin_pass = fit16.state == FITS;
+		}
+		const launch &lk = thin_pass ? thin : wide;
+		again = false;
 		P.prof = nullptr;
 		if (to_profile && __atomic_fetch_add(&profiled, 1, __ATOMIC_RELAXED) < to_profile)
 		{
@@ -933,7 +941,7 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 					 cudaMemcpyDeviceToHost, s));
 		CUDA_TRY(cudaMemcpyAsync(pinned_acc->harm_hi, l.acc_harm_hi, lanes * sizeof(unsigned long long),
 					 cudaMemcpyDeviceToHost, s));
-		if (f < 2)
+		if (thin_pass)
 			CUDA_TRY(cudaMemcpyAsync(&pinned_acc->overflow, l.overflow, sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
 		CUDA_TRY(cudaStreamSynchronize(s));
 		if (P.prof)
@@ -941,18 +949,20 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 			CUDA_TRY(cudaMemcpy(prof_host, prof, (2 * (size_t)v->levels + 2) * sizeof *prof, cudaMemcpyDeviceToHost));
 			phast_plan::phast_print_profile(v, l.plan, prof_host, lanes, k, lk.grid.x, lk.blk.x);
 		}
-		if (f < 2)
+		if (thin_pass)
 		{
-			__atomic_fetch_add(&narrow_passes[f], 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&narrow_passes, 1, __ATOMIC_RELAXED);
+			if (kn.narrow == 1)
+			{
+				std::lock_guard<std::mutex> hold(fit16.lock);
+				if (fit16.view == (const void *)v->level_start && (probe || pinned_acc->overflow))
+					fit16.state = pinned_acc->overflow ? WIDE : FITS;
+			}
 			if (pinned_acc->overflow)
 			{
-				/* a distance of 65,534 (16-bit) or 16,777,214 (24-bit) or more: these sources
-				 * again with wider rows, and so (knob 1) every later pass of this hierarchy on
-				 * this thread */
-				__atomic_fetch_add(&narrow_reruns[f], 1, __ATOMIC_RELAXED);
-				f++;
-				if (kn.narrow == 1)
-					fitted = { v->level_start, f };
+				/* a distance of 65,534 or more: these sources again with 32-bit rows */
+				__atomic_fetch_add(&narrow_reruns, 1, __ATOMIC_RELAXED);
+				again = true;
 				continue;
 			}
 		}
@@ -968,15 +978,12 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 			so->harmonic = o->harmonic ? sssp_harm_value(sssp_harm{ pinned_acc->harm_lo[i], pinned_acc->harm_hi[i] }) : 0;
 		}
 		g += lanes;
-		f = -1;
 	}
 	return 0;
 }
 
-extern "C" void sssp_phast_gpu_narrow_counts(struct sssp_phast_gpu_narrow *c)
+extern "C" void sssp_phast_gpu_narrow_counts(unsigned long long *passes, unsigned long long *reruns)
 {
-	c->passes16 = __atomic_load_n(&narrow_passes[0], __ATOMIC_RELAXED);
-	c->reruns16 = __atomic_load_n(&narrow_reruns[0], __ATOMIC_RELAXED);
-	c->passes24 = __atomic_load_n(&narrow_passes[1], __ATOMIC_RELAXED);
-	c->reruns24 = __atomic_load_n(&narrow_reruns[1], __ATOMIC_RELAXED);
+	*passes = __atomic_load_n(&narrow_passes, __ATOMIC_RELAXED);
+	*reruns = __atomic_load_n(&narrow_reruns, __ATOMIC_RELAXED);
 }

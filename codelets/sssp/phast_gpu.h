@@ -64,21 +64,16 @@ struct sssp_phast_gpu_knobs
 				  *   no output reads them (0, the default: it does not; for measuring that) */
 	uint32_t narrow;         /**< 1: a pass of 128 or 256 lanes whose rows no output reads
 				  *   (no rows, no target columns, store_all 0) keeps 16-bit distances below the
-				  *   levels that split their vertices; one that meets a distance of 65,534 or more
-				  *   runs again with 24-bit rows, and one that meets 16,777,214 or more with 32-bit
-				  *   rows; the later passes of that hierarchy on the calling thread start with the
-				  *   rows that fitted; 2: every pass starts 16-bit (for tests); 0: 32-bit rows only.
-				  *   The default is PHAST_NARROW's (phast_gpu.cu) */
+				  *   levels that split their vertices, when the hierarchy's distances fit: its first
+				  *   pass in the process finds out (the passes that start meanwhile are 32-bit), and
+				  *   a pass that meets a distance of 65,534 or more runs again with 32-bit rows and
+				  *   makes the later ones 32-bit; 2: every pass tries 16-bit rows first (for tests);
+				  *   0: 32-bit rows only */
 };
 void sssp_phast_gpu_knobs_default(struct sssp_phast_gpu_knobs *k);
 /** Narrow passes (struct sssp_phast_gpu_knobs::narrow) this process ran, and how many of them met a
- *  distance too large for their rows and ran again wider. */
-struct sssp_phast_gpu_narrow
-{
-	unsigned long long passes16, reruns16; /**< passes with 16-bit rows; of them, run again (24-bit) */
-	unsigned long long passes24, reruns24; /**< passes with 24-bit rows; of them, run again (32-bit) */
-};
-void sssp_phast_gpu_narrow_counts(struct sssp_phast_gpu_narrow *c);
+ *  distance too large for 16 bits and ran again with 32-bit rows. */
+void sssp_phast_gpu_narrow_counts(unsigned long long *passes, unsigned long long *reruns);
 
 /** Device bytes of workspace for an n-vertex hierarchy and @p lanes sources per pass
  *  (about 4 * lanes + 25 bytes per vertex); 0 if lanes is not 32, 64, 128 or 256. */

@@ -1,28 +1,19 @@
-// GPU PHAST's rows, 32-bit and 16- or 24-bit (narrow passes), and the narrow kernel's launch: included by
+// GPU PHAST's rows, 32-bit and 16-bit (narrow passes), and the narrow kernel's launch: included by
 // phast_gpu.cu inside its anonymous namespace, after struct params, INF and sat_add (a part of that
 // file, kept apart for the tree's size limit; not a header for other files).
 #ifndef TUCCOMPI_SSSP_PHAST_GPU_ROWS_CUH
 #define TUCCOMPI_SSSP_PHAST_GPU_ROWS_CUH
 
 // Narrow passes (sssp_phast_gpu_knobs::narrow: rows that no output reads, on a hierarchy whose
-// distances fit; docs/apsp.md, "PHAST's 16-bit rows"): the rows of the positions from s_top on are
-// N-bit (16 or 24), after the 32-bit rows of the positions before it. s_top is past every level that
-// splits its vertices among warps (their rows take atomicMin, which has no narrow form): the top of
-// the hierarchy, a few thousand vertices. An N-bit row holds row_inf<N> for INF and at most
-// row_cap<N>; a distance of row_cap<N> or more sets the pass's overflow word, and the host runs the
-// pass again with wider rows (16, then 24, then 32 bits: s_top = n). Registers hold 32-bit values
-// either way; only loads and stores convert. A 16-bit row of a thread's LPT lanes is LPT halfwords;
-// a 24-bit one is LPT halfwords (the low 16 bits) in the row's first 2 * 32 * LPT bytes and LPT
-// bytes (the high 8) in its last 32 * LPT: 3 bytes per lane, and every load a whole vector.
-template <int N> __device__ __forceinline__ constexpr uint32_t row_inf()
-{
-	return N == 16 ? 0xffffu : N == 24 ? 0xffffffu : INF;
-}
-
-template <int N> __device__ __forceinline__ constexpr uint32_t row_cap()
-{
-	return row_inf<N>() - 1;
-}
+// distances fit; docs/apsp.md, "What bounds GPU PHAST, and its 16-bit rows"): the rows of the
+// positions from s_top on are 16-bit (N = 16), after the 32-bit rows of the positions before it.
+// s_top is past every level that splits its vertices among warps (their rows take atomicMin, which
+// has no 16-bit form): the top of the hierarchy, a few thousand vertices. A 16-bit row holds
+// NARROW_INF for INF and at most NARROW_CAP; a distance of NARROW_CAP or more sets the pass's
+// overflow word, and the host runs the pass again with 32-bit rows (s_top = n). Registers hold
+// 32-bit values either way; only loads and stores convert. (24-bit rows, planar in two vectors per
+// row, ran 6-10% slower than 32-bit on road-like graphs: docs/apsp.md.)
+constexpr uint32_t NARROW_INF = 0xffffu, NARROW_CAP = 0xfffeu;
 
 // W 32-bit words at r, as vectors of 4, 2 or 1 (r aligned to match)
 template <int W> __device__ __forceinline__ void load_words(const uint32_t *r, uint32_t (&x)[W])
@@ -70,17 +61,18 @@ template <int LPT> __device__ __forceinline__ void fill_row(uint32_t (&v)[LPT], 
 }
 
 __shared__ uint32_t s_top;  // the first position with a narrow row (n: none); set per block
-__shared__ uint32_t s_over; // a final distance of row_cap<N> or more in this block (narrow passes)
+__shared__ uint32_t s_over; // a final distance of NARROW_CAP or more in this block (narrow passes)
 
 template <int LPT> __device__ __forceinline__ uint32_t *wide_row(const params &P, uint32_t p, unsigned lane)
 {
 	return P.dist + (size_t)p * (32 * LPT) + lane * LPT;
 }
 
-// the start of narrow row p (p >= s_top): 32 * LPT lanes of N / 8 bytes after the 32-bit rows
-template <int LPT, int N> __device__ __forceinline__ char *thin_row(const params &P, uint32_t p)
+// the thread's part of 16-bit row p (p >= s_top), after the 32-bit rows
+template <int LPT> __device__ __forceinline__ uint32_t *thin_row(const params &P, uint32_t p, unsigned lane)
 {
-	return reinterpret_cast<char *>(P.dist + (size_t)s_top * (32 * LPT)) + (size_t)(p - s_top) * (32 * LPT) * (N / 8);
+	return reinterpret_cast<uint32_t *>(reinterpret_cast<uint16_t *>(P.dist + (size_t)s_top * (32 * LPT)) +
+					    (size_t)(p - s_top) * (32 * LPT) + lane * LPT);
 }
 
 // vertex p's row (the thread's LPT lanes of it), loaded, stored, or lowered lane by lane (atomicMin)
@@ -89,25 +81,13 @@ template <int LPT, int N> __device__ __forceinline__ void row_load(const params 
 	if constexpr (N != 0)
 		if (p >= s_top)
 		{
-			static_assert(LPT >= 4, "narrow rows are for 128 and 256 lanes");
-			const char *r = thin_row<LPT, N>(P, p);
-			uint32_t lo[LPT / 2];
-			load_words<LPT / 2>(reinterpret_cast<const uint32_t *>(r + lane * LPT * 2), lo);
-			if constexpr (N == 16)
-				for (int i = 0; i < LPT; i++)
-				{
-					const uint32_t h = (lo[i / 2] >> (16 * (i & 1))) & 0xffffu;
-					v[i] = h == row_inf<N>() ? INF : h;
-				}
-			else
+			static_assert(N == 16 && LPT >= 4, "16-bit rows, for 128 and 256 lanes");
+			uint32_t x[LPT / 2];
+			load_words<LPT / 2>(thin_row<LPT>(P, p, lane), x);
+			for (int i = 0; i < LPT; i++)
 			{
-				uint32_t hi[LPT / 4];
-				load_words<LPT / 4>(reinterpret_cast<const uint32_t *>(r + 64 * LPT + lane * LPT), hi);
-				for (int i = 0; i < LPT; i++)
-				{
-					const uint32_t h = ((lo[i / 2] >> (16 * (i & 1))) & 0xffffu) | ((hi[i / 4] >> (8 * (i & 3))) & 0xffu) << 16;
-					v[i] = h == row_inf<N>() ? INF : h;
-				}
+				const uint32_t h = (x[i / 2] >> (16 * (i & 1))) & 0xffffu;
+				v[i] = h == NARROW_INF ? INF : h;
 			}
 			return;
 		}
@@ -119,21 +99,12 @@ template <int LPT, int N> __device__ __forceinline__ void row_store(const params
 	if constexpr (N != 0)
 		if (p >= s_top)
 		{
-			uint32_t h[LPT], lo[LPT / 2];
+			uint32_t h[LPT], x[LPT / 2];
 			for (int i = 0; i < LPT; i++)
-				h[i] = v[i] == INF ? row_inf<N>() : min(v[i], row_cap<N>());
+				h[i] = v[i] == INF ? NARROW_INF : min(v[i], NARROW_CAP);
 			for (int i = 0; i < LPT / 2; i++)
-				lo[i] = (h[2 * i] & 0xffffu) | (h[2 * i + 1] & 0xffffu) << 16;
-			char *r = thin_row<LPT, N>(P, p);
-			store_words<LPT / 2>(reinterpret_cast<uint32_t *>(r + lane * LPT * 2), lo);
-			if constexpr (N == 24)
-			{
-				uint32_t hi[LPT / 4];
-				for (int i = 0; i < LPT / 4; i++)
-					hi[i] = (h[4 * i] >> 16) | (h[4 * i + 1] >> 16) << 8 | (h[4 * i + 2] >> 16) << 16 |
-						(h[4 * i + 3] >> 16) << 24;
-				store_words<LPT / 4>(reinterpret_cast<uint32_t *>(r + 64 * LPT + lane * LPT), hi);
-			}
+				x[i] = h[2 * i] | h[2 * i + 1] << 16;
+			store_words<LPT / 2>(thin_row<LPT>(P, p, lane), x);
 			return;
 		}
 	store_words<LPT>(wide_row<LPT>(P, p, lane), v);
@@ -144,7 +115,7 @@ template <int LPT, int N> __device__ __forceinline__ void row_lower(const params
 	if (N != 0 && p >= s_top)
 	{
 		// not reached while s_top is past every split level; exact all the same: the pass runs
-		// again with wider rows, and with 32-bit rows every row is below s_top
+		// again with 32-bit rows, where every row is below s_top
 		s_over = 1;
 		return;
 	}
