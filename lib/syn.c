@@ -541,9 +541,9 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 	ts->waited = 1;
 	if (paused)
 		starpu_resume();
-	/* after the exchange, not before: while a rank gave back its workspaces' pages (hundreds of
-	 * MB on a rank of CPU workers; munmap holds the process's address space), SYN's messages took
-	 * 7-10 ms each in place of 0.3 (2 ranks of the GPU node, road-like PHAST; docs/apsp.md) */
+	/* after the exchange, not before: giving back a rank's workspaces (hundreds of MB of pages on a
+	 * rank of CPU workers) cannot delay SYN's messages there. Once (2 ranks of the H100 node,
+	 * road-like PHAST, 2026-12-05) they took 7-10 ms each while it ran; not seen again since. */
 	release_workspaces(ts);
 	syn_mark(&clk, "end");
 	syn_print(&clk);
