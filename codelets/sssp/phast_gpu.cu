@@ -52,9 +52,10 @@ constexpr unsigned FILTER_MAX_DEGREE = 8; // up_filtered on levels of at most th
 #define PHAST_STORE_ALL 0
 #endif
 // the default of sssp_phast_gpu_knobs::narrow (docs/apsp.md, "What bounds GPU PHAST, and its 16-bit
-// rows"): 0 until the tree's narrow kernels have run on a GPU (call 2 of bench/results/h200-2026-12-08)
+// rows"; run on an H100 in call 2 of bench/results/h200-2026-12-08); -DPHAST_NARROW=0 builds the
+// 32-bit passes alone in, for programs that have no knobs
 #ifndef PHAST_NARROW
-#define PHAST_NARROW 0
+#define PHAST_NARROW 1
 #endif
 constexpr int ROWS_IN_FLIGHT = PHAST_ROWS_IN_FLIGHT;
 using phast_plan::CHAINED;

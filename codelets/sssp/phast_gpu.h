@@ -62,7 +62,7 @@ struct sssp_phast_gpu_knobs
 				  *   per class of levels, on stderr (default 0) */
 	uint32_t store_all;      /**< 1: the downward sweep stores every row, also the lowest level's when
 				  *   no output reads them (0, the default: it does not; for measuring that) */
-	uint32_t narrow;         /**< 1: a pass of 128 or 256 lanes whose rows no output reads
+	uint32_t narrow;         /**< 1 (the default): a pass of 128 or 256 lanes whose rows no output reads
 				  *   (no rows, no target columns, store_all 0) keeps 16-bit distances below the
 				  *   levels that split their vertices, when the hierarchy's distances fit: its first
 				  *   pass in the process finds out (the passes that start meanwhile are 32-bit), and
