@@ -392,9 +392,9 @@ static int exchange(struct tuccompi_taskset *ts, int status, double t_gather, st
  * of it at once, in the calling thread: on the H200 node PHAST's 72 MB per CPU worker took about
  * 4 ms each to give back (page by page), 40-50 ms for 12 CPU workers, after the last task and
  * before SYN could begin: 10% of a 0.4 s set (docs/apsp.md, "Every unit against the GPU alone").
- * A helper thread does it after SYN's exchange while the caller goes on; tuccompi_finalize() waits for the
- * helpers before StarPU stops (_tuccompi_release_wait). Where no thread can be made, the caller
- * does it. */
+ * A helper thread does it after SYN's exchange while the caller goes on; tuccompi_finalize()
+ * waits for the helpers before StarPU stops (_tuccompi_release_wait). Where no thread can be
+ * made, the caller does it. */
 static pthread_mutex_t release_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t release_cond = PTHREAD_COND_INITIALIZER;
 static int releasing; /* helper threads not finished */
@@ -542,8 +542,8 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 	if (paused)
 		starpu_resume();
 	/* after the exchange, not before: giving back a rank's workspaces (hundreds of MB of pages on a
-	 * rank of CPU workers) cannot delay SYN's messages there. Once (2 ranks of the H100 node,
-	 * road-like PHAST, 2026-12-05) they took 7-10 ms each while it ran; not seen again since. */
+	 * rank of CPU workers) cannot delay SYN's messages there (docs/apsp.md, "16-bit rows on a GPU,
+	 * 24-bit rows, and two ranks of the node") */
 	release_workspaces(ts);
 	syn_mark(&clk, "end");
 	syn_print(&clk);

@@ -51,9 +51,8 @@ constexpr unsigned FILTER_MAX_DEGREE = 8; // up_filtered on levels of at most th
 #ifndef PHAST_STORE_ALL
 #define PHAST_STORE_ALL 0
 #endif
-// the default of sssp_phast_gpu_knobs::narrow (docs/apsp.md, "What bounds GPU PHAST, and its 16-bit
-// rows"; run on an H100 in call 2 of bench/results/h200-2026-12-08); -DPHAST_NARROW=0 builds the
-// 32-bit passes alone in, for programs that have no knobs
+// the default of sssp_phast_gpu_knobs::narrow (docs/apsp.md, "16-bit rows on a GPU"); -DPHAST_NARROW=0
+// builds the 32-bit passes alone in, for programs that have no knobs
 #ifndef PHAST_NARROW
 #define PHAST_NARROW 1
 #endif
@@ -111,7 +110,7 @@ __device__ __forceinline__ uint32_t sat_add(uint32_t d, uint32_t w)
 
 // v = min(v, row(q) + w) over the arcs [b, e) of `arcs` (one warp; in the upward sweep only over
 // tails already reached). Returns whether any arc counted. Rows are loaded several at a time.
-template <int LPT, int N, bool UP>
+template <int LPT, bool N, bool UP>
 __device__ bool fold_arcs(const params &P, const uint2 *arcs, unsigned long long b, unsigned long long e,
 			  unsigned lane, uint32_t (&v)[LPT])
 {
@@ -170,7 +169,7 @@ __shared__ unsigned long long s_lsum[MAX_LANES];
 __shared__ uint32_t s_lecc[MAX_LANES], s_lcnt[MAX_LANES];
 #endif
 
-template <int LPT, int N>
+template <int LPT, bool N>
 __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], const uint32_t (&v)[LPT])
 {
 	const unsigned lane = threadIdx.x & 31;
@@ -178,7 +177,7 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 		if (v[i] != INF)
 		{
 			if (N && v[i] >= NARROW_CAP)
-				s_over = 1; // perhaps more than a narrow row held: the host runs the pass again, wider
+				s_over = 1; // perhaps more than a 16-bit row held: the host runs the pass again
 #if PHAST_SHARED_SUMS
 			(void)s;
 			atomicAdd(&s_lsum[i * 32 + lane], (unsigned long long)v[i]);
@@ -197,7 +196,7 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 // Vertex p with a warp of its own. Upward: the minimum over upward in-arcs from reached vertices;
 // p becomes reached if one of them is (or if it is a source). Downward: its final row, stored
 // unless @p store is false (a row nothing reads: the lowest level's, when no output reads rows).
-template <int LPT, int N, bool UP>
+template <int LPT, bool N, bool UP>
 __device__ void whole_vertex(const params &P, uint32_t p, unsigned lane, lane_sums (&s)[LPT], bool store = true)
 {
 	uint32_t v[LPT];
@@ -227,7 +226,7 @@ __device__ void whole_vertex(const params &P, uint32_t p, unsigned lane, lane_su
 
 // Slice j of g of vertex p's arcs: their minimum folded into p's row (set before the level: the
 // source's row, the upward distances, or INF) lane by lane with atomicMin.
-template <int LPT, int N, bool UP> __device__ void slice_vertex(const params &P, uint32_t p, unsigned j, unsigned g, unsigned lane)
+template <int LPT, bool N, bool UP> __device__ void slice_vertex(const params &P, uint32_t p, unsigned j, unsigned g, unsigned lane)
 {
 	const unsigned long long *st = UP ? P.upin_start : P.down_start;
 	unsigned long long b = __ldg(&st[p]), e = __ldg(&st[p + 1]), per = (e - b + g - 1) / g;
@@ -250,7 +249,7 @@ template <int LPT, int N, bool UP> __device__ void slice_vertex(const params &P,
 // or a reached tail among at most 32 upward in-arcs: a thread's own short loop), and the warp
 // runs whole_vertex only for those that may be reached. Where vertices have many arcs the lanes'
 // loops cost more than they save (docs/apsp.md, "PHAST on the GPU"): hence FILTER_MAX_DEGREE.
-template <int LPT, int N>
+template <int LPT, bool N>
 __device__ void up_filtered(const params &P, uint32_t p0, uint32_t p1, unsigned long long wi, unsigned long long W,
 			    unsigned lane, lane_sums (&s)[LPT])
 {
@@ -302,7 +301,7 @@ __device__ level_plan plan_level(const params &P, int b, unsigned wpb, unsigned 
 
 // Rows of level l set to INF but for the sources', for the atomicMin of split vertices
 // (warp wi of W).
-template <int LPT, int N> __device__ void clear_level(const params &P, const level_plan &l, unsigned long long wi,
+template <int LPT, bool N> __device__ void clear_level(const params &P, const level_plan &l, unsigned long long wi,
 					       unsigned long long W, unsigned lane)
 {
 	uint32_t v[LPT];
@@ -316,7 +315,7 @@ template <int LPT, int N> __device__ void clear_level(const params &P, const lev
 // Upward, it also clears the rows of the next level (b - 1) if that one splits vertices in
 // either sweep; downward, it first adds up the rows of the previous level (b - 1) if that one
 // split its vertices (they were final only after its barrier).
-template <int LPT, int N, bool UP>
+template <int LPT, bool N, bool UP>
 __device__ void sweep_level(const params &P, int b, unsigned long long wi, unsigned long long W, unsigned lane,
 			    lane_sums (&s)[LPT])
 {
@@ -348,14 +347,14 @@ __device__ void sweep_level(const params &P, int b, unsigned long long wi, unsig
 			slice_vertex<LPT, N, UP>(P, l.p0 + (uint32_t)(t / g), (unsigned)(t % g), g, lane);
 }
 
-template <int LPT, int N, bool UP> __device__ bool chained(const params &P, int b)
+template <int LPT, bool N, bool UP> __device__ bool chained(const params &P, int b)
 {
 	return ((UP ? P.plan[b].up : P.plan[b].down) & CHAINED) != 0;
 }
 
 // A whole sweep: levels in sweep order, a chain of chained levels in block 0 (the other blocks
 // skip it), a grid barrier after each grid-wide level or chain.
-template <int LPT, int N, bool UP> __device__ void sweep(const params &P, cg::grid_group &grid, lane_sums (&s)[LPT])
+template <int LPT, bool N, bool UP> __device__ void sweep(const params &P, cg::grid_group &grid, lane_sums (&s)[LPT])
 {
 	const unsigned lane = threadIdx.x & 31, wib = threadIdx.x >> 5, wpb = blockDim.x >> 5;
 	const unsigned long long gw = (unsigned long long)blockIdx.x * wpb + wib;
@@ -387,7 +386,7 @@ template <int LPT, int N, bool UP> __device__ void sweep(const params &P, cg::gr
 	}
 }
 
-template <int LPT, int N> __device__ void phast_body(const params &P)
+template <int LPT, bool N> __device__ void phast_body(const params &P)
 {
 	constexpr unsigned K = 32 * LPT;
 	cg::grid_group grid = cg::this_grid();
@@ -539,11 +538,11 @@ TUCCOMPI_KERNELCHAR(phast_rows, 1, scatter, none, low, low);
 
 __global__ void phast_sweep32(params P)
 {
-	phast_body<1, 0>(P);
+	phast_body<1, false>(P);
 }
 __global__ void phast_sweep64(params P)
 {
-	phast_body<2, 0>(P);
+	phast_body<2, false>(P);
 }
 // PHAST_MAXREG=N: the wide passes' kernels held to N registers per thread, 64 by default: two blocks of
 // 512 threads per SM instead of one (0: the compiler's choice; docs/apsp.md, "PHAST's registers")
@@ -557,20 +556,20 @@ __global__ void phast_sweep64(params P)
 #endif
 __global__ void PHAST_WIDE phast_sweep128(params P)
 {
-	phast_body<4, 0>(P);
+	phast_body<4, false>(P);
 }
 __global__ void PHAST_WIDE phast_sweep256(params P)
 {
-	phast_body<8, 0>(P);
+	phast_body<8, false>(P);
 }
 // narrow passes (16-bit rows below the split levels), at 128 and 256 lanes
 __global__ void PHAST_WIDE phast_sweep128n(params P)
 {
-	phast_body<4, 16>(P);
+	phast_body<4, true>(P);
 }
 __global__ void PHAST_WIDE phast_sweep256n(params P)
 {
-	phast_body<8, 16>(P);
+	phast_body<8, true>(P);
 }
 
 __global__ void phast_rows(const uint32_t *dist, const uint32_t *__restrict__ pos, uint32_t n, unsigned lanes,

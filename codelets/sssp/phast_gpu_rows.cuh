@@ -6,13 +6,13 @@
 
 // Narrow passes (sssp_phast_gpu_knobs::narrow: rows that no output reads, on a hierarchy whose
 // distances fit; docs/apsp.md, "What bounds GPU PHAST, and its 16-bit rows"): the rows of the
-// positions from s_top on are 16-bit (N = 16), after the 32-bit rows of the positions before it.
+// positions from s_top on are 16-bit, after the 32-bit rows of the positions before it.
 // s_top is past every level that splits its vertices among warps (their rows take atomicMin, which
 // has no 16-bit form): the top of the hierarchy, a few thousand vertices. A 16-bit row holds
 // NARROW_INF for INF and at most NARROW_CAP; a distance of NARROW_CAP or more sets the pass's
 // overflow word, and the host runs the pass again with 32-bit rows (s_top = n). Registers hold
-// 32-bit values either way; only loads and stores convert. (24-bit rows, planar in two vectors per
-// row, ran 6-10% slower than 32-bit on road-like graphs: docs/apsp.md.)
+// 32-bit values either way; only loads and stores convert. (24-bit rows were slower than 32-bit on
+// road-like graphs: docs/apsp.md.)
 constexpr uint32_t NARROW_INF = 0xffffu, NARROW_CAP = 0xfffeu;
 
 // W 32-bit words at r, as vectors of 4, 2 or 1 (r aligned to match)
@@ -60,7 +60,7 @@ template <int LPT> __device__ __forceinline__ void fill_row(uint32_t (&v)[LPT], 
 		v[i] = x;
 }
 
-__shared__ uint32_t s_top;  // the first position with a narrow row (n: none); set per block
+__shared__ uint32_t s_top;  // the first position with a 16-bit row (n: none); set per block
 __shared__ uint32_t s_over; // a final distance of NARROW_CAP or more in this block (narrow passes)
 
 template <int LPT> __device__ __forceinline__ uint32_t *wide_row(const params &P, uint32_t p, unsigned lane)
@@ -76,12 +76,12 @@ template <int LPT> __device__ __forceinline__ uint32_t *thin_row(const params &P
 }
 
 // vertex p's row (the thread's LPT lanes of it), loaded, stored, or lowered lane by lane (atomicMin)
-template <int LPT, int N> __device__ __forceinline__ void row_load(const params &P, uint32_t p, unsigned lane, uint32_t (&v)[LPT])
+template <int LPT, bool N> __device__ __forceinline__ void row_load(const params &P, uint32_t p, unsigned lane, uint32_t (&v)[LPT])
 {
-	if constexpr (N != 0)
+	if constexpr (N)
 		if (p >= s_top)
 		{
-			static_assert(N == 16 && LPT >= 4, "16-bit rows, for 128 and 256 lanes");
+			static_assert(LPT >= 4, "16-bit rows are for 128 and 256 lanes");
 			uint32_t x[LPT / 2];
 			load_words<LPT / 2>(thin_row<LPT>(P, p, lane), x);
 			for (int i = 0; i < LPT; i++)
@@ -94,9 +94,9 @@ template <int LPT, int N> __device__ __forceinline__ void row_load(const params 
 	load_words<LPT>(wide_row<LPT>(P, p, lane), v);
 }
 
-template <int LPT, int N> __device__ __forceinline__ void row_store(const params &P, uint32_t p, unsigned lane, const uint32_t (&v)[LPT])
+template <int LPT, bool N> __device__ __forceinline__ void row_store(const params &P, uint32_t p, unsigned lane, const uint32_t (&v)[LPT])
 {
-	if constexpr (N != 0)
+	if constexpr (N)
 		if (p >= s_top)
 		{
 			uint32_t h[LPT], x[LPT / 2];
@@ -110,9 +110,9 @@ template <int LPT, int N> __device__ __forceinline__ void row_store(const params
 	store_words<LPT>(wide_row<LPT>(P, p, lane), v);
 }
 
-template <int LPT, int N> __device__ __forceinline__ void row_lower(const params &P, uint32_t p, unsigned lane, const uint32_t (&v)[LPT])
+template <int LPT, bool N> __device__ __forceinline__ void row_lower(const params &P, uint32_t p, unsigned lane, const uint32_t (&v)[LPT])
 {
-	if (N != 0 && p >= s_top)
+	if (N && p >= s_top)
 	{
 		// not reached while s_top is past every split level; exact all the same: the pass runs
 		// again with 32-bit rows, where every row is below s_top
