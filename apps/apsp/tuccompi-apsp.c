@@ -239,8 +239,8 @@ static const struct cli_option options_table[] = {
 	       "lws, eager, ...)"),
 	STRING("--units", "cpu|gpu|all", units, "which implementations to use (default all)"),
 	CUSTOM("--mk", "N|auto", opt_mk,
-	       "SSSPs at once per GPU (default 4; auto: measure, remember in the\n"
-	       "tuning database)"),
+	       "SSSPs at once per GPU (default: the engine's, 8 for phast, 4 or\n"
+	       "2 for the others; auto: measure, remember in the tuning database)"),
 	STRING("--tune", "rules|empirical|cuda", tune, "how GPU launch geometry is chosen (default rules)"),
 	{ "--ncpu", NULL, "N", CLI_OPT_INT, OFF(ncpu), .min = 0, .max = 100000, .label = "--ncpu N, --ngpu N",
 	  .help = "CPU workers / GPUs per node (default: all)" },
@@ -601,9 +601,8 @@ static void fit_gpu_memory(const struct options *o, struct run *r)
 	tuccompi_set_mk(fit.mk);
 }
 
-/* The one place that knows the SSSP plug-in: the engine's plan for this graph and sources,
- * and the task set it fills (plug-in, shared graph buffers, rows). */
-static void plan_taskset(const struct options *o, struct run *r)
+/* The SSSP plug-in's options for this run's graph, sources and outputs. */
+static struct sssp_options plan_options(const struct options *o, const struct run *r)
 {
 	struct sssp_options so = {
 		.engine = o->engine,
@@ -619,6 +618,28 @@ static void plan_taskset(const struct options *o, struct run *r)
 	/* half the limit check_run_memory() holds the workers' workspaces to (the cgroup's, --max-memory) */
 	const char *limit_what;
 	so.cpu_memory = cli_memory_limit(o->max_memory, &limit_what) / 2;
+	return so;
+}
+
+/* The stream workers per GPU are made at tuccompi_init: without --mk, as many as the engine's own MK
+ * (PHAST's 8), judged from the graph before the plan is made (sssp_plan_mk_ahead), and at least the
+ * default --mk. A graph from standard input is read after the runtime starts: the default --mk. */
+static void mk_ahead(struct options *o, const struct run *r)
+{
+	if (o->mk_given || !strcmp(o->units, "cpu"))
+		return;
+	struct sssp_options so = plan_options(o, r);
+	so.verbose = 0;
+	int mk = sssp_plan_mk_ahead(&r->view, &so);
+	if (mk > o->mk)
+		o->mk = mk;
+}
+
+/* The one place that knows the SSSP plug-in: the engine's plan for this graph and sources,
+ * and the task set it fills (plug-in, shared graph buffers, rows). */
+static void plan_taskset(const struct options *o, struct run *r)
+{
+	struct sssp_options so = plan_options(o, r);
 	char why[512];
 	if (sssp_plan_create(&r->view, &so, &r->plan, why, sizeof why) < 0)
 		die(1, "%s", why);
@@ -936,7 +957,7 @@ int main(int argc, char **argv)
 	 * it is read once the ranks are known. */
 	int early = !o.graph || strcmp(o.graph, "-");
 	if (early)
-		load_graph(&o, &r), choose_sources(&o, &r);
+		load_graph(&o, &r), choose_sources(&o, &r), mk_ahead(&o, &r);
 	start_runtime(&o, &argc, &argv, &r);
 	if (!early)
 		load_graph(&o, &r), choose_sources(&o, &r);

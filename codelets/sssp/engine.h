@@ -35,13 +35,17 @@ struct sssp_plan
 	struct tuccompi_plugin plugin; /**< filled by ops->taskset */
 	void *state;                  /**< the engine's own (NULL until pays or prepare sets it) */
 	double prep_s;
+	/** 1: a plan only judged, before the runtime starts (sssp_plan_mk_ahead): pays reads no cache and
+	 *  leaves p->state NULL, and mk answers for a plan not prepared */
+	int ahead;
 };
 
 /** An engine's operations. Required: name, mk, prepare, taskset, gpu_bytes, free. */
 struct sssp_engine_ops
 {
 	const char *name; /**< as --engine spells it */
-	/** The MK (batches at once per GPU) that suits the prepared engine when the user chose none. */
+	/** The MK (batches at once per GPU) that suits the prepared engine when the user chose none; on a
+	 *  plan not prepared (p->state NULL, p->ahead), the MK prepare would lead to. */
 	int (*mk)(const struct sssp_plan *p);
 	/** auto: would this engine pay here (the graph's shape, p->o.nsources, a cache)? 1: yes, and it
 	 *  may leave in p->state what it found (a cached hierarchy) for prepare; 0: no, p->state left

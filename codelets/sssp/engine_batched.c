@@ -181,7 +181,9 @@ static int batched_prepare(struct sssp_plan *p, char *why, size_t whylen)
 static int batched_mk(const struct sssp_plan *p)
 {
 	const struct batched_state *st = p->state;
-	return st && st->delta ? 4 : 2;
+	if (!st) /* judged ahead (sssp_plan_mk_ahead): the width prepare will take */
+		return p->o.delta || sssp_batch_delta_rule(p->g) ? 4 : 2;
+	return st->delta ? 4 : 2;
 }
 
 static int batched_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)

@@ -248,7 +248,9 @@ static int brandes_prepare(struct sssp_plan *p, char *why, size_t whylen)
 static int brandes_mk(const struct sssp_plan *p)
 {
 	const struct brandes_state *st = p->state;
-	return st && st->delta ? 4 : 1;
+	if (!st) /* judged ahead (sssp_plan_mk_ahead): the width prepare will take */
+		return p->o.delta || sssp_batch_delta_rule(p->g) ? 4 : 1;
+	return st->delta ? 4 : 1;
 }
 
 static int brandes_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc)

@@ -108,6 +108,26 @@ int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, s
 	return 0;
 }
 
+int sssp_plan_mk_ahead(const struct sssp_graph *g, const struct sssp_options *o)
+{
+	struct sssp_plan p = { .g = g, .o = *o, .ahead = 1 };
+#ifndef SSSP_WITH_CUDA
+	p.o.cuda = 0;
+#endif
+	if (!p.o.cuda || (o->engine != SSSP_ENGINE_AUTO && ((unsigned)o->engine >= NENGINES || !engines[o->engine])))
+		return 0;
+	if (o->betweenness)
+		use(&p, SSSP_ENGINE_BRANDES);
+	else if (o->engine == SSSP_ENGINE_AUTO)
+		choose(&p);
+	else
+		use(&p, o->engine);
+	int mk = p.ops->mk(&p);
+	if (p.state) /* an engine's pays that kept something despite p.ahead */
+		p.ops->free(&p);
+	return mk;
+}
+
 enum sssp_engine sssp_plan_engine(const struct sssp_plan *p)
 {
 	return p->engine;

@@ -163,10 +163,10 @@ struct sssp_gpu_fit
 };
 
 /** The plan's one MK decision, with the GPU's memory. The MK wanted is @p asked, or when it is 0 the
- *  engine's own, at most @p cap (when cap > 0): 4 for crauser (the paper's one-source kernels leave
- *  a GPU mostly idle), phast (a pass's top levels are latency, which overlapping passes hide) and
- *  batched on deep graphs (small frontiers), 2 for batched and dial on shallow graphs (two traversals
- *  hide each other's sparse levels). It is lowered until the shared buffers and mk workspaces (@p
+ *  engine's own, at most @p cap (when cap > 0): 8 for phast (a pass's top levels are latency, which
+ *  overlapping passes hide), 4 for crauser (the paper's one-source kernels leave a GPU mostly idle)
+ *  and batched on deep graphs (small frontiers), 2 for batched and dial on shallow graphs (two
+ *  traversals hide each other's sparse levels). It is lowered until the shared buffers and mk workspaces (@p
  *  with_rows: the engines' larger workspaces for distance rows) fit in @p room bytes (0: not limited).
  *  When not even one batch fits and auto chose the engine, the plan goes to auto's default engine
  *  (batched: fewer bytes per vertex than dial) and decides again (sssp_plan_engine() and
@@ -174,6 +174,14 @@ struct sssp_gpu_fit
  *  or, for a plan without CPU units, -ENOSPC is returned (f->need says how much was needed). A
  *  plan without CUDA: f->mk as wanted, f->need 0. Call before sssp_plan_taskset(). */
 int sssp_plan_fit_gpu(struct sssp_plan *p, int asked, int cap, uint64_t room, int with_rows, struct sssp_gpu_fit *f);
+
+/** The engine's own MK (as sssp_plan_fit_gpu() would take it) for a plan of @p g and @p o, judged before
+ *  any plan is made, so before tuccompi_init(), which starts the stream workers (tuccompi_conf.mk_max):
+ *  it prepares nothing and reads no cache, and judges auto's choice as sssp_plan_create() would, taking
+ *  a contraction-hierarchy cache that is there as valid. 0 when @p o has no CUDA implementation (or
+ *  the build has no CUDA) or names no engine. The plan made later may want less (a stale cache, auto
+ *  falling back to its default engine), never more. */
+int sssp_plan_mk_ahead(const struct sssp_graph *g, const struct sssp_options *o);
 
 /** Fill @p desc (plugin, arg, shared buffers, batch sizes) for the sources at @p sources
  *  (k entries, kept by reference) with @p args as the plug-in's argument. Registers the shared

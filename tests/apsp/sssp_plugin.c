@@ -14,6 +14,8 @@
  * decision (sssp_plan_fit_gpu), which needs no GPU. */
 #include <math.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <tuccompi.h>
 
 #include "cli.h"
@@ -297,6 +299,7 @@ static void check_fit(struct graph *g, enum sssp_engine engine, int engine_mk)
 	if (sssp_plan_create(&gv, &o, &plan, why, sizeof(why)) < 0)
 		FAIL("sssp_plan_create(%s): %s", sssp_engine_name(engine), why);
 	ASSERT_EQ(sssp_plan_uses_cuda(plan), 1);
+	ASSERT_EQ(sssp_plan_mk_ahead(&gv, &o), engine_mk); /* judged before the plan, as after */
 	ASSERT_OK(sssp_plan_fit_gpu(plan, 0, 0, 0, 0, &f));
 	ASSERT_EQ(f.mk, engine_mk);
 	ASSERT_EQ(f.lowered, 0);
@@ -323,6 +326,9 @@ static void check_fit(struct graph *g, enum sssp_engine engine, int engine_mk)
 	ASSERT_EQ(f.mk, 3);
 	ASSERT_EQ(f.need, 0);
 	sssp_plan_free(plan);
+	o.cuda = 0;
+	ASSERT_EQ(sssp_plan_mk_ahead(&gv, &o), 0); /* no stream workers wanted */
+	o.cuda = 1;
 	o.cpu = 0;
 	if (sssp_plan_create(&gv, &o, &plan, why, sizeof(why)) < 0)
 		FAIL("sssp_plan_create(%s, GPU only): %s", sssp_engine_name(engine), why);
@@ -332,6 +338,37 @@ static void check_fit(struct graph *g, enum sssp_engine engine, int engine_mk)
 	sssp_plan_free(plan);
 	printf("%s engine: MK %d by default, capped, as asked, lowered to fit, CPU units alone when nothing fits\n",
 	       sssp_engine_name(engine), engine_mk);
+}
+
+/* auto judged ahead (sssp_plan_mk_ahead) on a deep graph: PHAST's MK when its hierarchy would pay
+ * (many sources) or is cached, batched's when neither; never more than the plan made after wants. */
+static void check_mk_ahead(struct graph *g)
+{
+	struct sssp_graph gv = apsp_graph_view(g);
+	struct sssp_options o = { .engine = SSSP_ENGINE_AUTO, .cpu = 1, .cuda = 1, .nsources = 1, .threads = 2 };
+	ASSERT_EQ(sssp_plan_mk_ahead(&gv, &o), 4); /* one source: no hierarchy, batched */
+	char cache[] = "/tmp/tuccompi-mk-ahead-XXXXXX";
+	int fd = mkstemp(cache);
+	ASSERT(fd >= 0);
+	close(fd);
+	o.ch_cache = cache; /* there, not a hierarchy yet: judged valid ahead; the plan finds it stale */
+	ASSERT_EQ(sssp_plan_mk_ahead(&gv, &o), 8);
+	struct sssp_plan *plan;
+	struct sssp_gpu_fit f;
+	char why[512];
+	if (sssp_plan_create(&gv, &o, &plan, why, sizeof(why)) < 0)
+		FAIL("sssp_plan_create(auto, stale cache): %s", why);
+	ASSERT_OK(sssp_plan_fit_gpu(plan, 0, 0, 0, 0, &f));
+	ASSERT(f.mk <= 8);
+	sssp_plan_free(plan);
+	unlink(cache);
+	o.ch_cache = NULL;
+	o.betweenness = 1;
+	ASSERT_EQ(sssp_plan_mk_ahead(&gv, &o), 4); /* Brandes on a deep graph */
+	o.betweenness = 0;
+	o.engine = (enum sssp_engine)99;
+	ASSERT_EQ(sssp_plan_mk_ahead(&gv, &o), 0);
+	printf("MK judged ahead: auto with 1 source 4, with a cache 8, betweenness 4\n");
 }
 
 /* auto's engine whose batch does not fit the GPU (dial's ring) gives way to batched, which keeps the
@@ -396,11 +433,12 @@ int main(int argc, char **argv)
 
 	if (!gpu && sssp_have_cuda())
 	{
-		/* batched: MK 4 on a deep graph (buckets), 2 on a shallow one; phast and crauser: 4 */
+		/* batched: MK 4 on a deep graph (buckets), 2 on a shallow one; phast 8; crauser 4 */
 		ASSERT_OK(graph_gen_grid(6, 120, 1, 100, 10, &g, &err)); /* 125 levels */
 		check_fit(&g, SSSP_ENGINE_BATCHED, 4);
-		check_fit(&g, SSSP_ENGINE_PHAST, 4);
+		check_fit(&g, SSSP_ENGINE_PHAST, 8);
 		check_fit(&g, SSSP_ENGINE_CRAUSER, 4);
+		check_mk_ahead(&g);
 		graph_free(&g);
 		ASSERT_OK(graph_gen_random(600, 1, 9, 0, 10, 8, &g, &err));
 		check_fit(&g, SSSP_ENGINE_BATCHED, 2);
