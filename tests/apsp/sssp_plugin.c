@@ -89,7 +89,7 @@ static void check_tree(const char *what, const struct graph *g, uint32_t src, co
 static void check_plan(const char *what, struct graph *g, struct sssp_plan *plan, int gpu, const char *policy)
 {
 	enum sssp_engine engine = sssp_plan_engine(plan);
-	const char *where = gpu > 0 ? "GPU" : gpu ? "every unit" : "CPU";
+	const char *where = gpu > 0 ? "the GPU" : gpu ? "every unit" : "the CPU";
 	uint64_t k = g->n;
 	uint32_t *src = malloc(k * sizeof(uint32_t));
 	for (uint64_t i = 0; i < k; i++)
@@ -169,7 +169,7 @@ static void check_plan(const char *what, struct graph *g, struct sssp_plan *plan
 			on_gpu += st.units[u].ntasks;
 	if (gpu >= 0)
 		ASSERT_EQ(on_gpu, gpu ? k : 0);
-	printf("%s, %s engine, %s: %u vertices, %llu arcs, all %llu rows exact on the %s (%llu unreachable pairs)\n",
+	printf("%s, %s engine, %s: %u vertices, %llu arcs, all %llu rows exact on %s (%llu unreachable pairs)\n",
 	       what, sssp_engine_name(engine), policy, g->n, (unsigned long long)g->m, (unsigned long long)k,
 	       where, (unsigned long long)unreachable);
 	tuccompi_taskset_destroy(ts);
