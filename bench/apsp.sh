@@ -105,7 +105,7 @@ for spec in $GRAPHS; do
 		run "$spec" "$file" cpu-crauser cpu crauser ms 1 64
 		run "$spec" "$file" cpu-batched cpu batched ms 1 128
 		compared_rows() {
-			run "$spec" "$file" gpu-phast-mk4 gpu phast ms 4 65536 --ch-cache "$file.ch"
+			run "$spec" "$file" gpu-phast gpu phast ms engine 65536 --ch-cache "$file.ch"
 			run "$spec" "$file" cpu-phast cpu phast ms 1 4096 --ch-cache "$file.ch"
 			run "$spec" "$file" all-phast all phast ms-tail engine 65536 --ch-cache "$file.ch"
 			run "$spec" "$file" all2-phast all phast ms-tail engine 65536 --ch-cache "$file.ch"
@@ -174,7 +174,7 @@ END {
 		g = order[i]; e = engines[k]
 		all = rate(g, "all-" e); all2 = rate(g, "all2-" e)
 		if (all <= 0) continue
-		if (e == "phast") gc_ = "gpu-phast-mk4"
+		if (e == "phast") gc_ = rate(g, "gpu-phast") > 0 ? "gpu-phast" : "gpu-phast-mk4" # the engine's own MK (MK 4 before 2026-12-05)
 		else if (e == "dial") gc_ = "gpu-dial"
 		else gc_ = rate(g, "gpu-batched-mk2") > rate(g, "gpu-batched-mk1") ? "gpu-batched-mk2" : "gpu-batched-mk1"
 		cc = e == "phast" ? "cpu-phast" : "cpu-batched" # dial: the same CPU code as batched
