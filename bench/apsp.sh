@@ -174,7 +174,7 @@ END {
 		g = order[i]; e = engines[k]
 		all = rate(g, "all-" e); all2 = rate(g, "all2-" e)
 		if (all <= 0) continue
-		if (e == "phast") gc_ = rate(g, "gpu-phast") > 0 ? "gpu-phast" : "gpu-phast-mk4" # the engine's own MK (MK 4 before 2026-12-05)
+		if (e == "phast") gc_ = rate(g, "gpu-phast") > 0 ? "gpu-phast" : "gpu-phast-mk4" # at the engine own MK (MK 4 before 2026-12-05)
 		else if (e == "dial") gc_ = "gpu-dial"
 		else gc_ = rate(g, "gpu-batched-mk2") > rate(g, "gpu-batched-mk1") ? "gpu-batched-mk2" : "gpu-batched-mk1"
 		cc = e == "phast" ? "cpu-phast" : "cpu-batched" # dial: the same CPU code as batched
