@@ -623,7 +623,8 @@ static struct sssp_options plan_options(const struct options *o, const struct ru
 
 /* The stream workers per GPU are made at tuccompi_init: without --mk, as many as the engine's own MK
  * (PHAST's 8), judged from the graph before the plan is made (sssp_plan_mk_ahead), and at least the
- * default --mk. A graph from standard input is read after the runtime starts: the default --mk. */
+ * default --mk. Each takes a core, so no more than half the node's cores. A graph from standard input
+ * is read after the runtime starts: the default --mk. */
 static void mk_ahead(struct options *o, const struct run *r)
 {
 	if (o->mk_given || !strcmp(o->units, "cpu"))
@@ -631,6 +632,9 @@ static void mk_ahead(struct options *o, const struct run *r)
 	struct sssp_options so = plan_options(o, r);
 	so.verbose = 0;
 	int mk = sssp_plan_mk_ahead(&r->view, &so);
+	long half = sysconf(_SC_NPROCESSORS_ONLN) / 2;
+	if (half > 0 && mk > half)
+		mk = (int)half;
 	if (mk > o->mk)
 		o->mk = mk;
 }
