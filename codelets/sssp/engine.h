@@ -38,7 +38,17 @@ struct sssp_plan
 	/** 1: a plan only judged, before the runtime starts (sssp_plan_mk_ahead): pays reads no cache and
 	 *  leaves p->state NULL, and mk answers for a plan not prepared */
 	int ahead;
+	/** sssp_batch_delta_rule(g), measured once per plan (a breadth-first search: several engines'
+	 *  pays, prepare and mk ask it): sssp_plan_depth_rule() */
+	uint32_t depth_rule;
+	int depth_known;
 };
+
+/** The graph's depth rule (sssp_batch_delta_rule: 0 on shallow graphs), measured at the first call and
+ *  kept in the plan. */
+uint32_t sssp_plan_depth_rule(const struct sssp_plan *p);
+/** The batched GPU engine's bucket width for @p p: sssp_options::delta, or the depth rule. */
+uint32_t sssp_plan_bucket_width(const struct sssp_plan *p);
 
 /** An engine's operations. Required: name, mk, prepare, taskset, gpu_bytes, free. */
 struct sssp_engine_ops

@@ -169,7 +169,7 @@ static int batched_prepare(struct sssp_plan *p, char *why, size_t whylen)
 			return -ENOMEM;
 		}
 		sssp_transpose(g, st->in_rowptr, st->in_col, st->in_w);
-		st->delta = p->o.delta ? p->o.delta : sssp_batch_delta_rule(g);
+		st->delta = sssp_plan_bucket_width(p);
 	}
 	return 0;
 }
@@ -182,7 +182,7 @@ static int batched_mk(const struct sssp_plan *p)
 {
 	const struct batched_state *st = p->state;
 	if (!st) /* judged ahead (sssp_plan_mk_ahead): the width prepare will take */
-		return p->o.delta || sssp_batch_delta_rule(p->g) ? 4 : 2;
+		return sssp_plan_bucket_width(p) ? 4 : 2;
 	return st->delta ? 4 : 2;
 }
 

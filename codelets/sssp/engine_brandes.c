@@ -221,7 +221,7 @@ static int brandes_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	}
 	if (p->o.cuda)
 	{
-		st->delta = p->o.delta ? p->o.delta : sssp_batch_delta_rule(g);
+		st->delta = sssp_plan_bucket_width(p);
 		if (!(st->arc_in = malloc((g->m ? g->m : 1) * sizeof(uint32_t))) ||
 		    sssp_brandes_arc_map(g, st->in_rowptr, st->arc_in) < 0)
 		{
@@ -249,7 +249,7 @@ static int brandes_mk(const struct sssp_plan *p)
 {
 	const struct brandes_state *st = p->state;
 	if (!st) /* judged ahead (sssp_plan_mk_ahead): the width prepare will take */
-		return p->o.delta || sssp_batch_delta_rule(p->g) ? 4 : 1;
+		return sssp_plan_bucket_width(p) ? 4 : 1;
 	return st->delta ? 4 : 1;
 }
 

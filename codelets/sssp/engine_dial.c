@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "batch_gpu.h"
 #include "buffers.h"
 #include "dial.h"
 #include "dial_gpu.h"
@@ -227,7 +226,7 @@ static int dial_pays(struct sssp_plan *p, char *reason, size_t len)
 {
 	char why[200];
 	uint32_t wmax;
-	if (sssp_batch_delta_rule(p->g) != 0)
+	if (sssp_plan_depth_rule(p) != 0)
 		return 0;
 	if (!suits(p->g, &wmax, why, sizeof why))
 	{

@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "batch_gpu.h"       /* sssp_batch_delta_rule: the graph's depth */
 #include "batch_gpu_logic.h" /* SSSP_BATCH_LOW_DEPTH */
 #include "buffers.h"
 #include "ch.h"
@@ -47,11 +46,17 @@ static unsigned cores(const struct sssp_plan *p)
 	return n > 0 ? (unsigned)n : 1;
 }
 
+/* A hierarchy cache is named and there (whether it belongs to this graph is for sssp_ch_read). */
+static int cache_there(const struct sssp_plan *p)
+{
+	struct stat sb;
+	return p->o.ch_cache && stat(p->o.ch_cache, &sb) == 0;
+}
+
 /* Load the hierarchy into st from the cache when it is there and belongs to this graph. */
 static int load_cached(const struct sssp_plan *p, struct phast_state *st, char *why, size_t len)
 {
-	struct stat sb;
-	if (!p->o.ch_cache || stat(p->o.ch_cache, &sb) != 0)
+	if (!cache_there(p))
 		return 0;
 	int ret = sssp_ch_read(p->o.ch_cache, sssp_graph_hash(p->g), &st->ch, why, len);
 	if (ret < 0)
@@ -69,7 +74,7 @@ static int load_cached(const struct sssp_plan *p, struct phast_state *st, char *
  * building. A hierarchy read from the cache stays in p->state for phast_prepare. */
 static int phast_pays(struct sssp_plan *p, char *reason, size_t len)
 {
-	if (sssp_batch_delta_rule(p->g) == 0)
+	if (sssp_plan_depth_rule(p) == 0)
 	{
 		snprintf(reason, len,
 			 "auto: batched (shallow graph: a breadth-first search from a hub ends within %u levels, so "
@@ -78,8 +83,7 @@ static int phast_pays(struct sssp_plan *p, char *reason, size_t len)
 		return 0;
 	}
 	char why[256];
-	struct stat sb;
-	if (p->ahead && p->o.ch_cache && stat(p->o.ch_cache, &sb) == 0)
+	if (p->ahead && cache_there(p))
 		return 1; /* judged ahead: a cache is there (prepare reads it, or builds again if stale) */
 	struct phast_state *st = calloc(1, sizeof(*st));
 	if (st && load_cached(p, st, why, sizeof(why)))

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch_gpu.h"
 #include "buffers.h"
 #include "engine.h"
 
@@ -51,6 +52,29 @@ static void use(struct sssp_plan *p, enum sssp_engine e)
 	p->ops = engines[e];
 }
 
+uint32_t sssp_plan_depth_rule(const struct sssp_plan *p)
+{
+	if (!p->depth_known)
+	{
+		/* a memo in a plan the engines see as const (every plan is made by this file, never const) */
+		struct sssp_plan *m = (struct sssp_plan *)p;
+		m->depth_rule = sssp_batch_delta_rule(p->g);
+		m->depth_known = 1;
+	}
+	return p->depth_rule;
+}
+
+uint32_t sssp_plan_bucket_width(const struct sssp_plan *p)
+{
+	return p->o.delta ? p->o.delta : sssp_plan_depth_rule(p);
+}
+
+/* o's engine is one of the table's (or auto) */
+static int engine_known(const struct sssp_options *o)
+{
+	return o->engine == SSSP_ENGINE_AUTO || ((unsigned)o->engine < NENGINES && engines[o->engine]);
+}
+
 /* auto: the first engine that judges it would pay, else the default (p->reason says why). */
 static void choose(struct sssp_plan *p)
 {
@@ -63,10 +87,21 @@ static void choose(struct sssp_plan *p)
 	use(p, AUTO_DEFAULT);
 }
 
+/* the engine o asks for: betweenness's, auto's judgement, or the one named */
+static void pick(struct sssp_plan *p)
+{
+	if (p->o.betweenness)
+		use(p, SSSP_ENGINE_BRANDES); /* its prepare says why in p->reason */
+	else if (p->o.engine == SSSP_ENGINE_AUTO)
+		choose(p);
+	else
+		use(p, p->o.engine);
+}
+
 int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, struct sssp_plan **out, char *why,
 		     size_t whylen)
 {
-	if (o->engine != SSSP_ENGINE_AUTO && ((unsigned)o->engine >= NENGINES || !engines[o->engine]))
+	if (!engine_known(o))
 	{
 		snprintf(why, whylen, "SSSP engine %d unknown", (int)o->engine);
 		return -EINVAL;
@@ -83,12 +118,7 @@ int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, s
 	p->o.cuda = 0;
 #endif
 	snprintf(p->reason, sizeof(p->reason), "as asked");
-	if (o->betweenness)
-		use(p, SSSP_ENGINE_BRANDES); /* its prepare says why in p->reason */
-	else if (o->engine == SSSP_ENGINE_AUTO)
-		choose(p);
-	else
-		use(p, o->engine);
+	pick(p);
 	double t0 = tuccompi_wtime();
 	int ret = p->ops->prepare(p, why, whylen);
 	if (ret == -EDOM && o->engine == SSSP_ENGINE_AUTO && !o->betweenness && p->engine != AUTO_DEFAULT)
@@ -114,14 +144,9 @@ int sssp_plan_mk_ahead(const struct sssp_graph *g, const struct sssp_options *o)
 #ifndef SSSP_WITH_CUDA
 	p.o.cuda = 0;
 #endif
-	if (!p.o.cuda || (o->engine != SSSP_ENGINE_AUTO && ((unsigned)o->engine >= NENGINES || !engines[o->engine])))
+	if (!p.o.cuda || !engine_known(o))
 		return 0;
-	if (o->betweenness)
-		use(&p, SSSP_ENGINE_BRANDES);
-	else if (o->engine == SSSP_ENGINE_AUTO)
-		choose(&p);
-	else
-		use(&p, o->engine);
+	pick(&p);
 	int mk = p.ops->mk(&p);
 	if (p.state) /* an engine's pays that kept something despite p.ahead */
 		p.ops->free(&p);
