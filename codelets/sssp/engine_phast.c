@@ -306,8 +306,8 @@ static int phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc
 }
 
 /* MK 8: a pass's top levels are latency, which passes on an eighth of the GPU each overlap; 8 passes
- * hide it better than 4 (road-like 1M about +13%, the grid +10%) and more gain little (docs/apsp.md,
- * "PHAST on the GPU" and "PHAST's bytes and registers"). */
+ * hide it better than 4, and more take more cores for little (measured: docs/apsp.md, "PHAST's own
+ * MK 8"). */
 static int phast_mk(const struct sssp_plan *p)
 {
 	(void)p;
