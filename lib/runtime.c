@@ -210,9 +210,11 @@ static void stop_mpi(void)
  * core and driving every GPU: local rank r of L gets the r-th contiguous block of the node's
  * cores (whole cores, hwloc's logical order, so a block stays within a socket when it can) and
  * GPUs round-robin (device d goes to local rank d mod L; with fewer GPUs than ranks, the first
- * ranks get one each and the others none). A rank's CPU workers are its cores minus one per
- * GPU stream worker (each has a host thread of its own), minus one for StarPU-MPI's progression
- * thread where that leaves at least two. StarPU's own variables
+ * ranks get one each and the others none). Blocks are equal, except that a rank with GPUs gets
+ * at least what it needs, a core per stream worker (each has a host thread of its own) and one
+ * for StarPU-MPI's progression thread, the ranks without GPUs sharing the rest (split_cores).
+ * A rank's CPU workers are its cores minus one per GPU stream worker, minus one for StarPU-MPI's
+ * progression thread where that leaves at least two (one on a rank with GPUs). StarPU's own variables
  * (STARPU_NCPU, STARPU_NCUDA, STARPU_WORKERS_CPUID/COREID/CUDAID) and tuccompi_conf::ncpus /
  * ncuda win; TUCCOMPI_NODE_SPLIT=0 turns the split off. GPU-to-core affinity is not read (it
  * would need hwloc's CUDA/NVML plug-ins at run time): GPU r goes with core block r. */
@@ -264,6 +266,63 @@ static int local_ranks(int *rank, int *size)
 }
 #endif
 
+/* The GPUs the node split gives local rank @j of @ls when the node has @g (device d to rank d mod
+ * ls; with fewer GPUs than ranks, the first ranks one each), at most @cap when @cap > 0; their ids
+ * go to @ids when not NULL. */
+#define NODE_SPLIT_MAX_RANKS 1024 /* beyond: equal blocks of cores */
+
+static int split_gpus(int g, int ls, int j, int cap, unsigned *ids)
+{
+	int n = 0;
+	for (int d = 0; d < g && (cap <= 0 || n < cap); d++)
+		if ((g >= ls && d % ls == j) || (g < ls && d == j))
+		{
+			if (ids)
+				ids[n] = (unsigned)d;
+			n++;
+		}
+	return n;
+}
+
+/* Local rank @lr's block [*first, *last) of the node's @ncores cores, rank j needing need[j] cores
+ * (0: any share will do). Equal blocks, unless a rank needs more than its share: then each such
+ * rank gets what it needs and the others share the rest, at least two cores each; where that
+ * does not fit, equal blocks. The GPU's rank of a 16-core node shared by 2 ranks had its 8 stream
+ * workers and StarPU-MPI's polling thread on 8 cores, and every unit ran 1.7% slower on average
+ * (0.2-3.7% per round) than with 9 cores for it and 7 for the other rank (docs/apsp.md, "Cores for
+ * the GPU's rank"). */
+static void split_cores(int ncores, int ls, int lr, const int *need, int *first, int *last)
+{
+	int size[NODE_SPLIT_MAX_RANKS], short_of = 0, rest = ncores, others = 0;
+	for (int j = 0; j < ls; j++)
+	{
+		size[j] = (int)((long)(j + 1) * ncores / ls - (long)j * ncores / ls);
+		short_of |= need[j] > size[j];
+	}
+	for (int j = 0; short_of && j < ls; j++)
+		if (need[j] > 0)
+			rest -= need[j] > size[j] ? need[j] : size[j];
+		else
+			others++;
+	if (short_of && others > 0 && rest >= 2 * others)
+	{
+		for (int j = 0, k = 0; j < ls; j++)
+		{
+			if (need[j] > 0)
+			{
+				size[j] = need[j] > size[j] ? need[j] : size[j];
+				continue;
+			}
+			size[j] = (int)((long)(k + 1) * rest / others - (long)k * rest / others);
+			k++;
+		}
+	}
+	*first = 0;
+	for (int j = 0; j < lr; j++)
+		*first += size[j];
+	*last = *first + size[lr];
+}
+
 static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *sconf, int mk_max)
 {
 	_tuccompi.local_rank = 0;
@@ -276,18 +335,20 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 	if (ls < 2 || !_tuccompi_env_flag("TUCCOMPI_NODE_SPLIT", 1))
 		return;
 	char gpus[96] = "", cores[96] = "";
-	int ngpu = 0;
+	int ngpu = 0, need[NODE_SPLIT_MAX_RANKS] = { 0 };
 	/* GPUs */
 	if (!getenv("STARPU_NCUDA") && !getenv("STARPU_WORKERS_CUDAID") && conf->ncuda != 0)
 	{
 		int g = _tuccompi_cuda_device_count();
-		for (int d = 0; d < g; d++)
-			if ((g >= ls && d % ls == lr) || (g < ls && d == lr))
+		ngpu = split_gpus(g, ls, lr, conf->ncuda, sconf->workers_cuda_gpuid);
+		for (int i = 0; i < ngpu; i++)
+			snprintf(gpus + strlen(gpus), sizeof(gpus) - strlen(gpus), "%s%u", i ? "," : "",
+				 sconf->workers_cuda_gpuid[i]);
+		if (ls <= NODE_SPLIT_MAX_RANKS)
+			for (int j = 0; j < ls; j++)
 			{
-				if (conf->ncuda > 0 && ngpu == conf->ncuda)
-					break;
-				sconf->workers_cuda_gpuid[ngpu++] = (unsigned)d;
-				snprintf(gpus + strlen(gpus), sizeof(gpus) - strlen(gpus), "%s%d", ngpu > 1 ? "," : "", d);
+				int n = split_gpus(g, ls, j, conf->ncuda, NULL);
+				need[j] = n ? n * mk_max + 1 : 0;
 			}
 		sconf->use_explicit_workers_cuda_gpuid = ngpu > 0;
 		sconf->ncuda = ngpu;
@@ -303,6 +364,8 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 		{
 			int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
 			int first = (int)((long)lr * ncores / ls), last = (int)((long)(lr + 1) * ncores / ls);
+			if (ls <= NODE_SPLIT_MAX_RANKS)
+				split_cores(ncores, ls, lr, need, &first, &last);
 			if (ncores >= ls && last > first)
 			{
 				int n = 0;
@@ -324,8 +387,9 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 				 * core, every message waits for the scheduler's time slice (the MS
 				 * round trips measured on two ranks: docs/simulation.md), so a rank
 				 * with 3 or more cores for CPU workers leaves one to it (measured in
-				 * docs/simulation.md). */
-				if (ncpu >= 3 && !getenv("STARPU_RESERVE_NCPU"))
+				 * docs/simulation.md). A rank with GPUs leaves it a core whenever it has one
+				 * over its stream workers (split_cores gives it one). */
+				if ((ngpu > 0 ? ncpu >= 1 : ncpu >= 3) && !getenv("STARPU_RESERVE_NCPU"))
 					ncpu--;
 				if (conf->ncpus < 0)
 					sconf->ncpus = ncpu > 0 ? ncpu : 0;
@@ -341,6 +405,25 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 	(void)sconf;
 	(void)mk_max;
 #endif
+}
+
+/* A rank alone on its node, StarPU choosing its CPU workers, on a node with GPUs: one core is
+ * left free of workers (StarPU's reserve_ncpus) for the threads that must not wait for a time
+ * slice when they wake, the stream workers' above all. With PHAST (MK 8) on 16 cores, 8 CPU
+ * workers took every core the stream workers did not, and every unit ran 1.0% slower on average
+ * than with 7 (docs/apsp.md, "Cores for the GPU's rank"). Under
+ * StarPU-MPI the progression thread already has that core (starpu_mpi_init_conf reserves it), and
+ * a node shared by ranks is placed by place_on_node. STARPU_NCPU, STARPU_RESERVE_NCPU,
+ * STARPU_WORKERS_CPUID/COREID, STARPU_NCUDA and tuccompi_conf.ncpus / ncuda win. */
+static void leave_a_core(const struct tuccompi_conf *conf, struct starpu_conf *sconf)
+{
+	if (_tuccompi.mpi_active || _tuccompi.local_size > 1 || conf->ncpus >= 0 || conf->ncuda == 0 ||
+	    sconf->ncpus >= 0 || sconf->reserve_ncpus != -1 || getenv("STARPU_NCPU") || getenv("STARPU_NCPUS") ||
+	    getenv("STARPU_RESERVE_NCPU") || getenv("STARPU_WORKERS_CPUID") || getenv("STARPU_WORKERS_COREID") ||
+	    getenv("STARPU_NCUDA"))
+		return;
+	if (_tuccompi_cuda_device_count() > 0)
+		sconf->reserve_ncpus = 1;
 }
 
 /* Every rank's node description (the first collective: it also waits for every rank's start). */
@@ -433,6 +516,7 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 	struct starpu_conf sconf;
 	starpu_conf_init(&sconf);
 	place_on_node(&conf, &sconf, mk_max);
+	leave_a_core(&conf, &sconf);
 	if (conf.ncpus >= 0)
 		sconf.ncpus = conf.ncpus;
 	if (conf.ncuda >= 0 && !sconf.use_explicit_workers_cuda_gpuid)
