@@ -44,7 +44,7 @@
 #define LINK_TIMEOUT_DEFAULT 10.0
 #define LINK_HB_PERIOD_MAX 0.5
 #define LINK_SLICE (1u << 30)
-#define LINK_BYE_WAIT_S 10.0
+#define LINK_BYE_WAIT_S 10.0 /* at least; TUCCOMPI_PEER_TIMEOUT when longer */
 
 enum ctrl_kind
 {
@@ -721,7 +721,10 @@ int _tuccompi_link_finish(void)
 		L.closing = 1; /* the link thread says goodbye */
 		STARPU_PTHREAD_COND_BROADCAST(&L.cond);
 		STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
-		double until = _tuccompi_now() + LINK_BYE_WAIT_S;
+		/* a peer may be as slow to say goodbye as it may be silent in a run: the peer timeout,
+		 * when longer (CI's 2 cores once took more than 10 s with 4 ranks and emulated links) */
+		double bye_wait = L.timeout > LINK_BYE_WAIT_S ? L.timeout : LINK_BYE_WAIT_S;
+		double until = _tuccompi_now() + bye_wait;
 		STARPU_PTHREAD_MUTEX_LOCK(&L.lock);
 		for (;;)
 		{
@@ -738,9 +741,24 @@ int _tuccompi_link_finish(void)
 			starpu_pthread_cond_timedwait(&L.cond, &L.lock, &ts);
 		}
 		int waiting = 0;
+		char silent[256] = "";
 		for (int p = 0; p < _tuccompi.nranks; p++)
-			waiting += L.peer[p].talks && !L.peer[p].bye;
-		clean = !L.broken && !waiting && L.sends_inflight == 0;
+			if (L.peer[p].talks && !L.peer[p].bye)
+			{
+				size_t at = strlen(silent);
+				if (waiting++ < 8)
+					snprintf(silent + at, sizeof(silent) - at, "%s%d", waiting > 1 ? ", " : "", p);
+				else if (waiting == 9)
+					snprintf(silent + at, sizeof(silent) - at, ", ...");
+			}
+		long inflight = L.sends_inflight;
+		clean = !L.broken && !waiting && inflight == 0;
+		if (!clean && !L.broken)
+			_tuccompi_error(-ETIMEDOUT,
+					"after %.0f s, %s%s%s%s%ld of this rank's messages not yet delivered (a rank stuck or its host "
+					"unreachable at the end of the job; TUCCOMPI_PEER_TIMEOUT sets how long to wait)",
+					bye_wait, waiting ? "no goodbye from rank(s) " : "", silent, waiting ? "; " : "",
+					L.bye_sent ? "" : "this rank's goodbye not sent; ", inflight);
 		STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
 	}
 	STARPU_PTHREAD_MUTEX_LOCK(&L.lock);

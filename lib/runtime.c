@@ -1,5 +1,6 @@
 /* COMM / ENDCOMM / SETMK: starting StarPU (and StarPU-MPI) and describing this node's units. */
 #include "link.h"
+#include "node_split.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,63 +267,6 @@ static int local_ranks(int *rank, int *size)
 }
 #endif
 
-/* The GPUs the node split gives local rank @j of @ls when the node has @g (device d to rank d mod
- * ls; with fewer GPUs than ranks, the first ranks one each), at most @cap when @cap > 0; their ids
- * go to @ids when not NULL. */
-#define NODE_SPLIT_MAX_RANKS 1024 /* beyond: equal blocks of cores */
-
-static int split_gpus(int g, int ls, int j, int cap, unsigned *ids)
-{
-	int n = 0;
-	for (int d = 0; d < g && (cap <= 0 || n < cap); d++)
-		if ((g >= ls && d % ls == j) || (g < ls && d == j))
-		{
-			if (ids)
-				ids[n] = (unsigned)d;
-			n++;
-		}
-	return n;
-}
-
-/* Local rank @lr's block [*first, *last) of the node's @ncores cores, rank j needing need[j] cores
- * (0: any share will do). Equal blocks, unless a rank needs more than its share: then each such
- * rank gets what it needs and the others share the rest, at least two cores each; where that
- * does not fit, equal blocks. The GPU's rank of a 16-core node shared by 2 ranks had its 8 stream
- * workers and StarPU-MPI's polling thread on 8 cores, and every unit ran 1.7% slower on average
- * (0.2-3.7% per round) than with 9 cores for it and 7 for the other rank (docs/apsp.md, "Cores for
- * the GPU's rank"). */
-static void split_cores(int ncores, int ls, int lr, const int *need, int *first, int *last)
-{
-	int size[NODE_SPLIT_MAX_RANKS], short_of = 0, rest = ncores, others = 0;
-	for (int j = 0; j < ls; j++)
-	{
-		size[j] = (int)((long)(j + 1) * ncores / ls - (long)j * ncores / ls);
-		short_of |= need[j] > size[j];
-	}
-	for (int j = 0; short_of && j < ls; j++)
-		if (need[j] > 0)
-			rest -= need[j] > size[j] ? need[j] : size[j];
-		else
-			others++;
-	if (short_of && others > 0 && rest >= 2 * others)
-	{
-		for (int j = 0, k = 0; j < ls; j++)
-		{
-			if (need[j] > 0)
-			{
-				size[j] = need[j] > size[j] ? need[j] : size[j];
-				continue;
-			}
-			size[j] = (int)((long)(k + 1) * rest / others - (long)k * rest / others);
-			k++;
-		}
-	}
-	*first = 0;
-	for (int j = 0; j < lr; j++)
-		*first += size[j];
-	*last = *first + size[lr];
-}
-
 static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *sconf, int mk_max)
 {
 	_tuccompi.local_rank = 0;
@@ -335,19 +279,19 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 	if (ls < 2 || !_tuccompi_env_flag("TUCCOMPI_NODE_SPLIT", 1))
 		return;
 	char gpus[96] = "", cores[96] = "";
-	int ngpu = 0, need[NODE_SPLIT_MAX_RANKS] = { 0 };
+	int ngpu = 0, need[TUCCOMPI_SPLIT_MAX_RANKS] = { 0 };
 	/* GPUs */
 	if (!getenv("STARPU_NCUDA") && !getenv("STARPU_WORKERS_CUDAID") && conf->ncuda != 0)
 	{
 		int g = _tuccompi_cuda_device_count();
-		ngpu = split_gpus(g, ls, lr, conf->ncuda, sconf->workers_cuda_gpuid);
+		ngpu = _tuccompi_split_gpus(g, ls, lr, conf->ncuda, sconf->workers_cuda_gpuid);
 		for (int i = 0; i < ngpu; i++)
 			snprintf(gpus + strlen(gpus), sizeof(gpus) - strlen(gpus), "%s%u", i ? "," : "",
 				 sconf->workers_cuda_gpuid[i]);
-		if (ls <= NODE_SPLIT_MAX_RANKS)
+		if (ls <= TUCCOMPI_SPLIT_MAX_RANKS)
 			for (int j = 0; j < ls; j++)
 			{
-				int n = split_gpus(g, ls, j, conf->ncuda, NULL);
+				int n = _tuccompi_split_gpus(g, ls, j, conf->ncuda, NULL);
 				need[j] = n ? n * mk_max + 1 : 0;
 			}
 		sconf->use_explicit_workers_cuda_gpuid = ngpu > 0;
@@ -363,9 +307,8 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 		if (hwloc_topology_load(topo) == 0)
 		{
 			int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-			int first = (int)((long)lr * ncores / ls), last = (int)((long)(lr + 1) * ncores / ls);
-			if (ls <= NODE_SPLIT_MAX_RANKS)
-				split_cores(ncores, ls, lr, need, &first, &last);
+			int first, last;
+			_tuccompi_split_cores(ncores, ls, lr, need, &first, &last);
 			if (ncores >= ls && last > first)
 			{
 				int n = 0;
@@ -582,7 +525,8 @@ int tuccompi_finalize(void)
 		 * left to save (outputs are written, journals synced), so the process just has to end;
 		 * mpirun ends the others. */
 		char why[1024];
-		snprintf(why, sizeof(why), "%s", _tuccompi_link_broken() ? tuccompi_last_error() : "goodbyes were not answered");
+		_tuccompi_link_broken(); /* the reason the layer stopped, else the goodbyes' (link.c) */
+		snprintf(why, sizeof(why), "%s", tuccompi_last_error());
 		_tuccompi.initialized = 0;
 		return _tuccompi_error(-ECONNABORTED,
 				       "tuccompi_finalize: the job's 1st layer had stopped (%s); StarPU and MPI are left as they "
