@@ -13,6 +13,7 @@
 #include "../tool_version.h"
 #include "cli.h"
 #include "graph.h"
+#include "outfile.h"
 
 #define PROG "tuccompi-graph"
 
@@ -37,9 +38,11 @@ static const char usage_main[] =
 	"         given (vertices = largest id + 1), weight 1 when missing, '#' or '%' comments\n"
 	"  .graph .metis  METIS: 'VERTICES EDGES [FMT [NCON]]', then a line of neighbours per vertex\n"
 	"         (1-based; each followed by its edge's weight when FMT ends in 1; vertex weights and\n"
-	"         sizes skipped), every edge listed at both ends, '%' comments (read only)\n"
+	"         sizes skipped), every edge listed at both ends, '%' comments; written for\n"
+	"         undirected graphs only (--undirected makes one), weights left out when all are 1\n"
 	"  .gz    any of the text files gzipped (road.gr.gz, g.csv.gz, road.co.gz): read as they\n"
-	"         are, inflated as they are read (gzipped standard input too); written as text\n"
+	"         are, inflated as they are read (gzipped standard input too); written gzipped\n"
+	"         (gzip -1) when OUT's name ends in .gz (not .tgb: it is read as it is)\n"
 	"\n"
 	"Options of info and convert:\n"
 	"  --format gr|mtx|tgb|edgelist|metis  the input's format, when its name does not say it\n"
@@ -112,13 +115,23 @@ static int is_edgelist(const char *path)
 	       has_suffix(path, ".tsv");
 }
 
-/* Before any work: the output format comes from the name, the path can be created and is
- * not the input. */
+static int is_metis(const char *path)
+{
+	return has_suffix(path, ".graph") || has_suffix(path, ".metis");
+}
+
+/* Before any work: the output format comes from the name (before a final .gz, which gzips a
+ * text format), the path can be created and is not the input. */
 static void check_output(const char *path, const char *input)
 {
-	if (!has_suffix(path, ".gr") && !has_suffix(path, ".tgb") && !is_edgelist(path))
-		usage_error("cannot write '%s': output files are .gr (DIMACS), .tgb (binary) or .edges/.el/.txt/.csv/.tsv "
-			    "(edge list)", path);
+	char buf[4096];
+	const char *stem = outfile_stem(path, buf, sizeof buf);
+	if (stem != path && has_suffix(stem, ".tgb"))
+		usage_error("cannot write '%s': binary graphs (.tgb) are written and read as they are, not gzipped; name it "
+			    "%s", path, stem);
+	if (!has_suffix(stem, ".gr") && !has_suffix(stem, ".tgb") && !is_edgelist(stem) && !is_metis(stem))
+		usage_error("cannot write '%s': output files are .gr (DIMACS), .tgb (binary), .edges/.el/.txt/.csv/.tsv "
+			    "(edge list) or .graph/.metis (METIS), the text ones gzipped when the name ends in .gz", path);
 	struct cli_output out = { .option = "output", .path = path };
 	struct graph_error err;
 	int rc = cli_check_outputs(&out, 1, &input, input ? 1 : 0, &err);
@@ -130,8 +143,11 @@ static void check_output(const char *path, const char *input)
 static void write_graph(struct graph *g, const char *path)
 {
 	struct graph_error err;
-	int rc = has_suffix(path, ".gr") ? graph_write_dimacs(g, path, &err)
-		 : is_edgelist(path)	 ? graph_write_edgelist(g, path, &err)
+	char buf[4096];
+	const char *stem = outfile_stem(path, buf, sizeof buf);
+	int rc = has_suffix(stem, ".gr") ? graph_write_dimacs(g, path, &err)
+		 : is_edgelist(stem)	 ? graph_write_edgelist(g, path, &err)
+		 : is_metis(stem)	 ? graph_write_metis(g, path, &err)
 					 : graph_write_binary(g, path, &err);
 	graph_free(g);
 	if (rc < 0)

@@ -8,7 +8,8 @@
 # refused at once (a 26-byte file announcing 2^31 vertices), input from a pipe (with --format),
 # DIMACS coordinates (.co), edge lists (read and written by convert and gen, .gr -> .edges ->
 # .gr -> .csv -> .tgb round trips keep the graph, n included; a pipe; a hostile id refused
-# against the memory limit at its line), and temporary files removed when a run is killed by SIGTERM.
+# against the memory limit at its line), outputs gzipped by their name's .gz and METIS outputs
+# (round trips, a directed graph refused), and temporary files removed when a run is killed by SIGTERM.
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -187,9 +188,39 @@ printf '0 4000000000\n' >"$tmp/hostile.edges"
 expect 1 "hostile.edges:1: vertex id 4000000000 makes the graph 4000000001 vertices (ids are used as given: n = largest id + 1), which with 1 arc need [0-9]* bytes, more than the limit of 1073741824 (--max-memory); renumber" \
 	timeout 20 "$tg" info --max-memory 1G "$tmp/hostile.edges"
 expect 2 "--format 'el': use gr (DIMACS), mtx (Matrix Market), tgb (binary), edgelist or metis" "$tg" info --format el "$tmp/g.edges"
-expect 2 "cannot write '.*x.dat': output files are .gr (DIMACS), .tgb (binary) or .edges/.el/.txt/.csv/.tsv" \
+expect 2 "cannot write '.*x.dat': output files are .gr (DIMACS), .tgb (binary), .edges/.el/.txt/.csv/.tsv (edge list) or .graph/.metis (METIS)" \
 	"$tg" convert "$tmp/g.edges" "$tmp/x.dat"
 rm -f "$tmp"/e.* "$tmp"/e2.gr "$tmp"/x.edges "$tmp"/x.csv
+
+# Written gzipped (the name's .gz) and as METIS: each round trip gives back the same .gr, byte for
+# byte; METIS takes undirected graphs only (--undirected makes one) and leaves weights 1 out.
+expect 0 "" "$tg" gen grid:12x9 --seed 4 -o "$tmp/u.gr"
+for out in u.gr.gz u.csv.gz u.tsv.gz u.graph u.metis.gz; do
+	expect 0 "" "$tg" convert "$tmp/u.gr" "$tmp/$out"
+	expect 0 "" "$tg" convert "$tmp/$out" "$tmp/back.gr"
+	cmp -s "$tmp/u.gr" "$tmp/back.gr" || fail "u.gr -> $out -> .gr changed the graph"
+done
+if command -v gzip >/dev/null; then
+	gzip -t "$tmp/u.gr.gz" || fail "u.gr.gz is not a valid gzip file"
+	gzip -dc "$tmp/u.csv.gz" | grep -q "^0,1,[0-9]*$" || fail "u.csv.gz does not hold comma-separated text"
+	gzip -dc "$tmp/u.gr.gz" | cmp -s - "$tmp/u.gr" || fail "u.gr.gz does not inflate to u.gr"
+fi
+grep -q "^108 [0-9]* 1$" "$tmp/u.graph" || fail "METIS header: $(sed -n 2p "$tmp/u.graph")"
+expect 0 "" "$tg" gen grid:3x3:1-1 -o "$tmp/w1.gr"
+expect 0 "" "$tg" convert "$tmp/w1.gr" "$tmp/w1.graph"
+sed -n 2,3p "$tmp/w1.graph" | tr '\n' '|' | grep -q "^9 12|2 4|$" || fail "unweighted METIS: $(cat "$tmp/w1.graph")"
+expect 0 "" "$tg" gen random:500 --seed 2 -o "$tmp/d.gr"
+expect 1 "d.graph: METIS files hold undirected graphs, but the arc [0-9]* -> [0-9]* (weight [0-9]*) has no arc back (ids from 1); convert with --undirected" \
+	"$tg" convert "$tmp/d.gr" "$tmp/d.graph"
+[ -e "$tmp/d.graph" ] && fail "a refused METIS output was left behind"
+expect 0 "" "$tg" convert --undirected "$tmp/d.gr" "$tmp/d.graph"
+expect 0 "" "$tg" convert --undirected "$tmp/d.gr" "$tmp/du.gr"
+expect 0 "" "$tg" convert "$tmp/d.graph" "$tmp/back.gr"
+cmp -s "$tmp/du.gr" "$tmp/back.gr" || fail "an undirected graph through METIS changed"
+expect 2 "cannot write '.*u.tgb.gz': binary graphs (.tgb) are written and read as they are, not gzipped" \
+	"$tg" convert "$tmp/u.gr" "$tmp/u.tgb.gz"
+expect 2 "cannot write '.*u.dat.gz'" "$tg" convert "$tmp/u.gr" "$tmp/u.dat.gz"
+rm -f "$tmp"/u.* "$tmp"/w1.* "$tmp"/d.* "$tmp"/du.gr "$tmp"/back.gr
 
 # DIMACS coordinates.
 expect 0 "^coordinates  5 vertices$" "$tg" info "$corpus/good/basic_coords.co"

@@ -142,6 +142,14 @@ int graph_write_dimacs(const struct graph *g, const char *path, struct graph_err
  *  drop) keeps n. */
 int graph_write_edgelist(const struct graph *g, const char *path, struct graph_error *err);
 
+/** Write METIS (.graph, .metis), atomically: undirected graphs only (every arc with its reverse
+ *  of the same weight; -EINVAL naming the first arc without one), edge weights left out when
+ *  all are 1. */
+int graph_write_metis(const struct graph *g, const char *path, struct graph_error *err);
+
+/* The text writers (DIMACS, edge list, METIS) gzip their output when @p path ends in ".gz"
+ * (road.gr.gz, g.csv.gz): the format is told by the name before it. */
+
 /** Read @p path through a cache: if @p cache_path holds a valid cache newer than the input
  *  and made from it (size + mtime recorded), load it; otherwise parse and write the cache. */
 int graph_read_cached(const char *path, const char *cache_path, const struct graph_read_options *opt,

@@ -232,13 +232,15 @@ int graph_write_edgelist(const struct graph *g, const char *path, struct graph_e
 	int rc = graph_validate(g, err);
 	if (rc < 0)
 		return rc;
-	char sep = has_suffix(path, ".csv") ? ',' : has_suffix(path, ".tsv") ? '\t' : ' ';
+	char stem_buf[4096];
+	const char *stem = outfile_stem(path, stem_buf, sizeof stem_buf);
+	char sep = has_suffix(stem, ".csv") ? ',' : has_suffix(stem, ".tsv") ? '\t' : ' ';
 	enum { BUF = 1 << 20, LINE = 64 };
 	char *buf = malloc(BUF);
 	if (!buf)
 		return graph_set_error(err, -ENOMEM, "%s: out of memory for a %d-byte write buffer", path, BUF);
 	struct outfile o;
-	if ((rc = outfile_open(&o, path, err)) < 0)
+	if ((rc = outfile_open_text(&o, path, err)) < 0)
 	{
 		free(buf);
 		return rc;

@@ -332,7 +332,7 @@ int graph_write_dimacs(const struct graph *g, const char *path, struct graph_err
 	if (!buf)
 		return graph_set_error(err, -ENOMEM, "%s: out of memory for a %d-byte write buffer", path, BUF);
 	struct outfile o;
-	if ((rc = outfile_open(&o, path, err)) < 0)
+	if ((rc = outfile_open_text(&o, path, err)) < 0)
 	{
 		free(buf);
 		return rc;

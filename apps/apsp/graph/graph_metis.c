@@ -4,9 +4,11 @@
  * each line starts with NCON vertex weights, its first digit with a vertex size (both read and left
  * out: shortest paths have no use for them). M counts undirected edges, each listed at both ends, so
  * the lines hold 2 M neighbours, and every neighbour listed becomes an arc (weight 1 without edge
- * weights). A vertex without neighbours is an empty line; '%' lines are comments. Read only. The line
- * reader and the checks are graph_text.c's. */
+ * weights). A vertex without neighbours is an empty line; '%' lines are comments. The line reader and
+ * the checks are graph_text.c's. Written for undirected graphs (every arc u -> v with its v -> u of
+ * the same weight), edge weights left out when all are 1. */
 #include "graph_text.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -167,5 +169,75 @@ int graph_read_metis_text(struct reader *r, const struct graph_read_options *o, 
 	}
 out:
 	arcs_free(&a);
+	return rc;
+}
+
+/* The arc v -> u in v's row (sorted by head, no parallel arcs): its index, or -1. */
+static int64_t find_arc(const struct graph *g, uint32_t v, uint32_t u)
+{
+	uint64_t lo = g->rowptr[v], hi = g->rowptr[v + 1];
+	while (lo < hi)
+	{
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (g->col[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->rowptr[v + 1] && g->col[lo] == u ? (int64_t)lo : -1;
+}
+
+int graph_write_metis(const struct graph *g, const char *path, struct graph_error *err)
+{
+	int rc = graph_validate(g, err);
+	if (rc < 0)
+		return rc;
+	int weighted = 0;
+	for (uint32_t u = 0; u < g->n; u++)
+		for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++)
+		{
+			int64_t back = find_arc(g, g->col[e], u);
+			if (back < 0 || g->w[back] != g->w[e])
+				return graph_set_error(err, -EINVAL,
+						       "%s: METIS files hold undirected graphs, but the arc %" PRIu32 " -> %" PRIu32
+						       " (weight %" PRIu32 ") has %s (ids from 1); convert with --undirected (every "
+						       "arc both ways, the lighter weight of opposite arcs) or write .gr or an edge list",
+						       path, u + 1, g->col[e] + 1, g->w[e],
+						       back < 0 ? "no arc back" : "an arc back of another weight");
+			weighted |= g->w[e] != 1;
+		}
+	enum { BUF = 1 << 20, LINE = 32 };
+	char *buf = malloc(BUF);
+	if (!buf)
+		return graph_set_error(err, -ENOMEM, "%s: out of memory for a %d-byte write buffer", path, BUF);
+	struct outfile o;
+	if ((rc = outfile_open_text(&o, path, err)) < 0)
+	{
+		free(buf);
+		return rc;
+	}
+	char *p = buf + snprintf(buf, BUF, "%% written by tuccompi-graph: %" PRIu32 " vertices, %" PRIu64 " edges%s\n%" PRIu32
+				 " %" PRIu64 "%s\n", g->n, g->m / 2, weighted ? ", edge weights" : " of weight 1", g->n,
+				 g->m / 2, weighted ? " 1" : "");
+	for (uint32_t u = 0; u < g->n && rc == 0; u++)
+	{
+		for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1] && rc == 0; e++)
+		{
+			if (p > buf + BUF - LINE && (rc = outfile_write(&o, buf, (uint64_t)(p - buf), err)) == 0)
+				p = buf;
+			if (e > g->rowptr[u])
+				*p++ = ' ';
+			p = graph_put_uint(p, (uint64_t)g->col[e] + 1);
+			if (weighted)
+			{
+				*p++ = ' ';
+				p = graph_put_uint(p, g->w[e]);
+			}
+		}
+		*p++ = '\n';
+	}
+	if (rc == 0 && (rc = outfile_write(&o, buf, (uint64_t)(p - buf), err)) == 0)
+		rc = outfile_commit(&o, err);
+	free(buf);
 	return rc;
 }

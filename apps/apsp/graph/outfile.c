@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "graph_internal.h"
 
@@ -121,6 +123,7 @@ int outfile_open_pid(struct outfile *o, const char *path, long pid, int create, 
 	o->fd = -1;
 	o->slot = -1;
 	o->f = NULL;
+	o->gz = NULL;
 	size_t len = strlen(path) + 32;
 	if (!(o->tmp = malloc(len)))
 		return graph_set_error(err, -ENOMEM, "%s: out of memory", path);
@@ -157,8 +160,62 @@ int outfile_open(struct outfile *o, const char *path, struct graph_error *err)
 	return outfile_open_pid(o, path, (long)getpid(), 1, err);
 }
 
+/* ------------------------------------------------------------------ gzip outputs */
+
+#define GZ_OUT (1u << 18) /* compressed bytes written at a time */
+
+struct gz_out
+{
+	z_stream z;
+	unsigned char buf[GZ_OUT];
+};
+
+static int ends_gz(const char *path)
+{
+	size_t n = strlen(path);
+	return n >= 4 && strcasecmp(path + n - 3, ".gz") == 0;
+}
+
+const char *outfile_stem(const char *path, char *buf, size_t len)
+{
+	size_t n = strlen(path);
+	if (!ends_gz(path) || n - 3 >= len)
+		return path;
+	memcpy(buf, path, n - 3);
+	buf[n - 3] = '\0';
+	return buf;
+}
+
+int outfile_open_text(struct outfile *o, const char *path, struct graph_error *err)
+{
+	int rc = outfile_open(o, path, err);
+	if (rc < 0 || !ends_gz(path))
+		return rc;
+	struct gz_out *g = calloc(1, sizeof(*g));
+	/* windowBits 15 + 16: a gzip member, as gzip and zcat read it */
+	if (!g || deflateInit2(&g->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	{
+		free(g);
+		outfile_abort(o);
+		return graph_set_error(err, -ENOMEM, "%s: out of memory for gzip compression", path);
+	}
+	o->gz = g;
+	return 0;
+}
+
+static void gz_end(struct outfile *o)
+{
+	struct gz_out *g = o->gz;
+	if (!g)
+		return;
+	deflateEnd(&g->z);
+	free(g);
+	o->gz = NULL;
+}
+
 void outfile_abort(struct outfile *o)
 {
+	gz_end(o);
 	if (o->f)
 		fclose(o->f); /* closes fd */
 	else if (o->fd >= 0)
@@ -173,7 +230,7 @@ void outfile_abort(struct outfile *o)
 	o->tmp = NULL;
 }
 
-int outfile_write(struct outfile *o, const void *data, uint64_t len, struct graph_error *err)
+static int write_raw(struct outfile *o, const void *data, uint64_t len, struct graph_error *err)
 {
 	const char *p = data;
 	while (len)
@@ -194,8 +251,51 @@ int outfile_write(struct outfile *o, const void *data, uint64_t len, struct grap
 	return 0;
 }
 
+/* Feed @p len bytes to the deflate stream (@p flush: Z_NO_FLUSH, or Z_FINISH to end the member)
+ * and write what comes out. */
+static int gz_feed(struct outfile *o, const void *data, uint64_t len, int flush, struct graph_error *err)
+{
+	struct gz_out *g = o->gz;
+	const unsigned char *p = data;
+	do
+	{
+		uInt take = len > (1u << 30) ? (1u << 30) : (uInt)len;
+		g->z.next_in = (Bytef *)p;
+		g->z.avail_in = take;
+		p += take;
+		len -= take;
+		int last = flush == Z_FINISH && len == 0, zr;
+		do
+		{
+			g->z.next_out = g->buf;
+			g->z.avail_out = GZ_OUT;
+			zr = deflate(&g->z, last ? Z_FINISH : Z_NO_FLUSH);
+			if (zr == Z_STREAM_ERROR)
+			{
+				graph_set_error(err, -EIO, "%s: gzip compression failed", o->path);
+				outfile_abort(o);
+				return -EIO;
+			}
+			int rc = write_raw(o, g->buf, GZ_OUT - g->z.avail_out, err);
+			if (rc < 0)
+				return rc;
+		} while (g->z.avail_out == 0 || (last && zr != Z_STREAM_END));
+	} while (len > 0);
+	return 0;
+}
+
+int outfile_write(struct outfile *o, const void *data, uint64_t len, struct graph_error *err)
+{
+	return o->gz ? gz_feed(o, data, len, Z_NO_FLUSH, err) : write_raw(o, data, len, err);
+}
+
 FILE *outfile_stream(struct outfile *o, struct graph_error *err)
 {
+	if (o->gz)
+	{
+		graph_set_error(err, -EINVAL, "%s: a gzipped output has no stdio stream", o->path);
+		return NULL;
+	}
 	if (!o->f && !(o->f = fdopen(o->fd, "w")))
 		graph_set_error(err, -errno, "%s: cannot write %s: %s", o->path, o->tmp, strerror(errno));
 	return o->f;
@@ -205,6 +305,13 @@ int outfile_close(struct outfile *o, struct graph_error *err)
 {
 	const char *what = NULL;
 	int e = 0;
+	if (o->gz)
+	{
+		int rc = gz_feed(o, "", 0, Z_FINISH, err);
+		if (rc < 0)
+			return rc; /* aborted */
+		gz_end(o);
+	}
 	if (o->f && (fflush(o->f) != 0 || ferror(o->f)))
 		what = "write error", e = errno ? errno : EIO;
 	else if (fsync(o->fd) < 0 && errno != EINVAL) /* EINVAL: a file that cannot be synced */
@@ -255,6 +362,7 @@ int outfile_commit(struct outfile *o, struct graph_error *err)
 
 void outfile_forget(struct outfile *o)
 {
+	gz_end(o);
 	if (o->f)
 		fclose(o->f);
 	else if (o->fd >= 0)

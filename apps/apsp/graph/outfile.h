@@ -32,6 +32,7 @@ struct outfile
 	int fd;
 	int slot;         /**< registry slot, -1 when not registered */
 	FILE *f;          /**< outfile_stream(), or NULL */
+	void *gz;         /**< outfile_open_text() of a .gz name: the deflate stream, or NULL */
 };
 
 /** "PATH.tmp.PID" into @p buf; -ENAMETOOLONG when it does not fit in @p len or PATH_MAX. */
@@ -40,6 +41,15 @@ int outfile_tmpname(const char *path, long pid, char *buf, size_t len);
 /** Create the temporary file of @p path (this process's pid) and register it.
  *  Returns 0 or a negative errno with one line in @p err (what, where, why). */
 int outfile_open(struct outfile *o, const char *path, struct graph_error *err);
+
+/** Like outfile_open(), for text that outfile_write() gzips when @p path ends in ".gz" (fast
+ *  compression, gzip -1: recompress with gzip -9 where size matters more than time). Such an
+ *  output has no outfile_stream(). */
+int outfile_open_text(struct outfile *o, const char *path, struct graph_error *err);
+
+/** @p path without a final ".gz" into @p buf (the name that tells a text format); @p path itself
+ *  when it does not end so or does not fit. */
+const char *outfile_stem(const char *path, char *buf, size_t len);
 
 /** Like outfile_open(), with the temporary name of process @p pid, for outputs several
  *  processes write together (all ranks use rank 0's pid). @p create: 1 creates it (O_TRUNC),
