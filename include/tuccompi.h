@@ -116,6 +116,11 @@ TUCCOMPI_API int tuccompi_finalize(void);
 TUCCOMPI_API int tuccompi_rank(void);
 /** Number of ranks (1 without MPI). */
 TUCCOMPI_API int tuccompi_nranks(void);
+/** Before tuccompi_init() too: the processes the launcher started (Open MPI's, PMI's or PMIx's
+ *  environment), 1 when no launcher started this one. What tuccompi_nranks() will say once the
+ *  runtime runs with MPI; a program that reads standard input (which reaches rank 0 only) may read
+ *  it before starting the runtime when this is 1. */
+TUCCOMPI_API int tuccompi_launched_ranks(void);
 /** Nonzero when the cross-node layer is active (MPI with at least one rank). */
 TUCCOMPI_API int tuccompi_mpi_active(void);
 

@@ -47,6 +47,13 @@ static int launched_by_mpirun(int *size)
 	return 0;
 }
 
+int tuccompi_launched_ranks(void)
+{
+	int size = 1;
+	launched_by_mpirun(&size);
+	return size > 0 ? size : 1;
+}
+
 static void set_env_default(const char *name, const char *value)
 {
 	setenv(name, value, 0);

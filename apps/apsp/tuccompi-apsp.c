@@ -624,7 +624,8 @@ static struct sssp_options plan_options(const struct options *o, const struct ru
 /* The stream workers per GPU are made at tuccompi_init: without --mk, as many as the engine's own MK
  * (PHAST's 8), judged from the graph before the plan is made (sssp_plan_mk_ahead), and at least the
  * default --mk. Each takes a core, so no more than half the node's cores. A graph from standard input
- * is read after the runtime starts: the default --mk. */
+ * under a launcher of several processes is read after the runtime starts (to be refused there): the
+ * default --mk. */
 static void mk_ahead(struct options *o, const struct run *r)
 {
 	if (o->mk_given || !strcmp(o->units, "cpu"))
@@ -957,9 +958,10 @@ int main(int argc, char **argv)
 	sssp_set_tmp_hooks(outfile_register, outfile_unregister); /* the CH cache's temporary file */
 	parse_args(argc, argv, &o);
 	check_outputs(&o);
-	/* The graph before the runtime: bad inputs fail fast. Standard input reaches rank 0 only:
-	 * it is read once the ranks are known. */
-	int early = !o.graph || strcmp(o.graph, "-");
+	/* The graph before the runtime: bad inputs fail fast, and the stream workers are sized for the
+	 * engine (mk_ahead). Standard input reaches rank 0 only: with several ranks it is refused once
+	 * the ranks are known (load_graph), with one it is read first like a file. */
+	int early = !o.graph || strcmp(o.graph, "-") || tuccompi_launched_ranks() == 1;
 	if (early)
 		load_graph(&o, &r), choose_sources(&o, &r), mk_ahead(&o, &r);
 	start_runtime(&o, &argc, &argv, &r);

@@ -80,6 +80,16 @@ if have_mpi; then
 		done
 	done
 	echo "ok: 2 and 4 ranks (eq1, eq2, ms, ms-tail) give the same table and rows as 1 rank"
+	# standard input reaches rank 0 only: several ranks are told so before anything is read (stdin
+	# not forwarded: Open MPI 4's mpiexec itself crashed, now and then, forwarding a file's bytes to
+	# a rank that had finished, in orte_iof_hnp_read_local_handler)
+	rm -f "$tmp/m.csv"
+	MPIRUN_ARGS="--stdin none" "$s/tests/mpirun.sh" 2 "$app" - --format gr --ncpu 1 -q -o "$tmp/m.csv" \
+		>"$tmp/m.err" 2>&1 && fail "2 ranks took a graph from standard input"
+	grep -q "GRAPH '-': standard input reaches rank 0 only; give every rank a file" "$tmp/m.err" ||
+		fail "2 ranks on standard input: $(cat "$tmp/m.err")"
+	[ -e "$tmp/m.csv" ] && fail "2 ranks on standard input left a table"
+	echo "ok: standard input refused on 2 ranks with the reason"
 fi
 
 # ---------------------------------------------------------------- the report

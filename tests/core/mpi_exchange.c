@@ -1,5 +1,6 @@
 /* Two ranks exchange StarPU data handles through StarPU-MPI (over Open MPI) after
- * tuccompi_init(): rank 0 sends a vector, rank 1 doubles it and sends it back. */
+ * tuccompi_init(): rank 0 sends a vector, rank 1 doubles it and sends it back. Before it,
+ * tuccompi_launched_ranks() already knew the number of ranks. */
 #include <starpu.h>
 #include <starpu_mpi.h>
 #include <tuccompi.h>
@@ -15,6 +16,7 @@ int main(int argc, char **argv)
 	conf.use_mpi = 1;
 	conf.ncpus = 1;
 	conf.quiet = 1;
+	int launched = tuccompi_launched_ranks(); /* before the runtime: the launcher's word */
 	int ret = tuccompi_init(&argc, &argv, &conf);
 	if (ret == -ENODEV)
 		return TEST_SKIP;
@@ -22,6 +24,7 @@ int main(int argc, char **argv)
 	ASSERT(tuccompi_mpi_active());
 	if (tuccompi_nranks() < 2)
 		FAIL("run with at least 2 ranks (tests/mpi_exchange.sh does)");
+	ASSERT_EQ(launched, tuccompi_nranks());
 	int rank = tuccompi_rank();
 	ASSERT_EQ(rank, starpu_mpi_world_rank());
 
