@@ -367,10 +367,10 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
  * STARPU_WORKERS_CPUID/COREID, STARPU_NCUDA and tuccompi_conf.ncpus / ncuda win. */
 static void leave_a_core(const struct tuccompi_conf *conf, struct starpu_conf *sconf)
 {
+	/* starpu_conf_init put STARPU_NCPU(S), STARPU_RESERVE_NCPU and STARPU_NCUDA in sconf (-1: unset) */
 	if (_tuccompi.mpi_active || _tuccompi.local_size > 1 || conf->ncpus >= 0 || conf->ncuda == 0 ||
-	    sconf->ncpus >= 0 || sconf->reserve_ncpus != -1 || getenv("STARPU_NCPU") || getenv("STARPU_NCPUS") ||
-	    getenv("STARPU_RESERVE_NCPU") || getenv("STARPU_WORKERS_CPUID") || getenv("STARPU_WORKERS_COREID") ||
-	    getenv("STARPU_NCUDA"))
+	    sconf->ncpus >= 0 || sconf->reserve_ncpus != -1 || sconf->ncuda >= 0 || getenv("STARPU_WORKERS_CPUID") ||
+	    getenv("STARPU_WORKERS_COREID"))
 		return;
 	if (_tuccompi_cuda_device_count() > 0)
 		sconf->reserve_ncpus = 1;

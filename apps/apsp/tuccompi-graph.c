@@ -13,7 +13,6 @@
 #include "../tool_version.h"
 #include "cli.h"
 #include "graph.h"
-#include "outfile.h"
 
 #define PROG "tuccompi-graph"
 
@@ -109,31 +108,15 @@ static int has_suffix(const char *s, const char *suffix)
 	return a >= b && strcasecmp(s + a - b, suffix) == 0;
 }
 
-static int is_edgelist(const char *path)
-{
-	return has_suffix(path, ".edges") || has_suffix(path, ".el") || has_suffix(path, ".txt") || has_suffix(path, ".csv") ||
-	       has_suffix(path, ".tsv");
-}
-
-static int is_metis(const char *path)
-{
-	return has_suffix(path, ".graph") || has_suffix(path, ".metis");
-}
-
 /* Before any work: the output format comes from the name (before a final .gz, which gzips a
  * text format), the path can be created and is not the input. */
 static void check_output(const char *path, const char *input)
 {
-	char buf[4096];
-	const char *stem = outfile_stem(path, buf, sizeof buf);
-	if (stem != path && has_suffix(stem, ".tgb"))
-		usage_error("cannot write '%s': binary graphs (.tgb) are written and read as they are, not gzipped; name it "
-			    "%s", path, stem);
-	if (!has_suffix(stem, ".gr") && !has_suffix(stem, ".tgb") && !is_edgelist(stem) && !is_metis(stem))
-		usage_error("cannot write '%s': output files are .gr (DIMACS), .tgb (binary), .edges/.el/.txt/.csv/.tsv "
-			    "(edge list) or .graph/.metis (METIS), the text ones gzipped when the name ends in .gz", path);
-	struct cli_output out = { .option = "output", .path = path };
+	enum graph_format f;
 	struct graph_error err;
+	if (graph_output_format(path, &f, &err) < 0)
+		usage_error("%s", err.msg);
+	struct cli_output out = { .option = "output", .path = path };
 	int rc = cli_check_outputs(&out, 1, &input, input ? 1 : 0, &err);
 	if (rc < 0)
 		fail(rc, &err);
@@ -143,12 +126,7 @@ static void check_output(const char *path, const char *input)
 static void write_graph(struct graph *g, const char *path)
 {
 	struct graph_error err;
-	char buf[4096];
-	const char *stem = outfile_stem(path, buf, sizeof buf);
-	int rc = has_suffix(stem, ".gr") ? graph_write_dimacs(g, path, &err)
-		 : is_edgelist(stem)	 ? graph_write_edgelist(g, path, &err)
-		 : is_metis(stem)	 ? graph_write_metis(g, path, &err)
-					 : graph_write_binary(g, path, &err);
+	int rc = graph_write(g, path, &err);
 	graph_free(g);
 	if (rc < 0)
 		fail_io(&err);

@@ -58,7 +58,7 @@ enum graph_format
 	GRAPH_FORMAT_EDGELIST, /**< one arc a line, "u v" or "u v w" (blanks, tabs or one comma), 0-based,
 				    n = largest id + 1, missing weight 1, '#' and '%' comment lines */
 	GRAPH_FORMAT_METIS,    /**< METIS (.graph, .metis): "n m [fmt [ncon]]", then a line of neighbours per
-				    vertex (1-based, edge weights when fmt says), read only */
+				    vertex (1-based, edge weights when fmt says); written for undirected graphs */
 };
 
 /** Whether @p f is a text format (read from standard input too). */
@@ -149,6 +149,14 @@ int graph_write_metis(const struct graph *g, const char *path, struct graph_erro
 
 /* The text writers (DIMACS, edge list, METIS) gzip their output when @p path ends in ".gz"
  * (road.gr.gz, g.csv.gz): the format is told by the name before it. */
+
+/** The format a graph written to @p path takes, told by its name as graph_read tells it (the name
+ *  before a final .gz); -EINVAL with "cannot write ..." for a name of no writable format (.mtx is
+ *  read only; .tgb is not gzipped). */
+int graph_output_format(const char *path, enum graph_format *f, struct graph_error *err);
+
+/** Write @p g in the format graph_output_format() tells from @p path, atomically. */
+int graph_write(const struct graph *g, const char *path, struct graph_error *err);
 
 /** Read @p path through a cache: if @p cache_path holds a valid cache newer than the input
  *  and made from it (size + mtime recorded), load it; otherwise parse and write the cache. */

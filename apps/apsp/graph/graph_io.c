@@ -66,6 +66,34 @@ static int format_of(const char *path, enum graph_format *f, struct graph_error 
 	return 0;
 }
 
+int graph_output_format(const char *path, enum graph_format *f, struct graph_error *err)
+{
+	char stem[256];
+	int gz;
+	const char *dot = extension(path, &gz, stem, sizeof stem);
+	struct graph_error unread; /* the reader's message names what is read, not what is written */
+	if (gz && dot && strcasecmp(dot, ".tgb") == 0)
+		return graph_set_error(err, -EINVAL, "cannot write '%s': binary graphs (.tgb) are written and read as they are, "
+				       "not gzipped; name it %.*s", path, (int)(strlen(path) - 3), path);
+	if (format_of(path, f, &unread) < 0 || *f == GRAPH_FORMAT_MTX)
+		return graph_set_error(err, -EINVAL, "cannot write '%s': output files are .gr (DIMACS), .tgb (binary), "
+				       ".edges/.el/.txt/.csv/.tsv (edge list) or .graph/.metis (METIS), the text ones gzipped "
+				       "when the name ends in .gz", path);
+	return 0;
+}
+
+int graph_write(const struct graph *g, const char *path, struct graph_error *err)
+{
+	enum graph_format f;
+	int rc = graph_output_format(path, &f, err);
+	if (rc < 0)
+		return rc;
+	return f == GRAPH_FORMAT_DIMACS	  ? graph_write_dimacs(g, path, err)
+	       : f == GRAPH_FORMAT_EDGELIST ? graph_write_edgelist(g, path, err)
+	       : f == GRAPH_FORMAT_METIS    ? graph_write_metis(g, path, err)
+					    : graph_write_binary(g, path, err);
+}
+
 /* Options with their defaults filled in, checked. */
 static int options(const struct graph_read_options *opt, struct graph_read_options *o, struct graph_error *err)
 {
