@@ -360,8 +360,8 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 /* A rank alone on its node, StarPU choosing its CPU workers, on a node with GPUs: one core is
  * left free of workers (StarPU's reserve_ncpus) for the threads that must not wait for a time
  * slice when they wake, the stream workers' above all. With PHAST (MK 8) on 16 cores, 8 CPU
- * workers took every core the stream workers did not, and every unit ran 1.0% slower on average
- * than with 7 (docs/apsp.md, "Cores for the GPU's rank"). Under
+ * workers took every core the stream workers did not, and every unit ran slower than with 7
+ * (measured: docs/apsp.md, "Cores for the GPU's rank"). Under
  * StarPU-MPI the progression thread already has that core (starpu_mpi_init_conf reserves it), and
  * a node shared by ranks is placed by place_on_node. STARPU_NCPU, STARPU_RESERVE_NCPU,
  * STARPU_WORKERS_CPUID/COREID, STARPU_NCUDA and tuccompi_conf.ncpus / ncuda win. */
