@@ -411,6 +411,16 @@ void _tuccompi_sets_remove(struct tuccompi_taskset *ts)
 	pthread_mutex_unlock(&live_lock);
 }
 
+int _tuccompi_sets_unwaited(void)
+{
+	pthread_mutex_lock(&live_lock);
+	int n = 0;
+	for (int i = 0; i < nlive; i++)
+		n += !live_sets[i]->waited;
+	pthread_mutex_unlock(&live_lock);
+	return n;
+}
+
 void _tuccompi_sets_fail_all(int err, const char *msg)
 {
 	pthread_mutex_lock(&live_lock);

@@ -384,32 +384,49 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 	double t_call = _tuccompi_now(), t_agreed = 0, t_made = 0;
 	if ((ret = _tuccompi_link_broken()) < 0)
 		return ret;
-	/* 1. each rank's own checks, agreed: a rank's mistake fails the call on every rank */
+	/* 1. each rank's own checks; 2. the set on each rank (results, journal, scheduling context).
+	 * Both are agreed on in one round trip where making the set touches nothing outside this
+	 * process: without a journal, a rank makes its set before the agreement and frees it if
+	 * another rank failed. A journal is opened (and a resumed one read, collectively) only once
+	 * every rank's checks have passed, in a second round. */
 	int status = 0;
 	if (!policy || !desc || !out)
 		status = _tuccompi_error(-EINVAL, "tuccompi_parallel: NULL %s", !policy ? "policy" : !desc ? "desc" : "out");
 	else if ((status = check_desc(desc)) == 0)
 		status = check_policy(policy);
-	if ((ret = agree_on_set(serial, status, policy, desc)) < 0)
-		return ret;
-	t_agreed = _tuccompi_now();
-	/* 2. the set on each rank (results, journal, scheduling context), agreed */
 	struct tuccompi_taskset *ts = NULL;
-	status = ts_create(policy, desc, serial, &ts);
+	int early = status == 0 && !desc->journal;
+	if (early)
+		status = ts_create(policy, desc, serial, &ts);
 	t_made = _tuccompi_now();
-	char msg[TUCCOMPI_LINK_MSG];
-	snprintf(msg, sizeof(msg), "%s", tuccompi_last_error());
-	if ((ret = _tuccompi_coll_agree(TUCCOMPI_COLL_START, serial, status, msg)) < 0)
+	ret = agree_on_set(serial, status, policy, desc);
+	t_agreed = _tuccompi_now();
+	if (ret < 0)
 	{
 		ts_free(ts);
 		return ret;
+	}
+	if (!early)
+	{
+		status = ts_create(policy, desc, serial, &ts);
+		t_made = _tuccompi_now();
+		char msg[TUCCOMPI_LINK_MSG];
+		snprintf(msg, sizeof(msg), "%s", tuccompi_last_error());
+		if ((ret = _tuccompi_coll_agree(TUCCOMPI_COLL_START, serial, status, msg)) < 0)
+		{
+			ts_free(ts);
+			return ret;
+		}
 	}
 	/* 3. start. From here a failure fails the set: every rank learns of it at SYN */
 	label_set(ts);
 	_tuccompi_bus_counters(NULL, NULL); /* reading them resets them */
 	_tuccompi_inject_reset();
 	ts->t_start = _tuccompi_now();
-	if (_tuccompi_env_flag("TUCCOMPI_END_LOG", 0))
+	if (_tuccompi_env_flag("TUCCOMPI_END_LOG", 0) && early)
+		fprintf(stderr, "[tuccompi %d/%d] PARALLEL ms: set made %.3f, agreed %.3f\n", _tuccompi.rank,
+			_tuccompi.nranks, 1e3 * (t_made - t_call), 1e3 * (ts->t_start - t_made));
+	else if (_tuccompi_env_flag("TUCCOMPI_END_LOG", 0))
 		fprintf(stderr, "[tuccompi %d/%d] PARALLEL ms: checks agreed %.3f, set made %.3f, start agreed %.3f\n",
 			_tuccompi.rank, _tuccompi.nranks, 1e3 * (t_agreed - t_call), 1e3 * (t_made - t_agreed),
 			1e3 * (ts->t_start - t_made));

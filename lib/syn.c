@@ -1,5 +1,10 @@
 /* SYN: wait until every task of the set has run on every rank, gather the results on the
- * root and the statistics everywhere, and agree on errors. */
+ * root and the statistics everywhere, and agree on errors. Each rank sends its report as soon as
+ * its own jobs have ended (no barrier first): the reports of the ranks that end early travel while
+ * the last one still computes, so that only the last rank's report and the root's verdict are left
+ * after the set's last job. Waiting for the slowest rank is told from communication by the set's
+ * own clock: each report says when, from the set's start, its rank ended; the root takes the
+ * latest as every rank's end (docs/architecture.md, "SYN"). */
 #include "link.h"
 #include "taskset.h"
 
@@ -114,7 +119,7 @@ struct syn_report
 	uint64_t done;   /* tasks run here */
 	uint64_t nunits; /* unit statistics that follow */
 	uint64_t xfer_bytes, nrequests;
-	double wall, comm, xfer_s, wait, request_s;
+	double wall, comm, xfer_s, request_s; /* wall: from the set's start to this rank's end */
 	int64_t mk;
 	char placement[256];
 };
@@ -229,13 +234,22 @@ static int root_collect(struct tuccompi_taskset *ts, struct _tuccompi_part *part
 					      .wall = rep->wall,
 					      .comm = rep->comm,
 					      .xfer_s = rep->xfer_s,
-					      .wait = rep->wait,
 					      .nrequests = rep->nrequests,
 					      .request_s = rep->request_s,
 					      .mk = rep->mk };
 		memcpy(ts->placement_per_rank[r], rep->placement, sizeof(ts->placement_per_rank[r]));
 	}
 	*nunits = total_units;
+	/* Every rank waited for the last one to end: the same wall for all, each one's wait the rest.
+	 * The ranks' clocks start with PARALLEL's last agreement, a message apart. */
+	double last = 0;
+	for (int r = 0; r < n; r++)
+		last = ranks[r].wall > last ? ranks[r].wall : last;
+	for (int r = 0; r < n; r++)
+	{
+		ranks[r].wait = last - ranks[r].wall;
+		ranks[r].wall = last;
+	}
 	if (total != ts->ntodo)
 	{
 		snprintf(msg, msglen, "task set '%s': %llu of %llu tasks ran", ts->plugin.name, (unsigned long long)total,
@@ -307,7 +321,6 @@ static int exchange(struct tuccompi_taskset *ts, int status, double t_gather, st
 					.wall = t_gather - ts->t_start,
 					.comm = ts->comm_s,
 					.xfer_s = ts->xfer_s,
-					.wait = ts->wait_s,
 					.request_s = ts->request_s,
 					.mk = ts->mk };
 		memcpy(h.placement, _tuccompi.placement, sizeof(h.placement));
@@ -508,33 +521,29 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 	/* 1. every job given to this rank has run */
 	wait_local(ts);
 
-	/* 2. a barrier first, so that waiting for the slowest rank is not counted as communication;
-	 * then every rank's report to the root and the verdict back (syn.c's exchange) */
+	/* 2. this rank's report to the root at once, the verdict and every rank's numbers back
+	 * (exchange) */
 	struct syn_clock clk;
 	syn_start(&clk, ts);
-	double tw = _tuccompi_now();
-	int ret = _tuccompi_link_on() ? _tuccompi_coll_agree(TUCCOMPI_COLL_SYN, ts->serial, 0, NULL) : 0;
 	double t0 = _tuccompi_now();
-	syn_mark(&clk, "barrier");
-	ts->wait_s = t0 - tw;
 	/* StarPU keeps the last awake worker of each scheduling context polling for tasks (and the
 	 * CUDA workers for their streams); with the cores already full, they took this thread's core
 	 * for whole time slices in the middle of the exchange below (docs/apsp.md). Paused workers
-	 * sleep; another set in flight waits for this one's exchange only. */
-	int paused = _tuccompi_link_on() && ret == 0;
+	 * sleep. Not while another set is in flight on this rank: its jobs would wait for the
+	 * slowest rank of this one. */
+	int paused = _tuccompi_link_on() && _tuccompi_sets_unwaited() == 1;
 	if (paused)
 		starpu_pause();
-	if (ret == 0)
-	{
-		int status = 0;
-		if (ts->error)
-			status = _tuccompi_error_set(ts->error, ts->errmsg);
-		ret = exchange(ts, status, t0, &clk);
-		if (ret == 0 && ts->red)
-			ret = _tuccompi_reduce_finish(ts);
-	}
-	if (_tuccompi_link_on())
-		ts->comm_s += _tuccompi_now() - t0;
+	int status = 0;
+	if (ts->error)
+		status = _tuccompi_error_set(ts->error, ts->errmsg);
+	int ret = exchange(ts, status, t0, &clk);
+	if (ret == 0 && ts->red)
+		ret = _tuccompi_reduce_finish(ts);
+	if (ts->wait_per_rank)
+		ts->wait_s = ts->wait_per_rank[_tuccompi.rank];
+	if (_tuccompi_link_on() && _tuccompi_now() - t0 > ts->wait_s)
+		ts->comm_s += _tuccompi_now() - t0 - ts->wait_s;
 	ts->t_end = _tuccompi_now();
 	if (ts->wall_per_rank)
 		ts->wall_per_rank[_tuccompi.rank] = ts->t_end - ts->t_start;

@@ -202,6 +202,8 @@ TUCCOMPI_INTERNAL void _tuccompi_ts_fail(struct tuccompi_taskset *ts, int err, c
 /* The sets in flight on this rank (PARALLEL adds, destroy removes; a stopped 1st layer fails them). */
 TUCCOMPI_INTERNAL void _tuccompi_sets_add(struct tuccompi_taskset *ts);
 TUCCOMPI_INTERNAL void _tuccompi_sets_remove(struct tuccompi_taskset *ts);
+/* How many sets of this rank are in flight and not yet waited for. */
+TUCCOMPI_INTERNAL int _tuccompi_sets_unwaited(void);
 /* TUCCOMPI_FAULT_INJECT: does the next event of @what (0 CPU job, 1 CUDA job, 2 MS request, 3 a request
  * reaching the MS master) fail? */
 TUCCOMPI_INTERNAL int _tuccompi_injected(int what);
