@@ -4,7 +4,7 @@
  * the last one still computes, so that only the last rank's report and the root's verdict are left
  * after the set's last job. Waiting for the slowest rank is told from communication by the set's
  * own clock: each report says when, from the set's start, its rank ended; the root takes the
- * latest as every rank's end (docs/architecture.md, "SYN"). */
+ * latest as every rank's end (docs/architecture.md, "The 1st layer"). */
 #include "link.h"
 #include "taskset.h"
 

@@ -349,6 +349,15 @@ int main(int argc, char **argv)
 		check_results(ts, res, n);
 		for (int r = 0; r < nranks; r++)
 			ASSERT_EQ(st.tasks_per_rank[r], r == nranks - 1 ? n : 0);
+		/* SYN tells waiting from communication: the ranks without a task waited for the last
+		 * one nearly the whole set (0.45 s of tasks at least), the last one hardly at all */
+		for (int r = 0; r < nranks - 1; r++)
+			if (!(st.wait_s_per_rank[r] >= 0.5 * st.wall_s_per_rank[r] && st.wait_s_per_rank[r] > 0.2))
+				FAIL("rank %d ran no task of 'all-to-last' but waited %.3f s of its %.3f s", r,
+				     st.wait_s_per_rank[r], st.wall_s_per_rank[r]);
+		if (nranks > 1 && st.wait_s_per_rank[nranks - 1] > 0.1 * st.wall_s_per_rank[nranks - 1])
+			FAIL("the last rank ran every task of 'all-to-last' but waited %.3f s of its %.3f s",
+			     st.wait_s_per_rank[nranks - 1], st.wall_s_per_rank[nranks - 1]);
 		printf("user policy ok\n");
 	}
 	tuccompi_taskset_destroy(ts);
