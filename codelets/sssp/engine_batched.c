@@ -80,33 +80,24 @@ static void batched_cuda(struct tuccompi_batch *b, void *arg)
 	struct sssp_summary out[SSSP_BATCH_LANES];
 	for (unsigned i = 0; i < nsrc; i++)
 		src[i] = *(const uint32_t *)tuccompi_task_input(tuccompi_batch_task(b, i));
-	uint32_t *rows = NULL, *cols = NULL;
+	uint32_t *rows = NULL;
 	if (sssp_wants_rows(a) && !(rows = sssp_thread_rows((size_t)a->n * SSSP_BATCH_LANES, 1)))
 	{
 		tuccompi_batch_fail(b, -ENOMEM, "sssp: no pinned host memory for %zu distance rows",
 				    (size_t)a->n * SSSP_BATCH_LANES);
 		return;
 	}
-	/* the columns straight into results registered with CUDA (the library's large results), else
-	 * through a pinned buffer of the worker's */
-	uint32_t *col_dst[SSSP_BATCH_LANES];
-	int direct = a->ntargets && sssp_host_registered(tuccompi_task_result(t0));
-	for (unsigned i = 0; direct && i < nsrc; i++)
-		col_dst[i] = sssp_result_cols(tuccompi_task_result(tuccompi_batch_task(b, i)));
-	if (a->ntargets && !direct && !(cols = sssp_thread_cols((size_t)a->ntargets * SSSP_BATCH_LANES, 1)))
-	{
-		tuccompi_batch_fail(b, -ENOMEM, "sssp: no pinned host memory for %zu target columns",
-				    (size_t)a->ntargets * SSSP_BATCH_LANES);
+	struct sssp_gpu_cols c;
+	if (sssp_gpu_batch_cols(a, b, SSSP_BATCH_LANES, &c) < 0)
 		return;
-	}
 	int mk = tuccompi_get_mk();
 	struct sssp_batch_params prm = {
 		.delta = state_of(a)->delta,
 		.share = mk > 0 ? (unsigned)mk : 1,
 		.targets = a->ntargets ? tuccompi_task_shared(t0, SH_TARGETS) : NULL,
 		.ntargets = a->ntargets,
-		.cols = cols,
-		.col_dst = direct ? col_dst : NULL,
+		.cols = c.host,
+		.col_dst = c.dst,
 		.col_pitch = sssp_result_size(a),
 	};
 	char err[256] = "";
@@ -123,21 +114,7 @@ static void batched_cuda(struct tuccompi_batch *b, void *arg)
 		tuccompi_batch_fail(b, ret, "sssp batched engine: %s", err);
 		return;
 	}
-	for (unsigned i = 0; i < nsrc; i++)
-	{
-		struct tuccompi_task *t = tuccompi_batch_task(b, i);
-		*(struct sssp_summary *)tuccompi_task_result(t) = out[i];
-		if (cols) /* else the GPU put them there */
-			memcpy(sssp_result_cols(tuccompi_task_result(t)), cols + (size_t)i * a->ntargets,
-			       (size_t)a->ntargets * sizeof(uint32_t));
-	}
-	if (rows)
-	{
-		const uint32_t *r[SSSP_BATCH_LANES];
-		for (unsigned i = 0; i < nsrc; i++)
-			r[i] = rows + (size_t)i * a->n;
-		sssp_emit_batch_rows(a, b, src, r, nsrc);
-	}
+	sssp_gpu_batch_results(a, b, src, out, &c, rows);
 }
 #endif
 

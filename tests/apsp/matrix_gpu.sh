@@ -1,7 +1,7 @@
 #!/bin/sh
 # --matrix on the GPU with the results registered with CUDA (TUCCOMPI_PIN_RESULTS): the GPU
 # engines copy each source's target columns straight into the library's results by DMA. On
-# PHAST and the batched engine, GPU alone and every unit, pinned (TUCCOMPI_PIN_RESULTS=1: any
+# PHAST, the batched and the dial engines, GPU alone and every unit, pinned (TUCCOMPI_PIN_RESULTS=1: any
 # size) and not (=0), the matrix equals the CPU's byte for byte, and the summary says the results
 # were registered; two ranks give the same matrix; a matrix over 64 MiB is registered by
 # tuccompi-apsp itself (tuccompi_memory_pin).
@@ -18,14 +18,18 @@ if echo "$out" | grep -qE "no GPU found|no CUDA support"; then
 	echo "no GPU: skipped"
 	exit 77
 fi
-for e in phast batched; do
-	"$app" $g --engine $e --units cpu -q --matrix "$tmp/cpu-$e.npy" || fail "$e: CPU run"
+# dial takes integer weights up to 64: a random graph's
+gd="--gen random:20000 --seed 3 --sources random:300 --targets random:2500"
+for e in phast batched dial; do
+	ge=$g
+	[ $e = dial ] && ge=$gd
+	"$app" $ge --engine $e --units cpu -q --matrix "$tmp/cpu-$e.npy" || fail "$e: CPU run"
 	for u in gpu all; do
-		TUCCOMPI_PIN_RESULTS=1 "$app" $g --engine $e --units $u --summary --matrix "$tmp/pin.npy" >"$tmp/log" 2>&1 ||
+		TUCCOMPI_PIN_RESULTS=1 "$app" $ge --engine $e --units $u --summary --matrix "$tmp/pin.npy" >"$tmp/log" 2>&1 ||
 			{ cat "$tmp/log"; fail "$e, --units $u, pinned"; }
 		grep -q "results registered with CUDA" "$tmp/log" || { cat "$tmp/log"; fail "$e, --units $u: results not registered"; }
 		cmp -s "$tmp/pin.npy" "$tmp/cpu-$e.npy" || fail "$e, --units $u: the pinned GPU matrix differs from the CPU's"
-		TUCCOMPI_PIN_RESULTS=0 "$app" $g --engine $e --units $u --summary --matrix "$tmp/nopin.npy" >"$tmp/log" 2>&1 ||
+		TUCCOMPI_PIN_RESULTS=0 "$app" $ge --engine $e --units $u --summary --matrix "$tmp/nopin.npy" >"$tmp/log" 2>&1 ||
 			{ cat "$tmp/log"; fail "$e, --units $u, not pinned"; }
 		grep -q "results registered with CUDA" "$tmp/log" && fail "$e, --units $u: registered with TUCCOMPI_PIN_RESULTS=0"
 		cmp -s "$tmp/nopin.npy" "$tmp/cpu-$e.npy" || fail "$e, --units $u: the GPU matrix differs from the CPU's"

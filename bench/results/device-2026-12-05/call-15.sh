@@ -8,7 +8,8 @@
 #     2 empty tasks; new, new without back-off, old; two rounds.
 #  2. Road-like 1M, PHAST (MK 8), 65,536 sources, four interleaved rounds: the GPU alone, every unit
 #     on 1 rank, on 2 ranks new / new without back-off / old (TUCCOMPI_END_LOG).
-#  3. The GPU tests and the 2-rank tests on the new library.
+#  3. The GPU tests and the 2-rank tests on the new library (the batched and dial engines' CUDA glue
+#     now shared: codelets/sssp/buffers.c's sssp_gpu_batch_cols / sssp_gpu_batch_results).
 cd bundle && . ./env.sh && cd ..
 B=$PWD/bundle GT=$B/apps/apsp/tuccompi-graph APP=$B/apps/apsp/tuccompi-apsp
 OLD="env LD_LIBRARY_PATH=$B/base:$LD_LIBRARY_PATH"
@@ -48,6 +49,10 @@ echo "== tests $(el)"
 t 120 "$B/tests/apsp/sssp_plugin --gpu"
 t 90 $B/tests/apsp/sssp_gpu.sh
 t 60 $B/tests/apsp/phast_gpu
+t 120 $B/tests/apsp/dial_gpu
+t 120 $B/tests/apsp/sssp_batch_gpu
+t 180 $B/tests/apsp/matrix_gpu.sh
+t 120 $B/tests/apsp/gpu_memory.sh
 for s in core/batch_mpi.sh core/faults_mpi.sh core/reduce_mpi.sh sched/mpi_policies.sh core/mpi_exchange.sh; do t 120 $B/tests/$s; done
 echo "== done $(el)"
 tar czf "$OUT/logs.tgz" -C /tmp logs
