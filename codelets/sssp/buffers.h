@@ -81,24 +81,6 @@ int sssp_host_registered(const void *p);
 int sssp_gpu_cols_to_host(uint32_t *const *dst, size_t pitch, const uint32_t *dev, uint32_t ntargets, unsigned k,
 			  void *stream);
 
-/** Where a GPU batch's target columns go (CUDA builds): straight into the tasks' results (dst[i] for
- *  task i) when the results are registered with CUDA, the GPU writing them there; else the worker's
- *  pinned buffer (host: lanes x ntargets words), copied by sssp_gpu_batch_results. */
-struct sssp_gpu_cols
-{
-	uint32_t **dst;
-	uint32_t *host;
-};
-
-/** Choose @p c for batch @p b of an engine of @p lanes sources at most: 0, or -ENOMEM after failing
- *  the batch. Nothing to do without targets (both NULL). */
-int sssp_gpu_batch_cols(const struct sssp_args *a, struct tuccompi_batch *b, unsigned lanes, struct sssp_gpu_cols *c);
-
-/** A GPU batch's end: each task's summary out[i], its target columns (from c->host, where the GPU did
- *  not write them in place) and, with @p rows (the batch's host rows, a->n words each), its row. */
-void sssp_gpu_batch_results(struct sssp_args *a, struct tuccompi_batch *b, const uint32_t *src,
-			    const struct sssp_summary *out, const struct sssp_gpu_cols *c, const uint32_t *rows);
-
 /** Host memory for @p words distances owned by the calling worker, kept for the thread and grown on
  *  demand: pinned (for asynchronous copies from a GPU; CUDA builds) when @p pinned, else plain.
  *  NULL when there is no memory. */

@@ -13,6 +13,7 @@
 #include "sssp_cpu.h"
 
 #ifdef SSSP_WITH_CUDA
+#include "gpu_batch.h"
 #include <tuccompi_cuda.h>
 #endif
 
