@@ -183,7 +183,11 @@ int main(int argc, char **argv)
 	ASSERT_STR_CONTAINS(tuccompi_last_error(), "batch_max");
 
 #ifdef TUCCOMPI_HAVE_CUDA
-	if (tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) > 0)
+	/* every rank takes part where any rank has a GPU (a set is collective): on a node of one GPU
+	 * and two ranks, the rank without one runs none of these tasks */
+	int64_t gpus = tuccompi_unit_count(TUCCOMPI_UNIT_CUDA);
+	ASSERT_OK(tuccompi_allreduce_i64(&gpus, 1, TUCCOMPI_OP_MAX));
+	if (gpus > 0)
 	{
 		struct tuccompi_plugin g = p;
 		g.cpu = NULL;
