@@ -688,7 +688,8 @@ struct tuccompi_taskset_stats
 	const uint64_t *tasks_per_rank; /**< nranks entries */
 	/** Per rank (nranks entries): wall time; time in cross-rank messages (MS requests, the
 	 *  gathering of results and statistics); time waiting at SYN for slower ranks (load
-	 *  imbalance, not communication); bytes StarPU moved between host and GPUs and the time
+	 *  imbalance, not communication: from this rank's last task to the slowest rank's, by the set's
+	 *  clock); bytes StarPU moved between host and GPUs and the time
 	 *  those transfers take by StarPU's bus model. */
 	const double *wall_s_per_rank;
 	const double *comm_s_per_rank;

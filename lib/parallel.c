@@ -423,13 +423,16 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 	_tuccompi_bus_counters(NULL, NULL); /* reading them resets them */
 	_tuccompi_inject_reset();
 	ts->t_start = _tuccompi_now();
-	if (_tuccompi_env_flag("TUCCOMPI_END_LOG", 0) && early)
-		fprintf(stderr, "[tuccompi %d/%d] PARALLEL ms: set made %.3f, agreed %.3f\n", _tuccompi.rank,
-			_tuccompi.nranks, 1e3 * (t_made - t_call), 1e3 * (ts->t_start - t_made));
-	else if (_tuccompi_env_flag("TUCCOMPI_END_LOG", 0))
-		fprintf(stderr, "[tuccompi %d/%d] PARALLEL ms: checks agreed %.3f, set made %.3f, start agreed %.3f\n",
-			_tuccompi.rank, _tuccompi.nranks, 1e3 * (t_agreed - t_call), 1e3 * (t_made - t_agreed),
-			1e3 * (ts->t_start - t_made));
+	if (_tuccompi_env_flag("TUCCOMPI_END_LOG", 0))
+	{
+		if (early)
+			fprintf(stderr, "[tuccompi %d/%d] PARALLEL ms: set made %.3f, agreed %.3f\n", _tuccompi.rank,
+				_tuccompi.nranks, 1e3 * (t_made - t_call), 1e3 * (ts->t_start - t_made));
+		else
+			fprintf(stderr, "[tuccompi %d/%d] PARALLEL ms: checks agreed %.3f, set made %.3f, start agreed %.3f\n",
+				_tuccompi.rank, _tuccompi.nranks, 1e3 * (t_agreed - t_call), 1e3 * (t_made - t_agreed),
+				1e3 * (ts->t_start - t_made));
+	}
 	_tuccompi_sets_add(ts);
 	ret = policy->dynamic ? _tuccompi_ms_feed(ts) : start_partition(ts);
 	if (ret < 0)

@@ -542,8 +542,9 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 		ret = _tuccompi_reduce_finish(ts);
 	if (ts->wait_per_rank)
 		ts->wait_s = ts->wait_per_rank[_tuccompi.rank];
-	if (_tuccompi_link_on() && _tuccompi_now() - t0 > ts->wait_s)
-		ts->comm_s += _tuccompi_now() - t0 - ts->wait_s;
+	double syn_s = _tuccompi_now() - t0;
+	if (_tuccompi_link_on() && syn_s > ts->wait_s)
+		ts->comm_s += syn_s - ts->wait_s;
 	ts->t_end = _tuccompi_now();
 	if (ts->wall_per_rank)
 		ts->wall_per_rank[_tuccompi.rank] = ts->t_end - ts->t_start;
