@@ -33,14 +33,37 @@ static const char *coll_name(uint32_t op)
 	return op < sizeof(coll_names) / sizeof(coll_names[0]) && coll_names[op] ? coll_names[op] : "an unknown call";
 }
 
-struct coll_hdr
+/* A collective's message: what it belongs to, then a payload of up to COLL_INLINE bytes in the same
+ * message. A larger payload follows in a message of its own. Every message through StarPU-MPI costs
+ * a few turns of each side's progression thread (and, where it arrives before its receive is
+ * posted, a copy through an early-data handle): one message a step, not two, is what a small
+ * collective costs (docs/architecture.md, "The 1st layer"). */
+#define COLL_MSG_BYTES 3840
+struct coll_fixed
 {
 	uint32_t op;
 	uint32_t serial; /* the task set's, or 0 */
-	uint64_t len;    /* payload bytes that follow */
+	uint64_t len;    /* payload bytes: inline when at most COLL_INLINE, else in the next message */
 	int64_t status;  /* the sender's: 0 or a negative errno */
 	char msg[TUCCOMPI_LINK_MSG];
 };
+#define COLL_INLINE (COLL_MSG_BYTES - sizeof(struct coll_fixed))
+struct coll_hdr
+{
+	struct coll_fixed f;
+	unsigned char inl[COLL_INLINE];
+};
+_Static_assert(sizeof(struct coll_hdr) == COLL_MSG_BYTES, "a collective's message is COLL_MSG_BYTES");
+
+/* Where this rank's last collective spent its time waiting: for the first messages (the headers) and
+ * for the payloads that followed them (TUCCOMPI_END_LOG: syn.c, parallel.c). */
+static double wait_first_s, wait_rest_s;
+
+void _tuccompi_coll_waits(double *first_s, double *rest_s)
+{
+	*first_s = wait_first_s;
+	*rest_s = wait_rest_s;
+}
 
 static uint64_t coll_seq;
 
@@ -51,7 +74,7 @@ static int64_t coll_tag(uint64_t seq, unsigned step)
 }
 
 /* A header that is not the call this rank is in: the ranks' sequences have parted. */
-static int mismatch(int peer, const struct coll_hdr *h, uint32_t op, uint32_t serial)
+static int mismatch(int peer, const struct coll_fixed *h, uint32_t op, uint32_t serial)
 {
 	if (h->op == op && h->serial == serial)
 		return 0;
@@ -68,21 +91,64 @@ static int mismatch(int peer, const struct coll_hdr *h, uint32_t op, uint32_t se
 	return _tuccompi_link_broken();
 }
 
-static void fill_hdr(struct coll_hdr *h, uint32_t op, uint32_t serial, int status, const char *msg, size_t len)
+/* The message that opens a collective's step, with @payload inline when it fits. */
+static void fill_hdr(struct coll_hdr *h, uint32_t op, uint32_t serial, int status, const char *msg, const void *payload,
+		     size_t len)
 {
-	memset(h, 0, sizeof(*h));
-	h->op = op;
-	h->serial = serial;
-	h->len = len;
-	h->status = status;
+	memset(&h->f, 0, sizeof(h->f));
+	h->f.op = op;
+	h->f.serial = serial;
+	h->f.len = len;
+	h->f.status = status;
 	if (status < 0)
-		snprintf(h->msg, sizeof(h->msg), "%s", msg && *msg ? msg : tuccompi_strerror(status));
+		snprintf(h->f.msg, sizeof(h->f.msg), "%s", msg && *msg ? msg : tuccompi_strerror(status));
+	if (len && len <= COLL_INLINE)
+		memcpy(h->inl, payload, len);
+}
+
+/* Send a step's message and, when the payload did not fit in it, the payload after it. */
+static int send_step(int dest, int64_t tag, const struct coll_hdr *h, const void *payload)
+{
+	int ret = _tuccompi_link_send(dest, tag, h, sizeof(*h));
+	if (ret == 0 && h->f.len > COLL_INLINE)
+		ret = _tuccompi_link_send(dest, tag + 1, payload, h->f.len);
+	return ret;
+}
+
+/* The payload announced by @h from @src: a copy of the inline bytes, or the message that follows
+ * (waited for). Returns 0 with *data malloc'd (NULL when empty), or an error. */
+static int recv_payload(int src, int64_t tag, const struct coll_hdr *h, const char *what, void **data)
+{
+	*data = NULL;
+	if (!h->f.len)
+		return 0;
+	void *buf = malloc(h->f.len);
+	if (!buf)
+		return _tuccompi_error(-ENOMEM, "out of memory for %llu bytes from rank %d", (unsigned long long)h->f.len, src);
+	if (h->f.len <= COLL_INLINE)
+	{
+		memcpy(buf, h->inl, h->f.len);
+		*data = buf;
+		return 0;
+	}
+	free(buf); /* the receive has its own buffer: read into it, no copy */
+	double t0 = _tuccompi_now();
+	struct _tuccompi_recv *p = _tuccompi_link_recv_post(src, tag + 1, h->f.len, NULL, NULL);
+	if (!p)
+		return _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
+	int ret = _tuccompi_link_recv_wait(p, 0, what);
+	wait_rest_s += _tuccompi_now() - t0;
+	if (ret < 0)
+		return ret;
+	*data = _tuccompi_recv_take(p);
+	return 0;
 }
 
 int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size_t len, struct _tuccompi_part *parts)
 {
 	int n = _tuccompi.nranks, me = _tuccompi.rank;
 	uint64_t seq = coll_seq++;
+	wait_first_s = wait_rest_s = 0;
 	if (me == c->root)
 	{
 		parts[me].status = c->status;
@@ -95,21 +161,26 @@ int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size
 		return 0;
 	if (_tuccompi_link_broken())
 		return _tuccompi_link_broken();
+	struct coll_hdr *h = malloc(sizeof(*h));
+	if (!h)
+		return _tuccompi_error(-ENOMEM, "out of memory");
 	if (me != c->root)
 	{
-		struct coll_hdr h;
-		fill_hdr(&h, c->op, c->serial, c->status, c->msg, len);
-		int ret = _tuccompi_link_send(c->root, coll_tag(seq, 0), &h, sizeof(h));
-		if (ret == 0 && len)
-			ret = _tuccompi_link_send(c->root, coll_tag(seq, 0) + 1, mine, len);
+		fill_hdr(h, c->op, c->serial, c->status, c->msg, mine, len);
+		int ret = send_step(c->root, coll_tag(seq, 0), h, mine);
+		free(h);
 		return ret;
 	}
-	/* the root: every header first (they come in any order), then the payloads */
+	/* the root: every rank's first message (they come in any order), then the payloads that did
+	 * not fit in it */
 	char what[96];
 	snprintf(what, sizeof(what), "its part of %s", coll_name(c->op));
 	struct _tuccompi_recv **rx = calloc((size_t)n, sizeof(*rx));
 	if (!rx)
+	{
+		free(h);
 		return _tuccompi_error(-ENOMEM, "out of memory");
+	}
 	int ret = 0;
 	for (int r = 0; r < n; r++)
 		if (r != me)
@@ -123,35 +194,27 @@ int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size
 			ret = _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
 			break;
 		}
-		if ((ret = _tuccompi_link_recv_wait(rx[r], 0, what)) < 0)
+		double t0 = _tuccompi_now();
+		ret = _tuccompi_link_recv_wait(rx[r], 0, what);
+		wait_first_s += _tuccompi_now() - t0;
+		if (ret < 0)
 			break;
-		const struct coll_hdr *h = _tuccompi_recv_data(rx[r]);
-		if ((ret = mismatch(r, h, c->op, c->serial)) < 0)
-			break;
-		parts[r].status = (int)h->status;
-		snprintf(parts[r].msg, sizeof(parts[r].msg), "%s", h->msg);
-		parts[r].len = h->len;
-		parts[r].data = parts[r].owned = NULL;
+		memcpy(h, _tuccompi_recv_data(rx[r]), sizeof(*h));
 		_tuccompi_recv_free(rx[r]);
 		rx[r] = NULL;
-		if (parts[r].len)
-		{
-			struct _tuccompi_recv *p = _tuccompi_link_recv_post(r, coll_tag(seq, 0) + 1, parts[r].len, NULL, NULL);
-			if (!p)
-			{
-				ret = _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
-				break;
-			}
-			if ((ret = _tuccompi_link_recv_wait(p, 0, what)) < 0)
-				break;
-			parts[r].owned = p;
-			parts[r].data = (void *)_tuccompi_recv_data(p);
-		}
+		if ((ret = mismatch(r, &h->f, c->op, c->serial)) < 0)
+			break;
+		parts[r].status = (int)h->f.status;
+		snprintf(parts[r].msg, sizeof(parts[r].msg), "%s", h->f.msg);
+		parts[r].len = h->f.len;
+		ret = recv_payload(r, coll_tag(seq, 0), h, what, &parts[r].owned);
+		parts[r].data = parts[r].owned;
 	}
 	for (int r = 0; r < n; r++)
 		if (rx[r])
 			_tuccompi_recv_free(rx[r]); /* a receive not completed stays posted (the layer stopped) */
 	free(rx);
+	free(h);
 	return ret;
 }
 
@@ -159,7 +222,7 @@ void _tuccompi_parts_free(struct _tuccompi_part *parts)
 {
 	for (int r = 0; r < _tuccompi.nranks; r++)
 	{
-		_tuccompi_recv_free(parts[r].owned);
+		free(parts[r].owned);
 		parts[r].owned = NULL;
 		parts[r].data = NULL;
 	}
@@ -171,59 +234,49 @@ int _tuccompi_coll_bcast(const struct _tuccompi_coll *c, const void *payload, si
 	uint64_t seq = coll_seq++;
 	*out = NULL;
 	*out_len = 0;
+	wait_first_s = wait_rest_s = 0;
 	if (me == c->root || n == 1 || !_tuccompi_link_on())
 	{
 		if (me == c->root && n > 1 && _tuccompi_link_on())
 		{
 			if (_tuccompi_link_broken())
 				return _tuccompi_link_broken();
-			struct coll_hdr h;
-			fill_hdr(&h, c->op, c->serial, c->status, c->msg, len);
-			for (int r = 0; r < n; r++)
-			{
-				if (r == me)
-					continue;
-				int ret = _tuccompi_link_send(r, coll_tag(seq, 1), &h, sizeof(h));
-				if (ret == 0 && len)
-					ret = _tuccompi_link_send(r, coll_tag(seq, 1) + 1, payload, len);
-				if (ret < 0)
-					return ret;
-			}
+			struct coll_hdr *h = malloc(sizeof(*h));
+			if (!h)
+				return _tuccompi_error(-ENOMEM, "out of memory");
+			fill_hdr(h, c->op, c->serial, c->status, c->msg, payload, len);
+			int ret = 0;
+			for (int r = 0; r < n && ret == 0; r++)
+				if (r != me)
+					ret = send_step(r, coll_tag(seq, 1), h, payload);
+			free(h);
+			if (ret < 0)
+				return ret;
 		}
 		return c->status < 0 ? _tuccompi_error(c->status, "%s", c->msg ? c->msg : tuccompi_strerror(c->status)) : 0;
 	}
 	if (_tuccompi_link_broken())
 		return _tuccompi_link_broken();
-	struct coll_hdr h;
+	struct coll_hdr *h = malloc(sizeof(*h));
+	if (!h)
+		return _tuccompi_error(-ENOMEM, "out of memory");
 	char what[96];
 	snprintf(what, sizeof(what), "its part of %s", coll_name(c->op));
-	int ret = _tuccompi_link_recv(c->root, coll_tag(seq, 1), &h, sizeof(h), what);
-	if (ret < 0)
-		return ret;
-	if ((ret = mismatch(c->root, &h, c->op, c->serial)) < 0)
-		return ret;
-	if (h.len)
+	double t0 = _tuccompi_now();
+	int ret = _tuccompi_link_recv(c->root, coll_tag(seq, 1), h, sizeof(*h), what);
+	wait_first_s = _tuccompi_now() - t0;
+	if (ret == 0)
+		ret = mismatch(c->root, &h->f, c->op, c->serial);
+	if (ret == 0)
+		ret = recv_payload(c->root, coll_tag(seq, 1), h, what, out);
+	if (ret == 0)
 	{
-		struct _tuccompi_recv *p = _tuccompi_link_recv_post(c->root, coll_tag(seq, 1) + 1, h.len, NULL, NULL);
-		if (!p)
-			return _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
-		if ((ret = _tuccompi_link_recv_wait(p, 0, what)) < 0)
-			return ret;
-		void *copy = malloc(h.len);
-		if (!copy)
-		{
-			_tuccompi_recv_free(p);
-			return _tuccompi_error(-ENOMEM, "out of memory for %llu bytes from rank %d", (unsigned long long)h.len,
-					       c->root);
-		}
-		memcpy(copy, _tuccompi_recv_data(p), h.len);
-		_tuccompi_recv_free(p);
-		*out = copy;
-		*out_len = h.len;
+		*out_len = h->f.len;
+		if (h->f.status < 0)
+			ret = _tuccompi_error((int)h->f.status, "%s", h->f.msg);
 	}
-	if (h.status < 0)
-		return _tuccompi_error((int)h.status, "%s", h.msg);
-	return 0;
+	free(h);
+	return ret;
 }
 
 /* The first failing part's error, as every rank will say it. */

@@ -434,6 +434,15 @@ void _tuccompi_recv_free(struct _tuccompi_recv *r)
 	free(r);
 }
 
+void *_tuccompi_recv_take(struct _tuccompi_recv *r)
+{
+	if (!r || !r->waited)
+		return NULL;
+	void *buf = r->buf;
+	free(r);
+	return buf;
+}
+
 int _tuccompi_link_recv(int src, int64_t tag, void *buf, size_t len, const char *what)
 {
 	struct _tuccompi_recv *r = _tuccompi_link_recv_post(src, tag, len, NULL, NULL);

@@ -51,6 +51,8 @@ TUCCOMPI_INTERNAL const void *_tuccompi_recv_data(const struct _tuccompi_recv *r
 TUCCOMPI_INTERNAL size_t _tuccompi_recv_len(const struct _tuccompi_recv *r);
 TUCCOMPI_INTERNAL int _tuccompi_recv_src(const struct _tuccompi_recv *r);
 TUCCOMPI_INTERNAL void _tuccompi_recv_free(struct _tuccompi_recv *r);
+/* A waited receive's buffer, now the caller's to free(); the receive itself is freed. */
+TUCCOMPI_INTERNAL void *_tuccompi_recv_take(struct _tuccompi_recv *r);
 /* Post, wait, copy into @buf. */
 TUCCOMPI_INTERNAL int _tuccompi_link_recv(int src, int64_t tag, void *buf, size_t len, const char *what);
 
@@ -93,7 +95,7 @@ struct _tuccompi_part
 	char msg[TUCCOMPI_LINK_MSG];
 	void *data;
 	size_t len;
-	struct _tuccompi_recv *owned; /* holds data (NULL: the root's own) */
+	void *owned; /* malloc'd, holds data (NULL: the root's own) */
 };
 
 /* Every rank sends @len bytes (sizes may differ) and its status to the root; the root gets
@@ -111,6 +113,10 @@ TUCCOMPI_INTERNAL int _tuccompi_coll_bcast(const struct _tuccompi_coll *c, const
 TUCCOMPI_INTERNAL int _tuccompi_coll_allgather(const struct _tuccompi_coll *c, const void *mine, size_t len, void *all);
 /* Every rank's status: 0 when all are 0, else the first failing rank's error on every rank. */
 TUCCOMPI_INTERNAL int _tuccompi_coll_agree(uint32_t op, uint32_t serial, int status, const char *msg);
+
+/* Where this rank's last gather or broadcast waited: for the first messages of its step (headers,
+ * with small payloads inline) and for the larger payloads that followed (TUCCOMPI_END_LOG). */
+TUCCOMPI_INTERNAL void _tuccompi_coll_waits(double *first_s, double *rest_s);
 
 /* Fail every task set in flight on this rank (parallel.c keeps them). */
 TUCCOMPI_INTERNAL void _tuccompi_sets_fail_all(int err, const char *msg);

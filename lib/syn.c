@@ -32,6 +32,7 @@ struct syn_clock
 	double woke_ms;  /* when the main thread's wait for the jobs returned */
 	unsigned empty;  /* tokens that ran empty */
 	double first_ms[2], first_len_ms[2]; /* per unit kind, the first job to end: start, length */
+	double waits[2][2]; /* the gather's and the verdict's waits: first messages, larger payloads */
 };
 
 static void cgroup_throttled(long long v[2])
@@ -81,6 +82,14 @@ static void syn_mark(struct syn_clock *c, const char *what)
 	}
 }
 
+/* The end of SYN's gather (@k 0) or verdict (1), with where its waits went. */
+static void syn_mark_coll(struct syn_clock *c, const char *what, int k)
+{
+	if (c->on)
+		_tuccompi_coll_waits(&c->waits[k][0], &c->waits[k][1]);
+	syn_mark(c, what);
+}
+
 static void syn_print(const struct syn_clock *c)
 {
 	if (!c->on)
@@ -100,6 +109,10 @@ static void syn_print(const struct syn_clock *c)
 		len += snprintf(line + len, sizeof(line) - (size_t)len, "; SYN ms:");
 	for (int i = 1; i < c->n && len < (int)sizeof(line); i++)
 		len += snprintf(line + len, sizeof(line) - (size_t)len, " %s %.3f", c->what[i], 1e3 * (c->t[i] - c->t[i - 1]));
+	if (len < (int)sizeof(line))
+		len += snprintf(line + len, sizeof(line) - (size_t)len,
+				" (waiting for messages: gather %.3f + %.3f, verdict %.3f + %.3f)", 1e3 * c->waits[0][0],
+				1e3 * c->waits[0][1], 1e3 * c->waits[1][0], 1e3 * c->waits[1][1]);
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
 	long long thr[2];
@@ -340,7 +353,7 @@ static int exchange(struct tuccompi_taskset *ts, int status, double t_gather, st
 	struct _tuccompi_part *parts = calloc((size_t)n, sizeof(*parts));
 	int ret = parts ? _tuccompi_coll_gather(&c, rep, len, parts) : nomem();
 	free(mine);
-	syn_mark(clk, "gather");
+	syn_mark_coll(clk, "gather", 0);
 	if (ret < 0) /* the layer stopped */
 	{
 		free(rep);
@@ -383,7 +396,7 @@ static int exchange(struct tuccompi_taskset *ts, int status, double t_gather, st
 	void *got = NULL;
 	size_t got_len = 0;
 	ret = _tuccompi_coll_bcast(&v, back, back_len, &got, &got_len);
-	syn_mark(clk, "verdict");
+	syn_mark_coll(clk, "verdict", 1);
 	if (ret == 0)
 	{
 		const unsigned char *b = me == root ? back : got;

@@ -1,6 +1,10 @@
 /* Two ranks exchange StarPU data handles through StarPU-MPI (over Open MPI) after
  * tuccompi_init(): rank 0 sends a vector, rank 1 doubles it and sends it back. Before it,
- * tuccompi_launched_ranks() already knew the number of ranks. */
+ * tuccompi_launched_ranks() already knew the number of ranks. Then the library's own collectives
+ * carry payloads of every size class: inline in a collective's first message (up to lib/comm.c's
+ * COLL_INLINE, 2,920 bytes), just past it (a message of its own), and large. */
+#include <stdlib.h>
+
 #include <starpu.h>
 #include <starpu_mpi.h>
 #include <tuccompi.h>
@@ -56,6 +60,40 @@ int main(int argc, char **argv)
 		ASSERT_OK(starpu_mpi_send(h, 0, 43, MPI_COMM_WORLD));
 	}
 	starpu_data_unregister(h);
+
+	static const size_t sizes[] = { 0, 1, 100, 2919, 2920, 2921, 3840, 4096, 65543, 1u << 20 };
+	for (unsigned k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
+	{
+		size_t len = sizes[k];
+		int root = (int)(k % (unsigned)tuccompi_nranks());
+		unsigned char *buf = malloc(len ? len : 1);
+		ASSERT(buf != NULL);
+		for (size_t i = 0; i < len; i++)
+			buf[i] = rank == root ? (unsigned char)(i * 7 + k) : 0xee;
+		ASSERT_OK(tuccompi_bcast(buf, len, root));
+		for (size_t i = 0; i < len; i++)
+			if (buf[i] != (unsigned char)(i * 7 + k))
+				FAIL("tuccompi_bcast of %zu bytes from rank %d: byte %zu is %u on rank %d", len, root, i, buf[i], rank);
+		free(buf);
+	}
+	static const unsigned counts[] = { 1, 363, 364, 1000, 40000 };
+	for (unsigned k = 0; k < sizeof(counts) / sizeof(counts[0]); k++)
+	{
+		unsigned count = counts[k];
+		int64_t *v = malloc(count * sizeof(*v));
+		ASSERT(v != NULL);
+		for (unsigned i = 0; i < count; i++)
+			v[i] = (int64_t)i * (rank + 1);
+		ASSERT_OK(tuccompi_allreduce_i64(v, count, TUCCOMPI_OP_SUM));
+		int64_t n = tuccompi_nranks(), ranksum = n * (n + 1) / 2;
+		for (unsigned i = 0; i < count; i++)
+			if (v[i] != (int64_t)i * ranksum)
+				FAIL("tuccompi_allreduce_i64 of %u values: value %u is %lld, expected %lld", count, i, (long long)v[i],
+				     (long long)i * ranksum);
+		free(v);
+	}
+	if (rank == 0)
+		printf("tuccompi_bcast and tuccompi_allreduce_i64 ok across payload sizes\n");
 	ASSERT_OK(tuccompi_finalize());
 	return 0;
 }
