@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Device call 19 (device-2026-12-06 series): why an empty set costs 2.7-3.8 ms on 2 ranks of the node
+# with SYN without its barrier (call 18: inline 2dce899 and head ec7bd45) against 0.9-1.1 ms with it
+# (a475231), when TUCCOMPI_END_LOG's runs show typical sets near 1 ms in all three (its stderr lines
+# change the timing). bench/latency now prints each rank's medians of PARALLEL and SYN apart and its
+# 90th percentile. Variants, two rounds each, one library or setting changed at a time:
+#   inline, head, old            the three libraries (bundle/lib, bundle/head, bundle/base)
+#   nopause                      2dce899 with SYN's starpu_pause()/starpu_resume() taken out (bundle/nopause)
+#   spin                         inline, StarPU-MPI's progression thread polling 1 s before it sleeps
+#   nocuda / old-nocuda          no CUDA workers (STARPU_NCUDA=0): are the stream workers' polling the cause?
+#   nosplit                      inline, TUCCOMPI_NODE_SPLIT=0
+# Then two more rounds of issue 24 item 3 on the road-like graph (call 18 had three).
+. bench/results/device-common.sh
+HEAD="env LD_LIBRARY_PATH=$B/head:$LD_LIBRARY_PATH" OLD="env LD_LIBRARY_PATH=$B/base:$LD_LIBRARY_PATH"
+NOPAUSE="env LD_LIBRARY_PATH=$B/nopause:$LD_LIBRARY_PATH"
+lat19() { timeout 120 $B/tests/mpirun.sh 2 "${@:2}" $B/bench/latency --reps 300 2>&1 | grep -v pmix | tail -8 | sed "s/^/$1 /"; }
+for rep in 1 2; do
+	echo "== latency, round $rep $(el)"
+	lat19 inline env
+	lat19 old $OLD
+	lat19 head $HEAD
+	lat19 nopause $NOPAUSE
+	lat19 spin env STARPU_MPI_POLLING_SPIN_US=1000000
+	lat19 nocuda env STARPU_NCUDA=0
+	lat19 old-nocuda $OLD STARPU_NCUDA=0
+	lat19 nosplit env TUCCOMPI_NODE_SPLIT=0
+done
+d=/tmp/g
+mkdir -p $d
+$GT gen road:1048576 --seed 1 -o $d/road.tgb >/dev/null
+a=($d/road.tgb --ch-cache $d/road.ch --seed 1 --summary --sources random:65536)
+$APP "${a[@]}" --units cpu --sources random:16 -q >/dev/null 2>&1
+export TUCCOMPI_END_LOG=1
+for rep in 4 5; do
+	echo "== road-like, round $rep $(el)"
+	r g-$rep $APP "${a[@]}" --units gpu
+	r r2-$rep $B/tests/mpirun.sh 2 $APP "${a[@]}"
+	r a-$rep $APP "${a[@]}"
+	for n in 7 6; do r c$n-$rep $APP "${a[@]}" --sources random:8192 --units cpu --ncpu $n; done
+done
+rm -rf $d
+finish
