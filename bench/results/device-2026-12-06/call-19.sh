@@ -9,7 +9,8 @@
 #   spin                         inline, StarPU-MPI's progression thread polling 1 s before it sleeps
 #   nocuda / old-nocuda          no CUDA workers (STARPU_NCUDA=0): are the stream workers' polling the cause?
 #   nosplit                      inline, TUCCOMPI_NODE_SPLIT=0
-# Then two more rounds of issue 24 item 3 on the road-like graph (call 18 had three).
+# Then two more rounds of issue 24 item 3 on the road-like graph (call 18 had three), with a two-rank
+# run whose rank 1 leaves a core free of bound threads (rank1-5cpu.sh: 5 CPU workers) and 5 workers alone.
 . bench/results/device-common.sh
 HEAD="env LD_LIBRARY_PATH=$B/head:$LD_LIBRARY_PATH" OLD="env LD_LIBRARY_PATH=$B/base:$LD_LIBRARY_PATH"
 NOPAUSE="env LD_LIBRARY_PATH=$B/nopause:$LD_LIBRARY_PATH"
@@ -35,8 +36,9 @@ for rep in 4 5; do
 	echo "== road-like, round $rep $(el)"
 	r g-$rep $APP "${a[@]}" --units gpu
 	r r2-$rep $B/tests/mpirun.sh 2 $APP "${a[@]}"
+	r r2w5-$rep $B/tests/mpirun.sh 2 bench/results/device-2026-12-06/rank1-5cpu.sh $APP "${a[@]}"
 	r a-$rep $APP "${a[@]}"
-	for n in 7 6; do r c$n-$rep $APP "${a[@]}" --sources random:8192 --units cpu --ncpu $n; done
+	for n in 7 6 5; do r c$n-$rep $APP "${a[@]}" --sources random:8192 --units cpu --ncpu $n; done
 done
 rm -rf $d
 finish
