@@ -33,6 +33,7 @@ struct syn_clock
 	unsigned empty;  /* tokens that ran empty */
 	double first_ms[2], first_len_ms[2]; /* per unit kind, the first job to end: start, length */
 	double waits[2][2]; /* the gather's and the verdict's waits: first messages, larger payloads */
+	int paused;         /* StarPU's workers paused during the exchange */
 };
 
 static void cgroup_throttled(long long v[2])
@@ -111,8 +112,8 @@ static void syn_print(const struct syn_clock *c)
 		len += snprintf(line + len, sizeof(line) - (size_t)len, " %s %.3f", c->what[i], 1e3 * (c->t[i] - c->t[i - 1]));
 	if (len < (int)sizeof(line))
 		len += snprintf(line + len, sizeof(line) - (size_t)len,
-				" (waiting for messages: gather %.3f + %.3f, verdict %.3f + %.3f)", 1e3 * c->waits[0][0],
-				1e3 * c->waits[0][1], 1e3 * c->waits[1][0], 1e3 * c->waits[1][1]);
+				" (waiting for messages: gather %.3f + %.3f, verdict %.3f + %.3f; workers %s)", 1e3 * c->waits[0][0],
+				1e3 * c->waits[0][1], 1e3 * c->waits[1][0], 1e3 * c->waits[1][1], c->paused ? "paused" : "not paused");
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
 	long long thr[2];
@@ -492,6 +493,9 @@ void _tuccompi_release_wait(void)
 	pthread_mutex_unlock(&release_lock);
 }
 
+/* The age of a set, at this rank's SYN, from which SYN pauses StarPU's workers (tuccompi_wait). */
+#define SYN_PAUSE_MIN_S 0.02
+
 /* Every job of this rank has finished (or the set failed and nothing runs any more). */
 static void wait_local(struct tuccompi_taskset *ts)
 {
@@ -543,8 +547,14 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 	 * CUDA workers for their streams); with the cores already full, they took this thread's core
 	 * for whole time slices in the middle of the exchange below (docs/apsp.md). Paused workers
 	 * sleep. Not while another set is in flight on this rank: its jobs would wait for the
-	 * slowest rank of this one. */
-	int paused = _tuccompi_link_on() && _tuccompi_sets_unwaited() == 1;
+	 * slowest rank of this one. Nor after a short set: starpu_resume() wakes every worker at
+	 * once, and on a node whose cores all have a bound thread they took the cores this thread
+	 * and the next set needed, for milliseconds (an empty set on 2 ranks of the node: 1.15-1.28
+	 * ms paused, 0.34-0.38 ms not; docs/apsp.md, "Back on the H200"). A set shorter than
+	 * SYN_PAUSE_MIN_S has little to lose to the stalls the pause prevents, a set longer pays
+	 * the resume after it has ended. */
+	int paused = _tuccompi_link_on() && _tuccompi_sets_unwaited() == 1 && t0 - ts->t_start >= SYN_PAUSE_MIN_S;
+	clk.paused = paused;
 	if (paused)
 		starpu_pause();
 	int status = 0;

@@ -309,9 +309,9 @@ int main(int argc, char **argv)
 		free(rb);
 	}
 
-	/* ---------------- two sets in flight at once (MS and EQ1), waited for in order: each
-	 * set's SYN pauses StarPU's workers for its gathers on several ranks, and the other set,
-	 * still running, must go on afterwards */
+	/* ---------------- two sets in flight at once (MS and EQ1), waited for in order: the
+	 * first set's SYN must not pause StarPU's workers (lib/syn.c), and the other set, still
+	 * running, must go on afterwards */
 	{
 		struct result *res2 = malloc(n * sizeof(*res2));
 		ASSERT(res2 != NULL);
