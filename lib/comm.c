@@ -56,7 +56,7 @@ struct coll_hdr
 _Static_assert(sizeof(struct coll_hdr) == COLL_MSG_BYTES, "a collective's message is COLL_MSG_BYTES");
 
 /* Where this rank's last collective spent its time waiting: for the first messages (the headers) and
- * for the payloads that followed them (TUCCOMPI_END_LOG: syn.c, parallel.c). */
+ * for the payloads that followed them (TUCCOMPI_END_LOG: syn.c). */
 static double wait_first_s, wait_rest_s;
 
 void _tuccompi_coll_waits(double *first_s, double *rest_s)
@@ -122,16 +122,15 @@ static int recv_payload(int src, int64_t tag, const struct coll_hdr *h, const ch
 	*data = NULL;
 	if (!h->f.len)
 		return 0;
-	void *buf = malloc(h->f.len);
-	if (!buf)
-		return _tuccompi_error(-ENOMEM, "out of memory for %llu bytes from rank %d", (unsigned long long)h->f.len, src);
 	if (h->f.len <= COLL_INLINE)
 	{
-		memcpy(buf, h->inl, h->f.len);
-		*data = buf;
+		if (!(*data = malloc(h->f.len)))
+			return _tuccompi_error(-ENOMEM, "out of memory for %llu bytes from rank %d", (unsigned long long)h->f.len,
+					       src);
+		memcpy(*data, h->inl, h->f.len);
 		return 0;
 	}
-	free(buf); /* the receive has its own buffer: read into it, no copy */
+	/* the receive's own buffer becomes the caller's: no copy */
 	double t0 = _tuccompi_now();
 	struct _tuccompi_recv *p = _tuccompi_link_recv_post(src, tag + 1, h->f.len, NULL, NULL);
 	if (!p)
@@ -161,11 +160,11 @@ int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size
 		return 0;
 	if (_tuccompi_link_broken())
 		return _tuccompi_link_broken();
-	struct coll_hdr *h = malloc(sizeof(*h));
-	if (!h)
-		return _tuccompi_error(-ENOMEM, "out of memory");
 	if (me != c->root)
 	{
+		struct coll_hdr *h = malloc(sizeof(*h));
+		if (!h)
+			return _tuccompi_error(-ENOMEM, "out of memory");
 		fill_hdr(h, c->op, c->serial, c->status, c->msg, mine, len);
 		int ret = send_step(c->root, coll_tag(seq, 0), h, mine);
 		free(h);
@@ -177,10 +176,7 @@ int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size
 	snprintf(what, sizeof(what), "its part of %s", coll_name(c->op));
 	struct _tuccompi_recv **rx = calloc((size_t)n, sizeof(*rx));
 	if (!rx)
-	{
-		free(h);
 		return _tuccompi_error(-ENOMEM, "out of memory");
-	}
 	int ret = 0;
 	for (int r = 0; r < n; r++)
 		if (r != me)
@@ -199,9 +195,7 @@ int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size
 		wait_first_s += _tuccompi_now() - t0;
 		if (ret < 0)
 			break;
-		memcpy(h, _tuccompi_recv_data(rx[r]), sizeof(*h));
-		_tuccompi_recv_free(rx[r]);
-		rx[r] = NULL;
+		const struct coll_hdr *h = _tuccompi_recv_data(rx[r]);
 		if ((ret = mismatch(r, &h->f, c->op, c->serial)) < 0)
 			break;
 		parts[r].status = (int)h->f.status;
@@ -209,12 +203,13 @@ int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size
 		parts[r].len = h->f.len;
 		ret = recv_payload(r, coll_tag(seq, 0), h, what, &parts[r].owned);
 		parts[r].data = parts[r].owned;
+		_tuccompi_recv_free(rx[r]);
+		rx[r] = NULL;
 	}
 	for (int r = 0; r < n; r++)
 		if (rx[r])
 			_tuccompi_recv_free(rx[r]); /* a receive not completed stays posted (the layer stopped) */
 	free(rx);
-	free(h);
 	return ret;
 }
 
