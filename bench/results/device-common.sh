@@ -4,7 +4,10 @@
 #   r NAME CMD..  run CMD (150 s at most), log to $L/NAME.log, print NAME and tuccompi-apsp's rate line
 #   t SECS CMD    run a test from the bundle (top_builddir/top_srcdir set), print its exit status and
 #                 the last line of its output
-#   lat NAME PRE  bench/latency on 2 ranks, its table, with PRE (an env prefix choosing the library)
+#   lat NAME PRE  bench/latency on 2 ranks, its table (each set's per-rank rows included), with PRE (an
+#                 env prefix choosing the library or a setting)
+#   road_setup    the road-like 1M graph in $d, its hierarchy cached (a warm-up run), and $a: the
+#                 arguments of a 65,536-source run with --summary
 # Outputs: $L (logs, tarred into $OUT/logs.tgz by finish), $B (the bundle), $APP, $GT.
 cd bundle && . ./env.sh && cd ..
 B=$PWD/bundle GT=$PWD/bundle/apps/apsp/tuccompi-graph APP=$PWD/bundle/apps/apsp/tuccompi-apsp
@@ -28,7 +31,15 @@ t() {
 lat() {
 	local n=$1
 	shift
-	timeout 120 $B/tests/mpirun.sh 2 "$@" $B/bench/latency --reps 300 2>&1 | grep -v pmix | tail -4 | sed "s/^/$n /"
+	timeout 120 $B/tests/mpirun.sh 2 "$@" $B/bench/latency --reps 300 2>&1 |
+		grep -E '^  (MPI_Barrier|tuccompi_barrier|a set)|^    rank' | sed "s/^/$n /"
+}
+road_setup() {
+	d=/tmp/g
+	mkdir -p $d
+	$GT gen road:1048576 --seed 1 -o $d/road.tgb >/dev/null
+	a=($d/road.tgb --ch-cache $d/road.ch --seed 1 --summary --sources random:65536)
+	$APP "${a[@]}" --units cpu --sources random:16 -q >/dev/null 2>&1
 }
 finish() {
 	echo "== done $(el)"

@@ -14,23 +14,18 @@
 . bench/results/device-common.sh
 HEAD="env LD_LIBRARY_PATH=$B/head:$LD_LIBRARY_PATH" OLD="env LD_LIBRARY_PATH=$B/base:$LD_LIBRARY_PATH"
 NOPAUSE="env LD_LIBRARY_PATH=$B/nopause:$LD_LIBRARY_PATH"
-lat19() { timeout 120 $B/tests/mpirun.sh 2 "${@:2}" $B/bench/latency --reps 300 2>&1 | grep -v pmix | tail -8 | sed "s/^/$1 /"; }
 for rep in 1 2; do
 	echo "== latency, round $rep $(el)"
-	lat19 inline env
-	lat19 old $OLD
-	lat19 head $HEAD
-	lat19 nopause $NOPAUSE
-	lat19 spin env STARPU_MPI_POLLING_SPIN_US=1000000
-	lat19 nocuda env STARPU_NCUDA=0
-	lat19 old-nocuda $OLD STARPU_NCUDA=0
-	lat19 nosplit env TUCCOMPI_NODE_SPLIT=0
+	lat inline env
+	lat old $OLD
+	lat head $HEAD
+	lat nopause $NOPAUSE
+	lat spin env STARPU_MPI_POLLING_SPIN_US=1000000
+	lat nocuda env STARPU_NCUDA=0
+	lat old-nocuda $OLD STARPU_NCUDA=0
+	lat nosplit env TUCCOMPI_NODE_SPLIT=0
 done
-d=/tmp/g
-mkdir -p $d
-$GT gen road:1048576 --seed 1 -o $d/road.tgb >/dev/null
-a=($d/road.tgb --ch-cache $d/road.ch --seed 1 --summary --sources random:65536)
-$APP "${a[@]}" --units cpu --sources random:16 -q >/dev/null 2>&1
+road_setup
 export TUCCOMPI_END_LOG=1
 for rep in 4 5; do
 	echo "== road-like, round $rep $(el)"

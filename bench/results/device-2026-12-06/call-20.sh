@@ -11,18 +11,13 @@
 #     rounds, the GPU alone once per round (one rank never pauses: SYN pauses only where the 1st layer runs).
 . bench/results/device-common.sh
 NOPAUSE="env LD_LIBRARY_PATH=$B/nopause:$LD_LIBRARY_PATH" FINAL="env LD_LIBRARY_PATH=$B/final:$LD_LIBRARY_PATH"
-lat20() { timeout 60 $B/tests/mpirun.sh 2 "${@:2}" $B/bench/latency --reps 300 2>&1 | grep -v pmix | tail -8 | sed "s/^/$1 /"; }
 for rep in 1 2; do
 	echo "== latency, round $rep $(el)"
-	lat20 lib env
-	lat20 nopause $NOPAUSE
-	lat20 final $FINAL
+	lat lib env
+	lat nopause $NOPAUSE
+	lat final $FINAL
 done
-d=/tmp/g
-mkdir -p $d
-$GT gen road:1048576 --seed 1 -o $d/road.tgb >/dev/null
-a=($d/road.tgb --ch-cache $d/road.ch --seed 1 --summary --sources random:65536)
-$APP "${a[@]}" --units cpu --sources random:16 -q >/dev/null 2>&1
+road_setup
 export TUCCOMPI_END_LOG=1
 for rep in 1 2 3; do
 	echo "== road-like, round $rep $(el)"
