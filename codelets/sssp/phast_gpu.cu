@@ -168,6 +168,14 @@ __shared__ unsigned long long s_harm_lo[MAX_LANES], s_harm_hi[MAX_LANES];
 __shared__ unsigned long long s_lsum[MAX_LANES];
 __shared__ uint32_t s_lecc[MAX_LANES], s_lcnt[MAX_LANES];
 #endif
+#if PHAST_SHARED_SUMS == 2
+// 2: no shared atomic per value in the common case. Each thread adds its lanes' distances into words
+// of its own (s_tsum[i * blockDim.x + threadIdx.x]: no other thread touches them), carrying into
+// s_lsum when one wraps; s_lcnt counts the INF values and s_nv the vertices the block added up (a
+// lane's count is their difference); s_lecc is read first and raised only when the value passes it.
+__shared__ uint32_t s_tsum[MAX_LANES / 32 * 1024];
+__shared__ uint32_t s_nv;
+#endif
 
 template <int LPT, bool N>
 __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], const uint32_t (&v)[LPT])
@@ -178,7 +186,18 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 		{
 			if (N && v[i] >= NARROW_CAP)
 				s_over = 1; // perhaps more than a 16-bit row held: the host runs the pass again
-#if PHAST_SHARED_SUMS
+#if PHAST_SHARED_SUMS == 2
+			{
+				const uint32_t x = v[i];
+				if (x > *(volatile uint32_t *)&s_lecc[i * 32 + lane])
+					atomicMax(&s_lecc[i * 32 + lane], x);
+				uint32_t &t = s_tsum[i * blockDim.x + threadIdx.x];
+				const uint32_t nt = t + x;
+				t = nt;
+				if (nt < x)
+					atomicAdd(&s_lsum[i * 32 + lane], 1ull << 32);
+			}
+#elif PHAST_SHARED_SUMS
 			(void)s;
 			atomicAdd(&s_lsum[i * 32 + lane], (unsigned long long)v[i]);
 			atomicMax(&s_lecc[i * 32 + lane], v[i]);
@@ -191,6 +210,11 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 			if (P.harmonic && v[i] != 0)
 				sssp_harm_atomic_add(&s_harm_lo[i * 32 + lane], &s_harm_hi[i * 32 + lane], sssp_harm_term(v[i]));
 		}
+#if PHAST_SHARED_SUMS == 2
+		else
+			atomicAdd(&s_lcnt[i * 32 + lane], 1u);
+	s[0].cnt++; // the vertices this warp added up (every thread of the warp counts them)
+#endif
 }
 
 // Vertex p with a warp of its own. Upward: the minimum over upward in-arcs from reached vertices;
@@ -403,6 +427,12 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 		s_lecc[i] = s_lcnt[i] = 0;
 #endif
 	}
+#if PHAST_SHARED_SUMS == 2
+	for (int i = 0; i < LPT; i++)
+		s_tsum[i * blockDim.x + threadIdx.x] = 0;
+	if (threadIdx.x == 0)
+		s_nv = 0;
+#endif
 
 	// 1. the levels' plans; the rows of the lowest level cleared if it splits vertices (every
 	//    warp plans that one itself); then the sources' rows
@@ -475,7 +505,22 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 	__syncthreads();
 	if (N && threadIdx.x == 0 && s_over)
 		*P.overflow = 1;
-#if PHAST_SHARED_SUMS
+#if PHAST_SHARED_SUMS == 2
+	for (int i = 0; i < LPT; i++)
+		if (s_tsum[i * blockDim.x + threadIdx.x])
+			atomicAdd(&s_lsum[i * 32 + lane], (unsigned long long)s_tsum[i * blockDim.x + threadIdx.x]);
+	if (lane == 0 && s[0].cnt)
+		atomicAdd(&s_nv, s[0].cnt);
+	__syncthreads();
+	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
+		if (s_nv - s_lcnt[i])
+		{
+			unsigned j = (i % 32) * LPT + i / 32; // lane i % 32's lane i / 32 (add_sums)
+			atomicAdd(&P.acc_sum[j], s_lsum[i]);
+			atomicMax(&P.acc_ecc[j], s_lecc[i]);
+			atomicAdd(&P.acc_cnt[j], s_nv - s_lcnt[i]);
+		}
+#elif PHAST_SHARED_SUMS
 	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
 		if (s_lcnt[i])
 		{
