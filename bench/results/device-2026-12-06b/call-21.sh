@@ -3,7 +3,7 @@
 # of the 4.8 TB/s floor in call 18, where the H100 reached 0.90-0.94 of its own). On the H200 the grid's
 # 16-bit rows ran no faster than 32-bit ones did (142,583 against 148,930 SSSP/s at MK 8, other runs), so
 # bytes may not be the bound there. Each downward vertex costs 3 shared atomics per lane (24 per warp at
-# 256 lanes) for the summaries. Carries bundle/ (main, e6dbfd2) with two variants:
+# 256 lanes) for the summaries. Carries bundle/ (main, e6dbfd2) with two variants (bundle/variants.tar.xz):
 #   v-nosums  diagnostic only (nosums.patch): the summaries' atomics replaced by a register XOR (wrong sums:
 #             what the atomics cost, at most)
 #   v-tsums   -DPHAST_SHARED_SUMS=2: each thread adds its lanes' distances into shared words of its own,
@@ -14,7 +14,8 @@
 #  3. GPU alone, 131,072 sources, road-like 1M and grid 1024x1024, MK 8 and 12: base / nosums / tsums,
 #     two interleaved rounds.
 . bench/results/device-common.sh
-V1=$B/v-nosums V2=$B/v-tsums
+tar xJf $B/variants.tar.xz -C /tmp # bundle/variants.tar.xz: v-nosums/ and v-tsums/ (the 64 MiB the call carries)
+V1=/tmp/v-nosums V2=/tmp/v-tsums
 echo "== 1. SASS $(el)"
 cuo=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null | head -1)
 for v in base tsums; do
