@@ -160,20 +160,18 @@ __shared__ unsigned long long s_harm_lo[MAX_LANES], s_harm_hi[MAX_LANES];
 
 // PHAST_SHARED_SUMS 1 (the default): the lanes' sums, eccentricities and counts too are added up in
 // the block's shared memory as the rows are made (at [i * 32 + l] as above); 0: in registers until
-// the end, 32 registers per thread at 256 lanes (docs/apsp.md, "PHAST's registers").
+// the end, 32 registers per thread at 256 lanes (docs/apsp.md, "PHAST's registers"). Only 32-bit
+// shared atomics: a 64-bit atomicAdd on shared memory is a compare-and-swap loop on sm_90 (SASS
+// ATOMS.CAST.SPIN.64), and with it the summaries took 10% of the GPU's PHAST rate (docs/apsp.md,
+// "The summaries' atomics"). So a sum is two words, the carry of each addition added to the high one
+// (atomicAdd returns the old low word); and a count is the vertices the block added up (s_nv, from
+// each warp's own count) less the lane's INF values, which are rare, instead of an atomic per value.
 #ifndef PHAST_SHARED_SUMS
 #define PHAST_SHARED_SUMS 1
 #endif
 #if PHAST_SHARED_SUMS
-__shared__ unsigned long long s_lsum[MAX_LANES];
-__shared__ uint32_t s_lecc[MAX_LANES], s_lcnt[MAX_LANES];
-#endif
-#if PHAST_SHARED_SUMS == 2
-// 2: no shared atomic per value in the common case. Each thread adds its lanes' distances into words
-// of its own (s_tsum[i * blockDim.x + threadIdx.x]: no other thread touches them), carrying into
-// s_lsum when one wraps; s_lcnt counts the INF values and s_nv the vertices the block added up (a
-// lane's count is their difference); s_lecc is read first and raised only when the value passes it.
-__shared__ uint32_t s_tsum[MAX_LANES / 32 * 1024];
+__shared__ uint32_t s_lsum_lo[MAX_LANES], s_lsum_hi[MAX_LANES];
+__shared__ uint32_t s_lecc[MAX_LANES], s_linf[MAX_LANES];
 __shared__ uint32_t s_nv;
 #endif
 
@@ -186,22 +184,11 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 		{
 			if (N && v[i] >= NARROW_CAP)
 				s_over = 1; // perhaps more than a 16-bit row held: the host runs the pass again
-#if PHAST_SHARED_SUMS == 2
-			{
-				const uint32_t x = v[i];
-				if (x > *(volatile uint32_t *)&s_lecc[i * 32 + lane])
-					atomicMax(&s_lecc[i * 32 + lane], x);
-				uint32_t &t = s_tsum[i * blockDim.x + threadIdx.x];
-				const uint32_t nt = t + x;
-				t = nt;
-				if (nt < x)
-					atomicAdd(&s_lsum[i * 32 + lane], 1ull << 32);
-			}
-#elif PHAST_SHARED_SUMS
-			(void)s;
-			atomicAdd(&s_lsum[i * 32 + lane], (unsigned long long)v[i]);
+#if PHAST_SHARED_SUMS
+			const uint32_t old = atomicAdd(&s_lsum_lo[i * 32 + lane], v[i]);
+			if (old + v[i] < old)
+				atomicAdd(&s_lsum_hi[i * 32 + lane], 1u);
 			atomicMax(&s_lecc[i * 32 + lane], v[i]);
-			atomicAdd(&s_lcnt[i * 32 + lane], 1u);
 #else
 			s[i].sum += v[i];
 			s[i].ecc = max(s[i].ecc, v[i]);
@@ -210,10 +197,10 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 			if (P.harmonic && v[i] != 0)
 				sssp_harm_atomic_add(&s_harm_lo[i * 32 + lane], &s_harm_hi[i * 32 + lane], sssp_harm_term(v[i]));
 		}
-#if PHAST_SHARED_SUMS == 2
+#if PHAST_SHARED_SUMS
 		else
-			atomicAdd(&s_lcnt[i * 32 + lane], 1u);
-	s[0].cnt++; // the vertices this warp added up (every thread of the warp counts them)
+			atomicAdd(&s_linf[i * 32 + lane], 1u);
+	s[0].cnt++; // the vertices this warp added up (each thread of the warp counts them)
 #endif
 }
 
@@ -423,13 +410,11 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 	{
 		s_harm_lo[i] = s_harm_hi[i] = 0;
 #if PHAST_SHARED_SUMS
-		s_lsum[i] = 0;
-		s_lecc[i] = s_lcnt[i] = 0;
+		s_lsum_lo[i] = s_lsum_hi[i] = 0;
+		s_lecc[i] = s_linf[i] = 0;
 #endif
 	}
-#if PHAST_SHARED_SUMS == 2
-	for (int i = 0; i < LPT; i++)
-		s_tsum[i * blockDim.x + threadIdx.x] = 0;
+#if PHAST_SHARED_SUMS
 	if (threadIdx.x == 0)
 		s_nv = 0;
 #endif
@@ -505,29 +490,17 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 	__syncthreads();
 	if (N && threadIdx.x == 0 && s_over)
 		*P.overflow = 1;
-#if PHAST_SHARED_SUMS == 2
-	for (int i = 0; i < LPT; i++)
-		if (s_tsum[i * blockDim.x + threadIdx.x])
-			atomicAdd(&s_lsum[i * 32 + lane], (unsigned long long)s_tsum[i * blockDim.x + threadIdx.x]);
+#if PHAST_SHARED_SUMS
 	if (lane == 0 && s[0].cnt)
 		atomicAdd(&s_nv, s[0].cnt);
 	__syncthreads();
 	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
-		if (s_nv - s_lcnt[i])
+		if (s_nv != s_linf[i])
 		{
 			unsigned j = (i % 32) * LPT + i / 32; // lane i % 32's lane i / 32 (add_sums)
-			atomicAdd(&P.acc_sum[j], s_lsum[i]);
+			atomicAdd(&P.acc_sum[j], (unsigned long long)s_lsum_hi[i] << 32 | s_lsum_lo[i]);
 			atomicMax(&P.acc_ecc[j], s_lecc[i]);
-			atomicAdd(&P.acc_cnt[j], s_nv - s_lcnt[i]);
-		}
-#elif PHAST_SHARED_SUMS
-	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
-		if (s_lcnt[i])
-		{
-			unsigned j = (i % 32) * LPT + i / 32; // lane i % 32's lane i / 32 (add_sums)
-			atomicAdd(&P.acc_sum[j], s_lsum[i]);
-			atomicMax(&P.acc_ecc[j], s_lecc[i]);
-			atomicAdd(&P.acc_cnt[j], s_lcnt[i]);
+			atomicAdd(&P.acc_cnt[j], s_nv - s_linf[i]);
 		}
 #else
 	__shared__ unsigned long long s_sum[K];
