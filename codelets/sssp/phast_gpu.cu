@@ -147,10 +147,11 @@ __device__ bool fold_arcs(const params &P, const uint2 *arcs, unsigned long long
 	return any;
 }
 
+// A thread's own part of the lanes' summaries (PHAST_SHARED_SUMS 0; with 1, only nv is used).
 struct lane_sums
 {
-	unsigned long long sum;
-	uint32_t ecc, cnt;
+	uint32_t lo, ecc; // a lane's sum modulo 2^32 (its carries go to s_lsum_hi) and eccentricity
+	uint32_t nv;      // in s[0]: the vertices this warp added up (each thread of the warp counts them)
 };
 
 // The block's harmonic sums (sssp_harm), lane l*LPT + i of a pass at [i * 32 + l]: kept in shared
@@ -158,22 +159,31 @@ struct lane_sums
 // 8 lanes per thread at 256 lanes per pass); the order of the additions does not matter.
 __shared__ unsigned long long s_harm_lo[MAX_LANES], s_harm_hi[MAX_LANES];
 
-// PHAST_SHARED_SUMS 1 (the default): the lanes' sums, eccentricities and counts too are added up in
-// the block's shared memory as the rows are made (at [i * 32 + l] as above); 0: in registers until
-// the end, 32 registers per thread at 256 lanes (docs/apsp.md, "PHAST's registers"). Only 32-bit
-// shared atomics: a 64-bit atomicAdd on shared memory is a compare-and-swap loop on sm_90 (SASS
-// ATOMS.CAST.SPIN.64), and with it the summaries took 10% of the GPU's PHAST rate (docs/apsp.md,
-// "The summaries' atomics"). So a sum is two words, the carry of each addition added to the high one
-// (atomicAdd returns the old low word); and a count is the vertices the block added up (s_nv, from
-// each warp's own count) less the lane's INF values, which are rare, instead of an atomic per value.
-#ifndef PHAST_SHARED_SUMS
-#define PHAST_SHARED_SUMS 1
-#endif
-#if PHAST_SHARED_SUMS
+// The block's summaries, lane l*LPT + i at [i * 32 + l]: sums as two 32-bit words, eccentricities,
+// INF values, and the vertices the block added up (a lane's count is s_nv less its INF values, which
+// are rare: no atomic per finite value for the counts). Only 32-bit shared atomics: a 64-bit
+// atomicAdd on shared memory is a compare-and-swap loop on sm_90 (SASS ATOMS.CAST.SPIN.64), and with
+// it the summaries took 10% of the GPU's PHAST rate (docs/apsp.md, "The summaries' atomics"); a
+// carry is seen in the old word atomicAdd returns, or in a register's sum that wrapped.
 __shared__ uint32_t s_lsum_lo[MAX_LANES], s_lsum_hi[MAX_LANES];
 __shared__ uint32_t s_lecc[MAX_LANES], s_linf[MAX_LANES];
 __shared__ uint32_t s_nv;
+
+// PHAST_SHARED_SUMS 0 (the default): each thread keeps its lanes' sums (modulo 2^32) and
+// eccentricities in registers (16 at 256 lanes) until the end, so that a finite value costs no
+// shared memory access at all; 1: every value goes into the block's words with shared atomics;
+// 2: sums in registers, eccentricities with shared atomics (docs/apsp.md, "The summaries' atomics",
+// for what each cost).
+#ifndef PHAST_SHARED_SUMS
+#define PHAST_SHARED_SUMS 0
 #endif
+
+__device__ __forceinline__ void add_lo(uint32_t *lo, uint32_t *hi, uint32_t x)
+{
+	const uint32_t old = atomicAdd(lo, x);
+	if (old + x < old)
+		atomicAdd(hi, 1u);
+}
 
 template <int LPT, bool N>
 __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], const uint32_t (&v)[LPT])
@@ -184,24 +194,24 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 		{
 			if (N && v[i] >= NARROW_CAP)
 				s_over = 1; // perhaps more than a 16-bit row held: the host runs the pass again
-#if PHAST_SHARED_SUMS
-			const uint32_t old = atomicAdd(&s_lsum_lo[i * 32 + lane], v[i]);
-			if (old + v[i] < old)
+#if PHAST_SHARED_SUMS == 1
+			add_lo(&s_lsum_lo[i * 32 + lane], &s_lsum_hi[i * 32 + lane], v[i]);
+#else
+			s[i].lo += v[i];
+			if (s[i].lo < v[i])
 				atomicAdd(&s_lsum_hi[i * 32 + lane], 1u);
+#endif
+#if PHAST_SHARED_SUMS
 			atomicMax(&s_lecc[i * 32 + lane], v[i]);
 #else
-			s[i].sum += v[i];
 			s[i].ecc = max(s[i].ecc, v[i]);
-			s[i].cnt++;
 #endif
 			if (P.harmonic && v[i] != 0)
 				sssp_harm_atomic_add(&s_harm_lo[i * 32 + lane], &s_harm_hi[i * 32 + lane], sssp_harm_term(v[i]));
 		}
-#if PHAST_SHARED_SUMS
 		else
 			atomicAdd(&s_linf[i * 32 + lane], 1u);
-	s[0].cnt++; // the vertices this warp added up (each thread of the warp counts them)
-#endif
+	s[0].nv++;
 }
 
 // Vertex p with a warp of its own. Upward: the minimum over upward in-arcs from reached vertices;
@@ -409,15 +419,11 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 	for (unsigned i = threadIdx.x; i < K; i += blockDim.x) // the block sees them after the grid barriers below
 	{
 		s_harm_lo[i] = s_harm_hi[i] = 0;
-#if PHAST_SHARED_SUMS
 		s_lsum_lo[i] = s_lsum_hi[i] = 0;
 		s_lecc[i] = s_linf[i] = 0;
-#endif
 	}
-#if PHAST_SHARED_SUMS
 	if (threadIdx.x == 0)
 		s_nv = 0;
-#endif
 
 	// 1. the levels' plans; the rows of the lowest level cleared if it splits vertices (every
 	//    warp plans that one itself); then the sources' rows
@@ -490,9 +496,15 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 	__syncthreads();
 	if (N && threadIdx.x == 0 && s_over)
 		*P.overflow = 1;
-#if PHAST_SHARED_SUMS
-	if (lane == 0 && s[0].cnt)
-		atomicAdd(&s_nv, s[0].cnt);
+	for (int i = 0; i < LPT; i++)
+	{
+		if (PHAST_SHARED_SUMS != 1 && s[i].lo)
+			add_lo(&s_lsum_lo[i * 32 + lane], &s_lsum_hi[i * 32 + lane], s[i].lo);
+		if (!PHAST_SHARED_SUMS && s[i].ecc)
+			atomicMax(&s_lecc[i * 32 + lane], s[i].ecc);
+	}
+	if (lane == 0 && s[0].nv)
+		atomicAdd(&s_nv, s[0].nv);
 	__syncthreads();
 	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
 		if (s_nv != s_linf[i])
@@ -502,33 +514,6 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 			atomicMax(&P.acc_ecc[j], s_lecc[i]);
 			atomicAdd(&P.acc_cnt[j], s_nv - s_linf[i]);
 		}
-#else
-	__shared__ unsigned long long s_sum[K];
-	__shared__ uint32_t s_ecc[K], s_cnt[K];
-	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
-	{
-		s_sum[i] = 0;
-		s_ecc[i] = 0;
-		s_cnt[i] = 0;
-	}
-	__syncthreads();
-	for (int i = 0; i < LPT; i++)
-		if (s[i].cnt)
-		{
-			unsigned j = lane * LPT + i;
-			atomicAdd(&s_sum[j], s[i].sum);
-			atomicMax(&s_ecc[j], s[i].ecc);
-			atomicAdd(&s_cnt[j], s[i].cnt);
-		}
-	__syncthreads();
-	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
-		if (s_cnt[i])
-		{
-			atomicAdd(&P.acc_sum[i], s_sum[i]);
-			atomicMax(&P.acc_ecc[i], s_ecc[i]);
-			atomicAdd(&P.acc_cnt[i], s_cnt[i]);
-		}
-#endif
 	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
 	{
 		struct sssp_harm h = { s_harm_lo[i], s_harm_hi[i] };
