@@ -147,11 +147,11 @@ __device__ bool fold_arcs(const params &P, const uint2 *arcs, unsigned long long
 	return any;
 }
 
-// A thread's own part of the lanes' summaries (PHAST_SHARED_SUMS 0; with 1, only nv is used).
+// A thread's own part of the lanes' summaries (add_sums)
 struct lane_sums
 {
-	uint32_t lo, ecc; // a lane's sum modulo 2^32 (its carries go to s_lsum_hi) and eccentricity
-	uint32_t nv;      // in s[0]: the vertices this warp added up (each thread of the warp counts them)
+	uint32_t lo; // narrow passes: a lane's sum modulo 2^32 (its carries go to s_lsum_hi)
+	uint32_t nv; // in s[0]: the vertices this warp added up (each thread of the warp counts them)
 };
 
 // The block's harmonic sums (sssp_harm), lane l*LPT + i of a pass at [i * 32 + l]: kept in shared
@@ -169,15 +169,11 @@ __shared__ uint32_t s_lsum_lo[MAX_LANES], s_lsum_hi[MAX_LANES];
 __shared__ uint32_t s_lecc[MAX_LANES], s_linf[MAX_LANES];
 __shared__ uint32_t s_nv;
 
-// PHAST_SHARED_SUMS 0 (the default): each thread keeps its lanes' sums (modulo 2^32) and
-// eccentricities in registers (16 at 256 lanes) until the end, so that a finite value costs no
-// shared memory access at all; 1: every value goes into the block's words with shared atomics;
-// 2: sums in registers, eccentricities with shared atomics (docs/apsp.md, "The summaries' atomics",
-// for what each cost).
-#ifndef PHAST_SHARED_SUMS
-#define PHAST_SHARED_SUMS 0
-#endif
-
+// Where a finite value's sum goes: in narrow passes into the thread's own registers (8 at 256 lanes,
+// added to the block's words at the end), in 32-bit passes, whose rows need more registers, straight
+// into the block's words with a shared atomic (there the registers spill: sums in registers cost the
+// road-like graph 4-6%, sums and eccentricities 27%; docs/apsp.md, "The summaries' atomics").
+// Eccentricities take a shared atomicMax in both.
 __device__ __forceinline__ void add_lo(uint32_t *lo, uint32_t *hi, uint32_t x)
 {
 	const uint32_t old = atomicAdd(lo, x);
@@ -194,18 +190,15 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 		{
 			if (N && v[i] >= NARROW_CAP)
 				s_over = 1; // perhaps more than a 16-bit row held: the host runs the pass again
-#if PHAST_SHARED_SUMS == 1
-			add_lo(&s_lsum_lo[i * 32 + lane], &s_lsum_hi[i * 32 + lane], v[i]);
-#else
-			s[i].lo += v[i];
-			if (s[i].lo < v[i])
-				atomicAdd(&s_lsum_hi[i * 32 + lane], 1u);
-#endif
-#if PHAST_SHARED_SUMS
+			if constexpr (N)
+			{
+				s[i].lo += v[i];
+				if (s[i].lo < v[i])
+					atomicAdd(&s_lsum_hi[i * 32 + lane], 1u);
+			}
+			else
+				add_lo(&s_lsum_lo[i * 32 + lane], &s_lsum_hi[i * 32 + lane], v[i]);
 			atomicMax(&s_lecc[i * 32 + lane], v[i]);
-#else
-			s[i].ecc = max(s[i].ecc, v[i]);
-#endif
 			if (P.harmonic && v[i] != 0)
 				sssp_harm_atomic_add(&s_harm_lo[i * 32 + lane], &s_harm_hi[i * 32 + lane], sssp_harm_term(v[i]));
 		}
@@ -476,7 +469,7 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 	// 2. upward sweep, lowest level (last block) first; 3. downward sweep, highest first
 	lane_sums s[LPT];
 	for (int i = 0; i < LPT; i++)
-		s[i] = lane_sums{ 0, 0, 0 };
+		s[i] = lane_sums{ 0, 0 };
 	sweep<LPT, N, true>(P, grid, s);
 	sweep<LPT, N, false>(P, grid, s);
 	if (L > 0 && split_of(P.plan[L - 1].down) > 1)
@@ -497,12 +490,8 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 	if (N && threadIdx.x == 0 && s_over)
 		*P.overflow = 1;
 	for (int i = 0; i < LPT; i++)
-	{
-		if (PHAST_SHARED_SUMS != 1 && s[i].lo)
+		if (N && s[i].lo)
 			add_lo(&s_lsum_lo[i * 32 + lane], &s_lsum_hi[i * 32 + lane], s[i].lo);
-		if (!PHAST_SHARED_SUMS && s[i].ecc)
-			atomicMax(&s_lecc[i * 32 + lane], s[i].ecc);
-	}
 	if (lane == 0 && s[0].nv)
 		atomicAdd(&s_nv, s[0].nv);
 	__syncthreads();
