@@ -152,12 +152,40 @@ struct lane_sums
 {
 	uint32_t lo; // narrow passes: a lane's sum modulo 2^32 (its carries go to s_lsum_hi)
 	uint32_t nv; // in s[0]: the vertices this warp added up (each thread of the warp counts them)
+	uint32_t m;  // in s[0], PHAST_ECC_SKIP: at most every eccentricity of the thread's lanes
 };
 
 // The block's harmonic sums (sssp_harm), lane l*LPT + i of a pass at [i * 32 + l]: kept in shared
 // memory rather than beside lane_sums, whose registers the sweep cannot spare (128 bits per lane,
-// 8 lanes per thread at 256 lanes per pass); the order of the additions does not matter.
+// 8 lanes per thread at 256 lanes per pass); the order of the additions does not matter. Four 32-bit
+// words each, least significant first, added with 32-bit atomics and their carries (a 64-bit
+// atomicAdd on shared memory is a compare-and-swap loop: see s_lsum_lo below).
+#ifndef PHAST_HARM32
+#define PHAST_HARM32 1
+#endif
+#if PHAST_HARM32
+__shared__ uint32_t s_harm[4][MAX_LANES];
+
+__device__ __forceinline__ void harm_add_shared(unsigned k, struct sssp_harm x)
+{
+	const uint32_t xw[4] = { (uint32_t)x.lo, (uint32_t)(x.lo >> 32), (uint32_t)x.hi, (uint32_t)(x.hi >> 32) };
+	uint32_t c = 0;
+#pragma unroll
+	for (int j = 0; j < 4; j++)
+	{
+		const uint32_t y = xw[j] + c;
+		uint32_t out = y < c; // xw[j] + c wrapped: y is 0, nothing to add, the carry goes on
+		if (y)
+		{
+			const uint32_t o = atomicAdd(&s_harm[j][k], y);
+			out = o + y < o;
+		}
+		c = out;
+	}
+}
+#else
 __shared__ unsigned long long s_harm_lo[MAX_LANES], s_harm_hi[MAX_LANES];
+#endif
 
 // The block's summaries, lane l*LPT + i at [i * 32 + l]: sums as two 32-bit words, eccentricities,
 // INF values, and the vertices the block added up (a lane's count is s_nv less its INF values, which
@@ -168,6 +196,12 @@ __shared__ unsigned long long s_harm_lo[MAX_LANES], s_harm_hi[MAX_LANES];
 __shared__ uint32_t s_lsum_lo[MAX_LANES], s_lsum_hi[MAX_LANES];
 __shared__ uint32_t s_lecc[MAX_LANES], s_linf[MAX_LANES];
 __shared__ uint32_t s_nv;
+
+// PHAST_ECC_SKIP 1: a value at most s[0].m (every 16 vertices the least of the thread's lanes'
+// eccentricities so far) takes no atomicMax (being measured; 0 by default).
+#ifndef PHAST_ECC_SKIP
+#define PHAST_ECC_SKIP 0
+#endif
 
 // Where a finite value's sum goes: in narrow passes into the thread's own registers (8 at 256 lanes,
 // added to the block's words at the end), in 32-bit passes, whose rows need more registers, straight
@@ -198,13 +232,29 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 			}
 			else
 				add_lo(&s_lsum_lo[i * 32 + lane], &s_lsum_hi[i * 32 + lane], v[i]);
-			atomicMax(&s_lecc[i * 32 + lane], v[i]);
+#if PHAST_ECC_SKIP
+			if (v[i] > s[0].m)
+#endif
+				atomicMax(&s_lecc[i * 32 + lane], v[i]);
 			if (P.harmonic && v[i] != 0)
+#if PHAST_HARM32
+				harm_add_shared(i * 32 + lane, sssp_harm_term(v[i]));
+#else
 				sssp_harm_atomic_add(&s_harm_lo[i * 32 + lane], &s_harm_hi[i * 32 + lane], sssp_harm_term(v[i]));
+#endif
 		}
 		else
 			atomicAdd(&s_linf[i * 32 + lane], 1u);
 	s[0].nv++;
+#if PHAST_ECC_SKIP
+	if (!(s[0].nv & 15))
+	{
+		uint32_t m = INF;
+		for (int i = 0; i < LPT; i++)
+			m = min(m, *(volatile uint32_t *)&s_lecc[i * 32 + lane]);
+		s[0].m = m;
+	}
+#endif
 }
 
 // Vertex p with a warp of its own. Upward: the minimum over upward in-arcs from reached vertices;
@@ -411,7 +461,11 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 	stamp(P, 0);
 	for (unsigned i = threadIdx.x; i < K; i += blockDim.x) // the block sees them after the grid barriers below
 	{
+#if PHAST_HARM32
+		s_harm[0][i] = s_harm[1][i] = s_harm[2][i] = s_harm[3][i] = 0;
+#else
 		s_harm_lo[i] = s_harm_hi[i] = 0;
+#endif
 		s_lsum_lo[i] = s_lsum_hi[i] = 0;
 		s_lecc[i] = s_linf[i] = 0;
 	}
@@ -469,7 +523,7 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 	// 2. upward sweep, lowest level (last block) first; 3. downward sweep, highest first
 	lane_sums s[LPT];
 	for (int i = 0; i < LPT; i++)
-		s[i] = lane_sums{ 0, 0 };
+		s[i] = lane_sums{ 0, 0, 0 };
 	sweep<LPT, N, true>(P, grid, s);
 	sweep<LPT, N, false>(P, grid, s);
 	if (L > 0 && split_of(P.plan[L - 1].down) > 1)
@@ -505,7 +559,12 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 		}
 	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
 	{
+#if PHAST_HARM32
+		struct sssp_harm h = { (unsigned long long)s_harm[1][i] << 32 | s_harm[0][i],
+				       (unsigned long long)s_harm[3][i] << 32 | s_harm[2][i] };
+#else
 		struct sssp_harm h = { s_harm_lo[i], s_harm_hi[i] };
+#endif
 		unsigned j = (i % 32) * LPT + i / 32; // lane i % 32's lane i / 32 (add_sums)
 		if (h.lo || h.hi)
 			sssp_harm_atomic_add(&P.acc_harm_lo[j], &P.acc_harm_hi[j], h);
