@@ -152,7 +152,6 @@ struct lane_sums
 {
 	uint32_t lo; // narrow passes: a lane's sum modulo 2^32 (its carries go to s_lsum_hi)
 	uint32_t nv; // in s[0]: the vertices this warp added up (each thread of the warp counts them)
-	uint32_t m;  // in s[0], PHAST_ECC_SKIP: at most every eccentricity of the thread's lanes
 };
 
 // The block's harmonic sums (sssp_harm), lane l*LPT + i of a pass at [i * 32 + l]: kept in shared
@@ -197,12 +196,6 @@ __shared__ uint32_t s_lsum_lo[MAX_LANES], s_lsum_hi[MAX_LANES];
 __shared__ uint32_t s_lecc[MAX_LANES], s_linf[MAX_LANES];
 __shared__ uint32_t s_nv;
 
-// PHAST_ECC_SKIP 1: a value at most s[0].m (every 16 vertices the least of the thread's lanes'
-// eccentricities so far) takes no atomicMax (being measured; 0 by default).
-#ifndef PHAST_ECC_SKIP
-#define PHAST_ECC_SKIP 0
-#endif
-
 // Where a finite value's sum goes: in narrow passes into the thread's own registers (8 at 256 lanes,
 // added to the block's words at the end), in 32-bit passes, whose rows need more registers, straight
 // into the block's words with a shared atomic (there the registers spill: sums in registers cost the
@@ -232,10 +225,7 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 			}
 			else
 				add_lo(&s_lsum_lo[i * 32 + lane], &s_lsum_hi[i * 32 + lane], v[i]);
-#if PHAST_ECC_SKIP
-			if (v[i] > s[0].m)
-#endif
-				atomicMax(&s_lecc[i * 32 + lane], v[i]);
+			atomicMax(&s_lecc[i * 32 + lane], v[i]);
 			if (P.harmonic && v[i] != 0)
 #if PHAST_HARM32
 				harm_add_shared(i * 32 + lane, sssp_harm_term(v[i]));
@@ -246,15 +236,6 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 		else
 			atomicAdd(&s_linf[i * 32 + lane], 1u);
 	s[0].nv++;
-#if PHAST_ECC_SKIP
-	if (!(s[0].nv & 15))
-	{
-		uint32_t m = INF;
-		for (int i = 0; i < LPT; i++)
-			m = min(m, *(volatile uint32_t *)&s_lecc[i * 32 + lane]);
-		s[0].m = m;
-	}
-#endif
 }
 
 // Vertex p with a warp of its own. Upward: the minimum over upward in-arcs from reached vertices;
@@ -523,7 +504,7 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 	// 2. upward sweep, lowest level (last block) first; 3. downward sweep, highest first
 	lane_sums s[LPT];
 	for (int i = 0; i < LPT; i++)
-		s[i] = lane_sums{ 0, 0, 0 };
+		s[i] = lane_sums{ 0, 0 };
 	sweep<LPT, N, true>(P, grid, s);
 	sweep<LPT, N, false>(P, grid, s);
 	if (L > 0 && split_of(P.plan[L - 1].down) > 1)
