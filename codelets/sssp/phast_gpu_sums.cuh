@@ -1,0 +1,98 @@
+// GPU PHAST's summaries: each downward row added to its lanes' sums, eccentricities, counts and
+// harmonic sums, per block in shared memory (add_sums; phast_body adds the blocks' up at the end).
+// Included by phast_gpu.cu inside its anonymous namespace, after phast_gpu_rows.cuh (a part of that
+// file, kept apart for the tree's size limit; not a header for other files).
+#ifndef TUCCOMPI_SSSP_PHAST_GPU_SUMS_CUH
+#define TUCCOMPI_SSSP_PHAST_GPU_SUMS_CUH
+
+// A thread's own part of the lanes' summaries (add_sums)
+struct lane_sums
+{
+	uint32_t lo; // narrow passes: a lane's sum modulo 2^32 (its carries go to s_lsum_hi)
+	uint32_t nv; // in s[0]: the vertices this warp added up (each thread of the warp counts them)
+};
+
+// The block's harmonic sums (sssp_harm), lane l*LPT + i of a pass at [i * 32 + l]: kept in shared
+// memory rather than beside lane_sums, whose registers the sweep cannot spare (128 bits per lane,
+// 8 lanes per thread at 256 lanes per pass); the order of the additions does not matter. Four 32-bit
+// words each, least significant first, added with 32-bit atomics and their carries (a 64-bit
+// atomicAdd on shared memory is a compare-and-swap loop: see s_lsum_lo below).
+#ifndef PHAST_HARM32
+#define PHAST_HARM32 1
+#endif
+#if PHAST_HARM32
+__shared__ uint32_t s_harm[4][MAX_LANES];
+
+__device__ __forceinline__ void harm_add_shared(unsigned k, struct sssp_harm x)
+{
+	const uint32_t xw[4] = { (uint32_t)x.lo, (uint32_t)(x.lo >> 32), (uint32_t)x.hi, (uint32_t)(x.hi >> 32) };
+	uint32_t c = 0;
+#pragma unroll
+	for (int j = 0; j < 4; j++)
+	{
+		const uint32_t y = xw[j] + c;
+		uint32_t out = y < c; // xw[j] + c wrapped: y is 0, nothing to add, the carry goes on
+		if (y)
+		{
+			const uint32_t o = atomicAdd(&s_harm[j][k], y);
+			out = o + y < o;
+		}
+		c = out;
+	}
+}
+#else
+__shared__ unsigned long long s_harm_lo[MAX_LANES], s_harm_hi[MAX_LANES];
+#endif
+
+// The block's summaries, lane l*LPT + i at [i * 32 + l]: sums as two 32-bit words, eccentricities,
+// INF values, and the vertices the block added up (a lane's count is s_nv less its INF values, which
+// are rare: no atomic per finite value for the counts). Only 32-bit shared atomics: a 64-bit
+// atomicAdd on shared memory is a compare-and-swap loop on sm_90 (SASS ATOMS.CAST.SPIN.64), and with
+// it the summaries took 10% of the GPU's PHAST rate (docs/apsp.md, "The summaries' atomics"); a
+// carry is seen in the old word atomicAdd returns, or in a register's sum that wrapped.
+__shared__ uint32_t s_lsum_lo[MAX_LANES], s_lsum_hi[MAX_LANES];
+__shared__ uint32_t s_lecc[MAX_LANES], s_linf[MAX_LANES];
+__shared__ uint32_t s_nv;
+
+// Where a finite value's sum goes: in narrow passes into the thread's own registers (8 at 256 lanes,
+// added to the block's words at the end), in 32-bit passes, whose rows need more registers, straight
+// into the block's words with a shared atomic (there the registers spill: sums in registers cost the
+// road-like graph 4-6%, sums and eccentricities 27%; docs/apsp.md, "The summaries' atomics").
+// Eccentricities take a shared atomicMax in both.
+__device__ __forceinline__ void add_lo(uint32_t *lo, uint32_t *hi, uint32_t x)
+{
+	const uint32_t old = atomicAdd(lo, x);
+	if (old + x < old)
+		atomicAdd(hi, 1u);
+}
+
+template <int LPT, bool N>
+__device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], const uint32_t (&v)[LPT])
+{
+	const unsigned lane = threadIdx.x & 31;
+	for (int i = 0; i < LPT; i++)
+		if (v[i] != INF)
+		{
+			if (N && v[i] >= NARROW_CAP)
+				s_over = 1; // perhaps more than a 16-bit row held: the host runs the pass again
+			if constexpr (N)
+			{
+				s[i].lo += v[i];
+				if (s[i].lo < v[i])
+					atomicAdd(&s_lsum_hi[i * 32 + lane], 1u);
+			}
+			else
+				add_lo(&s_lsum_lo[i * 32 + lane], &s_lsum_hi[i * 32 + lane], v[i]);
+			atomicMax(&s_lecc[i * 32 + lane], v[i]);
+			if (P.harmonic && v[i] != 0)
+#if PHAST_HARM32
+				harm_add_shared(i * 32 + lane, sssp_harm_term(v[i]));
+#else
+				sssp_harm_atomic_add(&s_harm_lo[i * 32 + lane], &s_harm_hi[i * 32 + lane], sssp_harm_term(v[i]));
+#endif
+		}
+		else
+			atomicAdd(&s_linf[i * 32 + lane], 1u);
+	s[0].nv++;
+}
+#endif
