@@ -3,7 +3,7 @@
 # division (call 26). The tree's GPU code now takes a correctly rounded reciprocal scaled by 2^61, the same
 # bits (checked on the CPU for every distance of 1 .. 2^32 - 2). Every GPU engine's tests compare the
 # harmonic sums with the CPU's bit for bit: they run first. Then road-like 1M with -o, 65,536 sources, MK 8:
-# the tree against v-div (bundle/variants.tar.xz: the tree before, b3d0801's kernels), two rounds.
+# the tree against v-div (bundle/variants.tar.xz: b4413f8's build, the division), two rounds.
 . bench/results/device-common.sh
 tar xJf $B/variants.tar.xz -C /tmp
 t 60 $B/tests/apsp/phast_gpu
