@@ -69,14 +69,7 @@ SSSP_HD static inline struct sssp_harm sssp_harm_term(uint32_t d)
 	struct sssp_harm t = { 0, 0 };
 	if (d == 0 || d == SSSP_INF)
 		return t;
-#ifdef __CUDA_ARCH__
-	/* the same bits, cheaper on a GPU (a division there is 7 DFMA and 2 DMUL per term): a correctly
-	 * rounded reciprocal scaled by 2^61, which is exact, equals the correctly rounded 2^61 / d
-	 * (checked for every d of 1 .. 2^32 - 2 against the division, docs/apsp.md) */
-	double q = __drcp_rn((double)d) * SSSP_HARM_SCALE;
-#else
 	double q = SSSP_HARM_SCALE / (double)d;
-#endif
 	uint64_t a = (uint64_t)q, b = (uint64_t)((q - (double)a) * 2147483648.0);
 	t.lo = (a << 31) + b; /* b < 2^31: no carry */
 	t.hi = a >> 33;
