@@ -16,7 +16,8 @@ struct lane_sums
 // memory rather than beside lane_sums, whose registers the sweep cannot spare (128 bits per lane,
 // 8 lanes per thread at 256 lanes per pass); the order of the additions does not matter. Four 32-bit
 // words each, least significant first, added with 32-bit atomics and their carries (a 64-bit
-// atomicAdd on shared memory is a compare-and-swap loop: see s_lsum_lo below).
+// atomicAdd on shared memory is a compare-and-swap loop: see s_lsum_lo below). PHAST_HARM32=0 builds
+// the two 64-bit halves of before (for measuring: docs/apsp.md, "The summaries' atomics").
 #ifndef PHAST_HARM32
 #define PHAST_HARM32 1
 #endif
