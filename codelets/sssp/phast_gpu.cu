@@ -351,18 +351,7 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 	const unsigned long long nw = (unsigned long long)gridDim.x * wpb;
 	const int L = (int)P.levels;
 	stamp(P, 0);
-	for (unsigned i = threadIdx.x; i < K; i += blockDim.x) // the block sees them after the grid barriers below
-	{
-#if PHAST_HARM32
-		s_harm[0][i] = s_harm[1][i] = s_harm[2][i] = s_harm[3][i] = 0;
-#else
-		s_harm_lo[i] = s_harm_hi[i] = 0;
-#endif
-		s_lsum_lo[i] = s_lsum_hi[i] = 0;
-		s_lecc[i] = s_linf[i] = 0;
-	}
-	if (threadIdx.x == 0)
-		s_nv = 0;
+	sums_clear(K); // the block sees them after the grid barriers below
 
 	// 1. the levels' plans; the rows of the lowest level cleared if it splits vertices (every
 	//    warp plans that one itself); then the sources' rows
@@ -435,32 +424,7 @@ template <int LPT, bool N> __device__ void phast_body(const params &P)
 	__syncthreads();
 	if (N && threadIdx.x == 0 && s_over)
 		*P.overflow = 1;
-	for (int i = 0; i < LPT; i++)
-		if (N && s[i].lo)
-			add_lo(&s_lsum_lo[i * 32 + lane], &s_lsum_hi[i * 32 + lane], s[i].lo);
-	if (lane == 0 && s[0].nv)
-		atomicAdd(&s_nv, s[0].nv);
-	__syncthreads();
-	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
-		if (s_nv != s_linf[i])
-		{
-			unsigned j = (i % 32) * LPT + i / 32; // lane i % 32's lane i / 32 (add_sums)
-			atomicAdd(&P.acc_sum[j], (unsigned long long)s_lsum_hi[i] << 32 | s_lsum_lo[i]);
-			atomicMax(&P.acc_ecc[j], s_lecc[i]);
-			atomicAdd(&P.acc_cnt[j], s_nv - s_linf[i]);
-		}
-	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
-	{
-#if PHAST_HARM32
-		struct sssp_harm h = { (unsigned long long)s_harm[1][i] << 32 | s_harm[0][i],
-				       (unsigned long long)s_harm[3][i] << 32 | s_harm[2][i] };
-#else
-		struct sssp_harm h = { s_harm_lo[i], s_harm_hi[i] };
-#endif
-		unsigned j = (i % 32) * LPT + i / 32; // lane i % 32's lane i / 32 (add_sums)
-		if (h.lo || h.hi)
-			sssp_harm_atomic_add(&P.acc_harm_lo[j], &P.acc_harm_hi[j], h);
-	}
+	sums_flush<LPT, N>(P, s);
 }
 } // namespace
 

@@ -16,12 +16,8 @@ struct lane_sums
 // memory rather than beside lane_sums, whose registers the sweep cannot spare (128 bits per lane,
 // 8 lanes per thread at 256 lanes per pass); the order of the additions does not matter. Four 32-bit
 // words each, least significant first, added with 32-bit atomics and their carries (a 64-bit
-// atomicAdd on shared memory is a compare-and-swap loop: see s_lsum_lo below). PHAST_HARM32=0 builds
-// the two 64-bit halves of before (for measuring: docs/apsp.md, "The summaries' atomics").
-#ifndef PHAST_HARM32
-#define PHAST_HARM32 1
-#endif
-#if PHAST_HARM32
+// atomicAdd on shared memory is a compare-and-swap loop: see s_lsum_lo below; 2628c69 has the two
+// 64-bit halves, measured against these in docs/apsp.md, "The summaries' atomics").
 __shared__ uint32_t s_harm[4][MAX_LANES];
 
 __device__ __forceinline__ void harm_add_shared(unsigned k, struct sssp_harm x)
@@ -41,9 +37,6 @@ __device__ __forceinline__ void harm_add_shared(unsigned k, struct sssp_harm x)
 		c = out;
 	}
 }
-#else
-__shared__ unsigned long long s_harm_lo[MAX_LANES], s_harm_hi[MAX_LANES];
-#endif
 
 // The block's summaries, lane l*LPT + i at [i * 32 + l]: sums as two 32-bit words, eccentricities,
 // INF values, and the vertices the block added up (a lane's count is s_nv less its INF values, which
@@ -86,14 +79,53 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 				add_lo(&s_lsum_lo[i * 32 + lane], &s_lsum_hi[i * 32 + lane], v[i]);
 			atomicMax(&s_lecc[i * 32 + lane], v[i]);
 			if (P.harmonic && v[i] != 0)
-#if PHAST_HARM32
 				harm_add_shared(i * 32 + lane, sssp_harm_term(v[i]));
-#else
-				sssp_harm_atomic_add(&s_harm_lo[i * 32 + lane], &s_harm_hi[i * 32 + lane], sssp_harm_term(v[i]));
-#endif
 		}
 		else
 			atomicAdd(&s_linf[i * 32 + lane], 1u);
 	s[0].nv++;
+}
+
+// The block's summaries set to 0 for a pass of K lanes (every thread of the block)
+__device__ __forceinline__ void sums_clear(unsigned K)
+{
+	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
+	{
+		s_harm[0][i] = s_harm[1][i] = s_harm[2][i] = s_harm[3][i] = 0;
+		s_lsum_lo[i] = s_lsum_hi[i] = 0;
+		s_lecc[i] = s_linf[i] = 0;
+	}
+	if (threadIdx.x == 0)
+		s_nv = 0;
+}
+
+// The threads' own parts added to the block's, then the block's to the pass's (one global atomic per
+// lane and quantity); every thread of the block, after the last add_sums of the pass.
+template <int LPT, bool N> __device__ __forceinline__ void sums_flush(const params &P, const lane_sums (&s)[LPT])
+{
+	constexpr unsigned K = 32 * LPT;
+	const unsigned lane = threadIdx.x & 31;
+	for (int i = 0; i < LPT; i++)
+		if (N && s[i].lo)
+			add_lo(&s_lsum_lo[i * 32 + lane], &s_lsum_hi[i * 32 + lane], s[i].lo);
+	if (lane == 0 && s[0].nv)
+		atomicAdd(&s_nv, s[0].nv);
+	__syncthreads();
+	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
+		if (s_nv != s_linf[i])
+		{
+			unsigned j = (i % 32) * LPT + i / 32; // lane i % 32's lane i / 32 (add_sums)
+			atomicAdd(&P.acc_sum[j], (unsigned long long)s_lsum_hi[i] << 32 | s_lsum_lo[i]);
+			atomicMax(&P.acc_ecc[j], s_lecc[i]);
+			atomicAdd(&P.acc_cnt[j], s_nv - s_linf[i]);
+		}
+	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
+	{
+		struct sssp_harm h = { (unsigned long long)s_harm[1][i] << 32 | s_harm[0][i],
+				       (unsigned long long)s_harm[3][i] << 32 | s_harm[2][i] };
+		unsigned j = (i % 32) * LPT + i / 32; // lane i % 32's lane i / 32 (add_sums)
+		if (h.lo || h.hi)
+			sssp_harm_atomic_add(&P.acc_harm_lo[j], &P.acc_harm_hi[j], h);
+	}
 }
 #endif
