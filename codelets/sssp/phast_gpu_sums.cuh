@@ -41,18 +41,17 @@ __device__ __forceinline__ void harm_add_shared(unsigned k, struct sssp_harm x)
 // The block's summaries, lane l*LPT + i at [i * 32 + l]: sums as two 32-bit words, eccentricities,
 // INF values, and the vertices the block added up (a lane's count is s_nv less its INF values, which
 // are rare: no atomic per finite value for the counts). Only 32-bit shared atomics: a 64-bit
-// atomicAdd on shared memory is a compare-and-swap loop on sm_90 (SASS ATOMS.CAST.SPIN.64), and with
-// it the summaries took 10% of the GPU's PHAST rate (docs/apsp.md, "The summaries' atomics"); a
-// carry is seen in the old word atomicAdd returns, or in a register's sum that wrapped.
+// atomicAdd on shared memory is a compare-and-swap loop on sm_90 (SASS ATOMS.CAST.SPIN.64), which
+// cost the GPU's PHAST rate dearly (docs/apsp.md, "The summaries' atomics"); a carry is seen in the
+// old word atomicAdd returns, or in a register's sum that wrapped.
 __shared__ uint32_t s_lsum_lo[MAX_LANES], s_lsum_hi[MAX_LANES];
 __shared__ uint32_t s_lecc[MAX_LANES], s_linf[MAX_LANES];
 __shared__ uint32_t s_nv;
 
 // Where a finite value's sum goes: in narrow passes into the thread's own registers (8 at 256 lanes,
 // added to the block's words at the end), in 32-bit passes, whose rows need more registers, straight
-// into the block's words with a shared atomic (there the registers spill: sums in registers cost the
-// road-like graph 4-6%, sums and eccentricities 27%; docs/apsp.md, "The summaries' atomics").
-// Eccentricities take a shared atomicMax in both.
+// into the block's words with a shared atomic (there registers for the sums spill, and were slower:
+// docs/apsp.md, "The summaries' atomics"). Eccentricities take a shared atomicMax in both.
 __device__ __forceinline__ void add_lo(uint32_t *lo, uint32_t *hi, uint32_t x)
 {
 	const uint32_t old = atomicAdd(lo, x);
