@@ -8,12 +8,16 @@
 #   - the paper's largest set, 32,408 sources of the random graph, with every unit (auto engine)
 #     under MS and MS-TAIL;
 #   - each rate also as a ratio to the paper's engine on the same units in the same run;
+#   - GPU PHAST against its traffic floor (issue 24, item 2; docs/apsp.md): a pass of 256 sources
+#     reads a 1 KB row per down-arc of the hierarchy and writes one per vertex, at the GPU's DRAM
+#     bandwidth (PEAK_TBPS, TB/s; by default from the GPU's name: H200 4.8, H100 SXM 3.35, H100 NVL
+#     3.9, H100 PCIe 2.0); the column gpu_vs_floor is the floor's time over the measured one;
 #   - every unit with the graph's engines (batched and dial on random and R-MAT graphs, PHAST on deep
 #     ones), on one rank and on two ranks of the node, against that engine on the GPU alone (same
 #     sources) and on the CPU cores alone in the same run (dial's CPU units are batched's: the
 #     cpu-batched row): the ratios of issue 24 (every unit / best unit alone, every unit / the sum of
 #     the units alone, GPU / CPU cores), for 1 and 2 ranks, one row per graph and engine.
-# Writes OUTDIR/apsp-bench.csv and OUTDIR/apsp-ratios.csv, prints both tables; bench/apsp_table.py
+# Writes OUTDIR/apsp-bench.csv, OUTDIR/apsp-ratios.csv and OUTDIR/apsp-floor.csv, prints the tables; bench/apsp_table.py
 # turns the CSV into the README's table. Environment: APP, GRAPHTOOL, BOOST (programs),
 # MPIRUN (tests/mpirun.sh: the two-rank rows), GRAPHS (default "random:1049088 random:4194304 rmat:20 grid:1024x1024 road:1048576"),
 # QUICK=1 (fewer sources, for a smoke test), REPS=N (default 1): the rows the ratios compare (each
@@ -36,6 +40,31 @@ case $reps in '' | *[!0-9]* | 0) echo "apsp.sh: REPS must be a positive integer,
 rep=1 in_rounds=0 # the round of the row being run (the rows the ratios compare run REPS rounds)
 csv=$out/apsp-bench.csv
 echo "graph,config,units,engine,policy,mk,sources,seconds,sssp_per_s,ratio_to_crauser,rep,cpu_workers" >"$csv"
+floor=$out/apsp-floor.csv # graph,vertices,down_arcs,peak_tbps: each deep graph's hierarchy and the GPU's bandwidth
+echo "graph,vertices,down_arcs,peak_tbps" >"$floor"
+# the GPU's DRAM bandwidth in TB/s, from PEAK_TBPS or the GPU's name (empty: unknown)
+peak_tbps() {
+	if [ -n "${PEAK_TBPS:-}" ]; then echo "$PEAK_TBPS"; return; fi
+	case $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1) in
+	*H200*) echo 4.8 ;;
+	*H100*NVL*) echo 3.9 ;;
+	*H100*PCIe*) echo 2.0 ;;
+	*H100*) echo 3.35 ;;
+	esac
+}
+tbps=$(peak_tbps)
+# hierarchy GRAPH FILE: the vertices and down arcs of FILE's contraction hierarchy (FILE.ch, made by the
+# GPU PHAST row before it) as a row of $floor
+hierarchy() {
+	local log n down
+	log=$out/$(echo "$1" | tr ':' '-')-hierarchy.log
+	"$APP" "$2" --engine phast --units cpu --ncpu 1 --sources 0-0 --ch-cache "$2.ch" >"$log" 2>&1 ||
+		{ echo "$1: no hierarchy, see $log"; return; }
+	n=$(awk '/^graph: / {print $2; exit}' "$log")
+	down=$(sed -n 's/.* \([0-9][0-9]*\) down arcs.*/\1/p' "$log" | head -1)
+	[ -n "$n" ] && [ -n "$down" ] || { echo "$1: no hierarchy size in $log"; return; }
+	echo "$1,$n,$down,$tbps" >>"$floor"
+}
 
 scale() { # N -> N, or N/8 (at least 8) with QUICK=1
 	if [ "$q" = 1 ]; then echo $(($1 / 8 > 8 ? $1 / 8 : 8)); else echo "$1"; fi
@@ -102,6 +131,7 @@ for spec in $GRAPHS; do
 		run "$spec" "$file" gpu-crauser gpu crauser ms 4 64
 		run "$spec" "$file" gpu-batched gpu batched ms 4 1024
 		run "$spec" "$file" gpu-phast-mk1 gpu phast ms 1 32768 --ch-cache "$file.ch"
+		hierarchy "$spec" "$file"
 		run "$spec" "$file" cpu-crauser cpu crauser ms 1 64
 		run "$spec" "$file" cpu-batched cpu batched ms 1 128
 		compared_rows() {
@@ -159,7 +189,8 @@ function med(key,    m, i, j, t, v) {
 function rate(g, c) { return med(g SUBSEP c) }
 function cores(g, c) { return med("w" SUBSEP g SUBSEP c) }
 function spread(g, c,    k) { k = g SUBSEP c; return (k in lo) && lo[k] > 0 ? hi[k] / lo[k] - 1 : 0 }
-NR > 1 && $9 != "" {
+FNR == NR { if (FNR > 1 && $4 != "") fbytes[$1] = ($2 + $3) * 4 / ($4 * 1e12); next } # seconds per source at the floor
+FNR > 1 && $9 != "" {
 	k = $1 SUBSEP $2
 	vals[k] = vals[k] " " $9; vals["w" SUBSEP k] = vals["w" SUBSEP k] " " ($12 == "" ? 0 : $12)
 	if (!(k in lo) || $9 + 0 < lo[k]) lo[k] = $9 + 0
@@ -168,7 +199,7 @@ NR > 1 && $9 != "" {
 	if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
 }
 END {
-	print "graph,engine,gpu_alone,cpu_alone,every_unit,every_unit_vs_best_alone,every_unit_vs_sum,gpu_vs_cpu,every_unit_2_ranks,2_ranks_vs_best_alone,2_ranks_vs_sum,runs,spread,every_unit_vs_sum_same_cores,2_ranks_vs_sum_same_cores"
+	print "graph,engine,gpu_alone,cpu_alone,every_unit,every_unit_vs_best_alone,every_unit_vs_sum,gpu_vs_cpu,every_unit_2_ranks,2_ranks_vs_best_alone,2_ranks_vs_sum,runs,spread,every_unit_vs_sum_same_cores,2_ranks_vs_sum_same_cores,gpu_vs_floor"
 	split("phast batched dial", engines, " ")
 	for (i = 1; i <= n; i++) for (k = 1; k <= 3; k++) {
 		g = order[i]; e = engines[k]
@@ -196,9 +227,11 @@ END {
 			if (spread(g, "all2-" e) > sp) sp = spread(g, "all2-" e)
 		}
 		nr = runs[g SUBSEP "all-" e]
-		printf "%s,%s,%.1f,%.1f,%.1f,%s,%s,%s,%s,%s,%s,%d,%.3f,%s,%s\n", g, e, gpu, cpu, all, vb, vs, gc, a2, vb2, vs2, nr, sp, ss, ss2
+		# GPU PHAST alone against its traffic floor: the time per source at the floor over the measured one
+		fl = e == "phast" && (g in fbytes) && gpu > 0 ? sprintf("%.2f", fbytes[g] * gpu) : ""
+		printf "%s,%s,%.1f,%.1f,%.1f,%s,%s,%s,%s,%s,%s,%d,%.3f,%s,%s,%s\n", g, e, gpu, cpu, all, vb, vs, gc, a2, vb2, vs2, nr, sp, ss, ss2, fl
 	}
-}' "$csv" >"$ratios"
-echo "== ratios (issue 24: every unit never below the best unit alone, >= 0.97 of their sum)"
+}' "$floor" "$csv" >"$ratios"
+echo "== ratios (issue 24: every unit never below the best unit alone, >= 0.97 of their sum; GPU PHAST >= 0.8 of its floor)"
 column -t -s, "$ratios" 2>/dev/null || cat "$ratios"
 echo "results: $csv $ratios"
