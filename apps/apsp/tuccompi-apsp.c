@@ -239,7 +239,7 @@ static const struct cli_option options_table[] = {
 	       "lws, eager, ...)"),
 	STRING("--units", "cpu|gpu|all", units, "which implementations to use (default all)"),
 	CUSTOM("--mk", "N|auto", opt_mk,
-	       "SSSPs at once per GPU (default: the engine's, 8 for phast, 4 or\n"
+	       "SSSPs at once per GPU (default: the engine's, 12 for phast, 4 or\n"
 	       "2 for the others; auto: measure, remember in the tuning database)"),
 	STRING("--tune", "rules|empirical|cuda", tune, "how GPU launch geometry is chosen (default rules)"),
 	{ "--ncpu", NULL, "N", CLI_OPT_INT, OFF(ncpu), .min = 0, .max = 100000, .label = "--ncpu N, --ngpu N",
@@ -404,6 +404,17 @@ static void check_outputs(const struct options *o)
 
 /* ------------------------------------------------------------------ runtime */
 
+/* The stream workers a GPU may have without --mk: each takes a core, so the node's cores less four (the
+ * main thread, StarPU-MPI's, and room for CPU workers), and at least half of them. On the 16-core GPU
+ * nodes that is 12: PHAST's own MK, which the GPU alone and every unit both ran faster at than at 8
+ * with the four CPU workers it displaces (docs/apsp.md, "PHAST at MK 12"). */
+static int mk_core_cap(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long cap = n - 4 > n / 2 ? n - 4 : n / 2;
+	return cap > 0 ? (int)(cap < TUCCOMPI_MAX_MK ? cap : TUCCOMPI_MAX_MK) : 1;
+}
+
 static void start_runtime(const struct options *o, int *argc, char ***argv, struct run *r)
 {
 	struct tuccompi_conf conf;
@@ -413,7 +424,9 @@ static void start_runtime(const struct options *o, int *argc, char ***argv, stru
 	conf.trace_dir = o->trace;
 	conf.quiet = o->quiet;
 	conf.mk = o->mk;
-	conf.mk_max = o->automk ? 8 : o->mk;
+	/* --mk auto measures MK 1, 2, 4, 8 and 12 where the node's cores allow 12 stream workers */
+	int cap = mk_core_cap();
+	conf.mk_max = o->automk ? (cap < 8 ? 8 : cap > 12 ? 12 : cap) : o->mk;
 	int ret = tuccompi_init(argc, argv, &conf);
 	/* Without CPU workers, "no worker" means no GPU: say so rather than the library's
 	 * general advice about StarPU's variables. */
@@ -622,20 +635,18 @@ static struct sssp_options plan_options(const struct options *o, const struct ru
 }
 
 /* The stream workers per GPU are made at tuccompi_init: without --mk, as many as the engine's own MK
- * (PHAST's 8), judged from the graph before the plan is made (sssp_plan_mk_ahead), and at least the
- * default --mk. Each takes a core, so no more than half the node's cores. A graph from standard input
- * under a launcher of several processes is read after the runtime starts (to be refused there): the
- * default --mk. */
+ * (PHAST's 12), judged from the graph before the plan is made (sssp_plan_mk_ahead), and at least the
+ * default --mk, at most mk_core_cap(). A graph from standard input under a launcher of several
+ * processes is read after the runtime starts (to be refused there): the default --mk. */
 static void mk_ahead(struct options *o, const struct run *r)
 {
 	if (o->mk_given || !strcmp(o->units, "cpu"))
 		return;
 	struct sssp_options so = plan_options(o, r);
 	so.verbose = 0;
-	int mk = sssp_plan_mk_ahead(&r->view, &so);
-	long half = sysconf(_SC_NPROCESSORS_ONLN) / 2;
-	if (half > 0 && mk > half)
-		mk = (int)half;
+	int mk = sssp_plan_mk_ahead(&r->view, &so), cap = mk_core_cap();
+	if (mk > cap)
+		mk = cap;
 	if (mk > o->mk)
 		o->mk = mk;
 }
@@ -733,9 +744,9 @@ static void run_taskset(const struct options *o, struct run *r)
 	const struct tuccompi_plugin *p = r->desc.plugin;
 	if (o->automk && tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) > 0 && (p->cuda || p->cuda_batch))
 	{
-		static const int cands[] = { 1, 2, 4, 8 };
+		static const int cands[] = { 1, 2, 4, 8, 12 }; /* those above the stream workers made are skipped */
 		int best;
-		if (tuccompi_tune_mk(&r->desc, cands, 4, 16, &best) < 0)
+		if (tuccompi_tune_mk(&r->desc, cands, 5, 16, &best) < 0)
 			die(1, "--mk auto: %s", tuccompi_last_error());
 		if (!o->quiet)
 			fprintf(stderr, "rank %d: MK = %d (measured or from %s)\n", tuccompi_rank(), best, tuccompi_tune_db_path());

@@ -163,7 +163,7 @@ struct sssp_gpu_fit
 };
 
 /** The plan's one MK decision, with the GPU's memory. The MK wanted is @p asked, or when it is 0 the
- *  engine's own, at most @p cap (when cap > 0): 8 for phast (a pass's top levels are latency, which
+ *  engine's own, at most @p cap (when cap > 0): 12 for phast (a pass's top levels are latency, which
  *  overlapping passes hide), 4 for crauser (the paper's one-source kernels leave a GPU mostly idle)
  *  and batched on deep graphs (small frontiers), 2 for batched and dial on shallow graphs (two
  *  traversals hide each other's sparse levels). It is lowered until the shared buffers and mk workspaces (@p
