@@ -67,7 +67,7 @@ int tuccompi_taskset_print_summary(tuccompi_taskset_t ts, FILE *f)
 	for (int r = 0; r < n; r++)
 	{
 		double wall = st.wall_s_per_rank[r];
-		fprintf(f, "  rank %d: %llu tasks in %.3f s; transfers %.1f MB, %.4f s (%.3f%%); cross-rank messages %.4f s "
+		fprintf(f, "  rank %d: %llu tasks in %.4f s; transfers %.1f MB, %.4f s (%.3f%%); cross-rank messages %.4f s "
 			   "(%.3f%%); waiting for other ranks %.4f s\n",
 			r, (unsigned long long)st.tasks_per_rank[r], wall, st.transfer_bytes_per_rank[r] / 1e6,
 			st.transfer_s_per_rank[r], wall > 0 ? 100 * st.transfer_s_per_rank[r] / wall : 0,
