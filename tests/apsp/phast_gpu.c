@@ -11,7 +11,8 @@
  * summaries alone (no rows, no columns: the lowest level's rows are not stored; 16-bit rows below
  * the split levels, or everywhere in the plan without splits, run again with 32-bit ones where a
  * distance reaches 65,534: paths to 65,533 and 65,534, a grid of heavy weights and the road-like
- * graph, with the narrow passes counted). Exits 77 (skipped) without a CUDA device. */
+ * graph, with the narrow passes counted; a broom forest summed by one block, whose threads'
+ * 32-bit sums of the narrow passes wrap and carry). Exits 77 (skipped) without a CUDA device. */
 #include <cuda_runtime_api.h>
 
 #include "ch.h"
@@ -242,6 +243,93 @@ static void narrow_path(const char *what, uint32_t a, uint32_t b, unsigned long 
 	*reruns = r1 - r0;
 }
 
+/* The narrow kernels' sums in registers wrap: a broom forest (hubs 0..K-1 on a path of weight 0, each
+ * with N / K leaves, arcs both ways of 32,700..32,766) summed by one block alone (share: larger than the
+ * GPU's resident blocks), so that each warp adds up about N / 32 leaves or more (a block has at most 32
+ * warps) of at least 65,400 from a leaf: more than 2^32 in each thread's 32-bit sum of each lane,
+ * carried to the block's high word as it wraps. From leaf s, every hub is at w_s and leaf j at
+ * w_s + w_j: the sum is (K + N - 2) w_s + W (W: every leaf's weight), the eccentricity w_s + the
+ * largest other weight. One narrow pass of 256 lanes, not run again. (A single star of N leaves
+ * would be simpler, but contracting N leaves of one hub costs N^2; the dense-core guard, which judges
+ * the hubs' 220 x 220 pairs before the first round, is off for this build.) */
+static void narrow_carry(void)
+{
+	const uint32_t K = 10000, N = 2200000, lanes = 256;
+	uint32_t *arcs = malloc(((size_t)N + K) * 6 * sizeof *arcs), *w = malloc(((size_t)N + K) * sizeof *w);
+	ASSERT(arcs != NULL && w != NULL);
+	uint64_t W = 0, m = 0;
+	uint32_t top1 = 0, top2 = 0; /* the two largest leaf weights */
+	for (uint32_t h = 0; h + 1 < K; h++)
+	{
+		uint32_t *a = arcs + 3 * m;
+		a[0] = h, a[1] = h + 1, a[2] = 0, a[3] = h + 1, a[4] = h, a[5] = 0;
+		m += 2;
+	}
+	for (uint32_t j = 1; j <= N; j++)
+	{
+		uint32_t v = K - 1 + j, x = 32700 + (uint32_t)(((uint64_t)j * 2654435761u >> 7) % 67);
+		w[v] = x;
+		W += x;
+		if (x > top1)
+		{
+			top2 = top1;
+			top1 = x;
+		}
+		else if (x > top2)
+			top2 = x;
+		uint32_t *a = arcs + 3 * m;
+		a[0] = (j - 1) % K, a[1] = v, a[2] = x, a[3] = v, a[4] = (j - 1) % K, a[5] = x;
+		m += 2;
+	}
+	ASSERT((uint64_t)(N / 32 - 64) * (2 * 32700) > (1ull << 32)); /* each thread's lane sum wraps */
+	struct graph g;
+	sssp_ref_graph(&g, N + K, m, arcs);
+	free(arcs);
+	struct sssp_graph gv = { g.n, g.m, g.rowptr, g.col, g.w, g.min_out, g.max_w };
+	struct sssp_ch *ch;
+	char err[512];
+	setenv("TUCCOMPI_CH_DENSE", "0", 1);
+	int rc = sssp_ch_build(&gv, 4, &ch, NULL, err, sizeof err);
+	unsetenv("TUCCOMPI_CH_DENSE");
+	if (rc < 0)
+		FAIL("broom of %u leaves: %s", N, err);
+	struct dev_ch d;
+	upload(ch, &d);
+	size_t ws = sssp_phast_gpu_workspace_size(g.n, lanes);
+	void *work;
+	ASSERT_CUDA(cudaMalloc(&work, ws));
+	uint32_t src[256];
+	struct sssp_summary out[256];
+	for (unsigned i = 0; i < lanes; i++)
+		src[i] = K + (uint32_t)(((uint64_t)i * 8191) % N);
+	struct sssp_phast_gpu_knobs kn;
+	sssp_phast_gpu_knobs_default(&kn);
+	kn.narrow = 2;
+	unsigned long long p0, r0, p1, r1;
+	sssp_phast_gpu_narrow_counts(&p0, &r0);
+	if (sssp_phast_gpu(&d.view, src, lanes, lanes, work, ws, out, NULL, NULL, 1u << 30, &kn, err, sizeof err) < 0)
+		FAIL("broom of %u leaves, one block: %s", N, err);
+	sssp_phast_gpu_narrow_counts(&p1, &r1);
+	if (p1 - p0 != 1 || r1 != r0)
+		FAIL("broom: %llu narrow passes, %llu run again; want 1 and none", p1 - p0, r1 - r0);
+	for (unsigned i = 0; i < lanes; i++)
+	{
+		uint32_t x = w[src[i]];
+		uint64_t sum = (uint64_t)(K + N - 2) * x + W;
+		uint32_t ecc = x + (x == top1 && top2 < top1 ? top2 : top1);
+		if (out[i].source != src[i] || out[i].sum != sum || out[i].ecc != ecc || out[i].reached != N + K)
+			FAIL("broom, lane %u (leaf %u): sum %llu ecc %u reached %u, want %llu %u %u", i, src[i],
+			     (unsigned long long)out[i].sum, out[i].ecc, out[i].reached, (unsigned long long)sum, ecc, N + K);
+	}
+	printf("broom of %u leaves on one block: every lane's sum (about %.1f x 2^32) exact\n", N,
+	       (double)((uint64_t)(K + N - 2) * w[src[0]] + W) / 4294967296.0);
+	cudaFree(work);
+	release(&d);
+	sssp_ch_free(ch);
+	graph_free(&g);
+	free(w);
+}
+
 int main(void)
 {
 	int ndev = 0;
@@ -291,6 +379,7 @@ int main(void)
 	check("road 20000", &g, 0);
 	graph_free(&g);
 	bad_arguments();
+	narrow_carry();
 	printf("phast_gpu: all checks passed\n");
 	return 0;
 }
