@@ -102,21 +102,6 @@ static void check_results(tuccompi_taskset_t ts, const struct result *res, uint6
 	}
 }
 
-/* Before a failing check: the set's numbers per rank and per unit, so that a failure on a loaded
- * machine says whether a rank started late (its wall), waited (SYN) or a unit never ran. */
-static void dump_stats(const char *what, const struct tuccompi_taskset_stats *st, int nranks)
-{
-	fprintf(stderr, "%s: %llu tasks, wall %.3f s on this rank\n", what, (unsigned long long)st->ntasks, st->wall_s);
-	for (int r = 0; r < nranks; r++)
-		fprintf(stderr, "  rank %d: %llu tasks, wall %.3f s, comm %.3f s, wait %.3f s\n", r,
-			(unsigned long long)st->tasks_per_rank[r], st->wall_s_per_rank[r], st->comm_s_per_rank[r],
-			st->wait_s_per_rank[r]);
-	for (int u = 0; u < st->nunits; u++)
-		fprintf(stderr, "  unit %d: rank %d %s %d, %llu tasks, busy %.3f s\n", u, st->units[u].rank,
-			st->units[u].kind == TUCCOMPI_UNIT_CPU ? "CPU" : "CUDA", st->units[u].index,
-			(unsigned long long)st->units[u].ntasks, st->units[u].busy_s);
-}
-
 static void expect_share(uint64_t got, uint64_t total, uint64_t parts, const char *what, int idx)
 {
 	uint64_t lo = total / parts, hi = lo + (total % parts != 0);
@@ -213,7 +198,7 @@ int main(int argc, char **argv)
 			}
 			if (us->ntasks == 0)
 			{
-				dump_stats("MS", &st, nranks);
+				tuccompi_taskset_print_summary(ts, stderr); /* every rank and unit, before failing */
 				FAIL("MS: unit %d (rank %d CPU %d) ran no task", u, us->rank, us->index);
 			}
 			if (is_slow(us->index))
@@ -247,7 +232,7 @@ int main(int argc, char **argv)
 				double slack = SLOW * TASK_US * 1e-6 + 0.25 * per_core;
 				if (last_end < last_start - slack)
 				{
-					dump_stats("MS", &st, nranks);
+					tuccompi_taskset_print_summary(ts, stderr); /* every rank and unit, before failing */
 					FAIL("MS: rank %d worker %d went idle %.3f s before the last task started", r, w,
 					     last_start - last_end);
 				}
@@ -376,7 +361,7 @@ int main(int argc, char **argv)
 		for (int r = 0; r < nranks - 1; r++)
 			if (!(st.wait_s_per_rank[r] >= 0.5 * st.wall_s_per_rank[r] && st.wait_s_per_rank[r] > 0.2))
 			{
-				dump_stats("all-to-last", &st, nranks);
+				tuccompi_taskset_print_summary(ts, stderr); /* every rank and unit, before failing */
 				FAIL("rank %d ran no task of 'all-to-last' but waited %.3f s of its %.3f s", r,
 				     st.wait_s_per_rank[r], st.wall_s_per_rank[r]);
 			}
