@@ -306,9 +306,8 @@ static int phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc
 }
 
 /* MK 12: a pass's top levels are latency, which overlapping passes hide; 12 passes hide it better than
- * 8 (the GPU alone +4.5% on an H100, +7% on an H200; every unit +3% on the H100, though 12 stream
- * workers leave four fewer cores to CPU workers: docs/apsp.md, "PHAST at MK 12"). The app holds it to
- * the node's cores less four. */
+ * 8, for the GPU alone and for every unit, though 12 stream workers leave four fewer cores to CPU
+ * workers (measured: docs/apsp.md, "PHAST at MK 12"). The app holds it to the node's cores less four. */
 static int phast_mk(const struct sssp_plan *p)
 {
 	(void)p;
