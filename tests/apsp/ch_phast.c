@@ -530,6 +530,61 @@ static void star(void)
 	graph_free(&g);
 }
 
+/* Hubs that lose thousands of neighbours a round while shortcuts join their lists: 8 hubs, each with
+ * 3,000 leaves (arcs both ways), the leaves on one path across all hubs and the hubs on a cycle. The
+ * hubs wait (3,000 x 3,000 candidates) and their lists are long, so contracted leaves leave them in
+ * one pass at the end of each round (unlink_arc) while the leaves' shortcuts are merged in. Rows equal
+ * Dijkstra's, and the hierarchy is the same on 1 and 3 threads (check_graph). The dense-core guard
+ * refuses this graph after two rounds (its hubs' candidates count once they stop waiting), so it is
+ * off for it. Then a star of a million leaves, whose build took minutes while each leaf's contraction
+ * searched its hub's list (growing as the square of the leaves). */
+static void hubs(void)
+{
+	const uint32_t H = 8, L = 3000, n = H + H * L;
+	uint64_t m = (uint64_t)H * L * 3 + H;
+	uint32_t *a = malloc(m * 3 * sizeof *a), *x = a;
+	for (uint32_t j = 0; j < H * L; j++)
+	{
+		uint32_t h = j / L, leaf = H + j;
+		*x++ = h, *x++ = leaf, *x++ = 1 + j % 7;
+		*x++ = leaf, *x++ = h, *x++ = 2 + j % 5;
+		*x++ = leaf, *x++ = H + (j + 1) % (H * L), *x++ = 1 + j % 3;
+	}
+	for (uint32_t h = 0; h < H; h++)
+		*x++ = h, *x++ = (h + 1) % H, *x++ = 5;
+	struct graph g;
+	sssp_ref_graph(&g, n, m, a);
+	free(a);
+	ASSERT_EQ(setenv("TUCCOMPI_CH_DENSE", "0", 1), 0);
+	check_graph("8 hubs of 3,000 leaves", &g, 0);
+	ASSERT_EQ(unsetenv("TUCCOMPI_CH_DENSE"), 0);
+	graph_free(&g);
+
+	const uint32_t leaves = 1000000;
+	a = malloc((size_t)2 * leaves * 3 * sizeof *a);
+	for (uint32_t i = 0; i < leaves; i++)
+	{
+		x = a + (size_t)6 * i;
+		x[0] = 0, x[1] = i + 1, x[2] = 1 + i % 7;
+		x[3] = i + 1, x[4] = 0, x[5] = 2 + i % 5;
+	}
+	sssp_ref_graph(&g, leaves + 1, (uint64_t)2 * leaves, a);
+	free(a);
+	struct sssp_graph sg = view_of(&g);
+	struct sssp_ch *ch = NULL;
+	char err[512] = "";
+	if (sssp_ch_build(&sg, 2, &ch, NULL, err, sizeof(err)) != 0)
+		FAIL("star of 1,000,000 leaves: %s", err);
+	struct sssp_ch_stats st;
+	sssp_ch_stats(ch, &st);
+	ASSERT_EQ(st.shortcuts, 0);
+	const uint32_t src[] = { 0, 1, 999999, 1000000 };
+	check_sources("star of 1,000,000 leaves", &g, ch, src, 4);
+	printf("star of 1,000,000 leaves: built in %.2f s, %u levels\n", st.build_s, st.levels);
+	sssp_ch_free(ch);
+	graph_free(&g);
+}
+
 int main(void)
 {
 	road_generator();
@@ -539,6 +594,7 @@ int main(void)
 	bad_source();
 	no_contraction();
 	star();
+	hubs();
 	printf("ch_phast: all checks passed\n");
 	return 0;
 }
