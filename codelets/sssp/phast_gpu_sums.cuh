@@ -8,7 +8,7 @@
 // A thread's own part of the lanes' summaries (add_sums)
 struct lane_sums
 {
-	uint32_t lo; // narrow passes: a lane's sum modulo 2^32 (its carries go to s_lsum_hi)
+	uint32_t lo; // narrow passes: a lane's sum of up to 2^16 values (add_sums)
 	uint32_t nv; // in s[0]: the vertices this warp added up (each thread of the warp counts them)
 };
 
@@ -49,7 +49,7 @@ __shared__ uint32_t s_lecc[MAX_LANES], s_linf[MAX_LANES];
 __shared__ uint32_t s_nv;
 
 // Where a finite value's sum goes: in narrow passes into the thread's own registers (8 at 256 lanes,
-// added to the block's words at the end), in 32-bit passes, whose rows need more registers, straight
+// added to the block's words every 2^16 vertices and at the end), in 32-bit passes, whose rows need more registers, straight
 // into the block's words with a shared atomic (there registers for the sums spill, and were slower:
 // docs/apsp.md, "The summaries' atomics"). Eccentricities take a shared atomicMax in both.
 __device__ __forceinline__ void add_lo(uint32_t *lo, uint32_t *hi, uint32_t x)
@@ -59,6 +59,11 @@ __device__ __forceinline__ void add_lo(uint32_t *lo, uint32_t *hi, uint32_t x)
 		atomicAdd(hi, 1u);
 }
 
+// A narrow pass's registers hold a lane's sum without a carry: its values that count are below
+// NARROW_CAP (2^16 - 2), so 2^16 of them fit 32 bits, and every 2^16 vertices a thread adds up its
+// sums go to the block's words. A value of NARROW_CAP or more is not checked here: it raises its
+// lane's eccentricity, which sums_flush compares with NARROW_CAP, and the pass runs again with
+// 32-bit rows (its sums, however wrong, are dropped).
 template <int LPT, bool N>
 __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], const uint32_t (&v)[LPT])
 {
@@ -66,14 +71,8 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 	for (int i = 0; i < LPT; i++)
 		if (v[i] != INF)
 		{
-			if (N && v[i] >= NARROW_CAP)
-				s_over = 1; // perhaps more than a 16-bit row held: the host runs the pass again
 			if constexpr (N)
-			{
 				s[i].lo += v[i];
-				if (s[i].lo < v[i])
-					atomicAdd(&s_lsum_hi[i * 32 + lane], 1u);
-			}
 			else
 				add_lo(&s_lsum_lo[i * 32 + lane], &s_lsum_hi[i * 32 + lane], v[i]);
 			atomicMax(&s_lecc[i * 32 + lane], v[i]);
@@ -82,7 +81,14 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 		}
 		else
 			atomicAdd(&s_linf[i * 32 + lane], 1u);
-	s[0].nv++;
+	if (N && (++s[0].nv & 0xffffu) == 0)
+		for (int i = 0; i < LPT; i++)
+		{
+			add_lo(&s_lsum_lo[i * 32 + lane], &s_lsum_hi[i * 32 + lane], s[i].lo);
+			s[i].lo = 0;
+		}
+	else if (!N)
+		s[0].nv++;
 }
 
 // The block's summaries set to 0 for a pass of K lanes (every thread of the block)
@@ -110,6 +116,9 @@ template <int LPT, bool N> __device__ __forceinline__ void sums_flush(const para
 	if (lane == 0 && s[0].nv)
 		atomicAdd(&s_nv, s[0].nv);
 	__syncthreads();
+	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
+		if (N && s_lecc[i] >= NARROW_CAP)
+			*P.overflow = 1; // perhaps more than a 16-bit row held: the host runs the pass again
 	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
 		if (s_nv != s_linf[i])
 		{

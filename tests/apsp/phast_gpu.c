@@ -11,8 +11,8 @@
  * summaries alone (no rows, no columns: the lowest level's rows are not stored; 16-bit rows below
  * the split levels, or everywhere in the plan without splits, run again with 32-bit ones where a
  * distance reaches 65,534: paths to 65,533 and 65,534, a grid of heavy weights and the road-like
- * graph, with the narrow passes counted; a broom forest summed by one block, whose threads'
- * 32-bit sums of the narrow passes wrap and carry). Exits 77 (skipped) without a CUDA device. */
+ * graph, with the narrow passes counted; a broom forest summed by one block, whose threads add up
+ * more than 2^16 vertices each and whose lanes' sums pass 2^32). Exits 77 (skipped) without a CUDA device. */
 #include <cuda_runtime_api.h>
 
 #include "ch.h"
@@ -243,15 +243,16 @@ static void narrow_path(const char *what, uint32_t a, uint32_t b, unsigned long 
 	*reruns = r1 - r0;
 }
 
-/* The narrow kernels' sums in registers wrap: a broom forest (hubs 0..K-1 on a path of weight 0, each
- * with N / K leaves, arcs both ways of 32,700..32,766) summed by one block alone (share: larger than the
- * GPU's resident blocks), so that each warp adds up about N / 32 leaves or more (a block has at most 32
- * warps) of at least 65,400 from a leaf: more than 2^32 in each thread's 32-bit sum of each lane,
- * carried to the block's high word as it wraps. From leaf s, every hub is at w_s and leaf j at
- * w_s + w_j: the sum is (K + N - 2) w_s + W (W: every leaf's weight), the eccentricity w_s + the
- * largest other weight. One narrow pass of 256 lanes, not run again. (A single star of N leaves
- * would be simpler, but contracting N leaves of one hub costs N^2; the dense-core guard, which judges
- * the hubs' 220 x 220 pairs before the first round, is off for this build.) */
+/* The narrow kernels' sums, in registers up to 2^16 vertices at a time, then in the block's two words:
+ * a broom forest (hubs 0..K-1 on a path of weight 0, each with N / K leaves, arcs both ways of
+ * 32,700..32,766) summed by one block alone (share: larger than the GPU's resident blocks), so that
+ * each warp adds up about N / 32 leaves or more (a block has at most 32 warps) of at least 65,400 from
+ * a leaf: more than 2^16 vertices per thread (its registers go to the block's words before the end)
+ * and more than 2^32 in each lane's sum, carried to the block's high word. From leaf s, every hub is
+ * at w_s and leaf j at w_s + w_j: the sum is (K + N - 2) w_s + W (W: every leaf's weight), the
+ * eccentricity w_s + the largest other weight. One narrow pass of 256 lanes, not run again. The
+ * dense-core guard, which judges the hubs' 220 x 220 pairs before the first round, is off for this
+ * build. */
 static void narrow_carry(void)
 {
 	const uint32_t K = 10000, N = 2200000, lanes = 256;
@@ -281,7 +282,7 @@ static void narrow_carry(void)
 		a[0] = (j - 1) % K, a[1] = v, a[2] = x, a[3] = v, a[4] = (j - 1) % K, a[5] = x;
 		m += 2;
 	}
-	ASSERT((uint64_t)(N / 32 - 64) * (2 * 32700) > (1ull << 32)); /* each thread's lane sum wraps */
+	ASSERT(N / 32 - 64 > 65536 && (uint64_t)N * 65400 > (1ull << 32)); /* a flush per thread; a carry */
 	struct graph g;
 	sssp_ref_graph(&g, N + K, m, arcs);
 	free(arcs);
