@@ -108,11 +108,12 @@ __device__ __forceinline__ uint32_t sat_add(uint32_t d, uint32_t w)
 
 #include "phast_gpu_rows.cuh" // the rows' formats: 32-bit, and 16-bit in narrow passes
 
-// v = min(v, row(q) + w) over the arcs [b, e) of `arcs` (one warp; in the upward sweep only over
-// tails already reached). Returns whether any arc counted. Rows are loaded several at a time.
-template <int LPT, bool N, bool UP>
-__device__ bool fold_arcs(const params &P, const uint2 *arcs, unsigned long long b, unsigned long long e,
-			  unsigned lane, uint32_t (&v)[LPT])
+// f(q, w) for each arc q -> (this vertex) of weight w in [b, e) of `arcs` (one warp; in the upward
+// sweep only the arcs from tails already reached). Returns whether any arc counted. Unrolled, so that
+// several rows are loaded at a time (f stores nothing).
+template <bool UP, typename F>
+__device__ __forceinline__ bool for_arcs(const params &P, const uint2 *arcs, unsigned long long b, unsigned long long e,
+					 unsigned lane, F &&f)
 {
 	bool any = false;
 	for (unsigned long long c = b; c < e; c += 32)
@@ -133,21 +134,67 @@ __device__ bool fold_arcs(const params &P, const uint2 *arcs, unsigned long long
 		}
 		else
 			any = true;
-		// unrolled so that several rows are in flight (the loop stores nothing)
 #pragma unroll ROWS_IN_FLIGHT
 		for (unsigned j = 0; j < cnt; j++)
-		{
-			uint32_t q = __shfl_sync(0xffffffffu, a.x, j), w = __shfl_sync(0xffffffffu, a.y, j);
-			uint32_t u[LPT];
-			row_load<LPT, N>(P, q, lane, u);
-			for (int i = 0; i < LPT; i++)
-				v[i] = min(v[i], sat_add(u[i], w));
-		}
+			f(__shfl_sync(0xffffffffu, a.x, j), __shfl_sync(0xffffffffu, a.y, j));
 	}
 	return any;
 }
 
+// v = min(v, row(q) + w) over the arcs [b, e) of `arcs` (for_arcs), lane by lane in 32 bits
+template <int LPT, bool N, bool UP>
+__device__ bool fold_arcs(const params &P, const uint2 *arcs, unsigned long long b, unsigned long long e,
+			  unsigned lane, uint32_t (&v)[LPT])
+{
+	return for_arcs<UP>(P, arcs, b, e, lane, [&](uint32_t q, uint32_t w) {
+		uint32_t u[LPT];
+		row_load<LPT, N>(P, q, lane, u);
+		for (int i = 0; i < LPT; i++)
+			v[i] = min(v[i], sat_add(u[i], w));
+	});
+}
+
 #include "phast_gpu_sums.cuh" // the summaries (add_sums) and their shared memory
+
+// whole_vertex (below) in a narrow pass, for a vertex with a 16-bit row (p >= s_top): its row and its
+// tails' in halves, two lanes a word, folded with the 16x2 instructions (min16x2, fold16)
+template <int LPT, bool UP>
+__device__ void whole_vertex16(const params &P, uint32_t p, unsigned lane, lane_sums (&s)[LPT], bool store)
+{
+	constexpr int H = LPT / 2;
+	uint32_t x[H], reach[H];
+	const bool reached = P.flag[p] != 0;
+	if (reached)
+		load_words<H>(thin_row<LPT>(P, p, lane), x);
+	else
+		fill_row<H>(x, 0xffffffffu);
+	for (int i = 0; i < H; i++)
+		reach[i] = x[i];
+	const unsigned long long *st = UP ? P.upin_start : P.down_start;
+	bool any = for_arcs<UP>(P, UP ? P.upin : P.down, __ldg(&st[p]), __ldg(&st[p + 1]), lane, [&](uint32_t q, uint32_t w) {
+		uint32_t t[H];
+		tail16<LPT>(P, q, lane, t);
+		fold16<H>(t, w, x, reach);
+	});
+	fold16_end<H>(x, reach);
+	if (UP)
+	{
+		if (reached || any)
+		{
+			store_words<H>(thin_row<LPT>(P, p, lane), x);
+			if (!reached && lane == 0)
+				P.flag[p] = 1;
+		}
+	}
+	else
+	{
+		if (store)
+			store_words<H>(thin_row<LPT>(P, p, lane), x);
+		uint32_t v[LPT];
+		unpack16<LPT>(x, v);
+		add_sums<LPT, true>(P, s, v);
+	}
+}
 
 // Vertex p with a warp of its own. Upward: the minimum over upward in-arcs from reached vertices;
 // p becomes reached if one of them is (or if it is a source). Downward: its final row, stored
@@ -155,6 +202,12 @@ __device__ bool fold_arcs(const params &P, const uint2 *arcs, unsigned long long
 template <int LPT, bool N, bool UP>
 __device__ void whole_vertex(const params &P, uint32_t p, unsigned lane, lane_sums (&s)[LPT], bool store = true)
 {
+	if constexpr (N)
+		if (p >= s_top)
+		{
+			whole_vertex16<LPT, UP>(P, p, lane, s, store);
+			return;
+		}
 	uint32_t v[LPT];
 	bool reached = P.flag[p] != 0;
 	if (reached)

@@ -75,6 +75,21 @@ template <int LPT> __device__ __forceinline__ uint32_t *thin_row(const params &P
 					    (size_t)(p - s_top) * (32 * LPT) + lane * LPT);
 }
 
+// a 32-bit value as a 16-bit row's half, and a 16-bit row's halves (two lanes a word) as values
+__device__ __forceinline__ uint32_t narrow_half(uint32_t v)
+{
+	return v == INF ? NARROW_INF : min(v, NARROW_CAP);
+}
+
+template <int LPT> __device__ __forceinline__ void unpack16(const uint32_t (&x)[LPT / 2], uint32_t (&v)[LPT])
+{
+	for (int i = 0; i < LPT; i++)
+	{
+		const uint32_t h = (x[i / 2] >> (16 * (i & 1))) & 0xffffu;
+		v[i] = h == NARROW_INF ? INF : h;
+	}
+}
+
 // vertex p's row (the thread's LPT lanes of it), loaded, stored, or lowered lane by lane (atomicMin)
 template <int LPT, bool N> __device__ __forceinline__ void row_load(const params &P, uint32_t p, unsigned lane, uint32_t (&v)[LPT])
 {
@@ -84,11 +99,7 @@ template <int LPT, bool N> __device__ __forceinline__ void row_load(const params
 			static_assert(LPT >= 4, "16-bit rows are for 128 and 256 lanes");
 			uint32_t x[LPT / 2];
 			load_words<LPT / 2>(thin_row<LPT>(P, p, lane), x);
-			for (int i = 0; i < LPT; i++)
-			{
-				const uint32_t h = (x[i / 2] >> (16 * (i & 1))) & 0xffffu;
-				v[i] = h == NARROW_INF ? INF : h;
-			}
+			unpack16<LPT>(x, v);
 			return;
 		}
 	load_words<LPT>(wide_row<LPT>(P, p, lane), v);
@@ -99,15 +110,61 @@ template <int LPT, bool N> __device__ __forceinline__ void row_store(const param
 	if constexpr (N)
 		if (p >= s_top)
 		{
-			uint32_t h[LPT], x[LPT / 2];
-			for (int i = 0; i < LPT; i++)
-				h[i] = v[i] == INF ? NARROW_INF : min(v[i], NARROW_CAP);
+			uint32_t x[LPT / 2];
 			for (int i = 0; i < LPT / 2; i++)
-				x[i] = h[2 * i] | h[2 * i + 1] << 16;
+				x[i] = narrow_half(v[2 * i]) | narrow_half(v[2 * i + 1]) << 16;
 			store_words<LPT / 2>(thin_row<LPT>(P, p, lane), x);
 			return;
 		}
 	store_words<LPT>(wide_row<LPT>(P, p, lane), v);
+}
+
+// Narrow passes fold a 16-bit row over its arcs two lanes a word, with sm_90's 16x2 min and add
+// (emulated before it). Per arc and word: t = the tail's halves, x = min(x, min(t, CAP - w) + w), and
+// reach = min(reach, t). No half wraps: min(t, CAP - w) + w is at most NARROW_CAP. A finite tail
+// whose sum is NARROW_CAP or more gives NARROW_CAP, which flags the pass (sums_flush), as its 32-bit
+// sum would; an INF tail also gives NARROW_CAP, so a half whose tails and own row are all INF
+// (reach NARROW_INF) is made INF at the end (fold16_end). The exact halves are the 32-bit fold's.
+__device__ __forceinline__ uint32_t min16x2(uint32_t a, uint32_t b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+	uint32_t r;
+	asm("min.u16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+	return r;
+#else
+	return __vminu2(a, b);
+#endif
+}
+
+// the thread's part of tail q's row as halves (a 32-bit row, above s_top, converted)
+template <int LPT> __device__ __forceinline__ void tail16(const params &P, uint32_t q, unsigned lane, uint32_t (&t)[LPT / 2])
+{
+	if (q >= s_top)
+	{
+		load_words<LPT / 2>(thin_row<LPT>(P, q, lane), t);
+		return;
+	}
+	uint32_t u[LPT];
+	load_words<LPT>(wide_row<LPT>(P, q, lane), u);
+	for (int i = 0; i < LPT / 2; i++)
+		t[i] = narrow_half(u[2 * i]) | narrow_half(u[2 * i + 1]) << 16;
+}
+
+template <int H>
+__device__ __forceinline__ void fold16(const uint32_t (&t)[H], uint32_t w, uint32_t (&x)[H], uint32_t (&reach)[H])
+{
+	const uint32_t wc = min(w, NARROW_CAP), w2 = wc * 0x10001u, lim = (NARROW_CAP - wc) * 0x10001u;
+	for (int i = 0; i < H; i++)
+	{
+		x[i] = __viaddmin_u16x2(min16x2(t[i], lim), w2, x[i]);
+		reach[i] = min16x2(reach[i], t[i]);
+	}
+}
+
+template <int H> __device__ __forceinline__ void fold16_end(uint32_t (&x)[H], const uint32_t (&reach)[H])
+{
+	for (int i = 0; i < H; i++)
+		x[i] |= __vcmpeq2(reach[i], 0xffffffffu);
 }
 
 template <int LPT, bool N> __device__ __forceinline__ void row_lower(const params &P, uint32_t p, unsigned lane, const uint32_t (&v)[LPT])
