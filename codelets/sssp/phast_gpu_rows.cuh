@@ -10,9 +10,10 @@
 // s_top is past every level that splits its vertices among warps (their rows take atomicMin, which
 // has no 16-bit form): the top of the hierarchy, a few thousand vertices. A 16-bit row holds
 // NARROW_INF for INF and at most NARROW_CAP; a distance of NARROW_CAP or more sets the pass's
-// overflow word, and the host runs the pass again with 32-bit rows (s_top = n). Registers hold
-// 32-bit values either way; only loads and stores convert. (24-bit rows were slower than 32-bit on
-// road-like graphs: docs/apsp.md.)
+// overflow word, and the host runs the pass again with 32-bit rows (s_top = n). A vertex with a
+// 16-bit row is folded over its arcs in halves, two lanes a word (fold16); the summaries and the
+// 32-bit rows take 32-bit values. (24-bit rows were slower than 32-bit on road-like graphs:
+// docs/apsp.md.)
 constexpr uint32_t NARROW_INF = 0xffffu, NARROW_CAP = 0xfffeu;
 
 // W 32-bit words at r, as vectors of 4, 2 or 1 (r aligned to match)

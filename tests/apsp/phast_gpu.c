@@ -359,6 +359,10 @@ int main(void)
 	narrow_path("path to 65,534 (32-bit again)", 30000, 35534, &np, &nr);
 	if (!nr)
 		FAIL("path to 65,534: no narrow pass ran again with 32-bit rows");
+	/* an arc heavier than a 16-bit row holds (the 16x2 fold clamps it to 65,534) */
+	narrow_path("an arc of 100,000 (32-bit again)", 3, 100000, &np, &nr);
+	if (!nr)
+		FAIL("an arc of 100,000: no narrow pass ran again with 32-bit rows");
 	ASSERT_EQ(graph_gen_grid(30, 30, 1000, 3000, 4, &g, &err), 0);
 	check("grid 30x30 1000..3000 (wide)", &g, 0);
 	graph_free(&g);
