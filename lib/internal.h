@@ -102,6 +102,7 @@ struct _tuccompi_state
 	int quiet;
 	int mk, mk_max;
 	int nunits;
+	int host_work; /* tuccompi_host_work_begin() calls not yet ended: StarPU's workers paused */
 	struct tuccompi_unit units[STARPU_NMAXWORKERS];
 	int worker_unit[STARPU_NMAXWORKERS]; /* worker id -> unit index, -1 none */
 	int unit_failed[STARPU_NMAXWORKERS]; /* per unit: taken out after a failure (tuccompi_task_fail) */

@@ -518,9 +518,27 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 	return 0;
 }
 
+void tuccompi_host_work_begin(void)
+{
+	if (!_tuccompi.initialized)
+		return;
+	starpu_pause(); /* StarPU counts them: the workers sleep until as many starpu_resume() */
+	_tuccompi.host_work++;
+}
+
+void tuccompi_host_work_end(void)
+{
+	if (!_tuccompi.initialized || _tuccompi.host_work == 0)
+		return;
+	_tuccompi.host_work--;
+	starpu_resume();
+}
+
 int tuccompi_finalize(void)
 {
 	TUCCOMPI_REQUIRE_INIT();
+	while (_tuccompi.host_work > 0) /* paused workers would never finish the tasks waited for below */
+		tuccompi_host_work_end();
 	int ret = 0;
 	/* every rank is here (and its task sets done): the layer may close */
 	if (_tuccompi_link_on())
