@@ -128,11 +128,11 @@ TUCCOMPI_API int tuccompi_mpi_active(void);
  *  (its CPU workers and its GPUs' host threads) poll for tasks, so that a task starts at once; they
  *  also take whole cores from this process's other threads. Between tuccompi_host_work_begin() and
  *  its tuccompi_host_work_end() they sleep instead, for host work that wants every core (building an
- *  index on all cores, parsing on several threads): a contraction hierarchy of the APSP case study
- *  built on 2 cores beside 2 polling workers took 2.1-2.5x as long. Tasks submitted meanwhile wait until
- *  the end, so a program must not wait for its tasks (tuccompi_wait()) in between. Calls nest (the
- *  workers wake at the last end); from one thread; local to this process; outside tuccompi_init() ..
- *  tuccompi_finalize() they do nothing, and tuccompi_finalize() ends any left. */
+ *  index on all cores, parsing on several threads; the APSP case study's contraction hierarchy built
+ *  twice as fast so, docs/apsp.md). Tasks submitted meanwhile wait until the end, so a program must
+ *  not wait for its tasks (tuccompi_wait()) in between. Calls nest (the workers wake at the last
+ *  end); from one thread; local to this process; outside tuccompi_init() .. tuccompi_finalize() they
+ *  do nothing, and tuccompi_finalize() ends any left. */
 TUCCOMPI_API void tuccompi_host_work_begin(void);
 TUCCOMPI_API void tuccompi_host_work_end(void);
 

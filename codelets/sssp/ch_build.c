@@ -434,11 +434,11 @@ static void mark_dirty(struct build *b, struct worker *wk, uint32_t y)
 /* x, being contracted, leaves y's list l. A short list loses it at once. A long one (a hub's, whose
  * neighbours are contracted by the thousand in one round) keeps it, flagged, until the end of
  * job_apply drops all of this round's contracted vertices in one pass: a hub with k contracted
- * neighbours then costs one pass over its list, not k (a star of 200,000 leaves took 12 s to build,
- * growing as the square; it takes 0.4 s now). That pass keeps the order of the arcs it keeps; a short
- * list moves its last arc into x's place, as before, so graphs without long lists contract exactly as
- * they did. Only y's owner calls this, and no merge looks for x in the meantime: shortcuts never join
- * two vertices of I. */
+ * neighbours then costs one pass over its list, not k searches of it (a star's leaves cost the square
+ * of their number before: docs/apsp.md, "PHAST"). That pass keeps the order of the arcs it keeps; a
+ * short list moves its last arc into x's place, as before, so graphs without long lists contract
+ * exactly as they did. Only y's owner calls this, and no merge looks for x in the meantime: shortcuts
+ * never join two vertices of I. */
 static void unlink_arc(struct build *b, struct worker *wk, struct dlist *l, uint32_t y, uint32_t x, uint8_t stale)
 {
 	mark_dirty(b, wk, y);

@@ -126,8 +126,8 @@ static int phast_prepare(struct sssp_plan *p, char *why, size_t whylen)
 		st->from_cache = 1;
 	else
 	{
-		/* every core for the build: the runtime's polling workers sleep meanwhile (on 2 cores
-		 * beside 2 polling CPU workers the road-like 1M graph's took 14.9 s instead of 7.8) */
+		/* every core for the build: the runtime's polling workers sleep meanwhile (beside them the
+		 * build took twice as long: docs/apsp.md, "PHAST", the build with the workers asleep) */
 		tuccompi_host_work_begin();
 		int ret = sssp_ch_build(p->g, cores(p), &st->ch, &st->stats, why, whylen);
 		tuccompi_host_work_end();

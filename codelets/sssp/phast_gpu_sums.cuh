@@ -49,9 +49,10 @@ __shared__ uint32_t s_lecc[MAX_LANES], s_linf[MAX_LANES];
 __shared__ uint32_t s_nv;
 
 // Where a finite value's sum goes: in narrow passes into the thread's own registers (8 at 256 lanes,
-// added to the block's words every 2^16 vertices and at the end), in 32-bit passes, whose rows need more registers, straight
-// into the block's words with a shared atomic (there registers for the sums spill, and were slower:
-// docs/apsp.md, "The summaries' atomics"). Eccentricities take a shared atomicMax in both.
+// added to the block's words every 2^16 vertices and at the end), in 32-bit passes, whose rows need
+// more registers, straight into the block's words with a shared atomic (there registers for the sums
+// spill, and were slower: docs/apsp.md, "The summaries' atomics"). Eccentricities take a shared
+// atomicMax in both.
 __device__ __forceinline__ void add_lo(uint32_t *lo, uint32_t *hi, uint32_t x)
 {
 	const uint32_t old = atomicAdd(lo, x);
