@@ -76,10 +76,17 @@ template <int LPT> __device__ __forceinline__ uint32_t *thin_row(const params &P
 					    (size_t)(p - s_top) * (32 * LPT) + lane * LPT);
 }
 
-// a 32-bit value as a 16-bit row's half, and a 16-bit row's halves (two lanes a word) as values
+// a 32-bit value as a 16-bit row's half; a thread's values as a 16-bit row's halves (two lanes a
+// word), and back
 __device__ __forceinline__ uint32_t narrow_half(uint32_t v)
 {
 	return v == INF ? NARROW_INF : min(v, NARROW_CAP);
+}
+
+template <int LPT> __device__ __forceinline__ void pack16(const uint32_t (&v)[LPT], uint32_t (&x)[LPT / 2])
+{
+	for (int i = 0; i < LPT / 2; i++)
+		x[i] = narrow_half(v[2 * i]) | narrow_half(v[2 * i + 1]) << 16;
 }
 
 template <int LPT> __device__ __forceinline__ void unpack16(const uint32_t (&x)[LPT / 2], uint32_t (&v)[LPT])
@@ -112,8 +119,7 @@ template <int LPT, bool N> __device__ __forceinline__ void row_store(const param
 		if (p >= s_top)
 		{
 			uint32_t x[LPT / 2];
-			for (int i = 0; i < LPT / 2; i++)
-				x[i] = narrow_half(v[2 * i]) | narrow_half(v[2 * i + 1]) << 16;
+			pack16<LPT>(v, x);
 			store_words<LPT / 2>(thin_row<LPT>(P, p, lane), x);
 			return;
 		}
@@ -147,8 +153,7 @@ template <int LPT> __device__ __forceinline__ void tail16(const params &P, uint3
 	}
 	uint32_t u[LPT];
 	load_words<LPT>(wide_row<LPT>(P, q, lane), u);
-	for (int i = 0; i < LPT / 2; i++)
-		t[i] = narrow_half(u[2 * i]) | narrow_half(u[2 * i + 1]) << 16;
+	pack16<LPT>(u, t);
 }
 
 template <int H>

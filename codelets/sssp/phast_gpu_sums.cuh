@@ -82,14 +82,13 @@ __device__ __forceinline__ void add_sums(const params &P, lane_sums (&s)[LPT], c
 		}
 		else
 			atomicAdd(&s_linf[i * 32 + lane], 1u);
-	if (N && (++s[0].nv & 0xffffu) == 0)
+	s[0].nv++;
+	if (N && (s[0].nv & 0xffffu) == 0)
 		for (int i = 0; i < LPT; i++)
 		{
 			add_lo(&s_lsum_lo[i * 32 + lane], &s_lsum_hi[i * 32 + lane], s[i].lo);
 			s[i].lo = 0;
 		}
-	else if (!N)
-		s[0].nv++;
 }
 
 // The block's summaries set to 0 for a pass of K lanes (every thread of the block)
@@ -118,9 +117,9 @@ template <int LPT, bool N> __device__ __forceinline__ void sums_flush(const para
 		atomicAdd(&s_nv, s[0].nv);
 	__syncthreads();
 	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
+	{
 		if (N && s_lecc[i] >= NARROW_CAP)
 			*P.overflow = 1; // perhaps more than a 16-bit row held: the host runs the pass again
-	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
 		if (s_nv != s_linf[i])
 		{
 			unsigned j = (i % 32) * LPT + i / 32; // lane i % 32's lane i / 32 (add_sums)
@@ -128,6 +127,7 @@ template <int LPT, bool N> __device__ __forceinline__ void sums_flush(const para
 			atomicMax(&P.acc_ecc[j], s_lecc[i]);
 			atomicAdd(&P.acc_cnt[j], s_nv - s_linf[i]);
 		}
+	}
 	for (unsigned i = threadIdx.x; i < K; i += blockDim.x)
 	{
 		struct sssp_harm h = { (unsigned long long)s_harm[1][i] << 32 | s_harm[0][i],
