@@ -502,22 +502,29 @@ static void no_contraction(void)
 	printf("random 3000: %s\n", err);
 }
 
-/* A star of 50,000 leaves, arcs both ways: it contracts without a single shortcut (every leaf's paths
- * run through the hub). The hub's 2.5e9 shortcut candidates once made the guard refuse it before the
- * first round; the hub now waits until its leaves are gone. Every PHAST row equals Dijkstra's. */
-static void star(void)
+/* A star: hub 0 and leaves 1..leaves, arcs both ways (out 1..7, back 2..6). */
+static void star_graph(struct graph *g, uint32_t leaves)
 {
-	const uint32_t leaves = 50000;
 	uint32_t *a = malloc((size_t)2 * leaves * 3 * sizeof *a);
+	ASSERT(a);
 	for (uint32_t i = 0; i < leaves; i++)
 	{
 		uint32_t *x = a + (size_t)6 * i;
 		x[0] = 0, x[1] = i + 1, x[2] = 1 + i % 7;
 		x[3] = i + 1, x[4] = 0, x[5] = 2 + i % 5;
 	}
-	struct graph g;
-	sssp_ref_graph(&g, leaves + 1, (uint64_t)2 * leaves, a);
+	sssp_ref_graph(g, leaves + 1, (uint64_t)2 * leaves, a);
 	free(a);
+}
+
+/* A star of 50,000 leaves, arcs both ways: it contracts without a single shortcut (every leaf's paths
+ * run through the hub). The hub's 2.5e9 shortcut candidates once made the guard refuse it before the
+ * first round; the hub now waits until its leaves are gone. Every PHAST row equals Dijkstra's. */
+static void star(void)
+{
+	const uint32_t leaves = 50000;
+	struct graph g;
+	star_graph(&g, leaves);
 	struct sssp_graph sg = view_of(&g);
 	struct sssp_ch *ch = NULL;
 	char err[512] = "";
@@ -561,15 +568,7 @@ static void hubs(void)
 	graph_free(&g);
 
 	const uint32_t leaves = 1000000;
-	a = malloc((size_t)2 * leaves * 3 * sizeof *a);
-	for (uint32_t i = 0; i < leaves; i++)
-	{
-		x = a + (size_t)6 * i;
-		x[0] = 0, x[1] = i + 1, x[2] = 1 + i % 7;
-		x[3] = i + 1, x[4] = 0, x[5] = 2 + i % 5;
-	}
-	sssp_ref_graph(&g, leaves + 1, (uint64_t)2 * leaves, a);
-	free(a);
+	star_graph(&g, leaves);
 	struct sssp_graph sg = view_of(&g);
 	struct sssp_ch *ch = NULL;
 	char err[512] = "";
@@ -592,16 +591,8 @@ static void hubs(void)
 static void unsorted_rows(void)
 {
 	const uint32_t leaves = 300000;
-	uint32_t *a = malloc((size_t)2 * leaves * 3 * sizeof *a);
-	for (uint32_t i = 0; i < leaves; i++)
-	{
-		uint32_t *x = a + (size_t)6 * i;
-		x[0] = 0, x[1] = i + 1, x[2] = 1 + i % 7;
-		x[3] = i + 1, x[4] = 0, x[5] = 2 + i % 5;
-	}
 	struct graph g;
-	sssp_ref_graph(&g, leaves + 1, (uint64_t)2 * leaves, a);
-	free(a);
+	star_graph(&g, leaves);
 	ASSERT_EQ(g.rowptr[1], leaves);
 
 	/* the messy copy: row 0 has 2 x leaves arcs, from the last leaf to the first, each light then heavy */
