@@ -95,7 +95,8 @@ static int dlist_merge(struct dlist *l, uint32_t v, uint32_t w, uint32_t mid)
 	return dlist_push(l, v, w, mid);
 }
 
-static int cmp_darc_vw(const void *a, const void *b)
+/* Arcs by head, then by weight (a list's heads are distinct, but for an input row's parallel arcs). */
+static int cmp_darc(const void *a, const void *b)
 {
 	const struct darc *x = a, *y = b;
 	return x->v != y->v ? (x->v < y->v ? -1 : 1) : (x->w > y->w) - (x->w < y->w);
@@ -104,7 +105,7 @@ static int cmp_darc_vw(const void *a, const void *b)
 /* The list sorted by head, each head's lightest arc kept (dlist_merge over the whole list). */
 static void in_order(struct dlist *l)
 {
-	qsort(l->a, l->len, sizeof *l->a, cmp_darc_vw);
+	qsort(l->a, l->len, sizeof *l->a, cmp_darc);
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < l->len; i++)
 		if (!k || l->a[i].v != l->a[k - 1].v)
@@ -547,12 +548,6 @@ static void job_reprioritise(struct sssp_pool *p, unsigned tid)
 }
 
 /* ---------------------------------------------------------------- the result */
-
-static int cmp_darc(const void *a, const void *b)
-{
-	const struct darc *x = a, *y = b;
-	return x->v < y->v ? -1 : x->v > y->v;
-}
 
 /* Lay the frozen lists out by position. */
 static struct sssp_ch *assemble(struct build *b)

@@ -587,7 +587,8 @@ static void hubs(void)
 /* A hub's row out of order and with parallel arcs (struct sssp_graph asks for neither, but a C caller
  * may give both; the graph library's CSR has neither): a star of 300,000 leaves whose hub row is
  * reversed and has each arc twice, the second heavier. Its hierarchy is the clean star's, byte for
- * byte, and builds as fast: the builder once searched the hub's list for each of its arcs (N^2). */
+ * byte; both build times are printed (the builder once searched the hub's list for each of its arcs,
+ * N^2: docs/apsp.md, "PHAST"). */
 static void unsorted_rows(void)
 {
 	const uint32_t leaves = 300000;
