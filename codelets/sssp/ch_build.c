@@ -30,6 +30,7 @@
 #define CH_DENSE_MIN 1024 /* ... with more vertices than this, and n / 16, is not contracted */
 #define CH_DENSE_PAIRS 8.0 /* nor are vertices with this x CH_DENSE x n x (d0 + 1) in x out pairs */
 #define CH_DENSE_PAIRS_MIN 4e6 /* (when there are more than this: smaller ones take seconds at most) */
+#define CH_DENSE_SCANS 1024.0  /* before the first round, also first_scans() above this x CH_DENSE x n */
 #define CH_DEFER_PAIRS 4e6     /* a vertex with more in x out pairs waits: its priority is not computed */
 #define CH_DEFERRED (INT64_MAX / 4) /* the priority of a vertex that waits */
 #define CH_STALE_LEN 64 /* job_apply drops contracted vertices from longer lists in one pass (unlink_arc) */
@@ -665,6 +666,36 @@ static void build_free(struct build *b)
 	free(b->wk);
 }
 
+/* The arcs the first priorities' witness searches scan, to first order: the search for vertex x from
+ * its in-neighbour u scans the arcs of u's out-neighbours (x's own are its compares), so each
+ * non-waiting x costs the sum of h(u) = sum(out-degree of u's out-neighbours) over its u that have a
+ * shortcut candidate (x has another out-neighbour than u). A leaf (one neighbour) has none, and a
+ * hub's leaves cost it its compares only; an R-MAT vertex's u reach hubs of thousands of arcs. Negative when the h array cannot be allocated. */
+static double first_scans(const struct build *b)
+{
+	uint64_t *h = malloc((size_t)b->n * sizeof *h);
+	if (!h)
+		return -1;
+	for (uint32_t u = 0; u < b->n; u++)
+	{
+		h[u] = 0;
+		for (uint32_t k = 0; k < b->out[u].len; k++)
+			h[u] += b->out[b->out[u].a[k].v].len;
+	}
+	double scans = 0;
+	for (uint32_t x = 0; x < b->n; x++)
+		if (!waits(b, x))
+			for (uint32_t k = 0; k < b->in[x].len; k++)
+			{
+				uint32_t u = b->in[x].a[k].v;
+				const struct dlist *o = &b->out[x];
+				if (o->len > 1 || (o->len == 1 && o->a[0].v != u)) /* else no pair needs a search */
+					scans += (double)h[u];
+			}
+	free(h);
+	return scans;
+}
+
 /* Road networks and grids contract from the periphery in: while many vertices remain, their
  * average degree stays near the input's. Graphs without that structure (random, R-MAT, social)
  * grow a dense core instead, and each round costs more than the last; R-MAT's hubs make vertices
@@ -674,10 +705,22 @@ static void build_free(struct build *b)
  * degree) of the remaining vertices above CH_DENSE_PAIRS x CH_DENSE x n x (d0 + 1) and
  * CH_DENSE_PAIRS_MIN. The pairs are what the next round's priorities cost, so vertices that wait
  * (hubs, waits()) do not count: they are evaluated only once their neighbours are gone; a core made
- * only of vertices that wait cannot go on and counts as dense. The thresholds and the profiles they
- * were set from (road-like, grids, random, R-MAT) are in docs/apsp.md (PHAST). TUCCOMPI_CH_DENSE=X sets
- * the factor; 0 turns the guard off (a core of waiting vertices is then contracted all the same). */
-static int dense_core(const struct build *b, double factor, double d0, double *deg)
+ * only of vertices that wait cannot go on and counts as dense. Hubs that stop waiting bring their
+ * pairs at once, and lose them as their last neighbours go: pairs above the limit (and at most 16 times
+ * it: hubs of 2,000 or more leaves stop waiting at 4e6 pairs, at most 16 times the limit's share of
+ * their leaves) that came with them (under the limit at the check before, fewer vertices waiting
+ * now) are given rounds while they fall by a quarter a round. *was holds the previous check's pairs and waiting vertices (pairs negative before the
+ * first round), updated. The thresholds and the profiles they were set from (road-like, grids,
+ * random, R-MAT, hubs) are in docs/apsp.md (PHAST). TUCCOMPI_CH_DENSE=X sets the factor; 0 turns
+ * the guard off (a core of waiting vertices is then contracted all the same). */
+struct dense_was
+{
+	double pairs;     /* negative before the first check */
+	uint32_t waiting;
+	int grace;        /* above the limit by hubs that stopped waiting: the pairs must fall */
+};
+
+static int dense_core(const struct build *b, double factor, double d0, double *deg, struct dense_was *was)
 {
 	if (!b->nrem)
 		return 0;
@@ -698,8 +741,27 @@ static int dense_core(const struct build *b, double factor, double d0, double *d
 		return 0;
 	if (waiting == b->nrem)
 		return 1;
-	if (pairs > CH_DENSE_PAIRS_MIN && pairs > CH_DENSE_PAIRS * factor * ((double)b->n * d0 + b->n))
-		return 1;
+	double limit = CH_DENSE_PAIRS * factor * ((double)b->n * d0 + b->n);
+	struct dense_was prev = *was;
+	*was = (struct dense_was){ pairs, waiting, 0 };
+	if (pairs > CH_DENSE_PAIRS_MIN && pairs > limit)
+	{
+		if (prev.pairs < 0)
+		{
+			/* before the first round: the pairs refuse the graph if its searches cost too */
+			double scans = first_scans(b);
+			if (scans < 0 || scans > CH_DENSE_SCANS * factor * b->n)
+				return 1;
+		}
+		else
+		{
+			/* hubs stopped waiting, or their pairs keep falling: another round */
+			int hubs_came = prev.pairs <= limit && waiting < prev.waiting && pairs <= 16 * limit;
+			if (!hubs_came && !(prev.grace && pairs <= 0.75 * prev.pairs))
+				return 1;
+		}
+		was->grace = 1;
+	}
 	return b->nrem > CH_DENSE_MIN && b->nrem > b->n / 16 && *deg > factor * d0 && *deg > 16;
 }
 
@@ -790,7 +852,8 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 	b.nrem = n;
 	unsigned rounds = 0;
 	/* hubs already make the first priorities cost in x out witness searches each */
-	int is_dense = dense_core(&b, dense, d0, &core_deg);
+	struct dense_was was = { -1, 0, 0 };
+	int is_dense = dense_core(&b, dense, d0, &core_deg, &was);
 	if (!is_dense)
 		sssp_pool_run(&pool, job_priority_all, n);
 	while (b.nrem && !b.failed && !is_dense)
@@ -836,7 +899,7 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 		for (unsigned t = 0; t < b.T; t++)
 			for (size_t k = 0; k < b.wk[t].dlen; k++)
 				b.dirty[b.wk[t].dirty[k]] = 0;
-		is_dense = dense_core(&b, dense, d0, &core_deg);
+		is_dense = dense_core(&b, dense, d0, &core_deg, &was);
 	}
 	sssp_pool_stop(&pool);
 	if (b.failed)
