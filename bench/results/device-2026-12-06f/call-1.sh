@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Device call 1 of the 2026-12-06f series, with `make bundle` of 7341ada (main; its GPU code is
-# 51e7f9c's) and bundle/variants.tar.xz (v-prof: 7341ada with ../device-2026-12-06e/chp.patch, the
+# Device call 1 of the 2026-12-06f series, with `make bundle` of c1067be (main; its GPU code is
+# 51e7f9c's; phast_gpu's broom now built with the dense-core guard on) and bundle/variants.tar.xz
+# (v-prof: 7341ada with ../device-2026-12-06e/chp.patch, the
 # build's per-phase timer, CHP=1 prints it, CHT=N sets the threads; v-adapt: also pool-chunk.patch).
 # Part A, on an H200 only (no H200 came in the 2026-12-06d and -e series): the PHAST GPU tests, then
 # bench/apsp.sh on the deep graphs, REPS=2: issue 24's item 2 (GPU PHAST against the 4.8 TB/s floor)
@@ -23,7 +24,10 @@ case "$(nvidia-smi --query-gpu=name --format=csv,noheader)" in
 	mkdir -p $OUT/apsp && cp $a/*.csv $a/output-apsp.txt $OUT/apsp/ 2>/dev/null
 	python3 bench/apsp_table.py $OUT/apsp 2>&1 | tail -6
 	;;
-*) echo "== not an H200: part A not run" ;;
+*)
+	echo "== not an H200: part A not run; phast_gpu (its broom built with the guard on)"
+	t 150 "$B/tests/apsp/phast_gpu"
+	;;
 esac
 echo "== part B $(el)"
 tar xJf $B/variants.tar.xz -C /tmp
