@@ -37,9 +37,14 @@ void sssp_pool_start(struct sssp_pool *p, unsigned n, void *ctx);
 void sssp_pool_run(struct sssp_pool *p, sssp_pool_fn fn, uint64_t total);
 void sssp_pool_stop(struct sssp_pool *p);
 
-/* The next chunk of items [*b, *e) of the running job; 0 when none is left. */
+/* The next chunk of items [*b, *e) of the running job; 0 when none is left. A chunk is at most a
+ * quarter of an even share (total / 4n), so that a job of few costly items (a contraction round's
+ * last vertices) still spreads over every thread. */
 static inline int sssp_pool_chunk(struct sssp_pool *p, uint64_t chunk, uint64_t *b, uint64_t *e)
 {
+	uint64_t share = p->total / (4 * (uint64_t)p->n);
+	if (chunk > share)
+		chunk = share ? share : 1;
 	uint64_t s = __atomic_fetch_add(&p->next, chunk, __ATOMIC_RELAXED);
 	if (s >= p->total)
 		return 0;
