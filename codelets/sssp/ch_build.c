@@ -1,8 +1,9 @@
 /* The contraction hierarchy builder (see ch.h for the algorithm and the layout).
  *
  * Parameters: witness searches settle at most CH_SIM_SETTLED vertices when estimating a
- * priority and CH_REAL_SETTLED when contracting; priority = 2 * edge difference +
- * contracted neighbours + level. A round of the build, on a pool of threads:
+ * priority and CH_REAL_SETTLED when contracting, and scan no hub's whole list where a shorter
+ * way answers them (CH_BACK_ARCS, witness()); priority = 2 * edge difference + contracted
+ * neighbours + level. A round of the build, on a pool of threads:
  *   1. select: every remaining vertex whose (priority, hash of id) is below all its
  *      remaining neighbours' joins the independent set I;
  *   2. shortcuts: each x of I runs witness searches from its in-neighbours (read only);
@@ -31,6 +32,8 @@
 #define CH_DENSE_PAIRS 8.0 /* nor are vertices with this x CH_DENSE x n x (d0 + 1) in x out pairs */
 #define CH_DENSE_PAIRS_MIN 4e6 /* (when there are more than this: smaller ones take seconds at most) */
 #define CH_DENSE_SCANS 1024.0  /* before the first round, also first_scans() above this x CH_DENSE x n */
+#define CH_BACK_ARCS 1024 /* a hub: more arcs; searched from, when this many times ... */
+#define CH_BACK_RATIO 64  /* ... the targets: the searches run back from each target */
 #define CH_DEFER_PAIRS 4e6     /* a vertex with more in x out pairs waits: its priority is not computed */
 #define CH_DEFERRED (INT64_MAX / 4) /* the priority of a vertex that waits */
 #define CH_STALE_LEN 64 /* job_apply drops contracted vertices from longer lists in one pass (unlink_arc) */
@@ -236,13 +239,35 @@ static struct hitem heap_pop(struct worker *w)
 	return top;
 }
 
-/* Witness search: Dijkstra from s in the remaining graph without x, keys dist << 1 | flag,
- * flag = the path passes through a vertex selected in this round (only when @p flags):
- * lexicographic (distance, flag) is monotone, so Dijkstra gives the least key. Stops when
- * the next key exceeds maxkey or after @p limit settled vertices; key/stamp then hold upper
- * bounds of real paths. */
-static void witness(struct build *b, struct worker *wk, uint32_t s, uint32_t x, uint64_t maxkey, unsigned limit,
-		    unsigned maxhops, int flags, uint32_t targets)
+/* Relax arc y -> z of weight w (or z -> y, searching backwards) from key k at hops h. */
+static inline int relax(const struct build *b, struct worker *wk, uint64_t k, uint32_t h, uint32_t z, uint32_t w,
+			int flags)
+{
+	uint64_t nk = k + ((uint64_t)w << 1);
+	if (flags && b->state[z] == SELECTED)
+		nk |= 1;
+	struct label *lz = &wk->lab[z];
+	if (lz->stamp != wk->cur || nk < lz->key)
+	{
+		*lz = (struct label){ nk, wk->cur, h };
+		return heap_push(wk, nk, z);
+	}
+	return 0;
+}
+
+/* Witness search: Dijkstra from s in the remaining graph without x, along @p adj (b->out: paths
+ * from s; b->in: paths to s, backwards), keys dist << 1 | flag, flag = the path passes through a
+ * vertex selected in this round (only when @p flags; the ends of a witness, x's neighbours, never
+ * are): lexicographic (distance, flag) is monotone, so Dijkstra gives the least key. Stops when
+ * the next key exceeds maxkey, after @p limit settled vertices, or once its @p targets (the heads
+ * of @p tl, marked in wk->target when @p stop is NO_STOP, else stop alone) are settled; key/stamp
+ * then hold upper bounds of real paths. A vertex of more than CH_BACK_ARCS arcs (a hub) reached on
+ * the way relaxes only its arcs to the targets, found in their own lists when those are shorter:
+ * a witness through a hub then ends at a target, which keeps the keys upper bounds. */
+#define NO_STOP UINT32_MAX
+static void witness(struct build *b, struct worker *wk, const struct dlist *adj, uint32_t s, uint32_t x,
+		    uint64_t maxkey, unsigned limit, unsigned maxhops, int flags, const struct dlist *tl, uint32_t targets,
+		    uint32_t stop)
 {
 	if (++wk->cur == 0)
 	{
@@ -250,9 +275,9 @@ static void witness(struct build *b, struct worker *wk, uint32_t s, uint32_t x, 
 			wk->lab[v].stamp = 0;
 		wk->cur = 1;
 	}
-	uint32_t cur = wk->cur;
+	const struct dlist *radj = adj == b->out ? b->in : b->out;
 	wk->hlen = 0;
-	wk->lab[s] = (struct label){ 0, cur, 0 };
+	wk->lab[s] = (struct label){ 0, wk->cur, 0 };
 	if (heap_push(wk, 0, s) < 0)
 	{
 		fail(b, -ENOMEM);
@@ -268,30 +293,40 @@ static void witness(struct build *b, struct worker *wk, uint32_t s, uint32_t x, 
 		if (it.k > maxkey || ++settled > limit)
 			break;
 		/* every target settled: their keys are final */
-		if (wk->target[y] == wk->tcur && y != s && --targets == 0)
+		if ((stop == NO_STOP ? wk->target[y] == wk->tcur : y == stop) && y != s && --targets == 0)
 			break;
 		if (wk->lab[y].hops >= maxhops)
 			continue;
 		uint32_t h = wk->lab[y].hops + 1;
-		const struct dlist *l = &b->out[y];
-		for (uint32_t i = 0; i < l->len; i++)
+		const struct dlist *l = &adj[y];
+		int rc = 0;
+		uint64_t other = 0;
+		if (y != s && l->len > CH_BACK_ARCS)
+			for (uint32_t j = 0; j < tl->len; j++)
+				other += tl->a[j].v == y ? 0 : radj[tl->a[j].v].len;
+		if (y != s && l->len > CH_BACK_ARCS && other < l->len)
 		{
-			uint32_t z = l->a[i].v;
-			if (z == x)
-				continue;
-			uint64_t nk = it.k + ((uint64_t)l->a[i].w << 1);
-			if (flags && b->state[z] == SELECTED)
-				nk |= 1;
-			struct label *lz = &wk->lab[z];
-			if (lz->stamp != cur || nk < lz->key)
+			for (uint32_t j = 0; j < tl->len && rc == 0; j++)
 			{
-				*lz = (struct label){ nk, cur, h };
-				if (heap_push(wk, nk, z) < 0)
-				{
-					fail(b, -ENOMEM);
-					return;
-				}
+				if (tl->a[j].v == y)
+					continue;
+				const struct dlist *r = &radj[tl->a[j].v];
+				for (uint32_t i = 0; i < r->len; i++)
+					if (r->a[i].v == y)
+					{
+						rc = relax(b, wk, it.k, h, tl->a[j].v, r->a[i].w, flags);
+						break;
+					}
 			}
+		}
+		else
+			for (uint32_t i = 0; i < l->len && rc == 0; i++)
+				if (l->a[i].v != x)
+					rc = relax(b, wk, it.k, h, l->a[i].v, l->a[i].w, flags);
+		if (rc < 0)
+		{
+			fail(b, -ENOMEM);
+			return;
 		}
 	}
 	wk->settled += settled;
@@ -314,21 +349,31 @@ static uint64_t contract(struct build *b, struct worker *wk, uint32_t x, int rea
 		if (out->a[j].w > maxout)
 			maxout = out->a[j].w;
 	}
+	unsigned limit = real ? b->real_settled : b->sim_settled, hops = real ? 255 : b->sim_hops;
 	for (uint32_t i = 0; i < in->len; i++)
 	{
 		uint32_t u = in->a[i].v, wu = in->a[i].w;
 		uint32_t targets = out->len - (wk->target[u] == wk->tcur);
 		if (targets == 0)
 			continue;
-		witness(b, wk, u, x, ((uint64_t)wu + maxout) << 1, real ? b->real_settled : b->sim_settled,
-			real ? 255 : b->sim_hops, real, targets);
+		/* from a hub, one search scans its whole list: search back from each target instead */
+		int back = b->out[u].len > CH_BACK_ARCS && (uint64_t)targets * CH_BACK_RATIO < b->out[u].len;
+		struct darc ua = { u, 0, 0 };
+		const struct dlist one = { &ua, 1, 1 };
+		if (!back)
+			witness(b, wk, b->out, u, x, ((uint64_t)wu + maxout) << 1, limit, hops, real, out, targets, NO_STOP);
 		for (uint32_t j = 0; j < out->len; j++)
 		{
-			uint32_t w = out->a[j].v;
+			uint32_t w = out->a[j].v, end = w;
 			if (w == u)
 				continue;
 			uint64_t len = (uint64_t)wu + out->a[j].w;
-			if (wk->lab[w].stamp == wk->cur && wk->lab[w].key <= len << 1)
+			if (back)
+			{
+				witness(b, wk, b->in, w, x, len << 1, limit, hops, real, &one, 1, u);
+				end = u;
+			}
+			if (wk->lab[end].stamp == wk->cur && wk->lab[end].key <= len << 1)
 				continue; /* witness */
 			count++;
 			if (!real)
@@ -666,11 +711,13 @@ static void build_free(struct build *b)
 	free(b->wk);
 }
 
-/* The arcs the first priorities' witness searches scan, to first order: the search for vertex x from
- * its in-neighbour u scans the arcs of u's out-neighbours (x's own are its compares), so each
- * non-waiting x costs the sum of h(u) = sum(out-degree of u's out-neighbours) over its u that have a
- * shortcut candidate (x has another out-neighbour than u). A leaf (one neighbour) has none, and a
- * hub's leaves cost it its compares only; an R-MAT vertex's u reach hubs of thousands of arcs. Negative when the h array cannot be allocated. */
+/* The arcs the first priorities' witness searches scan, to first order: the search for vertex x
+ * from its in-neighbour u scans the arcs of u's out-neighbours (x's own are its compares), so each
+ * non-waiting x costs the sum of h(u) = sum(out-degree of u's out-neighbours) over its u that have
+ * a shortcut candidate (x has another out-neighbour than u). A leaf (one neighbour) has none, and a
+ * hub's leaves cost it its compares only; an R-MAT vertex's u reach hubs of thousands of arcs (an
+ * upper estimate: witness() relaxes only a hub's arcs to the targets where that is shorter).
+ * Negative when the h array cannot be allocated. */
 static double first_scans(const struct build *b)
 {
 	uint64_t *h = malloc((size_t)b->n * sizeof *h);
@@ -696,23 +743,27 @@ static double first_scans(const struct build *b)
 	return scans;
 }
 
-/* Road networks and grids contract from the periphery in: while many vertices remain, their
- * average degree stays near the input's. Graphs without that structure (random, R-MAT, social)
- * grow a dense core instead, and each round costs more than the last; R-MAT's hubs make vertices
- * that each need in x out shortcut candidates from the start. The build stops, with -EDOM, after
- * the first round (or before the first) that leaves either more than CH_DENSE_MIN vertices (and
- * n / 16) at more than CH_DENSE times the input's average out-degree d0 (and 16), or sum(in x out
- * degree) of the remaining vertices above CH_DENSE_PAIRS x CH_DENSE x n x (d0 + 1) and
- * CH_DENSE_PAIRS_MIN. The pairs are what the next round's priorities cost, so vertices that wait
- * (hubs, waits()) do not count: they are evaluated only once their neighbours are gone; a core made
- * only of vertices that wait cannot go on and counts as dense. Hubs that stop waiting bring their
- * pairs at once, and lose them as their last neighbours go: pairs above the limit (and at most 16 times
- * it: hubs of 2,000 or more leaves stop waiting at 4e6 pairs, at most 16 times the limit's share of
- * their leaves) that came with them (under the limit at the check before, fewer vertices waiting
- * now) are given rounds while they fall by a quarter a round. *was holds the previous check's pairs and waiting vertices (pairs negative before the
- * first round), updated. The thresholds and the profiles they were set from (road-like, grids,
- * random, R-MAT, hubs) are in docs/apsp.md (PHAST). TUCCOMPI_CH_DENSE=X sets the factor; 0 turns
- * the guard off (a core of waiting vertices is then contracted all the same). */
+/* Road networks and grids contract from the periphery in: while many vertices remain, their average
+ * degree stays near the input's. Graphs without that structure (random, R-MAT, social) grow a dense
+ * core instead, and each round costs more than the last; R-MAT's hubs make vertices that each need
+ * in x out shortcut candidates from the start. The build stops, with -EDOM, after the first round
+ * (or before the first) that leaves either more than CH_DENSE_MIN vertices (and n / 16) at more
+ * than CH_DENSE times the input's average out-degree d0 (and 16), or sum(in x out degree) of the
+ * remaining vertices above CH_DENSE_PAIRS x CH_DENSE x n x (d0 + 1) and CH_DENSE_PAIRS_MIN. The
+ * pairs are what the next round's priorities cost, so vertices that wait (hubs, waits()) do not
+ * count: they are evaluated only once their neighbours are gone; a core made only of vertices that
+ * wait cannot go on and counts as dense. Before the first round, the pairs refuse the graph only
+ * when the first priorities' searches cost too (first_scans above CH_DENSE_SCANS x CH_DENSE x n): a
+ * broom's hubs have as many pairs for their size as R-MAT's vertices, but their neighbours are
+ * leaves, whose searches end at once. Hubs that stop waiting bring their pairs at once, and lose
+ * them as their last neighbours go: pairs above the limit (and at most 16 times it: hubs of 2,000
+ * or more leaves stop waiting at 4e6 pairs, at most 16 times the limit's share of their leaves)
+ * that came with them (under the limit at the check before, fewer vertices waiting now) are given
+ * rounds while they fall by a quarter a round. *was holds the previous check's pairs and waiting
+ * vertices (pairs negative before the first round), updated. The thresholds and the profiles they
+ * were set from (road-like, grids, random, R-MAT, hubs) are in docs/apsp.md (PHAST).
+ * TUCCOMPI_CH_DENSE=X sets the factor; 0 turns the guard off (a core of waiting vertices is then
+ * contracted all the same). */
 struct dense_was
 {
 	double pairs;     /* negative before the first check */
