@@ -565,9 +565,9 @@ static void hubs_graph(struct graph *g, uint32_t H, uint32_t L)
  * (check_graph). The dense-core guard is on: after two rounds the hubs stop waiting and their
  * 1,500 x 1,500 candidates count, above its limit; it once refused the graph there, and now lets the
  * pairs fall (by 60% a round). Then one hub of 100,000 leaves on a cycle through it, where every
- * leaf's witness searches reach the hub: each scanned its whole list (the build took 234 s on a
- * 2-core VM), and now a hub reached on the way relaxes only its arcs to the targets, and a search
- * from the hub runs back from each target (0.1 s). Then a star of a million leaves, whose build took
+ * leaf's witness searches reach the hub: each scanned its whole list (the build grew as the square
+ * of the leaves: docs/apsp.md has the times), and now a hub reached on the way relaxes only its arcs
+ * to the targets, and a search from the hub runs back from each target. Then a star of a million leaves, whose build took
  * minutes while each leaf's contraction searched its hub's list (growing as the square of the
  * leaves). */
 static void hubs(void)
