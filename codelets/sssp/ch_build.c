@@ -83,20 +83,27 @@ static int dlist_push(struct dlist *l, uint32_t v, uint32_t w, uint32_t mid)
 	return 0;
 }
 
-/* Arc to v with weight w: a new arc, or a lighter weight for the existing one. */
-static int dlist_merge(struct dlist *l, uint32_t v, uint32_t w, uint32_t mid)
+/* The arc to v, or NULL (a linear search: the lists are not sorted once shortcuts join them). */
+static struct darc *dlist_find(const struct dlist *l, uint32_t v)
 {
 	for (uint32_t i = 0; i < l->len; i++)
 		if (l->a[i].v == v)
-		{
-			if (w < l->a[i].w)
-			{
-				l->a[i].w = w;
-				l->a[i].mid = mid;
-			}
-			return 0;
-		}
-	return dlist_push(l, v, w, mid);
+			return &l->a[i];
+	return NULL;
+}
+
+/* Arc to v with weight w: a new arc, or a lighter weight for the existing one. */
+static int dlist_merge(struct dlist *l, uint32_t v, uint32_t w, uint32_t mid)
+{
+	struct darc *a = dlist_find(l, v);
+	if (!a)
+		return dlist_push(l, v, w, mid);
+	if (w < a->w)
+	{
+		a->w = w;
+		a->mid = mid;
+	}
+	return 0;
 }
 
 /* Arcs by head, then by weight (a list's heads are distinct, but for an input row's parallel arcs). */
@@ -119,12 +126,9 @@ static void in_order(struct dlist *l)
 
 static void dlist_remove(struct dlist *l, uint32_t v)
 {
-	for (uint32_t i = 0; i < l->len; i++)
-		if (l->a[i].v == v)
-		{
-			l->a[i] = l->a[--l->len];
-			return;
-		}
+	struct darc *a = dlist_find(l, v);
+	if (a)
+		*a = l->a[--l->len];
 }
 
 struct shortcut
@@ -299,26 +303,23 @@ static void witness(struct build *b, struct worker *wk, const struct dlist *adj,
 			continue;
 		uint32_t h = wk->lab[y].hops + 1;
 		const struct dlist *l = &adj[y];
-		int rc = 0;
-		uint64_t other = 0;
-		if (y != s && l->len > CH_BACK_ARCS)
+		int rc = 0, hub = y != s && l->len > CH_BACK_ARCS;
+		if (hub)
+		{
+			/* the targets' own lists, if they are shorter in all than the hub's */
+			uint64_t other = 0;
 			for (uint32_t j = 0; j < tl->len; j++)
 				other += tl->a[j].v == y ? 0 : radj[tl->a[j].v].len;
-		if (y != s && l->len > CH_BACK_ARCS && other < l->len)
-		{
+			hub = other < l->len;
+		}
+		if (hub)
 			for (uint32_t j = 0; j < tl->len && rc == 0; j++)
 			{
-				if (tl->a[j].v == y)
-					continue;
-				const struct dlist *r = &radj[tl->a[j].v];
-				for (uint32_t i = 0; i < r->len; i++)
-					if (r->a[i].v == y)
-					{
-						rc = relax(b, wk, it.k, h, tl->a[j].v, r->a[i].w, flags);
-						break;
-					}
+				uint32_t t = tl->a[j].v;
+				const struct darc *a = t == y ? NULL : dlist_find(&radj[t], y);
+				if (a)
+					rc = relax(b, wk, it.k, h, t, a->w, flags);
 			}
-		}
 		else
 			for (uint32_t i = 0; i < l->len && rc == 0; i++)
 				if (l->a[i].v != x)
