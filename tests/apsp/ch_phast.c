@@ -558,6 +558,26 @@ static void hubs_graph(struct graph *g, uint32_t H, uint32_t L)
 	free(a);
 }
 
+/* A broom: K hubs on a path (weights 1..3 both ways), each with L leaves (arcs both ways). */
+static void broom_graph(struct graph *g, uint32_t K, uint32_t L)
+{
+	uint64_t m = 2 * ((uint64_t)K - 1) + 2 * (uint64_t)K * L;
+	uint32_t *a = malloc(m * 3 * sizeof *a), *x = a;
+	ASSERT(a);
+	for (uint32_t h = 0; h + 1 < K; h++)
+	{
+		*x++ = h, *x++ = h + 1, *x++ = 1 + h % 3;
+		*x++ = h + 1, *x++ = h, *x++ = 1 + (h + 1) % 3;
+	}
+	for (uint32_t j = 0; j < K * L; j++)
+	{
+		*x++ = j % K, *x++ = K + j, *x++ = 1 + j % 9;
+		*x++ = K + j, *x++ = j % K, *x++ = 1 + j % 7;
+	}
+	sssp_ref_graph(g, K + K * L, m, a);
+	free(a);
+}
+
 /* Hubs that lose thousands of neighbours a round while shortcuts join their lists: 8 hubs of 3,000
  * leaves (hubs_graph). The hubs wait (3,000 x 3,000 candidates) and their lists are long, so
  * contracted leaves leave them in one pass at the end of each round (unlink_arc) while the leaves'
@@ -567,13 +587,12 @@ static void hubs_graph(struct graph *g, uint32_t H, uint32_t L)
  * pairs fall (by 60% a round). Then one hub of 100,000 leaves on a cycle through it, where every
  * leaf's witness searches reach the hub: each scanned its whole list (the build grew as the square
  * of the leaves: docs/apsp.md has the times), and now a hub reached on the way relaxes only its arcs
- * to the targets, and a search from the hub runs back from each target. Then a star of a million leaves, whose build took
- * minutes while each leaf's contraction searched its hub's list (growing as the square of the
- * leaves). */
+ * to the targets, and a search from the hub runs back from each target. Then a broom, and a star of a
+ * million leaves, whose build took minutes while each leaf's contraction searched its hub's list
+ * (growing as the square of the leaves). */
 static void hubs(void)
 {
 	struct graph g;
-	uint32_t *a, *x;
 	hubs_graph(&g, 8, 3000);
 	check_graph("8 hubs of 3,000 leaves", &g, 0);
 	graph_free(&g);
@@ -581,27 +600,11 @@ static void hubs(void)
 	check_graph("a hub of 100,000 leaves", &g, 0);
 	graph_free(&g);
 
-	/* A broom: 1,000 hubs on a path (weights 1..3 both ways), each with 220 leaves (arcs both ways).
-	 * The hubs' 220 x 220 candidates sum to twice the guard's limit before the first round, which
-	 * once refused it; but a leaf's only neighbour is its hub, so the hubs' witness searches end at
-	 * once (first_scans), and the leaves go in the first round. */
-	const uint32_t K = 1000, per = 220, nb = K + K * per;
-	uint64_t mb = 2 * ((uint64_t)K - 1) + 2 * (uint64_t)K * per;
-	a = malloc(mb * 3 * sizeof *a);
-	ASSERT(a);
-	x = a;
-	for (uint32_t h = 0; h + 1 < K; h++)
-	{
-		*x++ = h, *x++ = h + 1, *x++ = 1 + h % 3;
-		*x++ = h + 1, *x++ = h, *x++ = 1 + (h + 1) % 3;
-	}
-	for (uint32_t j = 0; j < K * per; j++)
-	{
-		*x++ = j % K, *x++ = K + j, *x++ = 1 + j % 9;
-		*x++ = K + j, *x++ = j % K, *x++ = 1 + j % 7;
-	}
-	sssp_ref_graph(&g, nb, mb, a);
-	free(a);
+	/* A broom of 1,000 hubs with 220 leaves each: the hubs' 220 x 220 candidates sum to twice the
+	 * guard's limit before the first round, which once refused it; but a leaf's only neighbour is
+	 * its hub, so the hubs' witness searches end at once (first_scans), and the leaves go in the
+	 * first round. */
+	broom_graph(&g, 1000, 220);
 	check_graph("broom of 220,000 leaves", &g, 0);
 	graph_free(&g);
 
