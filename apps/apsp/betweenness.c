@@ -1,7 +1,8 @@
-/* The --betweenness output of tuccompi-apsp (betweenness.h). .npy: NumPy's format 1.0 (the magic,
- * a little-endian header length, a dict padded to 64 bytes, then the little-endian doubles), which
- * numpy.load() reads as a float64 array of n values; .csv: a header line and one "vertex,value" line
- * per vertex, values with 17 significant digits (they read back to the same doubles). */
+/* The --betweenness and --edge-betweenness outputs of tuccompi-apsp (betweenness.h). .npy: NumPy's
+ * format 1.0 (the magic, a little-endian header length, a dict padded to 64 bytes, then the
+ * little-endian doubles), which numpy.load() reads as a float64 array of n (or m) values; .csv: a
+ * header line and one "vertex,value" (or "u,v,value") line per vertex (arc, edge), values with 17
+ * significant digits (they read back to the same doubles). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,21 +29,32 @@ static enum format format_of(const char *path)
 	return FMT_NONE;
 }
 
-int betweenness_check(const char *path, int journal, const char *per_source, struct graph_error *err)
+/* One path's checks (@p opt: the option's name, @p cols: its CSV's columns). */
+static int check_one(const char *opt, const char *cols, const char *path, int journal, const char *per_source,
+		     struct graph_error *err)
 {
 	if (format_of(path) == FMT_NONE)
-		return graph_set_error(err, -EINVAL, "--betweenness %s: name a .npy (float64) or .csv (vertex,betweenness) file", path);
+		return graph_set_error(err, -EINVAL, "%s %s: name a .npy (float64) or .csv (%s) file", opt, path, cols);
 	if (journal)
 		return graph_set_error(err, -EINVAL,
-			    "--betweenness %s: a betweenness run cannot be resumed from a journal (the journal holds each "
+			    "%s %s: a betweenness run cannot be resumed from a journal (the journal holds each "
 			    "source's summary, not its share of the sums); drop --journal",
-			    path);
+			    opt, path);
 	if (per_source)
 		return graph_set_error(err, -EINVAL,
-			    "--betweenness %s: a betweenness run writes no distance rows, trees or matrices (only the sums "
+			    "%s %s: a betweenness run writes no distance rows, trees or matrices (only the sums "
 			    "and the -o table); run %s separately",
-			    path, per_source);
+			    opt, path, per_source);
 	return 0;
+}
+
+int betweenness_check(const char *vpath, const char *epath, int journal, const char *per_source,
+		      struct graph_error *err)
+{
+	int rc = vpath ? check_one("--betweenness", "vertex,betweenness", vpath, journal, per_source, err) : 0;
+	if (rc == 0 && epath)
+		rc = check_one("--edge-betweenness", "u,v,betweenness", epath, journal, per_source, err);
+	return rc;
 }
 
 static void put_le64(unsigned char *p, uint64_t x)
@@ -51,10 +63,47 @@ static void put_le64(unsigned char *p, uint64_t x)
 		p[i] = (unsigned char)(x >> (8 * i));
 }
 
-static int write_npy(FILE *f, const struct tuccompi_exact *acc, uint32_t n, double scale)
+/* What is written: value(i) of the k values, i < k. */
+struct values
+{
+	const struct tuccompi_exact *acc; /* the vertices', or the arcs' */
+	const struct graph *g;            /* for the arcs: their reverses */
+	int undirected, arcs;
+};
+
+/* The arc v -> u (g's arcs of a vertex are sorted by target; with --undirected it is there). */
+static uint64_t reverse_of(const struct graph *g, uint32_t u, uint32_t v)
+{
+	uint64_t lo = g->rowptr[v], hi = g->rowptr[v + 1];
+	while (lo < hi)
+	{
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (g->col[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Value i: a vertex's sum, or arc i's of tail u (undirected: the exact sum of both arcs of its edge,
+ * halved); halving is exact. */
+static double value_of(const struct values *x, uint64_t i, uint32_t u)
+{
+	struct tuccompi_exact s = x->acc[i];
+	if (x->arcs && x->undirected)
+	{
+		uint64_t r = reverse_of(x->g, u, x->g->col[i]);
+		if (r < x->g->rowptr[x->g->col[i] + 1] && x->g->col[r] == u)
+			tuccompi_exact_combine(&s, &x->acc[r]);
+	}
+	return tuccompi_exact_value(&s) * (x->undirected ? 0.5 : 1.0);
+}
+
+static void write_npy(FILE *f, const struct values *x, uint64_t k)
 {
 	char dict[128];
-	int len = snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': False, 'shape': (%" PRIu32 ",), }", n);
+	int len = snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': False, 'shape': (%" PRIu64 ",), }", k);
 	/* magic (6) + version (2) + length (2) + dict + spaces + '\n': a multiple of 64 */
 	int pad = 64 - (10 + len + 1) % 64;
 	if (pad == 64)
@@ -69,36 +118,59 @@ static int write_npy(FILE *f, const struct tuccompi_exact *acc, uint32_t n, doub
 		fputc(' ', f);
 	fputc('\n', f);
 	unsigned char buf[8 * 512];
-	for (uint32_t v = 0; v < n;)
+	uint32_t u = 0;
+	for (uint64_t i = 0; i < k;)
 	{
-		uint32_t k = 0;
-		for (; k < 512 && v < n; k++, v++)
+		uint32_t c = 0;
+		for (; c < 512 && i < k; c++, i++)
 		{
-			double x = tuccompi_exact_value(&acc[v]) * scale;
+			while (x->arcs && i >= x->g->rowptr[u + 1])
+				u++;
+			double v = value_of(x, i, u);
 			uint64_t bits;
-			memcpy(&bits, &x, 8);
-			put_le64(buf + 8 * k, bits);
+			memcpy(&bits, &v, 8);
+			put_le64(buf + 8 * c, bits);
 		}
-		fwrite(buf, 8, k, f);
+		fwrite(buf, 8, c, f);
 	}
+}
+
+static void write_csv(FILE *f, const struct values *x)
+{
+	if (!x->arcs)
+	{
+		fputs("vertex,betweenness\n", f);
+		for (uint32_t v = 0; v < x->g->n; v++)
+			fprintf(f, "%" PRIu32 ",%.17g\n", v, value_of(x, v, 0));
+		return;
+	}
+	fputs("u,v,betweenness\n", f);
+	for (uint32_t u = 0; u < x->g->n; u++)
+		for (uint64_t a = x->g->rowptr[u]; a < x->g->rowptr[u + 1]; a++)
+			if (!x->undirected || u < x->g->col[a])
+				fprintf(f, "%" PRIu32 ",%" PRIu32 ",%.17g\n", u, x->g->col[a], value_of(x, a, u));
+}
+
+static int write_one(const char *opt, const char *path, const struct values *x, struct graph_error *err)
+{
+	struct outfile out;
+	FILE *f;
+	struct graph_error e;
+	if (outfile_open(&out, path, &e) < 0 || !(f = outfile_stream(&out, &e)))
+		return graph_set_error(err, -EIO, "%s %s", opt, e.msg);
+	if (format_of(path) == FMT_NPY)
+		write_npy(f, x, x->arcs ? x->g->m : x->g->n);
+	else
+		write_csv(f, x);
+	if (outfile_commit(&out, &e) < 0)
+		return graph_set_error(err, -EIO, "%s %s", opt, e.msg);
 	return 0;
 }
 
-int betweenness_write(const char *path, const struct tuccompi_exact *acc, uint32_t n, double scale,
-		      struct graph_error *err)
+int betweenness_write(const char *vpath, const char *epath, const struct tuccompi_exact *acc, const struct graph *g,
+		      int undirected, struct graph_error *err)
 {
-	enum format fmt = format_of(path);
-	struct outfile out;
-	FILE *f;
-	if (outfile_open(&out, path, err) < 0 || !(f = outfile_stream(&out, err)))
-		return -EIO;
-	if (fmt == FMT_NPY)
-		write_npy(f, acc, n, scale);
-	else
-	{
-		fputs("vertex,betweenness\n", f);
-		for (uint32_t v = 0; v < n; v++)
-			fprintf(f, "%" PRIu32 ",%.17g\n", v, tuccompi_exact_value(&acc[v]) * scale);
-	}
-	return outfile_commit(&out, err) < 0 ? -EIO : 0;
+	const struct values vx = { acc, g, undirected, 0 }, ex = { acc + g->n, g, undirected, 1 };
+	int rc = vpath ? write_one("--betweenness", vpath, &vx, err) : 0;
+	return rc == 0 && epath ? write_one("--edge-betweenness", epath, &ex, err) : rc;
 }

@@ -49,7 +49,7 @@ static const char usage_tail[] =
 struct options
 {
 	const char *graph, *cache, *sources, *policy, *units, *tune, *trace, *out, *rows, *stats, *ch_cache, *journal;
-	const char *betweenness, *targets, *matrix, *pred;
+	const char *betweenness, *edges, *targets, *matrix, *pred;
 	const char *gen_spec; /* --gen as given */
 	struct cli_gen gen;
 	enum graph_format format;
@@ -272,6 +272,12 @@ static const struct cli_option options_table[] = {
 	       "betweenness_centrality(G, normalized=False, weight=\"weight\")), as\n"
 	       ".npy (float64) or .csv (vertex,betweenness); not with --journal, --rows,\n"
 	       "--pred or --targets"),
+	STRING("--edge-betweenness", "FILE", edges,
+	       "the same for every arc: networkx's edge_betweenness_centrality(G,\n"
+	       "normalized=False, weight=\"weight\"), as .npy (float64, in the order of\n"
+	       "the graph's arcs) or .csv (u,v,betweenness); with --undirected each\n"
+	       "edge's (networkx's undirected value: half its two arcs' sum; the .csv\n"
+	       "one line per edge, u < v)"),
 	STRING("--matrix", "FILE", matrix,
 	       "the |S| x |T| distances from --sources to --targets (an OD matrix):\n"
 	       "FILE.npy (float64, inf where unreachable: scipy's dijkstra(G,\n"
@@ -340,7 +346,7 @@ static void check_args(struct options *o)
 	if (o->cache && !o->graph)
 		die(2, "--cache keeps a copy of a GRAPH file; there is none (--gen graphs are not cached)");
 	const char *per_source = o->rows ? "--rows" : o->pred ? "--pred" : o->targets ? "--targets" : NULL;
-	if (o->betweenness && (rc = betweenness_check(o->betweenness, o->journal != NULL, per_source, &err)) < 0)
+	if ((rc = betweenness_check(o->betweenness, o->edges, o->journal != NULL, per_source, &err)) < 0)
 		die_err(rc, &err);
 	if (o->resume && !o->journal)
 		die(2, "--resume reads the journal of an earlier run: give it with --journal FILE");
@@ -388,7 +394,7 @@ static void check_outputs(const struct options *o)
 {
 	const struct cli_output outs[] = {
 		{ .option = "-o", .path = o->out, .stdout_ok = 1 }, { .option = "--rows", .path = o->rows },
-		{ .option = "--betweenness", .path = o->betweenness },
+		{ .option = "--betweenness", .path = o->betweenness }, { .option = "--edge-betweenness", .path = o->edges },
 		{ .option = "--stats", .path = o->stats },          { .option = "--cache", .path = o->cache },
 		{ .option = "--ch-cache", .path = o->ch_cache },    { .option = "--trace", .path = o->trace, .is_dir = 1 },
 		{ .option = "--journal", .path = o->journal },      { .option = "--matrix", .path = o->matrix },
@@ -626,7 +632,8 @@ static struct sssp_options plan_options(const struct options *o, const struct ru
 		.delta = o->delta,
 		.ntargets = (uint32_t)r->nt,
 		.verbose = !o->quiet && rank0(),
-		.betweenness = o->betweenness != NULL,
+		.betweenness = o->betweenness || o->edges,
+		.edge_betweenness = o->edges != NULL,
 	};
 	/* half the limit check_run_memory() holds the workers' workspaces to (the cgroup's, --max-memory) */
 	const char *limit_what;
@@ -659,7 +666,8 @@ static void plan_taskset(const struct options *o, struct run *r)
 	char why[512];
 	if (sssp_plan_create(&r->view, &so, &r->plan, why, sizeof why) < 0)
 		die(1, "%s", why);
-	if (o->betweenness && rank0() && !(r->args.betweenness = r->bc = calloc(r->g.n, sizeof(*r->bc))))
+	size_t nbc = (size_t)r->g.n + (o->edges ? r->g.m : 0); /* the vertices' sums, then the arcs' */
+	if ((o->betweenness || o->edges) && rank0() && !(r->args.betweenness = r->bc = calloc(nbc, sizeof(*r->bc))))
 		die(1, "out of memory for the betweenness of %" PRIu32 " vertices", r->g.n);
 	fit_gpu_memory(o, r);
 	if (o->rows)
@@ -928,12 +936,11 @@ static int write_outputs(const struct options *o, struct run *r)
 		report(r);
 	if (o->stats)
 		write_stats(o->stats, r->ts);
-	struct graph_error berr;
-	if (o->betweenness && betweenness_write(o->betweenness, r->bc, r->g.n, o->undirected ? 0.5 : 1.0, &berr) < 0)
-		die(1, "--betweenness %s", berr.msg);
+	struct graph_error err;
+	if (r->bc && betweenness_write(o->betweenness, o->edges, r->bc, &r->g, o->undirected, &err) < 0)
+		die(1, "%s", err.msg);
 	if (o->summary)
 		tuccompi_taskset_print_summary(r->ts, stderr);
-	struct graph_error err;
 	if (o->matrix && matrix_write(o->matrix, r->src, r->k, r->tgt, (uint32_t)r->nt, r->res, r->rsize, &err) < 0)
 		die(1, "--matrix %s", err.msg);
 	if (o->out)

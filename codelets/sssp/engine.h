@@ -85,5 +85,6 @@ extern const struct sssp_engine_ops sssp_engine_batched; /* engine_batched.c */
 extern const struct sssp_engine_ops sssp_engine_phast;   /* engine_phast.c */
 extern const struct sssp_engine_ops sssp_engine_brandes; /* engine_brandes.c: betweenness */
 extern const struct sssp_engine_ops sssp_engine_dial;    /* engine_dial.c: small integer weights */
+extern const struct sssp_engine_ops sssp_engine_dial_brandes; /* engine_dial_brandes.c: betweenness by dial's levels */
 
 #endif

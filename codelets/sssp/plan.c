@@ -10,17 +10,28 @@
 #include "common/buffers.h"
 #include "engine.h"
 
-/* The engines, by enum sssp_engine; auto asks each engine that judges (ops->pays) in this order and
- * takes AUTO_DEFAULT when none would pay. */
-static const struct sssp_engine_ops *const engines[] = {
-	[SSSP_ENGINE_CRAUSER] = &sssp_engine_crauser,
-	[SSSP_ENGINE_BATCHED] = &sssp_engine_batched,
-	[SSSP_ENGINE_PHAST] = &sssp_engine_phast,
-	[SSSP_ENGINE_BRANDES] = &sssp_engine_brandes, /* by sssp_options::betweenness only */
-	[SSSP_ENGINE_DIAL] = &sssp_engine_dial,       /* after phast: on deep graphs it keeps phast's reason */
+/* The engines, by enum sssp_engine. A distance engine has .bc_of 0; a betweenness engine (chosen by
+ * sssp_options::betweenness) names the distance engine whose traversals it runs on: --engine X with
+ * betweenness runs the one of X, and auto asks each betweenness engine that judges (ops->pays) in this
+ * order, as it asks the distance engines, taking BC_DEFAULT (any graph) when none would pay. Adding a
+ * betweenness engine: its value of enum sssp_engine, its line here, and its pays(). */
+static const struct engine_entry
+{
+	const struct sssp_engine_ops *ops;
+	enum sssp_engine bc_of; /* betweenness engines: the distance engine it runs on */
+} engines[] = {
+	[SSSP_ENGINE_CRAUSER] = { &sssp_engine_crauser, SSSP_ENGINE_AUTO },
+	[SSSP_ENGINE_BATCHED] = { &sssp_engine_batched, SSSP_ENGINE_AUTO },
+	[SSSP_ENGINE_PHAST] = { &sssp_engine_phast, SSSP_ENGINE_AUTO },
+	[SSSP_ENGINE_BRANDES] = { &sssp_engine_brandes, SSSP_ENGINE_BATCHED },
+	/* after phast: on deep graphs it keeps phast's reason */
+	[SSSP_ENGINE_DIAL] = { &sssp_engine_dial, SSSP_ENGINE_AUTO },
+	/* shallow graphs of weights 1..64, where auto runs dial for distances */
+	[SSSP_ENGINE_DIAL_BRANDES] = { &sssp_engine_dial_brandes, SSSP_ENGINE_DIAL },
 };
 #define NENGINES (sizeof(engines) / sizeof(engines[0]))
 #define AUTO_DEFAULT SSSP_ENGINE_BATCHED
+#define BC_DEFAULT SSSP_ENGINE_BRANDES
 
 int sssp_engine_parse(const char *name, enum sssp_engine *out, char *why, size_t whylen)
 {
@@ -30,7 +41,7 @@ int sssp_engine_parse(const char *name, enum sssp_engine *out, char *why, size_t
 		return 0;
 	}
 	for (unsigned i = 0; i < NENGINES; i++)
-		if (engines[i] && i != SSSP_ENGINE_BRANDES && name && !strcmp(name, engines[i]->name))
+		if (engines[i].ops && !engines[i].bc_of && name && !strcmp(name, engines[i].ops->name))
 		{
 			*out = (enum sssp_engine)i;
 			return 0;
@@ -43,13 +54,19 @@ const char *sssp_engine_name(enum sssp_engine e)
 {
 	if (e == SSSP_ENGINE_AUTO)
 		return "auto";
-	return (unsigned)e < NENGINES && engines[e] ? engines[e]->name : "?";
+	return (unsigned)e < NENGINES && engines[e].ops ? engines[e].ops->name : "?";
 }
 
 static void use(struct sssp_plan *p, enum sssp_engine e)
 {
 	p->engine = e;
-	p->ops = engines[e];
+	p->ops = engines[e].ops;
+}
+
+/* The engine auto falls back on for @p p's kind of task set. */
+static enum sssp_engine fallback(const struct sssp_plan *p)
+{
+	return p->o.betweenness ? BC_DEFAULT : AUTO_DEFAULT;
 }
 
 uint32_t sssp_plan_depth_rule(const struct sssp_plan *p)
@@ -69,33 +86,45 @@ uint32_t sssp_plan_bucket_width(const struct sssp_plan *p)
 	return p->o.delta ? p->o.delta : sssp_plan_depth_rule(p);
 }
 
-/* o's engine is one of the table's (or auto) */
+/* o's engine is one of the table's distance engines (or auto) */
 static int engine_known(const struct sssp_options *o)
 {
-	return o->engine == SSSP_ENGINE_AUTO || ((unsigned)o->engine < NENGINES && engines[o->engine]);
+	return o->engine == SSSP_ENGINE_AUTO ||
+	       ((unsigned)o->engine < NENGINES && engines[o->engine].ops && !engines[o->engine].bc_of);
 }
 
-/* auto: the first engine that judges it would pay, else the default (p->reason says why). */
+/* auto: the first engine of the kind wanted (distances, or betweenness) that judges it would pay, else
+ * the kind's default (p->reason says why: the last engine that judged, or the default's own line). */
 static void choose(struct sssp_plan *p)
 {
+	int bc = p->o.betweenness != 0;
+	if (bc)
+		snprintf(p->reason, sizeof(p->reason), "auto: brandes (Brandes' sweeps after the batched engine's traversals)");
 	for (unsigned i = 0; i < NENGINES; i++)
-		if (engines[i] && engines[i]->pays && engines[i]->pays(p, p->reason, sizeof(p->reason)))
+		if (engines[i].ops && (engines[i].bc_of != 0) == bc && engines[i].ops->pays &&
+		    engines[i].ops->pays(p, p->reason, sizeof(p->reason)))
 		{
 			use(p, (enum sssp_engine)i);
 			return;
 		}
-	use(p, AUTO_DEFAULT);
+	use(p, fallback(p));
 }
 
-/* the engine o asks for: betweenness's, auto's judgement, or the one named */
+/* the engine o asks for: auto's judgement, the one named, or with betweenness the betweenness engine
+ * of the one named (the default's when it has none: its prepare says why in p->reason) */
 static void pick(struct sssp_plan *p)
 {
-	if (p->o.betweenness)
-		use(p, SSSP_ENGINE_BRANDES); /* its prepare says why in p->reason */
-	else if (p->o.engine == SSSP_ENGINE_AUTO)
+	if (p->o.engine == SSSP_ENGINE_AUTO)
 		choose(p);
-	else
+	else if (!p->o.betweenness)
 		use(p, p->o.engine);
+	else
+	{
+		use(p, BC_DEFAULT);
+		for (unsigned i = 0; i < NENGINES; i++)
+			if (engines[i].ops && engines[i].bc_of == p->o.engine)
+				use(p, (enum sssp_engine)i);
+	}
 }
 
 int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, struct sssp_plan **out, char *why,
@@ -121,11 +150,12 @@ int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, s
 	pick(p);
 	double t0 = tuccompi_wtime();
 	int ret = p->ops->prepare(p, why, whylen);
-	if (ret == -EDOM && o->engine == SSSP_ENGINE_AUTO && !o->betweenness && p->engine != AUTO_DEFAULT)
+	if (ret == -EDOM && (o->engine == SSSP_ENGINE_AUTO || o->betweenness) && p->engine != fallback(p))
 	{
-		/* the engine auto chose refused the graph, and wrote why into p->reason */
+		/* the engine chosen (by auto, or for betweenness by the engine named) refused the graph, and
+		 * wrote why into p->reason */
 		p->ops->free(p);
-		use(p, AUTO_DEFAULT);
+		use(p, fallback(p));
 		ret = p->ops->prepare(p, why, whylen);
 	}
 	p->prep_s = tuccompi_wtime() - t0;
@@ -205,15 +235,15 @@ int sssp_plan_fit_gpu(struct sssp_plan *p, int asked, int cap, uint64_t room, in
 		f->lowered = mk < want;
 		return 0;
 	}
-	if (p->o.engine == SSSP_ENGINE_AUTO && !p->o.betweenness && p->engine != AUTO_DEFAULT)
+	if ((p->o.engine == SSSP_ENGINE_AUTO || p->o.betweenness) && p->engine != fallback(p))
 	{
-		/* auto chose an engine of which not even one batch fits this GPU: its default, whose batches
-		 * may (the dial engine's ring takes about 12 times batched's bytes per vertex) */
+		/* the engine chosen (as above) of which not even one batch fits this GPU: the default, whose
+		 * batches may (the dial engine's ring takes about 12 times batched's bytes per vertex) */
 		uint64_t need = f->need;
 		const char *was = p->ops->name;
 		p->ops->free(p);
 		p->state = NULL;
-		use(p, AUTO_DEFAULT);
+		use(p, fallback(p));
 		char cause[256];
 		int ret = p->ops->prepare(p, cause, sizeof cause);
 		if (ret < 0)

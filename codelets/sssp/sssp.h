@@ -40,7 +40,8 @@ struct sssp_args
 	void *row_ctx;
 	int row_error;      /**< set (atomically) when a row could not be written */
 	/** Betweenness plans (sssp_options::betweenness): where the sums land on the root rank, n entries
-	 *  (tuccompi_exact_value() gives each vertex's; NULL: discarded). */
+	 *  (tuccompi_exact_value() gives each vertex's; NULL: discarded), then with
+	 *  sssp_options::edge_betweenness m more, each arc's in the order of the graph's arcs. */
 	struct tuccompi_exact *betweenness;
 	const struct sssp_plan *plan; /**< set by sssp_plan_taskset() */
 	/** 1: the caller reads sssp_summary::harmonic. PHAST's sweeps compute it only then (a division
@@ -102,6 +103,9 @@ enum sssp_engine
 			       *   sssp_options::betweenness, never by name */
 	SSSP_ENGINE_DIAL,     /**< CPU bucket-queue Dijkstra; GPU 512 sources per traversal by levels of equal
 			       *   distance (weights 1..64, shallow graphs: dial.h) */
+	SSSP_ENGINE_DIAL_BRANDES, /**< betweenness: the dial engine's traversals, then Brandes' sweeps by its levels
+				   *   (weights 1..64: dial_brandes.h); chosen by sssp_options::betweenness, never
+				   *   by name */
 };
 
 /** A 64-bit hash of a graph's CSR arrays (ties caches and journals to one graph). */
@@ -128,10 +132,14 @@ struct sssp_options
 	uint32_t delta;       /**< batched GPU engine: bucket width (0: from the graph) */
 	unsigned threads;     /**< preprocessing threads (0: all cores) */
 	int verbose;          /**< say on stderr what was chosen and what preprocessing cost */
-	/** 1: betweenness centrality (Brandes), whatever @c engine says: the task set also sums every vertex's
-	 *  dependencies into sssp_args::betweenness (exactly, the same on any units, policy and ranks); the
-	 *  tasks' summaries stay as they are. Graphs with a cycle of arcs of weight 0 are refused. */
+	/** 1: betweenness centrality (Brandes): the task set also sums every vertex's dependencies into
+	 *  sssp_args::betweenness (exactly, the same on any units, policy, ranks and engine); the tasks'
+	 *  summaries stay as they are. @c engine then names the traversals it runs on: auto chooses (plan.c's
+	 *  table of betweenness engines), dial runs the dial-brandes engine where the graph suits it, the
+	 *  others the brandes engine. Graphs with a cycle of arcs of weight 0 are refused. */
 	int betweenness;
+	/** With betweenness: 1 to sum each arc's share of the shortest paths too (edge betweenness: sssp_args). */
+	int edge_betweenness;
 	uint32_t ntargets;    /**< target columns the task sets will ask for (sssp_args::targets): GPU memory */
 	/** Bytes this rank's CPU workers' workspaces may take together (the caller's memory limit: a cgroup's,
 	 *  --max-memory); 0: half the free memory. The dial engine's wide CPU form narrows to fit it. */

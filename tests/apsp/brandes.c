@@ -124,7 +124,7 @@ static void direct(const struct graph *g, const uint32_t *src, uint64_t k, struc
 	for (uint64_t i = 0; i < k; i++)
 	{
 		sssp_ref(g, src[i], dist);
-		const double *delta = sssp_brandes_cpu(&bg, src[i], dist, work, err, sizeof(err));
+		const double *delta = sssp_brandes_cpu(&bg, src[i], dist, work, NULL, err, sizeof(err));
 		if (!delta)
 			FAIL("sssp_brandes_cpu(source %u): %s", src[i], err);
 		sssp_brandes_accumulate(acc, delta, n, src[i]);
@@ -152,7 +152,7 @@ static void run_engine(const char *what, struct graph *g, const uint32_t *src, u
 		       int cpu, int cuda, const struct tuccompi_exact *want)
 {
 	struct sssp_graph view = apsp_graph_view(g);
-	struct sssp_options o = { .cpu = cpu, .cuda = cuda, .nsources = k, .betweenness = 1 };
+	struct sssp_options o = { .engine = SSSP_ENGINE_BATCHED, .cpu = cpu, .cuda = cuda, .nsources = k, .betweenness = 1 };
 	struct sssp_plan *plan;
 	char why[512];
 	if (sssp_plan_create(&view, &o, &plan, why, sizeof(why)) < 0)

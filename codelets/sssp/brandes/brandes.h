@@ -10,13 +10,17 @@
  *   delta(v) = sigma(v) * sum over tight (v, w) of (1 + delta(w)) / sigma(w)       dependencies
  * (U. Brandes, "A faster algorithm for betweenness centrality", J. Math. Sociol. 25(2), 2001), and
  * the betweenness of v sums delta(v) over the sources s != v. Counts are doubles: exact integers up
- * to 2^53 paths, rounded beyond.
+ * to 2^53 paths, rounded beyond. The flow of source s through a tight arc (v, w), its share of the
+ * pairs' paths that use it, is sigma(v) q(w) with q(w) = (1 + delta(w)) / sigma(w); an arc's edge
+ * betweenness (networkx's edge_betweenness_centrality) sums it over the sources, as the vertices' sums.
  *
  * Both implementations evaluate every sum in the same canonical order, so that a source gives the
  * same bits on a CPU core and on a GPU: a vertex's arcs in CSR order (in-arcs: the transpose of
  * sssp_transpose(), sorted by tail), cut into chunks of SSSP_BRANDES_CHUNK arcs from its first arc;
  * each chunk summed in order from 0.0, then the chunks' sums in order from 0.0; IEEE additions,
- * divisions and multiplications, none fused. */
+ * divisions and multiplications, none fused: q(w) as (1 + delta(w)) / sigma(w), delta(v) as sigma(v)
+ * times the sum of the q, a flow as sigma(v) q(w). Every betweenness engine keeps that order (the
+ * dial-brandes engine's levels too: dial_brandes.h), so a source gives the same bits on each. */
 #ifndef TUCCOMPI_SSSP_BRANDES_H
 #define TUCCOMPI_SSSP_BRANDES_H
 
@@ -61,9 +65,10 @@ size_t sssp_brandes_cpu_work_size(uint32_t n);
 /** The dependencies of source @p src, given its distances @p dist (SSSP_INF: unreached), on @p g
  *  (host pointers): returns delta (n doubles inside @p work; 0 for unreached vertices and for
  *  vertices on no shortest path), or NULL when the tight arcs reached from src hold a cycle
- *  (arcs of weight 0), with one line in @p err. */
+ *  (arcs of weight 0), with one line in @p err. @p edges (NULL: none): each out-arc's flow added into
+ *  edges[arc] (m sums, exactly), only once nothing can fail. */
 const double *sssp_brandes_cpu(const struct sssp_brandes_graph *g, uint32_t src, const uint32_t *dist, void *work,
-			       char *err, size_t errlen);
+			       struct tuccompi_exact *edges, char *err, size_t errlen);
 
 /** acc[v] += delta[v] for every v != src (exactly: struct tuccompi_exact). */
 void sssp_brandes_accumulate(struct tuccompi_exact *acc, const double *delta, uint32_t n, uint32_t src);
@@ -81,20 +86,20 @@ struct sssp_brandes_shape
 void sssp_brandes_shape_of(const struct sssp_brandes_graph *g, struct sssp_brandes_shape *s);
 
 /** Device bytes of one batch's workspace beyond the batched SSSP engine's (sssp_batch_gpu_workspace_size),
- *  for n vertices and m arcs. */
-size_t sssp_brandes_gpu_workspace_size(uint32_t n, uint64_t m, const struct sssp_brandes_shape *s);
+ *  for n vertices and m arcs (@p edges: with the flows of edge betweenness). */
+size_t sssp_brandes_gpu_workspace_size(uint32_t n, uint64_t m, const struct sssp_brandes_shape *s, int edges);
 
 /** Betweenness of a batch: sources src[0..nsrc-1] (1..64, distinct), whose distances the batched
  *  engine left in @p dist (device, dist[v * 64 + i] from src[i], SSSP_INF beyond nsrc), on @p g
  *  (device pointers, arc_in included; m < 2^32), adding each vertex's dependencies (sources excluded) into @p acc (device, n
- *  entries) on @p stream (a cudaStream_t), with @p work (sssp_brandes_gpu_workspace_size() bytes of
+ *  entries; with @p edges n + m, each arc's flows into acc[n + arc]) on @p stream (a cudaStream_t), with @p work (sssp_brandes_gpu_workspace_size() bytes of
  *  device memory), as one of @p share batches running at once on the GPU (its MK: the ordered
  *  sweeps' persistent grids take a 1/share of the GPU each, so that deep graphs' batches overlap).
  *  Blocks until done. 0, or a negative errno with one line in @p err (-EIO: a CUDA error; -ELOOP: a
  *  cycle of tight arcs, i.e. arcs of weight 0). Only in CUDA builds. */
 int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct sssp_brandes_shape *shape, const uint32_t *src,
-		     unsigned nsrc, const uint32_t *dist, struct tuccompi_exact *acc, void *work, unsigned share, void *stream,
-		     char *err, size_t errlen);
+		     unsigned nsrc, const uint32_t *dist, struct tuccompi_exact *acc, int edges, void *work, unsigned share,
+		     void *stream, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

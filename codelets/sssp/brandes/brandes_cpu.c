@@ -80,7 +80,7 @@ static inline int tight(uint32_t from, uint32_t w, uint32_t to)
 }
 
 const double *sssp_brandes_cpu(const struct sssp_brandes_graph *g, uint32_t src, const uint32_t *dist, void *work,
-			       char *err, size_t errlen)
+			       struct tuccompi_exact *edges, char *err, size_t errlen)
 {
 	struct work_layout l = layout(g->n);
 	char *base = work;
@@ -148,8 +148,12 @@ const double *sssp_brandes_cpu(const struct sssp_brandes_graph *g, uint32_t src,
 			for (uint64_t a = c; a < ce; a++)
 			{
 				uint32_t t = g->col[a];
-				if (tight(dv, g->w[a], dist[t]))
-					part += (1.0 + delta[t]) / sigma[t];
+				if (!tight(dv, g->w[a], dist[t]))
+					continue;
+				double q = (1.0 + delta[t]) / sigma[t];
+				part += q;
+				if (edges)
+					tuccompi_exact_add(&edges[a], sigma[v] * q);
 			}
 			tot += part;
 		}

@@ -524,6 +524,52 @@ __global__ void brandes_combine(const struct bparams P, int cur)
 		combine<DIR>(P, P.H[h]);
 }
 
+// ------------------------------------------------------------------ flows (edge betweenness)
+
+// After both sweeps: a warp per vertex v, for each out-arc (v, w) in turn, its slots' flows
+// sigma(v) q(w) where the arc is tight (T, through arc_in) into eacc[arc], exactly; q as the pulls
+// computed it: from delta and sigma (Kahn's rounds), or left by the ordered sweeps in sigma's place
+// (sign bit set), sigma itself then in sig2.
+__global__ void brandes_flows(const struct bparams P, struct tuccompi_exact *eacc, const double *sig2)
+{
+	const unsigned lane = threadIdx.x & 31;
+	const uint64_t W = (uint64_t)gridDim.x * (blockDim.x >> 5);
+	for (uint64_t v = (uint64_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); v < P.n; v += W) // warp-uniform
+	{
+		const uint64_t e = P.rowptr[v + 1];
+		for (uint64_t a = P.rowptr[v]; a < e; a++)
+		{
+			const unsigned long long tm = P.T[P.arc_in[a]];
+			if (!tm)
+				continue;
+			const uint64_t wr = (uint64_t)P.col[a] * SLOTS, vr = v * SLOTS;
+			double x[2] = { 0.0, 0.0 };
+			bool on[2];
+			for (int h = 0; h < 2; h++)
+			{
+				const unsigned s = lane + 32 * h;
+				on[h] = bit(tm, s);
+				if (!on[h])
+					continue;
+				double sv, q;
+				if (sig2)
+				{
+					sv = sig2[vr + s];
+					q = __longlong_as_double((long long)((unsigned long long)__double_as_longlong(P.sigma[wr + s]) &
+									     ~BRANDES_QBIT));
+				}
+				else
+				{
+					sv = P.sigma[vr + s];
+					q = __ddiv_rn(__dadd_rn(1.0, P.delta[wr + s]), P.sigma[wr + s]);
+				}
+				x[h] = __dmul_rn(sv, q);
+			}
+			brandes_warp_add_exact(&eacc[a], x, on);
+		}
+	}
+}
+
 // ------------------------------------------------------------------ host
 
 struct layout
@@ -554,11 +600,19 @@ static void layout_of(uint32_t n, uint64_t m, const struct sssp_brandes_shape *s
 	l->total = off;
 }
 
-extern "C" size_t sssp_brandes_gpu_workspace_size(uint32_t n, uint64_t m, const struct sssp_brandes_shape *s)
+// Where the sigma kept for the flows lies (with edge betweenness), after the rounds' and the ordered
+// sweeps' workspaces.
+static size_t sig2_offset(uint32_t n, uint64_t m, const struct sssp_brandes_shape *s, const struct layout *l)
+{
+	return (l->total + brandes_order_workspace_size(n, m, s) + 255) & ~(size_t)255;
+}
+
+extern "C" size_t sssp_brandes_gpu_workspace_size(uint32_t n, uint64_t m, const struct sssp_brandes_shape *s, int edges)
 {
 	struct layout l;
 	layout_of(n, m, s, &l);
-	return l.total + 256 + brandes_order_workspace_size(n, m, s); // the base is aligned up to 256 bytes
+	// the base is aligned up to 256 bytes
+	return sig2_offset(n, m, s, &l) + 256 + (edges ? (size_t)(n ? n : 1) * SLOTS * sizeof(double) : 0);
 }
 
 #define FAIL BRANDES_FAIL
@@ -585,7 +639,7 @@ static unsigned grid_for(uint64_t threads, unsigned bx, unsigned cap)
 typedef void (*process_fn)(const struct bparams, int);
 
 static int brandes_run(const struct sssp_brandes_graph *g, const struct sssp_brandes_shape *shape, const uint32_t *src,
-		       unsigned nsrc, const uint32_t *dist, struct tuccompi_exact *acc, void *work, unsigned share,
+		       unsigned nsrc, const uint32_t *dist, struct tuccompi_exact *acc, int edges, void *work, unsigned share,
 		       bool ordered, void *stream, char *err, size_t errlen)
 {
 	cudaStream_t s = (cudaStream_t)stream;
@@ -637,6 +691,7 @@ static int brandes_run(const struct sssp_brandes_graph *g, const struct sssp_bra
 	P.Ij = (uint32_t *)(base + l.Ij);
 	P.H = (uint32_t *)(base + l.H);
 	P.ctl = (struct bctl *)(base + l.ctl);
+	double *sig2 = edges && ordered ? (double *)(base + sig2_offset(g->n, g->m, shape, &l)) : NULL;
 
 	int dev, sms = 0;
 	CK(cudaGetDevice(&dev));
@@ -694,8 +749,10 @@ static int brandes_run(const struct sssp_brandes_graph *g, const struct sssp_bra
 		CK(cudaLaunchKernel((const void *)proc[K_COUNT][dir], dim3(gp[K_COUNT][dir]), dim3(bp[K_COUNT][dir]), pargs, 0, s));
 		if (ordered) // T is made: both sweeps in the order of distances (brandes_gpu_order.cu)
 		{
-			const struct brandes_order_borrowed bw = { P.sigma, P.delta, P.part, P.T, P.cnt };
-			return brandes_order_run(g, shape, src, nsrc, dist, acc, &bw, base + l.total, share, s, err, errlen);
+			const struct brandes_order_borrowed bw = { P.sigma, P.delta, P.part, P.T, P.cnt, sig2 };
+			if ((r = brandes_order_run(g, shape, src, nsrc, dist, acc, &bw, base + l.total, share, s, err, errlen)) < 0)
+				return r;
+			break;
 		}
 		void *sargs[] = { &P };
 		CK(cudaLaunchKernel((const void *)brandes_seed, dim3(gs), dim3(bx_s), sargs, 0, s));
@@ -727,12 +784,18 @@ static int brandes_run(const struct sssp_brandes_graph *g, const struct sssp_bra
 			     "form a cycle (arcs of weight 0)",
 			     dir == FWD ? "forward" : "backward", h.pairs_done, h.pairs_reached);
 	}
+	if (edges)
+	{
+		brandes_flows<<<gb[BWD], bb[BWD], 0, s>>>(P, acc + g->n, ordered ? sig2 : NULL);
+		CK(cudaGetLastError());
+		CK(cudaStreamSynchronize(s));
+	}
 	return 0;
 }
 
 extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct sssp_brandes_shape *shape,
-				const uint32_t *src, unsigned nsrc, const uint32_t *dist, struct tuccompi_exact *acc, void *work,
-				unsigned share, void *stream, char *err, size_t errlen)
+				const uint32_t *src, unsigned nsrc, const uint32_t *dist, struct tuccompi_exact *acc, int edges,
+				void *work, unsigned share, void *stream, char *err, size_t errlen)
 {
 	int ordered = 0, trial = -1, r;
 	if (!g || !shape)
@@ -741,7 +804,7 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 		return r;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	r = brandes_run(g, shape, src, nsrc, dist, acc, work, share, ordered, stream, err, errlen); // blocks until done
+	r = brandes_run(g, shape, src, nsrc, dist, acc, edges, work, share, ordered, stream, err, errlen); // blocks until done
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (r == 0)
 		brandes_sweep_done(g, trial, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));

@@ -96,7 +96,11 @@ struct brandes_order_borrowed
 	double *part;                 // 64 per chunk of the vertices of more than one (shape's heavy_in, heavy_out)
 	const unsigned long long *T;  // per in-arc: its tight slots (the forward count's)
 	uint32_t *keys;               // n * 64 (the rounds' counts, free once T is made)
+	double *sig2;                 // n * 64 with edge betweenness: sigma kept (q takes its place), else NULL
 };
+
+/** The sign bit the ordered sweeps set on q, which they leave in sigma's place. */
+#define BRANDES_QBIT 0x8000000000000000ull
 
 /** Both sweeps and the sums for one batch, once T is made, as one of @p share batches at once on
  *  the GPU: 0, or -EIO with one line in @p err. */

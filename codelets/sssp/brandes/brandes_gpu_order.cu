@@ -47,7 +47,7 @@
 #define PER 2
 #endif
 #define UNSET 0xffffffffffffffffull        // sigma not written yet (a NaN)
-#define QBIT 0x8000000000000000ull          // sigma's place once the backward sweep wrote q there
+#define QBIT BRANDES_QBIT                   // sigma's place once the backward sweep wrote q there
 #define STUCK_NS (30ull * 1000000000ull)  // a wait this long means a broken order: give up
 
 struct octl
@@ -66,6 +66,7 @@ struct oparams
 	const unsigned long long *T;
 	uint32_t *Tin, *Tout;     // tight arcs by slot: word g * 64 + s, bit j: arc 32 g + j (in-arcs; out-arcs)
 	double *sigma, *delta;
+	double *sig2;             // with edge betweenness: each pair's sigma, kept for the flows (else NULL)
 	double *part;             // a heavy vertex's chunk sums: part[(hb[v] + chunk) * 64 + slot]
 	uint32_t *keys, *vals;    // unsorted pairs (keys: floor(d / w_min); vals: v * 64 + slot)
 	const uint32_t *order;    // the pairs sorted by key
@@ -326,6 +327,8 @@ __device__ __forceinline__ void sweep_item(const struct oparams &P, unsigned lon
 		// in this sweep): each tail reads one value per tight arc, and divides nothing
 		const double sv = __ldcg(&P.sigma[at]), dv = __dmul_rn(sv, total);
 		__stcg(&P.delta[at], dv);
+		if (P.sig2)
+			__stcg(&P.sig2[at], sv);
 		const unsigned long long q = (unsigned long long)__double_as_longlong(__ddiv_rn(__dadd_rn(1.0, dv), sv));
 		st_relaxed(&P.sigma[at], __longlong_as_double((long long)(q | QBIT)));
 	}
@@ -502,6 +505,7 @@ int brandes_order_run(const struct sssp_brandes_graph *g, const struct sssp_bran
 	P.Tout = (uint32_t *)(base + l.tout);
 	P.sigma = b->sigma;
 	P.delta = b->delta;
+	P.sig2 = b->sig2;
 	P.keys = b->keys;
 	P.vals = (uint32_t *)(base + l.vals0);
 	P.part = b->part;

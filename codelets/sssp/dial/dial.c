@@ -3,10 +3,13 @@
  * are left clear by every call, so a call clears only the seen masks. The visits per vertex follow
  * the distinct distances to it, not the sources, so wider masks cost less per source (measured in
  * docs/apsp.md, "The dial engine"). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dial/dial.h"
+#include "dial/dial_gpu.h"
 
 #define DIAL_MAGIC 0x6469616c31ull /* "dial1" */
 
@@ -58,12 +61,46 @@ int sssp_dial_weights(const struct sssp_graph *g, uint32_t *wmax, char *why, siz
 	return 1;
 }
 
+int sssp_dial_suits(const struct sssp_graph *g, uint32_t *wmax, char *why, size_t whylen)
+{
+	if (!sssp_dial_weights(g, wmax, why, whylen))
+		return 0;
+	if (g->n && (uint64_t)(g->n - 1) * *wmax >= SSSP_DIST_LIMIT)
+	{
+		snprintf(why, whylen, "%u vertices with arcs up to %u could make distances of 2^31 and more", g->n,
+			 *wmax);
+		return 0;
+	}
+	return 1;
+}
+
+int sssp_dial_heavy_env(uint32_t *heavy, char *why, size_t whylen)
+{
+	const char *hv = getenv("TUCCOMPI_DIAL_HEAVY");
+	*heavy = 0;
+	if (!hv || !*hv)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long x = strtoul(hv, &end, 10);
+	if (*end || errno || x < 1 || x > UINT32_MAX || *hv == '-')
+	{
+		snprintf(why, whylen,
+			 "TUCCOMPI_DIAL_HEAVY=%s: say a number of out-arcs from 1 to %u (vertices with more have them pushed by "
+			 "the whole GPU; default %d: docs/apsp.md, \"The dial engine\")",
+			 hv, UINT32_MAX, SSSP_DIAL_GPU_HEAVY_DEG);
+		return -EINVAL;
+	}
+	*heavy = (uint32_t)x;
+	return 0;
+}
+
 /* One call with W words per mask; W is a constant in each caller below, so that the compiler unrolls
  * the mask loops. */
 static inline __attribute__((always_inline)) void run_words(const struct sssp_graph *g, uint32_t wmax, const unsigned W,
 							    const uint32_t *src, unsigned nsrc, void *work,
 							    struct sssp_summary *out, uint32_t *const *rows,
-							    const struct sssp_dial_targets *tg)
+							    const struct sssp_dial_targets *tg, struct sssp_dial_log *log)
 {
 	const uint32_t n = g->n, R = wmax + 1;
 	const size_t nw = words64(n);
@@ -87,6 +124,8 @@ static inline __attribute__((always_inline)) void run_words(const struct sssp_gr
 	struct sssp_harm harm[SSSP_DIAL_CPU_LANES_MAX];
 	uint32_t cnt[SSSP_DIAL_CPU_LANES_MAX];
 	memset(harm, 0, sizeof(harm[0]) * nsrc);
+	if (log)
+		log->count = 0, log->overflow = 0;
 	uint64_t live[SSSP_DIAL_WMAX + 2] = { 0 }; /* vertices pending per slot */
 	uint64_t nlive = 0;
 	for (unsigned i = 0; i < nsrc; i++)
@@ -130,6 +169,17 @@ static inline __attribute__((always_inline)) void run_words(const struct sssp_gr
 				}
 				if (!any)
 					continue;
+				if (log && !log->overflow)
+				{
+					if (log->count == log->cap)
+						log->overflow = 1;
+					else
+					{
+						uint64_t k = log->count++;
+						log->v[k] = v, log->d[k] = d;
+						memcpy(log->mask + k * W, nu, 8 * W);
+					}
+				}
 				uint32_t *dt = tg && tg->slot[v] != SSSP_DIAL_NO_SLOT ? tg->dist + (size_t)64 * W * tg->slot[v] : NULL;
 				for (unsigned k = 0; k < W; k++)
 					for (uint64_t b = nu[k]; b; b &= b - 1)
@@ -177,21 +227,22 @@ static inline __attribute__((always_inline)) void run_words(const struct sssp_gr
 
 /* The 4 widths, each compiled with its constant W. */
 static void run_any(const struct sssp_graph *g, uint32_t wmax, unsigned words, const uint32_t *src, unsigned nsrc,
-		    void *work, struct sssp_summary *out, uint32_t *const *rows, const struct sssp_dial_targets *tg)
+		    void *work, struct sssp_summary *out, uint32_t *const *rows, const struct sssp_dial_targets *tg,
+		    struct sssp_dial_log *log)
 {
 	switch (words)
 	{
 	case 8:
-		run_words(g, wmax, 8, src, nsrc, work, out, rows, tg);
+		run_words(g, wmax, 8, src, nsrc, work, out, rows, tg, log);
 		break;
 	case 4:
-		run_words(g, wmax, 4, src, nsrc, work, out, rows, tg);
+		run_words(g, wmax, 4, src, nsrc, work, out, rows, tg, log);
 		break;
 	case 2:
-		run_words(g, wmax, 2, src, nsrc, work, out, rows, tg);
+		run_words(g, wmax, 2, src, nsrc, work, out, rows, tg, log);
 		break;
 	default:
-		run_words(g, wmax, 1, src, nsrc, work, out, rows, tg);
+		run_words(g, wmax, 1, src, nsrc, work, out, rows, tg, log);
 		break;
 	}
 }
@@ -199,13 +250,13 @@ static void run_any(const struct sssp_graph *g, uint32_t wmax, unsigned words, c
 void sssp_dial_cpu_run_words(const struct sssp_graph *g, uint32_t wmax, unsigned words, const uint32_t *src,
 			     unsigned nsrc, void *work, struct sssp_summary *out, uint32_t *const *rows)
 {
-	run_any(g, wmax, words, src, nsrc, work, out, rows, NULL);
+	run_any(g, wmax, words, src, nsrc, work, out, rows, NULL, NULL);
 }
 
 void sssp_dial_cpu_run(const struct sssp_graph *g, uint32_t wmax, const uint32_t *src, unsigned nsrc, void *work,
 		       struct sssp_summary *out, uint32_t *const *rows)
 {
-	run_any(g, wmax, 1, src, nsrc, work, out, rows, NULL);
+	run_any(g, wmax, 1, src, nsrc, work, out, rows, NULL, NULL);
 }
 
 size_t sssp_dial_cpu_targets_size(uint32_t nslots, unsigned words)
@@ -216,7 +267,7 @@ size_t sssp_dial_cpu_targets_size(uint32_t nslots, unsigned words)
 void sssp_dial_cpu_run_targets(const struct sssp_graph *g, uint32_t wmax, unsigned words, const uint32_t *src,
 			       unsigned nsrc, void *work, struct sssp_summary *out, const struct sssp_dial_targets *tg)
 {
-	run_any(g, wmax, words, src, nsrc, work, out, NULL, tg);
+	run_any(g, wmax, words, src, nsrc, work, out, NULL, tg, NULL);
 }
 
 uint32_t sssp_dial_cpu_target_at(const void *work, const struct sssp_dial_targets *tg, uint32_t v, unsigned i)
@@ -227,4 +278,10 @@ uint32_t sssp_dial_cpu_target_at(const void *work, const struct sssp_dial_target
 	if (!(seen[(size_t)W * v + i / 64] >> (i % 64) & 1)) /* the seen masks of the last call */
 		return SSSP_INF;
 	return tg->dist[(size_t)64 * W * tg->slot[v] + i];
+}
+
+void sssp_dial_cpu_run_log(const struct sssp_graph *g, uint32_t wmax, unsigned words, const uint32_t *src,
+			   unsigned nsrc, void *work, struct sssp_summary *out, struct sssp_dial_log *log)
+{
+	run_any(g, wmax, words, src, nsrc, work, out, NULL, NULL, log);
 }

@@ -43,6 +43,14 @@ extern "C" {
  *  graph without arcs), else 0 with the reason in @p why. */
 int sssp_dial_weights(const struct sssp_graph *g, uint32_t *wmax, char *why, size_t whylen);
 
+/** Whether @p g suits the engine (its distance engine and dial-brandes): weights 1..SSSP_DIAL_WMAX
+ *  (*wmax the heaviest) and distances below SSSP_DIST_LIMIT; else 0 with the reason in @p why. */
+int sssp_dial_suits(const struct sssp_graph *g, uint32_t *wmax, char *why, size_t whylen);
+
+/** TUCCOMPI_DIAL_HEAVY, the GPU's heavy-vertex threshold (out-arcs), into *heavy (0 when unset: the
+ *  default). 0, or -EINVAL with one line in @p why. */
+int sssp_dial_heavy_env(uint32_t *heavy, char *why, size_t whylen);
+
 /** Bytes of the CPU workspace for @p n vertices and weights up to @p wmax. */
 size_t sssp_dial_cpu_workspace_size(uint32_t n, uint32_t wmax);
 
@@ -88,6 +96,24 @@ void sssp_dial_cpu_run_targets(const struct sssp_graph *g, uint32_t wmax, unsign
 /** Lane @p i's distance to vertex @p v (which has a slot) after sssp_dial_cpu_run_targets() on @p work:
  *  SSSP_INF where unreachable. */
 uint32_t sssp_dial_cpu_target_at(const void *work, const struct sssp_dial_targets *tg, uint32_t v, unsigned i);
+
+/** The visits of a call, in the order it settled them (levels in increasing order): visit k is vertex
+ *  v[k] at level (distance) d[k] with its new pairs in mask[k x words .. k x words + words) (lane i: bit
+ *  i % 64 of word i / 64), the pairs the betweenness sweeps count over (dial_brandes.h). The caller owns
+ *  the arrays (cap visits each); a call that would log more sets overflow and logs no further visit (its
+ *  summaries are still right). */
+struct sssp_dial_log
+{
+	uint32_t *v, *d;
+	uint64_t *mask;
+	uint64_t cap;
+	uint64_t count; /**< set by the call */
+	int overflow;   /**< set by the call */
+};
+
+/** sssp_dial_cpu_run_words() that logs every visit into @p log (no rows, no targets). */
+void sssp_dial_cpu_run_log(const struct sssp_graph *g, uint32_t wmax, unsigned words, const uint32_t *src,
+			   unsigned nsrc, void *work, struct sssp_summary *out, struct sssp_dial_log *log);
 
 #ifdef __cplusplus
 }

@@ -44,6 +44,7 @@ TUCCOMPI_KERNELCHAR(dial_loop, 1, scatter, low, high, low);
 struct dial_ctl
 {
 	uint32_t level, done, abort, levels;
+	uint32_t log_over, pad2; // a warp's visits overflowed its share of the log
 	unsigned long long touched[2]; // bit t: slot t has pairs pending
 	uint32_t bar_count, bar_gen;
 	unsigned long long heavy; // this level's heavy list: vertices << 32 | chunks
@@ -70,7 +71,40 @@ struct dparams
 	uint32_t heavy_deg, heavy_cap;
 	uint32_t *hv, *hbase, *hnw; // the heavy list: vertex, first chunk, new masks [heavy_cap][WORDS]
 	unsigned long long timeout_ns;
+	uint32_t *lhead, *lmask, *lcount; // the log (dial_gpu.h), else NULL
+	uint32_t lvisits, nsrc;
 };
+
+// A warp's place in the log: its entries and pairs so far, from its share's first entry and pair.
+struct logc
+{
+	uint32_t nrec, npair, cap;
+	uint64_t rec0, pair0;
+};
+
+// The visit of each half-warp's vertex into the log (every lane of the warp calls it; lane j holds
+// word j of its half's new mask, 0 when the half has no vertex): the half's entry follows the other's
+// when both have pairs, so the warp's entries stay in level order.
+__device__ __forceinline__ void log_visit(const struct dparams &P, struct logc &lg, uint32_t v, uint32_t d, unsigned j,
+					  uint32_t nw)
+{
+	const unsigned FULL = 0xffffffffu;
+	unsigned c = __popc(nw);
+	for (int o = 8; o; o >>= 1) // within each half
+		c += __shfl_xor_sync(FULL, c, o);
+	const unsigned c0 = __shfl_sync(FULL, c, 0), c1 = __shfl_sync(FULL, c, 16);
+	const bool h = (threadIdx.x & 16) != 0;
+	const uint32_t idx = lg.nrec + (h && c0 ? 1u : 0u), poff = lg.npair + (h ? c0 : 0u);
+	if (c && idx < lg.cap)
+	{
+		const uint64_t at = lg.rec0 + idx;
+		if (j == 0)
+			*(uint4 *)&P.lhead[4 * at] = make_uint4(v, d, (uint32_t)(lg.pair0 + poff), c);
+		P.lmask[16 * at + j] = nw;
+	}
+	lg.nrec += (c0 != 0) + (c1 != 0);
+	lg.npair += c0 + c1;
+}
 
 __device__ __forceinline__ unsigned long long global_ns(void)
 {
@@ -86,7 +120,8 @@ __device__ __forceinline__ void push(const struct dparams &P, uint64_t e, uint32
 // this half has a vertex). Every lane of the warp calls it, and every collective is the whole warp's:
 // the halves' arc loops run in step, for the larger degree.
 __device__ __forceinline__ void visit(const struct dparams &P, bool has, uint32_t v, uint32_t d, uint32_t slot,
-				      unsigned j, uint32_t *cnt, unsigned long long &tm0, unsigned long long &tm1)
+				      unsigned j, uint32_t *cnt, unsigned long long &tm0, unsigned long long &tm1,
+				      struct logc &lg)
 {
 	const unsigned FULL = 0xffffffffu;
 	uint32_t nw = 0;
@@ -116,6 +151,8 @@ __device__ __forceinline__ void visit(const struct dparams &P, bool has, uint32_
 			}
 		}
 	}
+	if (P.lhead)
+		log_visit(P, lg, v, d, j, nw);
 	// a half with no new pair pushes nothing
 	unsigned ball = __ballot_sync(FULL, nw != 0), mine = (threadIdx.x & 16) ? ball >> 16 : ball & 0xffffu;
 	uint32_t deg = mine ? (uint32_t)(e1 - e) : 0;
@@ -273,6 +310,15 @@ __global__ void __launch_bounds__(BLOCK) dial_loop(struct dparams P)
 	__shared__ uint32_t s_level, s_stop, s_last, s_heavy;
 	const unsigned lane = threadIdx.x & 31, h = lane >> 4, j = lane & 15;
 	const uint32_t gw = blockIdx.x * (BLOCK / 32) + (threadIdx.x >> 5), W = gridDim.x * (BLOCK / 32);
+	struct logc lg = { 0, 0, 0, 0, 0 };
+	if (P.lhead)
+	{
+		uint32_t vertices;
+		sssp_dial_gpu_share(P.n, W, gw, &lg.rec0, &vertices);
+		lg.pair0 = lg.rec0 * P.nsrc;
+		lg.rec0 *= P.lvisits;
+		lg.cap = vertices * P.lvisits;
+	}
 	for (unsigned i = threadIdx.x; i < L; i += BLOCK)
 		cnt[i] = 0;
 	if (threadIdx.x == 0)
@@ -308,7 +354,7 @@ __global__ void __launch_bounds__(BLOCK) dial_loop(struct dparams P)
 				if (x)
 					x &= x - 1;
 				uint32_t b = h ? b1 : b0;
-				visit(P, b < 32, wi * 32 + (b & 31), d, slot, j, cnt, tm0, tm1);
+				visit(P, b < 32, wi * 32 + (b & 31), d, slot, j, cnt, tm0, tm1, lg);
 			}
 		}
 		for (int o = 16; o; o >>= 1)
@@ -379,6 +425,12 @@ __global__ void __launch_bounds__(BLOCK) dial_loop(struct dparams P)
 			s_heavy = C->in_heavy;
 		}
 		__syncthreads();
+	}
+	if (P.lhead && lane == 0)
+	{
+		P.lcount[gw] = lg.nrec < lg.cap ? lg.nrec : lg.cap;
+		if (lg.nrec > lg.cap)
+			atomicOr(&P.ctl->log_over, 1u);
 	}
 }
 
@@ -544,6 +596,18 @@ extern "C" int sssp_dial_gpu_run(const struct sssp_dial_dgraph *g, const uint32_
 	P.hnw = (uint32_t *)(base + l.hnw);
 	P.timeout_ns = (unsigned long long)(p->timeout_s ? p->timeout_s : 60) * 1000000000ull;
 	uint32_t *dsrc = (uint32_t *)(base + l.src);
+	if (p->log)
+	{
+		if (!p->log->head || !p->log->mask || !p->log->count || !p->log->visits ||
+		    (uint64_t)((g->n + 31) / 32 * 32) * nsrc > UINT32_MAX)
+			FAIL(-EINVAL, "sssp_dial_gpu_run: a log without its arrays, or %u vertices x %u sources beyond 2^32 pairs",
+			     g->n, nsrc);
+		P.lhead = p->log->head;
+		P.lmask = p->log->mask;
+		P.lcount = p->log->count;
+		P.lvisits = p->log->visits;
+		P.nsrc = nsrc;
+	}
 
 	int dev, sms = 0, coop = 0;
 	CK(cudaGetDevice(&dev));
@@ -612,6 +676,11 @@ extern "C" int sssp_dial_gpu_run(const struct sssp_dial_dgraph *g, const uint32_
 	CK(cudaMemcpyAsync(&res->c, P.ctl, sizeof res->c, cudaMemcpyDeviceToHost, s));
 	CK(cudaMemcpyAsync(&res->a, P.acc, sizeof res->a, cudaMemcpyDeviceToHost, s));
 	CK(cudaStreamSynchronize(s));
+	if (p->log)
+	{
+		p->log->warps = (uint32_t)grid * (BLOCK / 32);
+		p->log->overflow = res->c.log_over != 0;
+	}
 	if (res->c.abort || !res->c.done)
 		FAIL(-ETIMEDOUT,
 		     "sssp_dial_gpu_run: the level loop's grid barrier waited more than %u s (%u blocks of %d threads, "

@@ -31,6 +31,34 @@ struct sssp_dial_dgraph
 	const uint32_t *w;
 };
 
+/** The visits of a traversal (optional: the betweenness sweeps', dial_brandes.h), each with 4 words of
+ *  head (vertex, level, its first pair, its pairs) and a mask of 16 words (the new pairs: source i is
+ *  bit i % 32 of word i / 32). Each warp of the traversal logs its own visits, in level order, into its
+ *  own share of the log (sssp_dial_gpu_share: the vertices of the bitmap words it visits, `visits`
+ *  entries each), and numbers their pairs from its share's first pair (nsrc per vertex). A traversal
+ *  whose warp would log more than its share sets *overflow (its distances and summaries still right).
+ *  DEVICE pointers but overflow and warps (host, set by the call). */
+struct sssp_dial_gpu_log
+{
+	uint32_t *head;  /**< 4 words per entry */
+	uint32_t *mask;  /**< 16 words per entry */
+	uint32_t *count; /**< per warp: the visits it logged (at most its share's) */
+	uint32_t visits; /**< entries per vertex of a share */
+	uint32_t warps;  /**< set by the call: the traversal's warps W (shares) */
+	int overflow;    /**< set by the call */
+};
+
+/** Warp r's share of the log of a traversal of @p warps warps on @p n vertices: the bitmap words it
+ *  visits are r, r + warps, r + 2 warps, ...; as many as the share has vertices / 32, laid out from
+ *  vertex slot *first (so its entries start at *first x visits, its pairs at *first x nsrc). */
+SSSP_HD static inline void sssp_dial_gpu_share(uint32_t n, uint32_t warps, uint32_t r, uint64_t *first,
+					       uint32_t *vertices)
+{
+	const uint32_t nw = (n + 31) / 32, q = nw / warps, rem = nw % warps;
+	*first = 32 * ((uint64_t)r * q + (r < rem ? r : rem));
+	*vertices = 32 * (q + (r < rem ? 1 : 0));
+}
+
 /** Per-batch parameters (as sssp_batch_params's: the targets' columns and the GPU's share). */
 struct sssp_dial_params
 {
@@ -51,6 +79,7 @@ struct sssp_dial_params
 	/** (tests) at most this many heavy vertices per level go to the grid's list, the others push their
 	 *  own arcs (0: every one) */
 	uint32_t heavy_cap;
+	struct sssp_dial_gpu_log *log; /**< NULL: no log */
 };
 
 /** Device bytes of a batch's workspace: about (wmax + 2) x 64 bytes per vertex (the ring's wmax + 1

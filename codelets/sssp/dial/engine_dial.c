@@ -184,20 +184,6 @@ static void dial_cuda(struct tuccompi_batch *b, void *arg)
 }
 #endif
 
-/* Whether @p g suits the engine: weights 1..SSSP_DIAL_WMAX and distances below SSSP_DIST_LIMIT. */
-static int suits(const struct sssp_graph *g, uint32_t *wmax, char *why, size_t whylen)
-{
-	if (!sssp_dial_weights(g, wmax, why, whylen))
-		return 0;
-	if (g->n && (uint64_t)(g->n - 1) * *wmax >= SSSP_DIST_LIMIT)
-	{
-		snprintf(why, whylen, "%u vertices with arcs up to %u could make distances of 2^31 and more", g->n,
-			 *wmax);
-		return 0;
-	}
-	return 1;
-}
-
 /* auto: on shallow graphs (a breadth-first search from a hub ends within SSSP_BATCH_LOW_DEPTH levels:
  * the batched engine's own rule) whose weights suit it, with a GPU or without (the CPU units run the
  * bit-parallel form when the set gives each of them calls of 128 sources or more, else the batched
@@ -208,7 +194,7 @@ static int dial_pays(struct sssp_plan *p, char *reason, size_t len)
 	uint32_t wmax;
 	if (sssp_plan_depth_rule(p) != 0)
 		return 0;
-	if (!suits(p->g, &wmax, why, sizeof why))
+	if (!sssp_dial_suits(p->g, &wmax, why, sizeof why))
 	{
 		snprintf(reason, len, "auto: batched (shallow graph, but %s)", why);
 		return 0;
@@ -237,30 +223,17 @@ static int dial_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	}
 	p->state = st;
 	char no[200];
-	if (!suits(g, &st->wmax, no, sizeof no))
+	if (!sssp_dial_suits(g, &st->wmax, no, sizeof no))
 	{
 		snprintf(why, whylen, "the dial engine does not take this graph: %s; use --engine batched", no);
 		return -EDOM;
 	}
-	const char *hv = getenv("TUCCOMPI_DIAL_HEAVY");
-	if (hv && *hv)
-	{
-		char *end;
-		errno = 0;
-		unsigned long x = strtoul(hv, &end, 10);
-		if (*end || errno || x < 1 || x > UINT32_MAX || *hv == '-')
-		{
-			snprintf(why, whylen,
-				 "TUCCOMPI_DIAL_HEAVY=%s: say a number of out-arcs from 1 to %u (vertices with more have "
-				 "them pushed by the whole GPU; default %d: docs/apsp.md, \"The dial engine\")",
-				 hv, UINT32_MAX, SSSP_DIAL_GPU_HEAVY_DEG);
-			return -EINVAL;
-		}
-		st->heavy = (uint32_t)x;
-	}
+	int ret = sssp_dial_heavy_env(&st->heavy, why, whylen);
+	if (ret < 0)
+		return ret;
 	if (p->o.cpu)
 	{
-		int ret = sssp_cpu_graph_packed(g, &st->packed, &st->packed_size, why, whylen);
+		ret = sssp_cpu_graph_packed(g, &st->packed, &st->packed_size, why, whylen);
 		if (ret < 0)
 			return ret;
 		st->cpu_work = sssp_cpu_workspace_size(st->packed);
