@@ -145,7 +145,7 @@ static void check(const struct sssp_graph *view, const struct graph *g, const st
 	{
 		struct sssp_summary s;
 		sssp_dijkstra(view, src[i], dist, heap, pos, &s);
-		const double *delta = sssp_brandes_cpu(&bg, src[i], dist, work, err, sizeof(err));
+		const double *delta = sssp_brandes_cpu(&bg, src[i], dist, work, NULL, err, sizeof(err));
 		if (!delta)
 			bench_die("--check: %s", err);
 		sssp_brandes_accumulate(want, delta, g->n, src[i]);
