@@ -71,32 +71,14 @@ struct values
 	int undirected, arcs;
 };
 
-/* The arc v -> u (g's arcs of a vertex are sorted by target; with --undirected it is there). */
-static uint64_t reverse_of(const struct graph *g, uint32_t u, uint32_t v)
-{
-	uint64_t lo = g->rowptr[v], hi = g->rowptr[v + 1];
-	while (lo < hi)
-	{
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (g->col[mid] < u)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Value i: a vertex's sum, or arc i's of tail u (undirected: the exact sum of both arcs of its edge,
  * halved); halving is exact. */
 static double value_of(const struct values *x, uint64_t i, uint32_t u)
 {
 	struct tuccompi_exact s = x->acc[i];
-	if (x->arcs && x->undirected)
-	{
-		uint64_t r = reverse_of(x->g, u, x->g->col[i]);
-		if (r < x->g->rowptr[x->g->col[i] + 1] && x->g->col[r] == u)
-			tuccompi_exact_combine(&s, &x->acc[r]);
-	}
+	int64_t r = x->arcs && x->undirected ? graph_find_arc(x->g, x->g->col[i], u) : -1;
+	if (r >= 0)
+		tuccompi_exact_combine(&s, &x->acc[r]);
 	return tuccompi_exact_value(&s) * (x->undirected ? 0.5 : 1.0);
 }
 

@@ -6,20 +6,16 @@
  *  - sssp_brandes_cpu() source by source, summed exactly: within 1e-10 of the reference;
  *  - the engine through the runtime (every source, then a sample): the same bits as those exact
  *    sums under EQ1, EQ2, MS and MS-TAIL, on however many ranks this runs (tests/apsp/brandes_mpi.sh:
- *    2), and the per-source summaries of the task set equal the reference distances';
+ *    2), every arc's flow too (edge betweenness) under MS, and the per-source summaries of the task
+ *    set equal the reference distances';
  *  - a graph whose arcs of weight 0 form a cycle is refused with a message that says so.
  * With --gpu (tests/apsp/brandes_gpu.sh; exit 77 without CUDA or a GPU): GPU units alone, then
- * GPUs with CPU cores, must give the same bits as the CPU's sums (one canonical order of sums). */
+ * GPUs with CPU cores, must give the same bits as the CPU's sums (one canonical order of sums), the
+ * arcs' flows included. */
 #include <math.h>
 #include <tuccompi.h>
 
-#include "batched/batch_gpu.h"
-#include "brandes/brandes.h"
-#include "cli.h"
-#include "graph.h"
-#include "sssp.h"
-#include "sssp_ref.h"
-#include "testutil.h"
+#include "bc_ref.h"
 
 /* ------------------------------------------------------------------ the plain reference */
 
@@ -108,34 +104,6 @@ static void reference(const struct graph *g, const uint32_t *src, uint64_t k, lo
 
 /* ------------------------------------------------------------------ the engine's pieces */
 
-/* sssp_brandes_cpu() source by source, summed exactly (the bits any run must give). */
-static void direct(const struct graph *g, const uint32_t *src, uint64_t k, struct tuccompi_exact *acc)
-{
-	uint32_t n = g->n;
-	uint64_t *irp = malloc(((size_t)n + 1) * 8);
-	uint32_t *icol = malloc((g->m + 1) * 4), *iw = malloc((g->m + 1) * 4), *dist = malloc((size_t)n * 4);
-	void *work = malloc(sssp_brandes_cpu_work_size(n));
-	ASSERT(irp && icol && iw && dist && work);
-	struct sssp_graph view = apsp_graph_view(g);
-	sssp_transpose(&view, irp, icol, iw);
-	struct sssp_brandes_graph bg = { n, g->m, g->rowptr, g->col, g->w, irp, icol, iw, NULL };
-	memset(acc, 0, (size_t)n * sizeof(*acc));
-	char err[256];
-	for (uint64_t i = 0; i < k; i++)
-	{
-		sssp_ref(g, src[i], dist);
-		const double *delta = sssp_brandes_cpu(&bg, src[i], dist, work, NULL, err, sizeof(err));
-		if (!delta)
-			FAIL("sssp_brandes_cpu(source %u): %s", src[i], err);
-		sssp_brandes_accumulate(acc, delta, n, src[i]);
-	}
-	free(irp);
-	free(icol);
-	free(iw);
-	free(dist);
-	free(work);
-}
-
 static void near(const char *what, const struct tuccompi_exact *acc, const long double *bc, uint32_t n)
 {
 	for (uint32_t v = 0; v < n; v++)
@@ -145,62 +113,6 @@ static void near(const char *what, const struct tuccompi_exact *acc, const long 
 		if (fabsl(got - want) > 1e-10L * fabsl(want) + 1e-12L)
 			FAIL("%s: betweenness of %u is %.17g, reference %.17Lg", what, v, got, want);
 	}
-}
-
-/* The engine through a task set: the sums (root) and the summaries. */
-static void run_engine(const char *what, struct graph *g, const uint32_t *src, uint64_t k, const char *policy,
-		       int cpu, int cuda, const struct tuccompi_exact *want)
-{
-	struct sssp_graph view = apsp_graph_view(g);
-	struct sssp_options o = { .engine = SSSP_ENGINE_BATCHED, .cpu = cpu, .cuda = cuda, .nsources = k, .betweenness = 1 };
-	struct sssp_plan *plan;
-	char why[512];
-	if (sssp_plan_create(&view, &o, &plan, why, sizeof(why)) < 0)
-		FAIL("%s: sssp_plan_create: %s", what, why);
-	ASSERT_EQ(sssp_plan_engine(plan), SSSP_ENGINE_BRANDES);
-	struct tuccompi_exact *acc = calloc(g->n, sizeof(*acc));
-	struct sssp_summary *res = calloc(k, sizeof(*res));
-	struct sssp_args args = { .betweenness = acc };
-	struct tuccompi_taskset_desc desc = { .results = res };
-	ASSERT_OK(sssp_plan_taskset(plan, src, k, &args, &desc));
-	ASSERT_EQ(desc.reduce.size, (size_t)g->n * sizeof(struct tuccompi_exact));
-	tuccompi_taskset_t ts;
-	ASSERT_OK(tuccompi_parallel(tuccompi_policy_by_name(policy), &desc, &ts));
-	ASSERT_OK(tuccompi_wait(ts));
-	struct tuccompi_taskset_stats st;
-	ASSERT_OK(tuccompi_taskset_get_stats(ts, &st));
-	uint64_t on_gpu = 0;
-	for (int u = 0; u < st.nunits; u++)
-		on_gpu += st.units[u].kind == TUCCOMPI_UNIT_CUDA ? st.units[u].ntasks : 0;
-	if (!cpu)
-		ASSERT_EQ(on_gpu, k);
-	if (tuccompi_rank() == 0)
-	{
-		for (uint32_t v = 0; v < g->n; v++)
-			if (memcmp(&acc[v], &want[v], sizeof(acc[v])))
-				FAIL("%s (%s, %s%s): betweenness of %u is %.17g, the exact CPU sum %.17g (other bits)", what, policy,
-				     cpu ? "CPU" : "", cuda ? "+GPU" : "", v, tuccompi_exact_value(&acc[v]),
-				     tuccompi_exact_value(&want[v]));
-		uint32_t *dist = malloc((size_t)g->n * 4);
-		for (uint64_t i = 0; i < k; i++)
-		{
-			struct sssp_summary ref;
-			sssp_ref(g, src[i], dist);
-			sssp_summarize(dist, g->n, src[i], &ref);
-			if (res[i].sum != ref.sum || res[i].reached != ref.reached || res[i].ecc != ref.ecc ||
-			    res[i].source != src[i])
-				FAIL("%s: summary of source %u: sum %llu/%llu reached %u/%u", what, src[i],
-				     (unsigned long long)res[i].sum, (unsigned long long)ref.sum, res[i].reached, ref.reached);
-		}
-		free(dist);
-		printf("%s, %s, %s%s: %llu sources, same bits as the exact CPU sums (%llu on GPUs)\n", what, policy,
-		       cpu ? "CPU" : "", cuda ? "+GPU" : "", (unsigned long long)k, (unsigned long long)on_gpu);
-	}
-	tuccompi_taskset_destroy(ts);
-	sssp_plan_taskset_done(plan, &desc);
-	sssp_plan_free(plan);
-	free(acc);
-	free(res);
 }
 
 static void check_graph(const char *what, struct graph *g, int gpu)
@@ -214,27 +126,33 @@ static void check_graph(const char *what, struct graph *g, int gpu)
 		if (v % 3 == 1)
 			some[k++] = v;
 	}
+	struct both b;
+	both_of(g, &b);
 	long double *bc = malloc((size_t)n * sizeof(*bc));
-	struct tuccompi_exact *acc_all = malloc((size_t)n * sizeof(*acc_all)), *acc_some = malloc((size_t)n * sizeof(*acc_some));
+	struct tuccompi_exact *acc_all = malloc(((size_t)n + g->m) * sizeof(*acc_all)),
+			      *acc_some = malloc((size_t)n * sizeof(*acc_some));
 	reference(g, all, n, bc);
-	direct(g, all, n, acc_all);
+	bc_reference(g, &b, all, n, 1, acc_all); /* the arcs' sums after the vertices' */
 	near(what, acc_all, bc, n);
 	reference(g, some, k, bc);
-	direct(g, some, k, acc_some);
+	bc_reference(g, &b, some, k, 0, acc_some);
 	near(what, acc_some, bc, n);
+	const enum sssp_engine B = SSSP_ENGINE_BATCHED, E = SSSP_ENGINE_BRANDES;
 	if (!gpu)
 	{
 		static const char *const policies[] = { "eq1", "eq2", "ms", "ms-tail" };
 		for (int i = 0; i < 4; i++)
-			run_engine(what, g, all, n, policies[i], 1, 0, acc_all);
-		run_engine(what, g, some, k, "ms", 1, 0, acc_some);
+			bc_run_engine(what, g, all, n, policies[i], 1, 0, B, i == 2, acc_all, E);
+		bc_run_engine(what, g, some, k, "ms", 1, 0, B, 0, acc_some, E);
 	}
 	else
 	{
-		run_engine(what, g, all, n, "ms", 0, 1, acc_all);
-		run_engine(what, g, some, k, "eq1", 0, 1, acc_some);
-		run_engine(what, g, all, n, "ms", 1, 1, acc_all);
+		bc_run_engine(what, g, all, n, "ms", 0, 1, B, 0, acc_all, E);
+		bc_run_engine(what, g, all, n, "ms", 0, 1, B, 1, acc_all, E); /* the GPU's flows */
+		bc_run_engine(what, g, some, k, "eq1", 0, 1, B, 0, acc_some, E);
+		bc_run_engine(what, g, all, n, "ms", 1, 1, B, 1, acc_all, E);
 	}
+	both_free(&b);
 	free(all);
 	free(some);
 	free(bc);
@@ -262,43 +180,6 @@ static void zero_weight_graph(struct graph *g, int cycle)
 	}
 	struct graph_error err;
 	ASSERT_OK(graph_from_arcs(n, m, s, d, w, g, &err)); /* the last 20 vertices: isolated */
-}
-
-/* Two grids side by side, one-way arcs between them, a few isolated vertices. */
-static void two_parts_graph(struct graph *g)
-{
-	uint32_t s[400], d[400], w[400], m = 0;
-	for (uint32_t part = 0; part < 2; part++)
-		for (uint32_t r = 0; r < 5; r++)
-			for (uint32_t c = 0; c < 6; c++)
-			{
-				uint32_t v = part * 30 + r * 6 + c;
-				if (c + 1 < 6)
-					s[m] = v, d[m] = v + 1, w[m++] = 1, s[m] = v + 1, d[m] = v, w[m++] = 1;
-				if (r + 1 < 5)
-					s[m] = v, d[m] = v + 6, w[m++] = 1, s[m] = v + 6, d[m] = v, w[m++] = 1;
-			}
-	s[m] = 5, d[m] = 30, w[m++] = 2; /* from the first part into the second only */
-	s[m] = 29, d[m] = 42, w[m++] = 1;
-	struct graph_error err;
-	ASSERT_OK(graph_from_arcs(64, m, s, d, w, g, &err));
-}
-
-/* A hub joined both ways to 300 vertices on a ring: more than one chunk of arcs each way. */
-static void hub_graph(struct graph *g)
-{
-	uint32_t n = 301, m = 0, *s = malloc(4 * 1200), *d = malloc(4 * 1200), *w = malloc(4 * 1200);
-	for (uint32_t v = 1; v < n; v++)
-	{
-		s[m] = 0, d[m] = v, w[m++] = 1 + v % 3;
-		s[m] = v, d[m] = 0, w[m++] = 1 + v % 2;
-		s[m] = v, d[m] = v % 300 + 1, w[m++] = 1;
-	}
-	struct graph_error err;
-	ASSERT_OK(graph_from_arcs(n, m, s, d, w, g, &err));
-	free(s);
-	free(d);
-	free(w);
 }
 
 int main(int argc, char **argv)
@@ -338,10 +219,10 @@ int main(int argc, char **argv)
 	zero_weight_graph(&g, 0);
 	check_graph("random 180 with arcs of weight 0 and isolated vertices", &g, gpu);
 	graph_free(&g);
-	two_parts_graph(&g);
+	bc_two_parts_graph(&g);
 	check_graph("two grids, one-way arcs between them", &g, gpu);
 	graph_free(&g);
-	hub_graph(&g);
+	bc_hub_graph(&g, 300);
 	check_graph("a hub of 300 arcs each way", &g, gpu);
 	graph_free(&g);
 

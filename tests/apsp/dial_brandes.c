@@ -16,101 +16,17 @@
  * With --gpu (tests/apsp/dial_brandes_gpu.sh; exit 77 without CUDA or a GPU): the GPU form's sums
  * against the CPU's, batch by batch, then through the runtime (GPU alone, GPU with CPU cores), with
  * what differs printed (vertex, level, degrees, both values and their bits). */
-#include <math.h>
-#include <tuccompi.h>
-
-#include "batched/batch_gpu.h"
-#include "brandes/brandes.h"
-#include "cli.h"
+#include "bc_ref.h"
 #include "dial/dial_brandes.h"
 #include "dial/dial_brandes_sweep.h"
 #include "dial/dial_gpu.h"
-#include "graph.h"
-#include "sssp.h"
-#include "sssp_ref.h"
-#include "testutil.h"
-
-/* The graph both ways, host pointers. */
-struct both
-{
-	struct sssp_brandes_graph bg;
-	uint64_t *irp;
-	uint32_t *icol, *iw;
-};
-
-static void both_of(const struct graph *g, struct both *b)
-{
-	b->irp = malloc(((size_t)g->n + 1) * 8);
-	b->icol = malloc((g->m + 1) * 4);
-	b->iw = malloc((g->m + 1) * 4);
-	ASSERT(b->irp && b->icol && b->iw);
-	struct sssp_graph view = apsp_graph_view(g);
-	sssp_transpose(&view, b->irp, b->icol, b->iw);
-	struct sssp_brandes_graph bg = { g->n, g->m, g->rowptr, g->col, g->w, b->irp, b->icol, b->iw, NULL };
-	b->bg = bg;
-}
-
-static void both_free(struct both *b)
-{
-	free(b->irp);
-	free(b->icol);
-	free(b->iw);
-}
-
-/* The brandes engine's CPU code source by source, summed exactly: n vertex sums, then m arc sums. */
-static void reference(const struct graph *g, const struct both *b, const uint32_t *src, uint64_t k,
-		      struct tuccompi_exact *acc)
-{
-	uint32_t *dist = malloc((size_t)g->n * 4);
-	void *work = malloc(sssp_brandes_cpu_work_size(g->n));
-	ASSERT(dist && work);
-	memset(acc, 0, ((size_t)g->n + g->m) * sizeof(*acc));
-	char err[256];
-	for (uint64_t i = 0; i < k; i++)
-	{
-		sssp_ref(g, src[i], dist);
-		const double *delta = sssp_brandes_cpu(&b->bg, src[i], dist, work, acc + g->n, err, sizeof(err));
-		if (!delta)
-			FAIL("sssp_brandes_cpu(source %u): %s", src[i], err);
-		sssp_brandes_accumulate(acc, delta, g->n, src[i]);
-	}
-	free(dist);
-	free(work);
-}
-
-static uint32_t wmax_of(const struct graph *g)
-{
-	uint32_t w = 1;
-	for (uint64_t e = 0; e < g->m; e++)
-		w = g->w[e] > w ? g->w[e] : w;
-	return w;
-}
-
-/* The first vertex or arc whose sums differ, printed with both values; 0 if none. */
-static int differ(const char *what, const struct graph *g, const struct tuccompi_exact *got,
-		  const struct tuccompi_exact *want)
-{
-	for (uint64_t i = 0; i < g->n + g->m; i++)
-		if (memcmp(&got[i], &want[i], sizeof(got[i])))
-		{
-			if (i < g->n)
-				fprintf(stderr, "%s: vertex %llu: %.17g, the brandes engine's %.17g\n", what, (unsigned long long)i,
-					tuccompi_exact_value(&got[i]), tuccompi_exact_value(&want[i]));
-			else
-				fprintf(stderr, "%s: arc %llu: flow %.17g, the brandes engine's %.17g\n", what,
-					(unsigned long long)(i - g->n), tuccompi_exact_value(&got[i]),
-					tuccompi_exact_value(&want[i]));
-			return 1;
-		}
-	return 0;
-}
 
 /* The CPU form in calls of @p per sources at @p words words per mask; -ENOSPC calls are run again one
  * source at a time through the brandes code (as the engine does). Returns the calls that overflowed. */
 static unsigned cpu_form(const struct graph *g, const struct both *b, const uint32_t *src, uint64_t k, unsigned words,
 			 unsigned per, struct tuccompi_exact *acc)
 {
-	uint32_t wmax = wmax_of(g), *dist = malloc((size_t)g->n * 4);
+	uint32_t wmax = bc_wmax(g), *dist = malloc((size_t)g->n * 4);
 	void *ws = aligned_alloc(64, (sssp_dial_brandes_cpu_workspace_size(g->n, wmax, words) + 63) & ~(size_t)63);
 	void *bw = malloc(sssp_brandes_cpu_work_size(g->n));
 	struct sssp_summary out[SSSP_DIAL_CPU_LANES_MAX];
@@ -168,14 +84,14 @@ static void check_cpu(const char *what, struct graph *g)
 	struct tuccompi_exact *want = malloc(((size_t)n + g->m) * sizeof(*want)),
 			      *got = malloc(((size_t)n + g->m) * sizeof(*got));
 	ASSERT(want && got);
-	reference(g, &b, all, k, want);
+	bc_reference(g, &b, all, k, 1, want);
 	static const unsigned words[] = { 1, 2, 4, 8, 1, 8 }, per[] = { 64, 128, 256, 512, 37, 300 };
 	for (int i = 0; i < 6; i++)
 	{
 		unsigned over = cpu_form(g, &b, all, k, words[i], per[i], got);
 		char tag[160];
 		snprintf(tag, sizeof tag, "%s, CPU form, calls of %u at %u word(s)", what, per[i], words[i]);
-		if (differ(tag, g, got, want))
+		if (bc_differ(tag, g, &b, g->m, got, want))
 			FAIL("%s: other bits than the brandes engine's", tag);
 		printf("%s: %llu sources, the brandes engine's bits (vertices and arcs)%s\n", tag, (unsigned long long)k,
 		       over ? " (some calls overflowed their log: run one source at a time)" : "");
@@ -375,7 +291,7 @@ static void replica_level(const struct db_sweep *S, int dir)
 static int replica(const struct graph *g, const struct both *b, const uint32_t *src, unsigned nsrc,
 		   const struct shape_of_run *rs, struct tuccompi_exact *acc)
 {
-	const uint32_t n = g->n, wmax = wmax_of(g), nw = (n + 31) / 32, W = rs->warps;
+	const uint32_t n = g->n, wmax = bc_wmax(g), nw = (n + 31) / 32, W = rs->warps;
 	const uint64_t slots = (uint64_t)nw * 32;
 	/* the CPU traversal at 512 lanes: its masks are the GPU's, bit for bit (little-endian words) */
 	void *ws = aligned_alloc(64, (sssp_dial_cpu_workspace_size_words(n, wmax, 8) + 63) & ~(size_t)63);
@@ -471,7 +387,7 @@ static void check_replica(const char *what, struct graph *g)
 	struct tuccompi_exact *want = malloc(((size_t)n + g->m) * sizeof(*want)),
 			      *got = malloc(((size_t)n + g->m) * sizeof(*got));
 	ASSERT(want && got);
-	reference(g, &b, all, k, want);
+	bc_reference(g, &b, all, k, 1, want);
 	static const struct shape_of_run runs[] = {
 		{ 1, DB_LIGHT_WORK, SSSP_DIAL_BRANDES_GPU_VISITS },
 		{ 3, DB_LIGHT_WORK, SSSP_DIAL_BRANDES_GPU_VISITS },
@@ -501,7 +417,7 @@ static void check_replica(const char *what, struct graph *g)
 		char tag[200];
 		snprintf(tag, sizeof tag, "%s, GPU replica, %u warps, light work %u, %u visits per vertex", what,
 			 runs[ri].warps, runs[ri].light_work, runs[ri].visits);
-		if (differ(tag, g, got, want))
+		if (bc_differ(tag, g, &b, g->m, got, want))
 			FAIL("%s: other bits than the brandes engine's", tag);
 		printf("%s: %u batches (%u halvings), the brandes engine's bits\n", tag, batches, split);
 	}
@@ -511,74 +427,167 @@ static void check_replica(const char *what, struct graph *g)
 	both_free(&b);
 }
 
-/* Two grids side by side, one-way arcs between them, a few isolated vertices. */
-static void two_parts_graph(struct graph *g)
+/* ------------------------------------------------------------------ the engine through the runtime */
+
+/* The engine on @p g (weights 1..64, a shallow graph: auto's dial-brandes) against the bits of the
+ * brandes engine's CPU code: CPU units (@p levels: their levels' form must run on every source) or
+ * with @p gpu GPU units alone, then with CPU cores. */
+static void check_engine(const char *what, struct graph *g, int gpu, int levels)
 {
-	uint32_t s[400], d[400], w[400], m = 0;
-	for (uint32_t part = 0; part < 2; part++)
-		for (uint32_t r = 0; r < 5; r++)
-			for (uint32_t c = 0; c < 6; c++)
-			{
-				uint32_t v = part * 30 + r * 6 + c;
-				if (c + 1 < 6)
-					s[m] = v, d[m] = v + 1, w[m++] = 1, s[m] = v + 1, d[m] = v, w[m++] = 1;
-				if (r + 1 < 5)
-					s[m] = v, d[m] = v + 6, w[m++] = 1, s[m] = v + 6, d[m] = v, w[m++] = 1;
-			}
-	s[m] = 5, d[m] = 30, w[m++] = 2; /* from the first part into the second only */
-	s[m] = 29, d[m] = 42, w[m++] = 1;
-	struct graph_error err;
-	ASSERT_OK(graph_from_arcs(64, m, s, d, w, g, &err));
+	uint32_t n = g->n;
+	uint32_t *all = malloc((size_t)n * 4), *some = malloc((size_t)n * 4);
+	uint64_t k = 0;
+	for (uint32_t v = 0; v < n; v++)
+	{
+		all[v] = v;
+		if (v % 3 == 1)
+			some[k++] = v;
+	}
+	struct both b;
+	both_of(g, &b);
+	struct tuccompi_exact *want = malloc(((size_t)n + g->m) * sizeof(*want)), *want_some = malloc((size_t)n * sizeof(*want));
+	ASSERT(want && want_some);
+	bc_reference(g, &b, all, n, 1, want);
+	bc_reference(g, &b, some, k, 0, want_some);
+	const enum sssp_engine A = SSSP_ENGINE_AUTO, D = SSSP_ENGINE_DIAL, DB = SSSP_ENGINE_DIAL_BRANDES;
+	if (!gpu)
+	{
+		ASSERT_EQ(bc_run_engine(what, g, all, n, "ms", 1, 0, A, 1, want, DB), levels);
+		bc_run_engine(what, g, all, n, "ms-tail", 1, 0, D, 0, want, DB);
+		bc_run_engine(what, g, some, k, "eq1", 1, 0, D, 0, want_some, DB);
+		bc_run_engine(what, g, all, n, "eq2", 1, 0, SSSP_ENGINE_BATCHED, 1, want, SSSP_ENGINE_BRANDES);
+	}
+	else
+	{
+		bc_run_engine(what, g, all, n, "ms", 0, 1, A, 1, want, DB);
+		bc_run_engine(what, g, some, k, "eq1", 0, 1, D, 0, want_some, DB);
+		bc_run_engine(what, g, all, n, "ms", 1, 1, A, 1, want, DB);
+	}
+	both_free(&b);
+	free(all);
+	free(some);
+	free(want);
+	free(want_some);
 }
 
-/* A hub joined both ways to 600 vertices on a ring: more than two chunks of arcs each way. */
-static void hub_graph(struct graph *g)
+/* auto's choice and reason for betweenness on @p g, and its MK judged ahead. */
+static void check_choice(const char *what, struct graph *g, enum sssp_engine engine, enum sssp_engine expect,
+			 const char *reason, int mk)
 {
-	uint32_t n = 601, m = 0, *s = malloc(4 * 2400), *d = malloc(4 * 2400), *w = malloc(4 * 2400);
-	for (uint32_t v = 1; v < n; v++)
-	{
-		s[m] = 0, d[m] = v, w[m++] = 1 + v % 3;
-		s[m] = v, d[m] = 0, w[m++] = 1 + v % 2;
-		s[m] = v, d[m] = v % 600 + 1, w[m++] = 1;
-	}
-	struct graph_error err;
-	ASSERT_OK(graph_from_arcs(n, m, s, d, w, g, &err));
-	free(s);
-	free(d);
-	free(w);
+	struct sssp_graph view = apsp_graph_view(g);
+	struct sssp_options o = { .engine = engine, .cpu = 1, .cuda = sssp_have_cuda(), .nsources = g->n, .betweenness = 1 };
+	struct sssp_plan *plan;
+	char why[512];
+	if (sssp_plan_create(&view, &o, &plan, why, sizeof(why)) < 0)
+		FAIL("%s: sssp_plan_create: %s", what, why);
+	if (sssp_plan_engine(plan) != expect || !strstr(sssp_plan_reason(plan), reason))
+		FAIL("%s: %s (%s), expected %s and a reason with '%s'", what, sssp_engine_name(sssp_plan_engine(plan)),
+		     sssp_plan_reason(plan), sssp_engine_name(expect), reason);
+	if (sssp_have_cuda())
+		ASSERT_EQ(sssp_plan_mk_ahead(&view, &o), mk);
+	if (tuccompi_rank() == 0)
+		printf("%s: %s (%s)\n", what, sssp_engine_name(expect), sssp_plan_reason(plan));
+	sssp_plan_free(plan);
+}
+
+/* Weights of 1..64 from @p g's by a rule that keeps ties: w -> 1 or 64. */
+static void two_weights(struct graph *g)
+{
+	for (uint64_t e = 0; e < g->m; e++)
+		g->w[e] = g->w[e] % 2 ? 1 : 64;
+	g->max_w = 64;
 }
 
 int main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	int gpu = argc > 1 && !strcmp(argv[1], "--gpu");
+	if (gpu && !sssp_have_cuda())
+	{
+		fprintf(stderr, "built without CUDA: skipped\n");
+		return TEST_SKIP;
+	}
 	struct graph g = { 0 };
 	struct graph_error err;
+	if (!gpu)
+	{
+		ASSERT_OK(graph_gen_grid(14, 14, 1, 1, 1, &g, &err));
+		check_cpu("grid 14x14, unit weights", &g);
+		check_replica("grid 14x14, unit weights", &g);
+		graph_free(&g);
+		ASSERT_OK(graph_gen_grid(3, 60, 1, 1, 1, &g, &err));
+		check_cpu("grid 3x60, unit weights", &g);
+		graph_free(&g);
+		ASSERT_OK(graph_gen_random(240, 1, 3, 1, 10, 3, &g, &err));
+		check_cpu("random 240, out-degrees 1-3, weights 1-10", &g);
+		check_replica("random 240, out-degrees 1-3, weights 1-10", &g);
+		graph_free(&g);
+		ASSERT_OK(graph_gen_random(700, 1, 6, 1, 2, 5, &g, &err));
+		two_weights(&g);
+		check_cpu("random 700, weights 1 and 64", &g);
+		check_replica("random 700, weights 1 and 64", &g);
+		graph_free(&g);
+		bc_two_parts_graph(&g);
+		check_cpu("two grids, one-way arcs between them", &g);
+		check_replica("two grids, one-way arcs between them", &g);
+		graph_free(&g);
+		bc_hub_graph(&g, 600);
+		check_cpu("a hub of 600 arcs each way", &g);
+		check_replica("a hub of 600 arcs each way", &g);
+		graph_free(&g);
+		ASSERT_OK(graph_gen_rmat(9, 8, 0.57, 0.19, 0.19, 1, 4, 2, &g, &err));
+		check_cpu("R-MAT 9, weights 1-4", &g);
+		check_replica("R-MAT 9, weights 1-4", &g);
+		graph_free(&g);
+	}
+	struct tuccompi_conf conf;
+	tuccompi_conf_init(&conf);
+	conf.quiet = 1;
+	conf.ncpus = gpu ? 1 : 2;
+	conf.mk = 2;
+	int ret = tuccompi_init(&argc, &argv, &conf);
+	if (ret == -ENODEV)
+		return TEST_SKIP;
+	ASSERT_OK(ret);
+	if (gpu && tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) == 0)
+	{
+		fprintf(stderr, "no GPU: skipped\n");
+		tuccompi_finalize();
+		return TEST_SKIP;
+	}
 	ASSERT_OK(graph_gen_grid(14, 14, 1, 1, 1, &g, &err));
-	check_cpu("grid 14x14, unit weights", &g);
-	check_replica("grid 14x14, unit weights", &g);
+	check_engine("grid 14x14, unit weights", &g, gpu, 0);
 	graph_free(&g);
 	ASSERT_OK(graph_gen_grid(3, 60, 1, 1, 1, &g, &err));
-	check_cpu("grid 3x60, unit weights", &g);
+	check_engine("grid 3x60, unit weights", &g, gpu, 0); /* batches overflow their log: narrower ones */
 	graph_free(&g);
-	ASSERT_OK(graph_gen_random(240, 1, 3, 1, 10, 3, &g, &err));
-	check_cpu("random 240, out-degrees 1-3, weights 1-10", &g);
-	check_replica("random 240, out-degrees 1-3, weights 1-10", &g);
+	ASSERT_OK(graph_gen_random(700, 1, 6, 1, 2, 5, &g, &err));
+	two_weights(&g);
+	check_engine("random 700, weights 1 and 64", &g, gpu, 0);
 	graph_free(&g);
-	ASSERT_OK(graph_gen_random(700, 1, 6, 1, 64, 5, &g, &err));
-	check_cpu("random 700, weights 1-64", &g);
+	bc_two_parts_graph(&g);
+	check_engine("two grids, one-way arcs between them", &g, gpu, 0);
 	graph_free(&g);
-	two_parts_graph(&g);
-	check_cpu("two grids, one-way arcs between them", &g);
-	check_replica("two grids, one-way arcs between them", &g);
+	bc_hub_graph(&g, 600);
+	check_engine("a hub of 600 arcs each way", &g, gpu, 0);
 	graph_free(&g);
-	hub_graph(&g);
-	check_cpu("a hub of 600 arcs each way", &g);
-	check_replica("a hub of 600 arcs each way", &g);
+	ASSERT_OK(graph_gen_rmat(9, 16, 0.57, 0.19, 0.19, 1, 4, 2, &g, &err));
+	check_engine("R-MAT 9, edge factor 16, weights 1-4 (the CPU units by levels)", &g, gpu, !gpu);
+	check_choice("R-MAT 9, auto", &g, SSSP_ENGINE_AUTO, SSSP_ENGINE_DIAL_BRANDES, "auto: dial-brandes (shallow graph", 2);
 	graph_free(&g);
-	ASSERT_OK(graph_gen_rmat(9, 8, 0.57, 0.19, 0.19, 1, 4, 2, &g, &err));
-	check_cpu("R-MAT 9, weights 1-4", &g);
-	check_replica("R-MAT 9, weights 1-4", &g);
-	graph_free(&g);
+	if (!gpu)
+	{
+		ASSERT_OK(graph_gen_grid(1, 300, 1, 3, 2, &g, &err));
+		check_choice("a path of 300, auto", &g, SSSP_ENGINE_AUTO, SSSP_ENGINE_BRANDES, "auto: brandes (a deep graph", 4);
+		graph_free(&g);
+		ASSERT_OK(graph_gen_random(300, 1, 4, 1, 200, 2, &g, &err));
+		check_choice("weights up to 200, auto", &g, SSSP_ENGINE_AUTO, SSSP_ENGINE_BRANDES, "arcs up to weight", 1);
+		check_choice("weights up to 200, --engine dial", &g, SSSP_ENGINE_DIAL, SSSP_ENGINE_BRANDES,
+			     "betweenness on the brandes engine: the dial engine does not take this graph", 2);
+		graph_free(&g);
+		ASSERT_OK(graph_gen_random(300, 1, 4, 0, 5, 2, &g, &err));
+		check_choice("weights 0-5, auto", &g, SSSP_ENGINE_AUTO, SSSP_ENGINE_BRANDES, "arcs of weight 0", 1);
+		graph_free(&g);
+	}
+	ASSERT_OK(tuccompi_finalize());
 	return 0;
 }

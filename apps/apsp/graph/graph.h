@@ -168,6 +168,9 @@ int graph_read_cached(const char *path, const char *cache_path, const struct gra
 int graph_from_arcs(uint32_t n, uint64_t m, const uint32_t *src, const uint32_t *dst, const uint32_t *w,
 		    struct graph *g, struct graph_error *err);
 
+/** The arc v -> u of @p g (a vertex's arcs are sorted by head): its index, or -1. */
+int64_t graph_find_arc(const struct graph *g, uint32_t v, uint32_t u);
+
 /** Make @p g undirected: every arc u -> v also v -> u with the same weight (parallel arcs then
  *  merged, the lightest kept, as everywhere). On failure @p g is left as it was. */
 int graph_make_undirected(struct graph *g, struct graph_error *err);

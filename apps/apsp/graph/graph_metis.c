@@ -172,8 +172,7 @@ out:
 	return rc;
 }
 
-/* The arc v -> u in v's row (sorted by head, no parallel arcs): its index, or -1. */
-static int64_t find_arc(const struct graph *g, uint32_t v, uint32_t u)
+int64_t graph_find_arc(const struct graph *g, uint32_t v, uint32_t u)
 {
 	uint64_t lo = g->rowptr[v], hi = g->rowptr[v + 1];
 	while (lo < hi)
@@ -196,7 +195,7 @@ int graph_write_metis(const struct graph *g, const char *path, struct graph_erro
 	for (uint32_t u = 0; u < g->n; u++)
 		for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++)
 		{
-			int64_t back = find_arc(g, g->col[e], u);
+			int64_t back = graph_find_arc(g, g->col[e], u);
 			if (back < 0 || g->w[back] != g->w[e])
 				return graph_set_error(err, -EINVAL,
 						       "%s: METIS files hold undirected graphs, but the arc %" PRIu32 " -> %" PRIu32
