@@ -229,7 +229,7 @@ static const struct cli_option options_table[] = {
 	       "(random:N draws other vertices than --sources random:N)"),
 
 	SECTION("How to run:"),
-	CUSTOM("--engine", "E", opt_engine, "SSSP engine: auto (default), batched, crauser (the paper's), dial (weights 1..64), phast"),
+	CUSTOM("--engine", "E", opt_engine, "SSSP engine: auto (default), batched, crauser (the paper's), dial (weights 1..64), phast;\nwith --betweenness, the traversals it runs on (dial: dial-brandes)"),
 	STRING("--ch-cache", "FILE", ch_cache, "phast: keep the contraction hierarchy in FILE, reuse it when valid"),
 	{ "--delta", NULL, "N", CLI_OPT_U32, OFF(delta), .min = 1, .max = UINT32_MAX,
 	  .help = "batched GPU engine: bucket width (default: from the graph)" },

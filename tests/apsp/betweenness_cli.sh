@@ -8,8 +8,8 @@
 #  - arcs of weight 0: the exact values of a plain Brandes in this script (Kahn's order of the tight
 #    arcs), where networkx settles a vertex before the tail of an arc of weight 0 into it and gives
 #    less (its value is printed, not required);
-#  - the file is the same, byte for byte, on 1 and 2 ranks, under EQ1, MS and MS-TAIL, and on CPU
-#    cores alone;
+#  - the file is the same, byte for byte, on 1 and 2 ranks, under EQ1, MS and MS-TAIL, on CPU cores
+#    alone, and from the dial-brandes engine (auto here) and the brandes engine (--engine batched);
 #  - bad uses give one clear error, a non-zero exit and no file: another extension, --journal,
 #    --rows, a cycle of arcs of weight 0.
 # Needs /usr/bin/python3 (77 without); networkx (Debian's python3-networkx) for its comparisons,
@@ -202,6 +202,8 @@ for pol in ms ms-tail eq1; do
 	"$app" "$tmp/rand.gr" --sources all --policy $pol --betweenness "$tmp/p.npy" -q || fail "policy $pol"
 	cmp -s "$tmp/p.npy" "$ref" || fail "policy $pol gives other bytes"
 done
+"$app" "$tmp/rand.gr" --sources all --engine batched --betweenness "$tmp/p.npy" -q || fail "--engine batched"
+cmp -s "$tmp/p.npy" "$ref" || fail "the brandes engine (--engine batched) gives other bytes than auto's dial-brandes"
 "$app" "$tmp/rand.gr" --sources all --units cpu --ncpu 1 --betweenness "$tmp/p.npy" -q || fail "one CPU core"
 cmp -s "$tmp/p.npy" "$ref" || fail "one CPU core gives other bytes"
 if have_mpi; then
