@@ -1,5 +1,7 @@
-/* bench/bench_betweenness: betweenness (the brandes engine, --betweenness) against distances alone
- * (the batched engine) on the same graph, sources, units and MK, in one run of the runtime.
+/* bench/bench_betweenness: betweenness (--betweenness: auto's betweenness engine, dial-brandes on
+ * shallow graphs of weights 1..64, brandes elsewhere) against distances alone (auto's engine: dial,
+ * phast, batched) on the same graph, sources and units, in one run of the runtime; --engine E runs E
+ * for both (with betweenness: the betweenness engine on E's traversals).
  *
  * Loads or generates a graph, starts the runtime on the units asked, draws K sources, then for each
  * of the two plans: one warm-up task set (min(K, 256) sources: StarPU's first copies of the graph,
@@ -8,15 +10,17 @@
  * (sources per second), the ratio betweenness / distances (the goal on a GPU: 0.4 or more), and the
  * tasks each kind of unit ran. --check N: the sums of the first N sources from a task set on these
  * units must have the same bits as the CPU code's (sssp_brandes_cpu, source by source, summed
- * exactly): a GPU's check at scale. --csv FILE appends one line per plan.
+ * exactly): a GPU's check at scale. --edges: edge betweenness too (the arcs' flows, checked the same
+ * way). --csv FILE appends one line per plan (graph, what, units, sources, MK, seconds, rate, on GPUs,
+ * engine).
  *
  *   bench_betweenness --gen random:1049088 --sources 4096 --units gpu --reps 3
  *   bench_betweenness --gen rmat:20 --sources 2048 --units all --check 64 --csv bc.csv
  *   bench_betweenness road.gr --sources 1024 --units gpu --mk 4
  *
  * Options: --gen SPEC or a graph file; --seed S (1; the graph's and the sources'); --sources K
- * (1024); --units cpu|gpu|all (all); --mk N (the engines' own: 1 on shallow graphs, 4 on deep
- * ones); --policy P (ms-tail); --reps R (3); --check N (0); --csv FILE. */
+ * (1024); --units cpu|gpu|all (all); --engine E (auto); --mk N (the engines' own); --policy P
+ * (ms-tail); --reps R (3); --check N (0); --edges; --csv FILE. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -30,6 +34,8 @@ struct opts
 {
 	const char *file, *gen, *units, *policy, *csv;
 	uint64_t seed, k, reps, check, mk;
+	enum sssp_engine engine;
+	int edges;
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -43,11 +49,12 @@ static struct sssp_plan *make_plan(const struct sssp_graph *view, const struct o
 				   int *mk)
 {
 	struct sssp_options so = {
-		.engine = SSSP_ENGINE_BATCHED,
+		.engine = o->engine,
 		.cpu = strcmp(o->units, "gpu") != 0,
 		.cuda = strcmp(o->units, "cpu") != 0,
 		.nsources = k,
 		.betweenness = betweenness,
+		.edge_betweenness = betweenness && o->edges,
 	};
 	struct sssp_plan *p;
 	char why[512];
@@ -57,7 +64,7 @@ static struct sssp_plan *make_plan(const struct sssp_graph *view, const struct o
 	if (sssp_plan_uses_cuda(p) && tuccompi_unit_memory(TUCCOMPI_UNIT_CUDA, &total, NULL) < 0)
 		total = 0;
 	struct sssp_gpu_fit fit;
-	if (sssp_plan_fit_gpu(p, (int)o->mk, 4, total / 10 * 9, 0, &fit) < 0)
+	if (sssp_plan_fit_gpu(p, (int)o->mk, 12, total / 10 * 9, 0, &fit) < 0)
 		bench_die("the graph needs %.1f GB of GPU memory, the GPU has %.1f GB", fit.need / 1e9, total / 1e9);
 	*mk = fit.mk;
 	return p;
@@ -98,7 +105,7 @@ static double measure(const char *what, const struct sssp_graph *view, const str
 {
 	int mk;
 	struct sssp_plan *p = make_plan(view, o, betweenness, o->k, &mk);
-	struct tuccompi_exact *bc = betweenness ? calloc(view->n, sizeof(*bc)) : NULL;
+	struct tuccompi_exact *bc = betweenness ? calloc((size_t)view->n + (o->edges ? view->m : 0), sizeof(*bc)) : NULL;
 	uint64_t on_gpu = 0, warm = o->k < 256 ? o->k : 256;
 	run_set(p, mk, src, warm, o->policy, bc, &on_gpu);
 	double *t = malloc(o->reps * sizeof(double));
@@ -106,16 +113,17 @@ static double measure(const char *what, const struct sssp_graph *view, const str
 		t[r] = run_set(p, mk, src, o->k, o->policy, bc, &on_gpu);
 	qsort(t, o->reps, sizeof(double), cmp_double);
 	double med = t[o->reps / 2];
+	const char *eng = sssp_engine_name(sssp_plan_engine(p));
 	printf("%-12s %" PRIu64 " sources in %8.3f s (median of %" PRIu64 "; best %.3f): %10.1f sources/s, MK %d, %" PRIu64
-	       " on GPUs, %" PRIu64 " on CPU cores\n",
-	       what, o->k, med, o->reps, t[0], (double)o->k / med, mk, on_gpu, o->k - on_gpu);
+	       " on GPUs, %" PRIu64 " on CPU cores; engine %s (%s)\n",
+	       what, o->k, med, o->reps, t[0], (double)o->k / med, mk, on_gpu, o->k - on_gpu, eng, sssp_plan_reason(p));
 	if (o->csv)
 	{
 		FILE *f = fopen(o->csv, "a");
 		if (!f)
 			bench_die("--csv %s: %s", o->csv, strerror(errno));
-		fprintf(f, "%s,%s,%s,%" PRIu64 ",%d,%.6f,%.1f,%" PRIu64 "\n", gname, what, o->units, o->k, mk, med,
-			(double)o->k / med, on_gpu);
+		fprintf(f, "%s,%s,%s,%" PRIu64 ",%d,%.6f,%.1f,%" PRIu64 ",%s\n", gname, what, o->units, o->k, mk, med,
+			(double)o->k / med, on_gpu, eng);
 		fclose(f);
 	}
 	free(t);
@@ -130,7 +138,8 @@ static void check(const struct sssp_graph *view, const struct graph *g, const st
 {
 	int mk;
 	struct sssp_plan *p = make_plan(view, o, 1, n, &mk);
-	struct tuccompi_exact *got = calloc(g->n, sizeof(*got)), *want = calloc(g->n, sizeof(*want));
+	size_t nsums = (size_t)g->n + (o->edges ? g->m : 0);
+	struct tuccompi_exact *got = calloc(nsums, sizeof(*got)), *want = calloc(nsums, sizeof(*want));
 	uint64_t *irp = malloc(((size_t)g->n + 1) * 8), on_gpu;
 	uint32_t *icol = malloc((g->m + 1) * 4), *iw = malloc((g->m + 1) * 4), *dist = malloc((size_t)g->n * 4);
 	uint32_t *heap = malloc((size_t)g->n * 4), *pos = malloc((size_t)g->n * 4);
@@ -145,24 +154,25 @@ static void check(const struct sssp_graph *view, const struct graph *g, const st
 	{
 		struct sssp_summary s;
 		sssp_dijkstra(view, src[i], dist, heap, pos, &s);
-		const double *delta = sssp_brandes_cpu(&bg, src[i], dist, work, NULL, err, sizeof(err));
+		const double *delta = sssp_brandes_cpu(&bg, src[i], dist, work, o->edges ? want + g->n : NULL, err, sizeof(err));
 		if (!delta)
 			bench_die("--check: %s", err);
 		sssp_brandes_accumulate(want, delta, g->n, src[i]);
 	}
 	uint64_t differ = 0;
 	double worst = 0;
-	for (uint32_t v = 0; v < g->n; v++)
+	for (size_t v = 0; v < nsums; v++)
 		if (memcmp(&got[v], &want[v], sizeof(got[v])))
 		{
 			double a = tuccompi_exact_value(&got[v]), b = tuccompi_exact_value(&want[v]);
 			differ++;
 			worst = fmax(worst, fabs(a - b) / fmax(fabs(b), 1e-300));
 		}
-	printf("check: %" PRIu64 " sources (%" PRIu64 " on GPUs): %s", n, on_gpu,
-	       differ ? "" : "every vertex's sum has the CPU code's bits\n");
+	printf("check: %" PRIu64 " sources (%" PRIu64 " on GPUs), engine %s: %s", n, on_gpu,
+	       sssp_engine_name(sssp_plan_engine(p)), differ ? "" : o->edges ? "every vertex's and arc's sum has the CPU code's bits\n"
+							      : "every vertex's sum has the CPU code's bits\n");
 	if (differ)
-		printf("%" PRIu64 " vertices differ from the CPU code, by %.3g relative at most\n", differ, worst);
+		printf("%" PRIu64 " sums (vertices, then arcs) differ from the CPU code, by %.3g relative at most\n", differ, worst);
 	free(got);
 	free(want);
 	free(irp);
@@ -185,6 +195,11 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 	{
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--edges"))
+		{
+			o.edges = 1;
+			continue;
+		}
 		int val = a[0] == '-' && strcmp(a, "-");
 		if (val && !v)
 			bench_die("%s needs a value", a);
@@ -206,6 +221,13 @@ int main(int argc, char **argv)
 			o.check = bench_uint(a, v, 0, UINT32_MAX);
 		else if (!strcmp(a, "--csv"))
 			o.csv = v;
+		else if (!strcmp(a, "--engine"))
+		{
+			char why[200];
+			if (sssp_engine_parse(v, &o.engine, why, sizeof why) < 0)
+				bench_die("--engine: %s", why);
+		}
+
 		else if (val)
 			bench_die("unknown option %s (see the opening comment of bench/bench_betweenness.c)", a);
 		else

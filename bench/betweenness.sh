@@ -1,23 +1,28 @@
 #!/bin/sh
-# betweenness.sh OUTDIR [SPEC...]: betweenness against distances alone, and against networkx and
-# igraph, on each generated graph (default: random:1049088 rmat:20 road:1000000), in one run.
-#  - bench/bench_betweenness on UNITS (default "gpu all"; K sources, default 4096; --check 64 first:
-#    the GPU's sums have the CPU code's bits): the rate of each and the ratio (docs/apsp.md's goals:
-#    0.4x distances' rate on the GPU; 4,096 sources of random 1M in 3 s with every unit);
+# betweenness.sh OUTDIR [SPEC...]: betweenness against distances alone in the same run, and against
+# networkx and igraph, on each generated graph (default: every graph of bench/apsp.sh, its GRAPHS).
+#  - bench/bench_betweenness on UNITS (default "gpu all"; K sources, default 4096, K_DEEP on grid and
+#    road graphs, default 1024; CHECK sources checked first, default 64 but 0 with every unit: the
+#    sums have the CPU code's bits): auto's engines (distances: dial, phast or batched; betweenness:
+#    dial-brandes or brandes, ENGINE=E for both), the rate of each and the ratio (issue 54's goals:
+#    0.4x distances' rate on random 1M and R-MAT 20 on one GPU; every unit at least the best unit
+#    alone); EDGES=1 adds edge betweenness (--edge-betweenness);
 #  - tuccompi-apsp --betweenness from the same BASE_K sources (default 8) as networkx and igraph
 #    (bench/betweenness_baseline.py, each under LIMIT seconds, default 300: "did not finish" else),
 #    their values compared with ours (1e-9 relative), their rates printed beside ours; and every source
 #    of SMALL (default random:4096), for an igraph older than 0.11 (no sources=) and as a whole run.
-# OUTDIR gets bc.csv (bench_betweenness --csv), baselines.txt and the logs. Needs python3 with numpy
-# for the baselines (networkx, igraph where installed: Debian's python3-networkx, python3-igraph).
-# UNITS="" skips bench_betweenness, BASELINES=0 the baselines (scripts/gpu-node.sh splits them so);
-# REPS: bench_betweenness's repetitions (3); SWEEPS: the GPU's ways of sweeping to run, each beside its
-# own distances-alone run (default "order"; "order rounds" compares them: TUCCOMPI_BRANDES_SWEEP).
+# OUTDIR gets bc.csv (bench_betweenness --csv: graph, what, units, sources, MK, seconds, rate, on GPUs,
+# engine), baselines.txt and the logs. Needs python3 with numpy for the baselines (networkx, igraph
+# where installed: Debian's python3-networkx, python3-igraph). UNITS="" skips bench_betweenness,
+# BASELINES=0 the baselines (scripts/gpu-node.sh splits them so); REPS: bench_betweenness's
+# repetitions (3); SWEEPS: the brandes engine's ways of sweeping on a GPU to run, each beside its own
+# distances-alone run (default "order"; "order rounds" compares them: TUCCOMPI_BRANDES_SWEEP).
 set -u
 out=${1:?usage: betweenness.sh OUTDIR [SPEC...]}
 shift
-[ $# -gt 0 ] || set -- random:1049088 rmat:20 road:1000000 "${SMALL:-random:4096}"
 here=$(cd "$(dirname "$0")" && pwd)
+# bench/apsp.sh's graphs, from its own default (one list for both benches)
+[ $# -gt 0 ] || set -- ${GRAPHS:-$(sed -n 's/^GRAPHS=\${GRAPHS:-\(.*\)}$/\1/p' "$here/apsp.sh")} "${SMALL:-random:4096}"
 b=${top_builddir:-$here/..}
 BC=${BC:-$b/bench/bench_betweenness}
 APP=${APP:-$b/apps/apsp/tuccompi-apsp}
@@ -29,13 +34,16 @@ LIMIT=${LIMIT:-300}
 mkdir -p "$out"
 for spec in "$@"; do
 	name=$(echo "$spec" | tr ':' '-')
+	k=$K
+	case $spec in grid:* | road:*) k=${K_DEEP:-1024} ;; esac
 	for u in ${UNITS-gpu all}; do
 		for sw in ${SWEEPS:-order}; do
-			echo "=== $spec, $u units, $K sources, GPU sweeps: $sw"
-			check=64
+			echo "=== $spec, $u units, $k sources, engine ${ENGINE:-auto}, brandes' GPU sweeps: $sw"
+			check=${CHECK:-64}
 			[ "$u" = all ] && check=0
-			TUCCOMPI_BRANDES_SWEEP=$sw timeout 600 "$BC" --gen "$spec" --sources "$K" --units "$u" --reps "${REPS:-3}" \
-				--check $check --csv "$out/bc.csv" 2>&1 | tee "$out/$name-$u-$sw.log"
+			TUCCOMPI_BRANDES_SWEEP=$sw timeout "${RUN_LIMIT:-600}" "$BC" --gen "$spec" --sources "$k" --units "$u" \
+				--reps "${REPS:-3}" --engine "${ENGINE:-auto}" --check "$check" ${EDGES:+--edges} --csv "$out/bc.csv" 2>&1 |
+				tee "$out/$name-$u-$sw.log"
 		done
 	done
 	[ "${BASELINES:-1}" = 0 ] && continue

@@ -46,9 +46,14 @@
 #                 bench/overhead on 2 and 4 ranks
 #   layer1*       the 1st layer: one rank against two (every unit), MS against EQ1 on 2 ranks against an
 #                 earlier build's (BASE=DIR with bench/overhead and lib/)
-#   betweenness*  the betweenness engine (issue 25): its GPU tests (tests/apsp/brandes_gpu.sh, tests/core/reduce_test),
-#                 then bench/betweenness.sh without baselines: betweenness against distances alone on the
-#                 GPU (random 1M, R-MAT 20: 4,096 sources; road-like 1M: 1,024) and with every unit (random 1M)
+#   betweenness*  the betweenness engines (issues 25, 54): their GPU tests (tests/apsp/dial_brandes_gpu.sh,
+#                 tests/apsp/brandes_gpu.sh, tests/core/reduce_test), then bench/betweenness.sh without
+#                 baselines on the GPU: betweenness against distances alone in the same run, auto's engines,
+#                 every graph of bench/apsp.sh (K sources, default 4096; K_DEEP on grid and road, 1024;
+#                 BC_GRAPHS: a subset), the first CHECK (64) sources' sums checked against the CPU code's bits
+#   betweenness-units*  every unit against each unit alone (issue 54's goal: every unit >= the best unit
+#                 alone) on random 1M and R-MAT 20 (BC_GRAPHS): GPU alone and every unit (K, default 4096),
+#                 the CPU cores alone (K_CPU, default 1024), auto's engines
 #   betweenness-ncu*  the brandes kernels of the first 64-source batches of random 1M under Nsight Compute:
 #                 count, mean duration and throughput per kernel (NCU_LAUNCHES, NCU_LIMIT)
 #   betweenness-base*  bench/betweenness.sh's baselines: networkx and igraph beside tuccompi-apsp on 4 sources
@@ -248,23 +253,28 @@ PY
 		;;
 	betweenness)
 		folder betweenness
-		step "betweenness: tests/apsp/brandes_gpu.sh (both sweeps), tests/core/reduce_test"
-		top_builddir="$B" timeout 300 "$B/tests/apsp/brandes_gpu.sh" >"$o/test-brandes-gpu.txt" 2>&1
-		echo "apsp/brandes_gpu.sh: exit $? (0 pass, 77 skip)"
-		tail -n 4 "$o/test-brandes-gpu.txt"
-		timeout 120 "$B/tests/core/reduce_test" >"$o/test-reduce.txt" 2>&1
-		echo "core/reduce_test: exit $?"
-		tail -n 2 "$o/test-reduce.txt"
-		step "betweenness against distances alone: random 1M (GPU, every unit), R-MAT 20 and road-like 1M (GPU)"
-		# SWEEPS: the ordered sweeps (default) and Kahn's rounds, each beside its own distances alone
-		export SWEEPS=${SWEEPS:-order rounds}
-		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS="gpu all" BASELINES=0 timeout 240 \
-			"$B/bench/betweenness.sh" "$o" random:1049088 2>&1 | grep -v '^ *$'
-		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 timeout 150 \
-			"$B/bench/betweenness.sh" "$o" rmat:20 2>&1 | grep -v '^ *$'
-		# deep: distances alone ran 461 SSSP/s there (docs/apsp.md), 9 s per 4,096 sources: 1,024, once
-		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 K=1024 REPS=1 timeout 120 \
-			"$B/bench/betweenness.sh" "$o" road:1000000 2>&1 | grep -v '^ *$'
+		step "betweenness: tests/apsp/dial_brandes_gpu.sh, tests/apsp/brandes_gpu.sh (both sweeps), tests/core/reduce_test"
+		for t in apsp/dial_brandes_gpu.sh apsp/brandes_gpu.sh core/reduce_test; do
+			name=$(basename "$t" .sh)
+			top_builddir="$B" timeout "${TEST_LIMIT:-300}" "$B/tests/$t" >"$o/test-$name.txt" 2>&1
+			echo "$t: exit $? (0 pass, 77 skip)"
+			grep -E "FAIL|differs|error" "$o/test-$name.txt" | head -20
+			tail -n 3 "$o/test-$name.txt"
+		done
+		step "betweenness against distances alone, auto's engines, the graphs of bench/apsp.sh (GPU)"
+		# shellcheck disable=SC2086 # a list of graphs
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 RUN_LIMIT=${RUN_LIMIT:-240} \
+			timeout "${BC_LIMIT:-540}" "$B/bench/betweenness.sh" "$o" ${BC_GRAPHS:-} 2>&1 | grep -v '^ *$'
+		;;
+	betweenness-units)
+		folder betweenness-units
+		for g in ${BC_GRAPHS:-random:1049088 rmat:20}; do
+			step "betweenness against distances alone, $g: GPU alone, every unit, the CPU cores alone"
+			BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS="gpu all" BASELINES=0 REPS=${REPS:-3} \
+				timeout 240 "$B/bench/betweenness.sh" "$o" "$g" 2>&1 | grep -v '^ *$'
+			BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=cpu BASELINES=0 REPS=1 CHECK=0 K=${K_CPU:-1024} \
+				timeout 240 "$B/bench/betweenness.sh" "$o" "$g" 2>&1 | grep -v '^ *$'
+		done
 		;;
 	betweenness-ncu)
 		# where a betweenness batch's GPU time goes: every brandes kernel of the first batches of
@@ -369,7 +379,7 @@ PY
 	verify)
 		step "GPU checks"
 		nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
-		for t in "apsp/sssp_plugin --gpu" apsp/brandes_gpu.sh apsp/sssp_batch_gpu apsp/phast_gpu core/batch \
+		for t in "apsp/sssp_plugin --gpu" apsp/brandes_gpu.sh apsp/dial_brandes_gpu.sh apsp/sssp_batch_gpu apsp/phast_gpu core/batch \
 			core/codelet_cpu_cuda core/reduce_test apsp/sssp_gpu.sh apsp/gpu_memory.sh apsp/matrix_gpu.sh; do
 			name=$(echo "$t" | tr ' /' '__')
 			# shellcheck disable=SC2086 # a program and its arguments
