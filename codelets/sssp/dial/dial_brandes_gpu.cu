@@ -82,13 +82,13 @@ __device__ __forceinline__ void db_add(struct tuccompi_exact *dst, double x, boo
 }
 
 // A failed check: counted, the first one's vertex, level and kind kept (the host reports them).
-__device__ void db_bad(const struct db_sweep &S, uint32_t what, uint32_t v, uint32_t d)
+__device__ __noinline__ void db_bad(struct db_ctl *C, uint32_t what, uint32_t v, uint32_t d)
 {
-	if (atomicAdd(&S.ctl->bad, 1u) == 0)
+	if (atomicAdd(&C->bad, 1u) == 0)
 	{
-		S.ctl->bad_vertex = v;
-		S.ctl->bad_level = d;
-		S.ctl->bad_what = what;
+		C->bad_vertex = v;
+		C->bad_level = d;
+		C->bad_what = what;
 	}
 }
 
@@ -96,7 +96,7 @@ __device__ void db_bad(const struct db_sweep &S, uint32_t what, uint32_t v, uint
 // the pull side's arcs [a0, a1), in arc order from 0.0. Backward with flows: each arc's flows
 // sv x q(head) over the lanes into eacc[arc].
 template <int DIR>
-__device__ double pull(const struct db_sweep &S, uint32_t d, unsigned s, bool act, uint64_t a0, uint64_t a1, double sv,
+__device__ __forceinline__ double pull(const struct db_sweep &S, uint32_t d, unsigned s, bool act, uint64_t a0, uint64_t a1, double sv,
 		       bool atomic)
 {
 	const uint32_t *col = DIR == DB_FWD ? S.in_col : S.col, *wt = DIR == DB_FWD ? S.in_w : S.w;
@@ -130,7 +130,7 @@ __device__ double pull(const struct db_sweep &S, uint32_t d, unsigned s, bool ac
 // Warp-wide: the lane's pair (k-th of the visit of v at level d, its value at pairs[pk]) with its sum
 // tot: forward its path count; backward q in sigma's place and its dependency into acc[v].
 template <int DIR>
-__device__ void finish(const struct db_sweep &S, uint32_t v, uint32_t d, uint64_t pk, unsigned s, bool act, double tot,
+__device__ __forceinline__ void finish(const struct db_sweep &S, uint32_t v, uint32_t d, uint64_t pk, unsigned s, bool act, double tot,
 		       double sv, bool atomic)
 {
 	const bool own = act && db_own(&S, s, v);
@@ -140,7 +140,7 @@ __device__ void finish(const struct db_sweep &S, uint32_t v, uint32_t d, uint64_
 		{
 			S.pairs[pk] = own ? 1.0 : tot;
 			if (!own && !(tot > 0.0))
-				db_bad(S, DB_BAD_SIGMA, v, d);
+				db_bad(S.ctl, DB_BAD_SIGMA, v, d);
 		}
 		return;
 	}
@@ -148,7 +148,7 @@ __device__ void finish(const struct db_sweep &S, uint32_t v, uint32_t d, uint64_
 	if (act)
 	{
 		if (!(sv > 0.0))
-			db_bad(S, DB_BAD_ZERO, v, d);
+			db_bad(S.ctl, DB_BAD_ZERO, v, d);
 		dv = __dmul_rn(sv, tot);
 		S.pairs[pk] = __ddiv_rn(__dadd_rn(1.0, dv), sv);
 	}
@@ -157,7 +157,7 @@ __device__ void finish(const struct db_sweep &S, uint32_t v, uint32_t d, uint64_
 
 // Warp-wide: visit i (head h) at its level: swept here when light, else listed for the grid.
 template <int DIR>
-__device__ void visit(const struct db_sweep &S, uint64_t i, uint4 h)
+__device__ __forceinline__ void visit(const struct db_sweep &S, uint64_t i, uint4 h)
 {
 	const unsigned lane = threadIdx.x & 31;
 	const uint32_t v = h.x, d = h.y, poff = h.z, c = h.w;
@@ -193,7 +193,7 @@ __device__ void visit(const struct db_sweep &S, uint64_t i, uint4 h)
 			S.hpb[ent] = pb;
 			C->multi = 1;
 			if ((uint64_t)pb + items > S.part_cap)
-				db_bad(S, DB_BAD_PARTS, v, d);
+				db_bad(S.ctl, DB_BAD_PARTS, v, d);
 		}
 	}
 }
@@ -224,18 +224,30 @@ __global__ void __launch_bounds__(BLOCK) db_visits(const struct db_sweep S)
 		const uint32_t cnt = __ldg(&S.count[r]);
 		for (;;)
 		{
-			if (DIR == DB_FWD ? cur >= cnt : cur == 0)
+			// the next 32 visits of the share, a head per lane; those at the level come first (the share
+			// is in level order, and no visit left is below the level forward, above it backward)
+			const uint32_t left = DIR == DB_FWD ? cnt - cur : cur, take = left < 32 ? left : 32;
+			if (!take)
 				break;
-			const uint64_t i = base + (DIR == DB_FWD ? cur : cur - 1);
-			const uint4 h = __ldg((const uint4 *)&S.head[4 * i]);
-			if (h.y != d)
+			uint4 mine = make_uint4(0, DB_NONE, 0, 0);
+			if (lane < take)
+				mine = __ldg((const uint4 *)&S.head[4 * (base + (DIR == DB_FWD ? cur + lane : cur - 1 - lane))]);
+			const unsigned at = __ballot_sync(FULL, lane < take && mine.y == d);
+			const unsigned run = at == FULL ? 32 : (unsigned)__ffs(~at) - 1;
+			for (unsigned k = 0; k < run; k++)
 			{
-				next = DIR == DB_FWD ? h.y : h.y + 1;
+				const uint4 h = make_uint4(__shfl_sync(FULL, mine.x, k), __shfl_sync(FULL, mine.y, k),
+							   __shfl_sync(FULL, mine.z, k), __shfl_sync(FULL, mine.w, k));
+				visit<DIR>(S, base + (DIR == DB_FWD ? cur + k : cur - 1 - k), h);
+				pairs += h.w;
+			}
+			cur = DIR == DB_FWD ? cur + run : cur - run;
+			if (run < take)
+			{
+				const uint32_t lv = __shfl_sync(FULL, mine.y, run);
+				next = DIR == DB_FWD ? lv : lv + 1;
 				break;
 			}
-			visit<DIR>(S, i, h);
-			pairs += h.w;
-			cur = DIR == DB_FWD ? cur + 1 : cur - 1;
 		}
 		if (lane == 0)
 			S.cur[r] = cur;

@@ -141,10 +141,11 @@ SSSP_HD static inline uint32_t db_other(const struct db_sweep *S, int dir, uint3
 SSSP_HD static inline int db_value(const struct db_sweep *S, uint32_t i, unsigned s, double *val)
 {
 	const uint32_t *m = S->mask + (uint64_t)i * DB_WORDS;
-	const uint32_t w = DB_LDG(&m[s / 32]);
+	/* both loads before either is used: they are in flight together */
+	const uint32_t w = DB_LDG(&m[s / 32]), first = DB_LDG(&S->head[4 * (uint64_t)i + 2]);
 	if (!((w >> (s & 31)) & 1u))
 		return 0;
-	*val = S->pairs[DB_LDG(&S->head[4 * (uint64_t)i + 2]) + db_rank(m, s, w)];
+	*val = S->pairs[first + db_rank(m, s, w)];
 	return 1;
 }
 
