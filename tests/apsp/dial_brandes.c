@@ -12,7 +12,8 @@
  *    and work limits;
  *  - the engine through the runtime (auto on a graph of weights 1..64; --engine dial), every source and
  *    a sample, under EQ1, MS and MS-TAIL, on however many ranks this runs: the same bits, the edge
- *    sums included; auto's reason names the engine; weights of 0 or above 64 go to the brandes engine.
+ *    sums included; auto's reason names the engine; weights of 0 or above 64 and deep graphs go to the
+ *    brandes engine, and so does a plan whose batch would not fit the GPU (it keeps the GPU).
  * With --gpu (tests/apsp/dial_brandes_gpu.sh; exit 77 without CUDA or a GPU): the GPU form's sums
  * against the CPU's, batch by batch, then through the runtime (GPU alone, GPU with CPU cores), with
  * what differs printed (vertex, level, degrees, both values and their bits). */
@@ -490,6 +491,37 @@ static void check_choice(const char *what, struct graph *g, enum sssp_engine eng
 	sssp_plan_free(plan);
 }
 
+/* dial-brandes of which not even one batch fits the GPU gives way to brandes, which keeps the GPU
+ * (as auto's distance engines give way to batched): the plan says so. */
+static void check_fit(struct graph *g)
+{
+	struct sssp_graph view = apsp_graph_view(g);
+	struct sssp_options o = { .cpu = 1, .cuda = 1, .nsources = g->n, .betweenness = 1, .edge_betweenness = 1 };
+	struct sssp_plan *plan, *brandes;
+	struct sssp_gpu_fit f;
+	char why[512];
+	if (sssp_plan_create(&view, &o, &plan, why, sizeof(why)) < 0)
+		FAIL("sssp_plan_create(betweenness): %s", why);
+	ASSERT_EQ(sssp_plan_engine(plan), SSSP_ENGINE_DIAL_BRANDES);
+	ASSERT_OK(sssp_plan_fit_gpu(plan, 1, 0, 0, 0, &f));
+	uint64_t need = f.need;
+	o.engine = SSSP_ENGINE_BATCHED;
+	if (sssp_plan_create(&view, &o, &brandes, why, sizeof(why)) < 0)
+		FAIL("sssp_plan_create(batched): %s", why);
+	ASSERT_OK(sssp_plan_fit_gpu(brandes, 1, 0, 0, 0, &f));
+	uint64_t brandes_need = f.need;
+	sssp_plan_free(brandes);
+	ASSERT(brandes_need < need); /* the premise: one batch of brandes fits where dial-brandes' does not */
+	ASSERT_OK(sssp_plan_fit_gpu(plan, 0, 0, brandes_need, 0, &f));
+	ASSERT_EQ(sssp_plan_engine(plan), SSSP_ENGINE_BRANDES);
+	ASSERT_EQ(sssp_plan_uses_cuda(plan), 1);
+	ASSERT_STR_CONTAINS(sssp_plan_reason(plan), "dial-brandes would need");
+	if (tuccompi_rank() == 0)
+		printf("dial-brandes too large for the GPU: %s (%s)\n", sssp_engine_name(sssp_plan_engine(plan)),
+		       sssp_plan_reason(plan));
+	sssp_plan_free(plan);
+}
+
 /* Weights of 1..64 from @p g's by a rule that keeps ties: w -> 1 or 64. */
 static void two_weights(struct graph *g)
 {
@@ -573,6 +605,8 @@ int main(int argc, char **argv)
 	ASSERT_OK(graph_gen_rmat(9, 16, 0.57, 0.19, 0.19, 1, 4, 2, &g, &err));
 	check_engine("R-MAT 9, edge factor 16, weights 1-4 (the CPU units by levels)", &g, gpu, !gpu);
 	check_choice("R-MAT 9, auto", &g, SSSP_ENGINE_AUTO, SSSP_ENGINE_DIAL_BRANDES, "auto: dial-brandes (shallow graph", 2);
+	if (sssp_have_cuda())
+		check_fit(&g);
 	graph_free(&g);
 	if (!gpu)
 	{
