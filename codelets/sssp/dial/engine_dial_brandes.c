@@ -41,6 +41,27 @@ struct dial_brandes_state
 	unsigned lanes; /* GPU: the sources a traversal takes (fewer once a batch overflowed its log) */
 };
 
+/* A batch's sources into src[], its graph into *bg, and the worker's sums (NULL, the batch failed). */
+static struct tuccompi_exact *batch_start(struct tuccompi_batch *b, const struct sssp_args *a, uint32_t *src,
+					  struct sssp_brandes_graph *bg)
+{
+	struct tuccompi_task *t0 = tuccompi_batch_task(b, 0);
+	for (unsigned i = 0; i < tuccompi_batch_size(b); i++)
+		src[i] = *(const uint32_t *)tuccompi_task_input(tuccompi_batch_task(b, i));
+	*bg = sssp_bc_graph_of(t0, a->n, a->plan->g->m);
+	struct tuccompi_exact *acc = tuccompi_task_reduce_buffer(t0);
+	if (!acc)
+		tuccompi_batch_fail(b, -ENOMEM, "betweenness: %s", tuccompi_last_error());
+	return acc;
+}
+
+/* The batch's summaries into its tasks' results. */
+static void batch_end(struct tuccompi_batch *b, const struct sssp_summary *out)
+{
+	for (unsigned i = 0; i < tuccompi_batch_size(b); i++)
+		*(struct sssp_summary *)tuccompi_task_result(tuccompi_batch_task(b, i)) = out[i];
+}
+
 /* CPU without a GPU: up to 64 x words sources by levels; a call whose visits overflow its log runs its
  * sources one at a time on the same workspace. */
 static void dial_brandes_cpu_wide(struct tuccompi_batch *b, void *arg)
@@ -50,17 +71,12 @@ static void dial_brandes_cpu_wide(struct tuccompi_batch *b, void *arg)
 	const struct dial_brandes_state *st = p->state;
 	struct tuccompi_task *t0 = tuccompi_batch_task(b, 0);
 	unsigned nsrc = tuccompi_batch_size(b);
-	struct sssp_brandes_graph bg = sssp_bc_graph_of(t0, a->n, p->g->m);
+	struct sssp_brandes_graph bg;
 	uint32_t src[SSSP_DIAL_CPU_LANES_MAX];
 	static __thread struct sssp_summary out[SSSP_DIAL_CPU_LANES_MAX];
-	for (unsigned i = 0; i < nsrc; i++)
-		src[i] = *(const uint32_t *)tuccompi_task_input(tuccompi_batch_task(b, i));
-	struct tuccompi_exact *acc = tuccompi_task_reduce_buffer(t0);
+	struct tuccompi_exact *acc = batch_start(b, a, src, &bg);
 	if (!acc)
-	{
-		tuccompi_batch_fail(b, -ENOMEM, "betweenness: %s", tuccompi_last_error());
 		return;
-	}
 	void *ws = tuccompi_task_workspace(t0, 0);
 	int edges = p->o.edge_betweenness;
 	if (sssp_dial_brandes_cpu_run(&bg, st->wmax, st->words, src, nsrc, ws, out, acc, edges ? acc + a->n : NULL) < 0)
@@ -74,8 +90,7 @@ static void dial_brandes_cpu_wide(struct tuccompi_batch *b, void *arg)
 				return;
 			}
 	}
-	for (unsigned i = 0; i < nsrc; i++)
-		*(struct sssp_summary *)tuccompi_task_result(tuccompi_batch_task(b, i)) = out[i];
+	batch_end(b, out);
 }
 
 #ifdef SSSP_WITH_CUDA
@@ -85,19 +100,13 @@ static void dial_brandes_cuda(struct tuccompi_batch *b, void *arg)
 	struct sssp_args *a = arg;
 	const struct sssp_plan *p = a->plan;
 	struct dial_brandes_state *st = p->state;
-	struct tuccompi_task *t0 = tuccompi_batch_task(b, 0);
 	unsigned nsrc = tuccompi_batch_size(b);
-	struct sssp_brandes_graph bg = sssp_bc_graph_of(t0, a->n, p->g->m);
+	struct sssp_brandes_graph bg;
 	uint32_t src[SSSP_DIAL_BRANDES_GPU_LANES];
 	static __thread struct sssp_summary out[SSSP_DIAL_BRANDES_GPU_LANES];
-	for (unsigned i = 0; i < nsrc; i++)
-		src[i] = *(const uint32_t *)tuccompi_task_input(tuccompi_batch_task(b, i));
-	struct tuccompi_exact *acc = tuccompi_task_reduce_buffer(t0);
+	struct tuccompi_exact *acc = batch_start(b, a, src, &bg);
 	if (!acc)
-	{
-		tuccompi_batch_fail(b, -ENOMEM, "betweenness: %s", tuccompi_last_error());
 		return;
-	}
 	size_t wsb = sssp_dial_brandes_gpu_workspace_size(a->n, st->wmax, &st->shape);
 	void *ws = sssp_gpu_thread_workspace(wsb);
 	if (!ws)
@@ -132,8 +141,7 @@ static void dial_brandes_cuda(struct tuccompi_batch *b, void *arg)
 		}
 		at += c;
 	}
-	for (unsigned i = 0; i < nsrc; i++)
-		*(struct sssp_summary *)tuccompi_task_result(tuccompi_batch_task(b, i)) = out[i];
+	batch_end(b, out);
 }
 #endif
 
@@ -174,9 +182,13 @@ static int dial_brandes_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	p->state = st;
 	char no[200];
 	uint64_t slots = ((uint64_t)g->n + 31) / 32 * 32;
-	if (!sssp_dial_suits(g, &st->wmax, no, sizeof no) ||
-	    (p->o.cuda && slots * SSSP_DIAL_BRANDES_GPU_VISITS > UINT32_MAX &&
-	     snprintf(no, sizeof no, "%u vertices: more than its GPU log numbers", g->n)))
+	int suits = sssp_dial_suits(g, &st->wmax, no, sizeof no);
+	if (suits && p->o.cuda && slots * SSSP_DIAL_BRANDES_GPU_VISITS > UINT32_MAX)
+	{
+		snprintf(no, sizeof no, "%u vertices: more visits than its GPU log numbers in 32 bits", g->n);
+		suits = 0;
+	}
+	if (!suits)
 	{
 		/* plan.c runs the brandes engine instead, with this reason */
 		snprintf(p->reason, sizeof(p->reason), "betweenness on the brandes engine: the dial engine does not take this graph (%s)",
