@@ -51,9 +51,10 @@
 #                 baselines on the GPU: betweenness against distances alone in the same run, auto's engines,
 #                 every graph of bench/apsp.sh (K sources, default 4096; K_DEEP on grid and road, 1024;
 #                 BC_GRAPHS: a subset), the first CHECK (64) sources' sums checked against the CPU code's bits
-#   betweenness-units*  every unit against each unit alone (issue 54's goal: every unit >= the best unit
-#                 alone) on random 1M and R-MAT 20 (BC_GRAPHS): GPU alone and every unit (K, default 4096),
-#                 the CPU cores alone (K_CPU, default 1024), auto's engines
+#   bc*           issue 54 in one step (about 4 minutes): tests/apsp/dial_brandes_gpu.sh, then betweenness
+#                 against distances alone in the same run (bench/bench_betweenness, auto's engines, REPS 1)
+#                 on random 1M and R-MAT 20 (K sources, default 4096), road-like 1M and the grid 1024x1024
+#                 (K_DEEP, default 1024), GPU alone and every unit (BC_UNITS), BC_GRAPHS a subset; one table
 #   betweenness-ncu*  the brandes kernels of the first 64-source batches of random 1M under Nsight Compute:
 #                 count, mean duration and throughput per kernel (NCU_LAUNCHES, NCU_LIMIT)
 #   betweenness-base*  bench/betweenness.sh's baselines: networkx and igraph beside tuccompi-apsp on 4 sources
@@ -114,6 +115,23 @@ run() {
 	shift
 	timeout "${RUN_LIMIT:-300}" "$@" >"$o/$name.log" 2>&1 || echo "$name: exit $?"
 	printf '%-28s %10s SSSP/s\n' "$name" "$(rate "$o/$name.log")" | tee -a "$o/rates.txt"
+}
+# bc_table DIR: one line per bench/betweenness.sh log of DIR (graph, units, sources): distances' and
+# betweenness' rates with their engines, and the ratio ("-": the run did not finish)
+bc_table() {
+	printf '%-16s %-4s %7s  %-22s  %-26s  %s\n' graph units sources "distances /s (engine)" \
+		"betweenness /s (engine)" ratio
+	for f in "$1"/*-order.log; do
+		[ -e "$f" ] || continue
+		awk '
+			/^graph / { g = $2; sub(/:$/, "", g); for (i = 1; i <= NF; i++) if ($i == "units") u = $(i - 1) }
+			/^(distances|betweenness) +[0-9]/ { k = $2; for (i = 1; i <= NF; i++) {
+				if ($i == "sources/s,") r[$1] = $(i - 1); if ($i == "engine" && !($1 in e)) e[$1] = $(i + 1) } }
+			/^betweenness \/ distances:/ { q = $4 }
+			END { printf "%-16s %-4s %7s  %10s %-11s  %10s %-15s  %s\n", g, u, k,
+				r["distances"] ? r["distances"] : "-", "(" (e["distances"] ? e["distances"] : "-") ")",
+				r["betweenness"] ? r["betweenness"] : "-", "(" (e["betweenness"] ? e["betweenness"] : "-") ")", q ? q : "-" }' "$f"
+	done
 }
 # bb LOG TIMEOUT ARGS...: bench_batched, its CSV lines appended to $o/bench_batched.csv
 bb() {
@@ -266,15 +284,20 @@ PY
 		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 RUN_LIMIT=${RUN_LIMIT:-240} \
 			timeout "${BC_LIMIT:-540}" "$B/bench/betweenness.sh" "$o" ${BC_GRAPHS:-} 2>&1 | grep -v '^ *$'
 		;;
-	betweenness-units)
-		folder betweenness-units
-		for g in ${BC_GRAPHS:-random:1049088 rmat:20}; do
-			step "betweenness against distances alone, $g: GPU alone, every unit, the CPU cores alone"
-			BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS="gpu all" BASELINES=0 REPS=${REPS:-3} \
-				timeout 240 "$B/bench/betweenness.sh" "$o" "$g" 2>&1 | grep -v '^ *$'
-			BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=cpu BASELINES=0 REPS=1 CHECK=0 K=${K_CPU:-1024} \
-				timeout 240 "$B/bench/betweenness.sh" "$o" "$g" 2>&1 | grep -v '^ *$'
-		done
+	bc)
+		folder bc
+		step "bc: tests/apsp/dial_brandes_gpu.sh (the GPU form batch by batch, the engine on GPUs)"
+		top_builddir="$B" timeout "${TEST_LIMIT:-60}" "$B/tests/apsp/dial_brandes_gpu.sh" >"$o/test.txt" 2>&1
+		echo "tests/apsp/dial_brandes_gpu.sh: exit $? (0 pass, 77 skip)"
+		grep -E "FAIL|differs|error" "$o/test.txt" | head -10
+		tail -n 1 "$o/test.txt"
+		step "bc: betweenness against distances alone, auto's engines"
+		# shellcheck disable=SC2086 # lists of graphs and units
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS="${BC_UNITS:-gpu all}" BASELINES=0 REPS=${REPS:-1} \
+			CHECK=${CHECK:-16} RUN_LIMIT=${RUN_LIMIT:-50} timeout "${BC_LIMIT:-170}" "$B/bench/betweenness.sh" "$o" \
+			${BC_GRAPHS:-random:1049088 rmat:20 road:1048576 grid:1024x1024} >"$o/bench.txt" 2>&1
+		grep -E "differ|error|cannot|: exit" "$o/bench.txt" | head -10
+		bc_table "$o" | tee "$o/table.txt"
 		;;
 	betweenness-ncu)
 		# where a betweenness batch's GPU time goes: every brandes kernel of the first batches of
