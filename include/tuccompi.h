@@ -128,8 +128,8 @@ TUCCOMPI_API int tuccompi_mpi_active(void);
  *  (its CPU workers and its GPUs' host threads) poll for tasks, so that a task starts at once; they
  *  also take whole cores from this process's other threads. Between tuccompi_host_work_begin() and
  *  its tuccompi_host_work_end() they sleep instead, for host work that wants every core (building an
- *  index on all cores, parsing on several threads; the APSP case study's contraction hierarchy built
- *  twice as fast so, docs/apsp.md). Tasks submitted meanwhile wait until the end, so a program must
+ *  index on all cores, parsing on several threads: with the workers polling, such work gets only the
+ *  cores they leave). Tasks submitted meanwhile wait until the end, so a program must
  *  not wait for its tasks (tuccompi_wait()) in between. Calls nest (the workers wake at the last
  *  end); from one thread; local to this process; outside tuccompi_init() .. tuccompi_finalize() they
  *  do nothing, and tuccompi_finalize() ends any left. */
@@ -186,8 +186,8 @@ TUCCOMPI_API int tuccompi_unit_memory(enum tuccompi_unit_kind kind, uint64_t *to
 /** Register host memory that GPU plug-ins will write, e.g. a task set's results before
  *  tuccompi_parallel(), so that they copy into it by DMA (StarPU's starpu_memory_pin():
  *  cudaHostRegister). The library registers large results itself for a set's life
- *  (tuccompi_taskset_desc::results); registering them here, once, takes that cost (about 25 ms
- *  per GB) out of the set's time and lets several sets share it. Returns 1 when the memory is
+ *  (tuccompi_taskset_desc::results); registering them here, once, takes that cost (it grows with
+ *  the bytes registered) out of the set's time and lets several sets share it. Returns 1 when the memory is
  *  registered, 0 when there is nothing to do (no GPU on this node, StarPU's pinning off),
  *  -EINVAL for a NULL or empty range, -EIO when CUDA refuses. Undo with tuccompi_memory_unpin()
  *  before freeing the memory. */
@@ -396,8 +396,8 @@ extern TUCCOMPI_API const struct tuccompi_policy tuccompi_policy_ms_tail;
 /** Policy by name: "eq1", "eq2", "ms", "ms-tail" (also "ms_tail"), or a StarPU built-in local
  *  policy name ("eager", "lws", "dmda", ...; tasks are spread over ranks like EQ1). StarPU's
  *  model-based policies (dmda, ...) need calibrated performance models: with fresh models they
- *  spend the first tasks calibrating, which can make a whole set many times slower than ms
- *  (docs/apsp.md); run a calibration set first (STARPU_CALIBRATE=1) or use ms.
+ *  spend the first tasks calibrating, which can make a whole set many times slower than ms;
+ *  run a calibration set first (STARPU_CALIBRATE=1) or use ms.
  *  Returns NULL (and sets tuccompi_last_error()) for an unknown name. */
 TUCCOMPI_API const struct tuccompi_policy *tuccompi_policy_by_name(const char *name);
 

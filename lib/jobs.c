@@ -560,8 +560,8 @@ void _tuccompi_ts_tell_remaining_locked(struct tuccompi_taskset *ts)
 /* This rank takes positions [first, first+count): equal jobs for unit-share policies, the
  * pool otherwise. Unit shares: as many jobs as the largest unit's batch needs, rounded up to a
  * multiple of the node's able units, the tasks spread evenly over them (sizes differ by at most
- * one), so that every unit's share is equal to a job's size, small sets included (jobs of the batch's
- * size left units without any: docs/simulation.md). */
+ * one), so that every unit's share is equal to a job's size, small sets included (jobs of the
+ * batch's size would leave units of a small set without any). */
 int _tuccompi_ts_take(struct tuccompi_taskset *ts, uint64_t first, uint64_t count)
 {
 	if (!(ts->policy->flags & TUCCOMPI_POLICY_UNIT_SHARES))

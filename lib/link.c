@@ -731,7 +731,7 @@ int _tuccompi_link_finish(void)
 		STARPU_PTHREAD_COND_BROADCAST(&L.cond);
 		STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
 		/* a peer may be as slow to say goodbye as it may be silent in a run: the peer timeout,
-		 * when longer (CI's 2 cores once took more than 10 s with 4 ranks and emulated links) */
+		 * when longer (an overloaded machine running many ranks can be slow to end them) */
 		double bye_wait = L.timeout > LINK_BYE_WAIT_S ? L.timeout : LINK_BYE_WAIT_S;
 		double until = _tuccompi_now() + bye_wait;
 		STARPU_PTHREAD_MUTEX_LOCK(&L.lock);

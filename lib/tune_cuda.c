@@ -313,8 +313,8 @@ static int decide(struct tuccompi_kernel *k, struct kdev *kd, int dev, int cls, 
 		return _tuccompi_error(-ENOMEM, "out of memory for tuning");
 	/* Measure block sizes and shapes only, under the rules' cache preference: a per-launch
 	 * timing cannot see that a kernel whose L1/shared split differs from its neighbours'
-	 * makes the SMs reconfigure between launches (kernels of one SSSP with different splits ran
-	 * slower than all alike: docs/tuning.md). */
+	 * makes the SMs reconfigure between launches (kernels of one task with different splits run
+	 * slower than all alike). */
 	struct tuccompi_geometry all[MAX_CAND];
 	int nall = tuccompi_tune_candidates(&k->kc, &kd->attr, dp, all, MAX_CAND);
 	c->tune->ncand = 0;
