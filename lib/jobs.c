@@ -17,13 +17,28 @@
 
 /* ------------------------------------------------------------------ failures: a job's (the plug-in says), a set's */
 
+/* Where a job's failure goes when there is no memory for its own line: the job fails all the same. */
+static struct _tuccompi_fail job_fail_nomem = { -ENOMEM, "a job failed, and there was no memory to say why" };
+
 static void job_vfail(struct _tuccompi_job *job, int err, const char *fmt, va_list ap)
 {
-	if (job->failed)
+	if (job->fail)
 		return; /* the first reason is the one to tell */
-	job->failed = 1;
-	job->err = err < 0 ? err : -EIO;
-	vsnprintf(job->why, sizeof(job->why), fmt, ap);
+	struct _tuccompi_fail *f = calloc(1, sizeof(*f));
+	if (!f)
+	{
+		job->fail = &job_fail_nomem;
+		return;
+	}
+	_tuccompi_fail_vset(f, err, fmt, ap);
+	job->fail = f;
+}
+
+static void job_fail_free(struct _tuccompi_job *job)
+{
+	if (job->fail != &job_fail_nomem)
+		free(job->fail);
+	job->fail = NULL;
 }
 
 void tuccompi_task_fail(struct tuccompi_task *t, int err, const char *fmt, ...)
@@ -45,14 +60,10 @@ void tuccompi_batch_fail(struct tuccompi_batch *b, int err, const char *fmt, ...
 void _tuccompi_ts_fail(struct tuccompi_taskset *ts, int err, const char *fmt, ...)
 {
 	pthread_mutex_lock(&ts->lock);
-	if (!ts->error)
-	{
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(ts->errmsg, sizeof(ts->errmsg), fmt, ap);
-		va_end(ap);
-		ts->error = err < 0 ? err : -EIO;
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	_tuccompi_fail_vset(&ts->fail, err, fmt, ap);
+	va_end(ap);
 	pthread_cond_broadcast(&ts->cond);
 	pthread_mutex_unlock(&ts->lock);
 }
@@ -136,7 +147,7 @@ void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi
 		/* a token takes its tasks now, sized for this kind of unit */
 		pthread_mutex_lock(&ts->lock);
 		ts->tokens_waiting--;
-		if (!ts->error && !out)
+		if (!ts->fail.err && !out)
 			job->n = _tuccompi_pool_take_locked(ts, job->ids, ts->batch[kind]);
 		/* the next worker to free up finds a token waiting */
 		_tuccompi_tokens_top_up_locked(ts);
@@ -145,7 +156,7 @@ void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi
 		if (out)
 			return; /* job_done sees n == 0: nothing to hand back */
 	}
-	if (__atomic_load_n(&ts->error, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&ts->fail.err, __ATOMIC_RELAXED))
 	{
 		job->n = 0; /* the set has failed: nothing more runs */
 		return;
@@ -166,6 +177,10 @@ void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi
 							.worker = job->worker,
 							.kind = kind };
 	double t0 = _tuccompi_now();
+#ifdef TUCCOMPI_HAVE_CUDA
+	if (kind == TUCCOMPI_UNIT_CUDA)
+		_tuccompi_gpu_launch_take(NULL); /* launches of this job only */
+#endif
 	if (_tuccompi_injected((int)kind))
 		tuccompi_batch_fail(&(struct tuccompi_batch){ job }, -EIO,
 				    "fault injected by TUCCOMPI_FAULT_INJECT into job of %u task(s)", job->n);
@@ -177,12 +192,17 @@ void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi
 		if (batch)
 			batch(&b, ts->desc.arg);
 		else
-			for (unsigned i = 0; i < job->n && !job->failed; i++)
+			for (unsigned i = 0; i < job->n && !job->fail; i++)
 				one(&job->tasks[i], ts->desc.arg);
 	}
 #ifdef TUCCOMPI_HAVE_CUDA
 	if (kind == TUCCOMPI_UNIT_CUDA)
 	{
+		/* A launch the tuner could not make, or CUDA refused, fails the job (the plug-in may not
+		 * have looked at GPUSYN's answer). */
+		struct _tuccompi_fail lf;
+		if (_tuccompi_gpu_launch_take(&lf) < 0)
+			tuccompi_batch_fail(&(struct tuccompi_batch){ job }, lf.err, "%s", lf.msg);
 		/* The plug-in should have synchronised (GPUSYN); nothing of this job may still run
 		 * when StarPU hands its buffers to the next one. An error here fails the job. */
 		if (tuccompi_gpu_sync() < 0)
@@ -197,7 +217,7 @@ void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi
 		ts->t_first_job[kind] = t0; /* read after the set's jobs are done (TUCCOMPI_END_LOG) */
 		ts->first_job_s[kind] = t1 - t0;
 	}
-	if (job->worker >= 0 && !job->failed)
+	if (job->worker >= 0 && !job->fail)
 	{
 		atomic_fetch_add(&ts->worker_ntasks[job->worker], job->n);
 		atomic_fetch_add(&ts->worker_busy_ns[job->worker], (uint64_t)((t1 - t0) * 1e9));
@@ -206,6 +226,7 @@ void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi
 
 static void job_free(struct _tuccompi_job *job)
 {
+	job_fail_free(job);
 	free(job->ids);
 	free(job->tasks);
 	free(job);
@@ -216,9 +237,9 @@ static void job_free(struct _tuccompi_job *job)
  * failed unit in the meantime says the same). */
 static void fail_no_unit_left(struct tuccompi_taskset *ts, int err, uint64_t ntasks)
 {
-	char why[sizeof(ts->last_failure)];
+	char why[sizeof(ts->last_failure.msg)];
 	pthread_mutex_lock(&ts->lock);
-	snprintf(why, sizeof(why), "%s", ts->last_failure[0] ? ts->last_failure : "unit taken out");
+	snprintf(why, sizeof(why), "%s", ts->last_failure.err ? ts->last_failure.msg : "unit taken out");
 	pthread_mutex_unlock(&ts->lock);
 	_tuccompi_ts_fail(ts, err, "task set '%s': no unit of rank %d is left to run %llu task(s) (last failure: %s)",
 			  ts->plugin.name, _tuccompi.rank, (unsigned long long)ntasks, why);
@@ -231,13 +252,13 @@ static void fail_no_unit_left(struct tuccompi_taskset *ts, int err, uint64_t nta
 static int reduced_job_failed(struct _tuccompi_job *job)
 {
 	struct tuccompi_taskset *ts = job->ts;
-	if (!ts->red || !job->reduced || !job->failed)
+	if (!ts->red || !job->reduced || !job->fail)
 		return 0;
-	_tuccompi_ts_fail(ts, job->err ? job->err : -EIO,
+	_tuccompi_ts_fail(ts, job->fail->err,
 			  "task set '%s': a job of %u task(s) failed on rank %d after adding into its reduction buffer (%s): "
 			  "its share of the sums cannot be taken back, so the set fails (a plug-in should ask for "
 			  "tuccompi_task_reduce_buffer() only once its contribution is certain)",
-			  ts->plugin.name, job->n, _tuccompi.rank, job->why);
+			  ts->plugin.name, job->n, _tuccompi.rank, job->fail->msg);
 	return 1;
 }
 
@@ -246,11 +267,11 @@ static void job_requeue(struct _tuccompi_job *job)
 {
 	struct tuccompi_taskset *ts = job->ts;
 	int u = job->worker >= 0 ? _tuccompi.worker_unit[job->worker] : -1;
-	if (job->failed)
+	if (job->fail)
 	{
 		/* before the unit is marked: whoever then finds no unit left finds why */
 		pthread_mutex_lock(&ts->lock);
-		snprintf(ts->last_failure, sizeof(ts->last_failure), "%s", job->why);
+		ts->last_failure = *job->fail;
 		pthread_mutex_unlock(&ts->lock);
 	}
 	if (reduced_job_failed(job)) /* the set fails, saying why; the unit is out all the same */
@@ -259,18 +280,18 @@ static void job_requeue(struct _tuccompi_job *job)
 			__atomic_store_n(&_tuccompi.unit_failed[u], 1, __ATOMIC_RELAXED);
 		return;
 	}
-	if (job->failed && u >= 0 && !__atomic_exchange_n(&_tuccompi.unit_failed[u], 1, __ATOMIC_RELAXED))
+	if (job->fail && u >= 0 && !__atomic_exchange_n(&_tuccompi.unit_failed[u], 1, __ATOMIC_RELAXED))
 		_tuccompi_warn("%s %d failed %u task(s) of '%s' (%s): taken out, its tasks run elsewhere",
 			       _tuccompi.units[u].kind == TUCCOMPI_UNIT_CUDA ? "GPU" : "CPU core", _tuccompi.units[u].index,
-			       job->n, ts->plugin.name, job->why);
-	if (__atomic_load_n(&ts->error, __ATOMIC_RELAXED))
+			       job->n, ts->plugin.name, job->fail->msg);
+	if (__atomic_load_n(&ts->fail.err, __ATOMIC_RELAXED))
 		return;
 	if (!_tuccompi_someone_left(ts))
 	{
-		fail_no_unit_left(ts, job->err ? job->err : -ENODEV, job->n);
+		fail_no_unit_left(ts, job->fail ? job->fail->err : -ENODEV, job->n);
 		return;
 	}
-	if (job->failed)
+	if (job->fail)
 		__atomic_add_fetch(&ts->retried, job->n, __ATOMIC_RELAXED);
 	if (job->bound)
 	{
@@ -290,7 +311,7 @@ static void job_done(void *arg)
 {
 	struct _tuccompi_job *job = arg;
 	struct tuccompi_taskset *ts = job->ts;
-	if (job->failed || job->moved)
+	if (job->fail || job->moved)
 		job_requeue(job);
 	else if (job->n)
 	{
@@ -303,7 +324,7 @@ static void job_done(void *arg)
 			_tuccompi_journal_record(ts, job->ids, job->n);
 	}
 	pthread_mutex_lock(&ts->lock);
-	if (!job->failed && !job->moved && job->n)
+	if (!job->fail && !job->moved && job->n)
 	{
 		if (ts->done + job->n > ts->ran_cap)
 		{
@@ -319,7 +340,7 @@ static void job_done(void *arg)
 		ts->done += job->n;
 		ts->t_local_done = _tuccompi_now();
 	}
-	else if (!job->failed && !job->moved)
+	else if (!job->fail && !job->moved)
 		ts->jobs_empty++;
 	ts->t_last_job = _tuccompi_now();
 	ts->jobs_inflight--;
@@ -532,7 +553,7 @@ void _tuccompi_tokens_top_up_locked(struct tuccompi_taskset *ts)
 	for (;;)
 	{
 		uint64_t need = (ts->pool.count + bmax - 1) / bmax;
-		if (ts->error || ts->tokens_waiting >= ts->nworkers || ts->tokens_waiting >= need)
+		if (ts->fail.err || ts->tokens_waiting >= ts->nworkers || ts->tokens_waiting >= need)
 			break;
 		ts->tokens_waiting++;
 		pthread_mutex_unlock(&ts->lock);
@@ -541,11 +562,7 @@ void _tuccompi_tokens_top_up_locked(struct tuccompi_taskset *ts)
 		if (ret < 0)
 		{
 			ts->tokens_waiting--;
-			if (!ts->error)
-			{
-				ts->error = ret;
-				snprintf(ts->errmsg, sizeof(ts->errmsg), "%s", tuccompi_last_error());
-			}
+			_tuccompi_fail_set(&ts->fail, ret, "%s", tuccompi_last_error());
 			break;
 		}
 	}
@@ -568,7 +585,7 @@ int _tuccompi_ts_take(struct tuccompi_taskset *ts, uint64_t first, uint64_t coun
 	{
 		pthread_mutex_lock(&ts->lock);
 		_tuccompi_pool_add_locked(ts, first, count);
-		int ret = ts->error;
+		int ret = ts->fail.err;
 		pthread_mutex_unlock(&ts->lock);
 		return ret;
 	}

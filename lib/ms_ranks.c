@@ -276,10 +276,7 @@ int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequ
 	while (ms->nstops < ms->nremote && !_tuccompi_link_broken())
 	{
 		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 50000000;
-		ts.tv_sec += ts.tv_nsec / 1000000000;
-		ts.tv_nsec %= 1000000000;
+		_tuccompi_abstime(0.05, &ts);
 		pthread_cond_timedwait(&ms->cond, &ms->lock, &ts);
 	}
 	int all_stopped = ms->nstops >= ms->nremote;
@@ -387,9 +384,9 @@ static void *feeder(void *arg)
 	{
 		pthread_mutex_lock(&ts->lock);
 		ts->feed_low = low;
-		while (!ts->error && _tuccompi_ts_in_hand(ts) >= low)
+		while (!ts->fail.err && _tuccompi_ts_in_hand(ts) >= low)
 			pthread_cond_wait(&ts->cond, &ts->lock);
-		uint64_t want = ts->error ? 0 : low - _tuccompi_ts_in_hand(ts);
+		uint64_t want = ts->fail.err ? 0 : low - _tuccompi_ts_in_hand(ts);
 		pthread_mutex_unlock(&ts->lock);
 		double rate, task_s, job_s = unit_speeds(ts, &rate, &task_s);
 		/* the master's own requests are function calls, but each still costs this thread a

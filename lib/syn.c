@@ -499,7 +499,7 @@ void _tuccompi_release_wait(void)
 static void wait_local(struct tuccompi_taskset *ts)
 {
 	pthread_mutex_lock(&ts->lock);
-	while (ts->feeding || ts->jobs_inflight > 0 || (!ts->error && ts->pool.count > 0))
+	while (ts->feeding || ts->jobs_inflight > 0 || (!ts->fail.err && ts->pool.count > 0))
 		pthread_cond_wait(&ts->cond, &ts->lock);
 	pthread_mutex_unlock(&ts->lock);
 	ts->t_woke = _tuccompi_now();
@@ -533,7 +533,7 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 		return err;
 	}
 	if (ts->waited)
-		return ts->error ? _tuccompi_error_set(ts->error, ts->errmsg) : 0;
+		return _tuccompi_fail_raise(&ts->fail);
 	/* 1. every job given to this rank has run */
 	wait_local(ts);
 
@@ -554,9 +554,7 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 	clk.paused = paused;
 	if (paused)
 		starpu_pause();
-	int status = 0;
-	if (ts->error)
-		status = _tuccompi_error_set(ts->error, ts->errmsg);
+	int status = _tuccompi_fail_raise(&ts->fail);
 	int ret = exchange(ts, status, t0, &clk);
 	if (ret == 0 && ts->red)
 		ret = _tuccompi_reduce_finish(ts);
@@ -576,12 +574,12 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 	release_workspaces(ts);
 	syn_mark(&clk, "end");
 	syn_print(&clk);
-	if (ret < 0 && !ts->error)
+	if (ret < 0)
 	{
-		ts->error = ret;
-		snprintf(ts->errmsg, sizeof(ts->errmsg), "%s", tuccompi_last_error());
+		/* the verdict every rank agreed on is what a later wait says again (nothing runs now) */
+		snprintf(ts->fail.msg, sizeof(ts->fail.msg), "%s", tuccompi_last_error());
+		if (!ts->fail.err)
+			ts->fail.err = ret;
 	}
-	else if (ret < 0)
-		snprintf(ts->errmsg, sizeof(ts->errmsg), "%s", tuccompi_last_error());
 	return ret;
 }

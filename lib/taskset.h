@@ -25,14 +25,12 @@ struct _tuccompi_job
 	struct tuccompi_taskset *ts;
 	unsigned n, cap;
 	int bound;           /* tasks chosen at submission */
-	int failed;          /* the plug-in (or an injected fault) failed the job on its unit */
+	/* the plug-in (or an injected fault) failed the job on its unit: why (malloc'd); NULL: not */
+	struct _tuccompi_fail *fail;
 	int moved;           /* not run: started on a unit taken out of the set */
-	int err;
-	unsigned attempts;   /* units that failed these tasks so far */
 	int reduced;         /* a task asked for its reduction buffer (reduce.c) */
 	int worker;
 	enum tuccompi_unit_kind kind;
-	char why[256];
 	uint64_t *ids;               /* cap entries */
 	struct tuccompi_task *tasks; /* cap entries, filled when it runs */
 };
@@ -114,10 +112,10 @@ struct tuccompi_taskset
 	unsigned long master_rest;     /* what the MS master had left at its last answer */
 	uint64_t feed_low;             /* the MS feeder sleeps while this many tasks are in hand (0: none) */
 
-	/* the first error of the set, from any thread; tuccompi_wait() raises it on the caller's */
-	int error;
-	char errmsg[1024];
-	char last_failure[256]; /* why a unit was last taken out (under lock), for "no unit is left" */
+	/* the first error of the set, from any thread (under lock; fail.err may be read without);
+	 * tuccompi_wait() raises it on the caller's */
+	struct _tuccompi_fail fail;
+	struct _tuccompi_fail last_failure; /* why a unit was last taken out (under lock), for "no unit is left" */
 
 	/* statistics */
 	double t_start, t_end, t_local_done, comm_s, wait_s;
@@ -163,7 +161,7 @@ static inline uint64_t _tuccompi_ts_in_hand(const struct tuccompi_taskset *ts)
  * task; docs/architecture.md). */
 static inline void _tuccompi_ts_wake_locked(struct tuccompi_taskset *ts)
 {
-	if (ts->error || ts->jobs_inflight == 0 || _tuccompi_ts_in_hand(ts) < ts->feed_low)
+	if (ts->fail.err || ts->jobs_inflight == 0 || _tuccompi_ts_in_hand(ts) < ts->feed_low)
 		pthread_cond_broadcast(&ts->cond);
 }
 

@@ -1,6 +1,8 @@
 /* A plug-in with a CPU and a CUDA implementation runs on both kinds of unit and both
  * give the same results (read a shared buffer, write two private workspaces, hand a
- * result back). Skipped (77) where there is no GPU or no CUDA in the build. */
+ * result back). A CUDA implementation whose launch the tuner cannot place fails its job, not the
+ * process: its tasks run on the CPU cores, every result right. Skipped (77) where there is no GPU
+ * or no CUDA in the build. */
 #include "config.h"
 
 #include <starpu.h>
@@ -12,6 +14,7 @@
 #define NTASKS 200
 
 void test_scale_cuda(struct tuccompi_task *t, void *arg);
+void test_unplaceable_cuda(struct tuccompi_task *t, void *arg);
 
 static void scale_cpu(struct tuccompi_task *t, void *arg)
 {
@@ -28,12 +31,26 @@ static void scale_cpu(struct tuccompi_task *t, void *arg)
 	*(unsigned long long *)tuccompi_task_result(t) = sum;
 }
 
+/* Every task's result is scale_cpu's. */
+static void check_results(const int *x, const unsigned long long *results, const char *what)
+{
+	for (int i = 0; i < NTASKS; i++)
+	{
+		unsigned long long want = 0;
+		for (int j = 0; j < N; j++)
+			want += (unsigned long long)((long long)x[j] * (i + 1) + j);
+		if (results[i] != want)
+			FAIL("%s, task %d: result %llu, expected %llu", what, i, results[i], want);
+	}
+}
+
 int main(int argc, char **argv)
 {
 #ifndef TUCCOMPI_HAVE_CUDA
 	(void)argc;
 	(void)argv;
 	(void)scale_cpu;
+	(void)check_results;
 	fprintf(stderr, "built without CUDA: skipped\n");
 	return TEST_SKIP;
 #else
@@ -84,14 +101,7 @@ int main(int argc, char **argv)
 		tuccompi_taskset_t ts;
 		ASSERT_OK(tuccompi_parallel(tuccompi_policy_by_name(pols[p]), &desc, &ts));
 		ASSERT_OK(tuccompi_wait(ts));
-		for (int i = 0; i < NTASKS; i++)
-		{
-			unsigned long long want = 0;
-			for (int j = 0; j < N; j++)
-				want += (unsigned long long)((long long)x[j] * (i + 1) + j);
-			if (results[i] != want)
-				FAIL("policy %s task %d: result %llu, expected %llu", pols[p], i, results[i], want);
-		}
+		check_results(x, results, pols[p]);
 		struct tuccompi_taskset_stats st;
 		ASSERT_OK(tuccompi_taskset_get_stats(ts, &st));
 		uint64_t on_gpu = 0, on_cpu = 0;
@@ -105,6 +115,23 @@ int main(int argc, char **argv)
 			ASSERT(on_cpu > 0);
 		tuccompi_taskset_destroy(ts);
 	}
+	/* last: the GPU may be taken out for the rest of the set */
+	plugin.name = "test_unplaceable";
+	plugin.cuda = test_unplaceable_cuda;
+	memset(results, 0xff, sizeof(results));
+	tuccompi_taskset_t ts;
+	ASSERT_OK(tuccompi_parallel(&tuccompi_policy_ms, &desc, &ts));
+	ASSERT_OK(tuccompi_wait(ts));
+	check_results(x, results, "ms, unplaceable launch");
+	struct tuccompi_taskset_stats st;
+	ASSERT_OK(tuccompi_taskset_get_stats(ts, &st));
+	ASSERT(st.retried >= 1);
+	for (int u = 0; u < st.nunits; u++)
+		if (st.units[u].kind == TUCCOMPI_UNIT_CUDA)
+			ASSERT_EQ(st.units[u].ntasks, 0);
+	printf("unplaceable launch: %llu task(s) run again on CPU cores, every result right\n",
+	       (unsigned long long)st.retried);
+	tuccompi_taskset_destroy(ts);
 	ASSERT_OK(tuccompi_shared_unregister(shx));
 	ASSERT_OK(tuccompi_finalize());
 	return 0;
