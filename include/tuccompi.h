@@ -81,9 +81,11 @@ struct tuccompi_conf
 	/** Stream workers StarPU creates per GPU; SETMK may choose any MK up to it.
 	 *  0: $TUCCOMPI_MK_MAX, else max(mk, 4). */
 	int mk_max;
-	/** CPU workers per node; -1: StarPU's default (all cores not driving a GPU). */
+	/** CPU workers of this rank; -1: StarPU's default (all cores not driving a GPU); 0: no CPU
+	 *  unit, GPUs only (then tuccompi_init() returns -ENODEV on a node without a GPU). StarPU's
+	 *  STARPU_NCPU, when set, wins over it. */
 	int ncpus;
-	/** CUDA devices per node; -1: all. */
+	/** CUDA devices of this rank; -1: all; 0: CPU cores only. STARPU_NCUDA, when set, wins. */
 	int ncuda;
 	/** Use MPI: 1 yes, 0 no, -1 (default): when launched by mpirun/mpiexec. */
 	int use_mpi;
@@ -218,8 +220,8 @@ struct tuccompi_task;
 
 /** A plug-in implementation: solves the task @p task. @p arg is tuccompi_taskset_desc::arg.
  *  A CUDA implementation runs on a host thread of its own, launches on
- *  tuccompi_task_stream() and must have finished its device work when it returns
- *  (tuccompi_gpu_sync()). */
+ *  tuccompi_gpu_stream() (<tuccompi_cuda.h>; GPULAUNCH does) and must have finished its device
+ *  work when it returns (GPUSYN, tuccompi_gpu_sync()). */
 typedef void (*tuccompi_plugin_func)(struct tuccompi_task *task, void *arg);
 
 /** Several tasks of one task set run by one call (see tuccompi_plugin::cpu_batch). Opaque. */
@@ -243,9 +245,16 @@ struct tuccompi_plugin
 	tuccompi_plugin_func cuda;
 	/** Bytes of result each task writes through tuccompi_task_result() (may be 0). */
 	size_t result_size;
-	/** PARLLMK: per-task private workspaces, allocated in the memory of the unit that
-	 *  runs the task (device memory on a GPU) and never shared between tasks running
-	 *  at the same time. Sizes in bytes, each at least 1. */
+	/** PARLLMK: private workspaces of workspace_size[k] bytes (each at least 1), in the memory of
+	 *  the unit that runs the job (device memory on a GPU): one per StarPU worker (each of a GPU's
+	 *  MK stream workers has its own), so no two tasks running at once share one; the tasks of a
+	 *  batch, run by one call, share it. The same sizes serve every kind of unit: a plug-in whose
+	 *  CPU and CUDA code need different sizes gives the larger (a batch implementation: enough for
+	 *  its batch_max). They are not initialised, by the library or by StarPU (STARPU_SCRATCH): a
+	 *  worker's first job finds whatever the allocator gave (fresh device memory, or a buffer StarPU
+	 *  freed and keeps for reuse), a later one usually what the worker's last job of the set left;
+	 *  a plug-in that needs zeros clears them itself (memset, or cudaMemsetAsync on
+	 *  tuccompi_gpu_stream()). */
 	size_t workspace_size[TUCCOMPI_MAX_WORKSPACES];
 	/** Number of entries used in workspace_size (the first nworkspaces). */
 	unsigned nworkspaces;
@@ -449,7 +458,7 @@ struct tuccompi_reduce
 /** The buffer the task adds its contribution into: the partial buffer of the StarPU worker that runs
  *  it, tuccompi_reduce::size bytes, started from init when the worker first asks, in the memory of the
  *  unit (host memory on a CPU core; device memory of the GPU for a CUDA implementation, which adds
- *  into it with kernels on tuccompi_task_stream()). Tasks of one worker run one at a time, so no two
+ *  into it with kernels on tuccompi_gpu_stream()). Tasks of one worker run one at a time, so no two
  *  tasks use one buffer at once; the tasks of one batch share it. NULL (and tuccompi_last_error()
  *  says why) when the set has no reduction or there was no memory for it: fail the task then.
  *
