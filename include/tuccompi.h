@@ -289,9 +289,13 @@ TUCCOMPI_API int tuccompi_task_worker(const struct tuccompi_task *task);
 TUCCOMPI_API enum tuccompi_unit_kind tuccompi_task_unit_kind(const struct tuccompi_task *task);
 
 /** Report that the task could not be computed on this unit (e.g. a CUDA error): the plug-in
- *  returns after this call and the runtime runs the task again on another unit; a GPU that
- *  fails is taken out of the task set with a warning (its tasks go to other GPUs, or to CPU
- *  cores). Failing on every kind of unit fails the set with this message. printf-like. */
+ *  returns after this call. When the cause passes (the unit still works: for a GPU the library
+ *  checks that its context takes a memset on the worker's stream) the job runs again at once on
+ *  the same unit, up to TUCCOMPI_RETRIES_UNIT times per unit and TUCCOMPI_RETRIES_SET times per rank
+ *  in a task set; otherwise the unit is taken out with a warning saying why (a sticky failure: for
+ *  the rest of the run; repeated failures or spent retries: for the rest of the set, the next set
+ *  tries it again) and its tasks run on other units. Failing on every unit fails the set with this
+ *  message. printf-like. */
 TUCCOMPI_API void tuccompi_task_fail(struct tuccompi_task *task, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -464,8 +468,8 @@ struct tuccompi_reduce
  *
  *  Ask for it only once the task's contribution is certain: a job that asked and then fails
  *  (tuccompi_task_fail(), a CUDA error after the job) cannot be taken back out of the partial sums,
- *  so its set fails with that reason on every rank instead of moving the job to another unit, which
- *  it does for jobs that never asked. */
+ *  so its set fails with that reason on every rank instead of running the job again, which it does
+ *  for jobs that never asked. */
 TUCCOMPI_API void *tuccompi_task_reduce_buffer(struct tuccompi_task *task);
 
 /** tuccompi_reduce::combine for arrays of double: element-wise sum (see above about its order). */
@@ -702,7 +706,8 @@ struct tuccompi_taskset_stats
 	double local_s;       /**< PARALLEL to the end of this rank's last task */
 	double comm_s;        /**< time this rank spent in cross-node messages (not waiting) */
 	uint64_t nrequests;   /**< MS: requests this rank sent to the master */
-	uint64_t retried;     /**< tasks this rank ran again after a unit failed them (tuccompi_task_fail) */
+	uint64_t retried;     /**< tasks this rank ran again after a unit failed them (tuccompi_task_fail), on
+				   the same unit or another */
 	uint64_t resumed;     /**< tasks whose results came from the resume journal */
 	int nunits;           /**< entries in units[] over all ranks */
 	const struct tuccompi_unit_stats *units;

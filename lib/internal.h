@@ -98,6 +98,10 @@ TUCCOMPI_INTERNAL int _tuccompi_env_number(const char *name, double dflt, double
 /* A strict integer from @min to @max in *out: 1; 0 when unset or empty (*out untouched); -EINVAL
  * naming the variable (TUCCOMPI_MK, TUCCOMPI_MK_MAX, STARPU_NWORKER_PER_CUDA at tuccompi_init). */
 TUCCOMPI_INTERNAL int _tuccompi_env_int(const char *name, int min, int max, int *out);
+/* TUCCOMPI_RETRIES_UNIT and TUCCOMPI_RETRIES_SET, the bounds of a rank's runs again of failed jobs
+ * in a task set (lib/faults.c; the defaults where unset or refused): 0, or -EINVAL naming the one
+ * that is not a count. */
+TUCCOMPI_INTERNAL int _tuccompi_env_retries(unsigned *per_unit, unsigned *per_set);
 /* Every TUCCOMPI_* variable of the library takes its value, or -EINVAL naming the first that does
  * not (tuccompi_init, before it starts anything). */
 TUCCOMPI_INTERNAL int _tuccompi_env_check(void);
@@ -152,6 +156,10 @@ TUCCOMPI_INTERNAL int _tuccompi_cuda_device_count(void);
 TUCCOMPI_INTERNAL int _tuccompi_cuda_host_registered(const void *p);
 /* Forget the calling thread's last CUDA error (a registration that failed: best effort). */
 TUCCOMPI_INTERNAL void _tuccompi_cuda_clear_error(void);
+/* After a failure on the calling CUDA worker: NULL when its GPU still works (a non-sticky error is
+ * cleared, a memset on the worker's stream completes), else why not (a static string). NULL
+ * without CUDA. */
+TUCCOMPI_INTERNAL const char *_tuccompi_cuda_unit_broken(void);
 #ifdef TUCCOMPI_HAVE_CUDA
 /* tune_cuda.c: this thread's first GPULAUNCH that failed since the last call (its error, and its
  * failure in *f when @f is not NULL), forgotten; 0 when every launch was made. A job takes it before

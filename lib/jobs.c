@@ -1,10 +1,10 @@
 /* Jobs: how a task set's tasks reach the units. A job is one StarPU task running a batch of the
  * set's tasks (taskset.h says how jobs carry tasks): submitting one, running it (the codelet's
- * entries in plugin.c call _tuccompi_job_run), its end (results recorded, tokens topped up), and a
- * failed job moved to another unit. The rank's pool of tasks waiting for a unit and the tokens that
- * draw from it; the task sets in flight (failed at once when the 1st layer stops); the test hooks
- * that inject faults. Below PARALLEL (parallel.c) and the MS feeder (ms_ranks.c), which put tasks here;
- * calls nothing above it. */
+ * entries in plugin.c call _tuccompi_job_run; a failure that passes runs it again there, faults.c),
+ * its end (results recorded, tokens topped up), and a failed job moved to another unit. The rank's
+ * pool of tasks waiting for a unit and the tokens that draw from it; the task sets in flight (failed
+ * at once when the 1st layer stops). Below PARALLEL (parallel.c) and the MS feeder (ms_ranks.c),
+ * which put tasks here; calls nothing above it (faults.c, which judges failures, is below). */
 #include "taskset.h"
 
 #include <stdio.h>
@@ -69,63 +69,6 @@ void _tuccompi_ts_fail(struct tuccompi_taskset *ts, int err, const char *fmt, ..
 }
 
 
-/* ------------------------------------------------------------------ fault injection
- * TUCCOMPI_FAULT_INJECT=WHAT:N[,WHAT:N...], read at every PARALLEL: with WHAT cpu or cuda, the N-th
- * job of the task set run on a unit of that kind fails as if the plug-in had reported an error;
- * with WHAT ms, this rank's N-th request to the MS master fails; with WHAT mshang, the MS master's
- * server stops answering at the N-th request it receives from another rank (a stuck master, for the
- * ranks' TUCCOMPI_PEER_TIMEOUT). For tests of the recovery and error paths; off by default. */
-static long inject_at[4] = { -1, -1, -1, -1 };
-static _Atomic long inject_count[4];
-
-/* Read TUCCOMPI_FAULT_INJECT again and restart the counts: the N-th event of a task set. */
-int _tuccompi_inject_parse(const char *e, long at[4])
-{
-	static const char *const what[4] = { [TUCCOMPI_UNIT_CPU] = "cpu", [TUCCOMPI_UNIT_CUDA] = "cuda", [2] = "ms",
-					      [3] = "mshang" };
-	for (int k = 0; k < 4; k++)
-		at[k] = -1;
-	for (const char *p = e; p && *p;)
-	{
-		size_t len = strcspn(p, ":,");
-		int k = 0;
-		while (k < 4 && (strlen(what[k]) != len || strncmp(p, what[k], len)))
-			k++;
-		char *end = NULL;
-		long n = k < 4 && p[len] == ':' ? strtol(p + len + 1, &end, 10) : 0;
-		if (k == 4 || n <= 0 || (*end && *end != ','))
-		{
-			for (k = 0; k < 4; k++)
-				at[k] = -1;
-			return _tuccompi_error(-EINVAL,
-					       "environment variable TUCCOMPI_FAULT_INJECT='%s' is not a list of cpu:N, cuda:N, ms:N "
-					       "or mshang:N (N >= 1) separated by commas; fix or unset it",
-					       e);
-		}
-		at[k] = n;
-		p = *end ? end + 1 : end;
-	}
-	return 0;
-}
-
-void _tuccompi_inject_reset(void)
-{
-	long at[4];
-	(void)_tuccompi_inject_parse(getenv("TUCCOMPI_FAULT_INJECT"), at); /* tuccompi_init refused a bad value */
-	for (int k = 0; k < 4; k++)
-	{
-		inject_at[k] = at[k];
-		atomic_store(&inject_count[k], 0);
-	}
-}
-
-int _tuccompi_injected(int what)
-{
-	if (inject_at[what] < 0)
-		return 0;
-	return atomic_fetch_add(&inject_count[what], 1) + 1 == inject_at[what];
-}
-
 /* ------------------------------------------------------------------ running a job */
 
 /* Is there a healthy unit of this node that can run the plug-in? */
@@ -133,6 +76,45 @@ int _tuccompi_someone_left(const struct tuccompi_taskset *ts)
 {
 	return (ts->plugin.cpu || ts->plugin.cpu_batch ? _tuccompi_units_healthy(TUCCOMPI_UNIT_CPU) : 0) +
 	       ((ts->cl.where & STARPU_CUDA) ? _tuccompi_units_healthy(TUCCOMPI_UNIT_CUDA) : 0);
+}
+
+/* Run the job's tasks once on this worker: 0, or the error of its failure (job->fail). */
+static int run_once(struct _tuccompi_job *job, enum tuccompi_unit_kind kind)
+{
+	struct tuccompi_taskset *ts = job->ts;
+	struct tuccompi_batch b = { job };
+#ifdef TUCCOMPI_HAVE_CUDA
+	if (kind == TUCCOMPI_UNIT_CUDA)
+		_tuccompi_gpu_launch_take(NULL); /* launches of this run only */
+#endif
+	job->inject = job->inject == TUCCOMPI_FAULT_REPEAT ? TUCCOMPI_FAULT_REPEAT : _tuccompi_injected((int)kind);
+	if (job->inject)
+		tuccompi_batch_fail(&b, -EIO, "fault injected by TUCCOMPI_FAULT_INJECT into job of %u task(s)", job->n);
+	else
+	{
+		tuccompi_batch_func batch = kind == TUCCOMPI_UNIT_CPU ? ts->plugin.cpu_batch : ts->plugin.cuda_batch;
+		tuccompi_plugin_func one = kind == TUCCOMPI_UNIT_CPU ? ts->plugin.cpu : ts->plugin.cuda;
+		if (batch)
+			batch(&b, ts->desc.arg);
+		else
+			for (unsigned i = 0; i < job->n && !job->fail; i++)
+				one(&job->tasks[i], ts->desc.arg);
+	}
+#ifdef TUCCOMPI_HAVE_CUDA
+	if (kind == TUCCOMPI_UNIT_CUDA)
+	{
+		/* A launch the tuner could not make, or CUDA refused, fails the job (the plug-in may not
+		 * have looked at GPUSYN's answer). */
+		struct _tuccompi_fail lf;
+		if (_tuccompi_gpu_launch_take(&lf) < 0)
+			tuccompi_batch_fail(&b, lf.err, "%s", lf.msg);
+		/* The plug-in should have synchronised (GPUSYN); nothing of this job may still run
+		 * when StarPU hands its buffers to the next one. An error here fails the job. */
+		if (tuccompi_gpu_sync() < 0)
+			tuccompi_batch_fail(&b, -EIO, "CUDA error after the tasks ran: %s", tuccompi_last_error());
+	}
+#endif
+	return job->fail ? job->fail->err : 0;
 }
 
 void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi_unit_kind kind)
@@ -177,39 +159,9 @@ void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi
 							.worker = job->worker,
 							.kind = kind };
 	double t0 = _tuccompi_now();
-#ifdef TUCCOMPI_HAVE_CUDA
-	if (kind == TUCCOMPI_UNIT_CUDA)
-		_tuccompi_gpu_launch_take(NULL); /* launches of this job only */
-#endif
-	if (_tuccompi_injected((int)kind))
-		tuccompi_batch_fail(&(struct tuccompi_batch){ job }, -EIO,
-				    "fault injected by TUCCOMPI_FAULT_INJECT into job of %u task(s)", job->n);
-	else
-	{
-		struct tuccompi_batch b = { job };
-		tuccompi_batch_func batch = kind == TUCCOMPI_UNIT_CPU ? ts->plugin.cpu_batch : ts->plugin.cuda_batch;
-		tuccompi_plugin_func one = kind == TUCCOMPI_UNIT_CPU ? ts->plugin.cpu : ts->plugin.cuda;
-		if (batch)
-			batch(&b, ts->desc.arg);
-		else
-			for (unsigned i = 0; i < job->n && !job->fail; i++)
-				one(&job->tasks[i], ts->desc.arg);
-	}
-#ifdef TUCCOMPI_HAVE_CUDA
-	if (kind == TUCCOMPI_UNIT_CUDA)
-	{
-		/* A launch the tuner could not make, or CUDA refused, fails the job (the plug-in may not
-		 * have looked at GPUSYN's answer). */
-		struct _tuccompi_fail lf;
-		if (_tuccompi_gpu_launch_take(&lf) < 0)
-			tuccompi_batch_fail(&(struct tuccompi_batch){ job }, lf.err, "%s", lf.msg);
-		/* The plug-in should have synchronised (GPUSYN); nothing of this job may still run
-		 * when StarPU hands its buffers to the next one. An error here fails the job. */
-		if (tuccompi_gpu_sync() < 0)
-			tuccompi_batch_fail(&(struct tuccompi_batch){ job }, -EIO, "CUDA error after the tasks ran: %s",
-					    tuccompi_last_error());
-	}
-#endif
+	/* a failure that passes runs the job again at once, here (faults.c) */
+	while (run_once(job, kind) < 0 && _tuccompi_job_retry(job, u))
+		job_fail_free(job);
 	double t1 = _tuccompi_now();
 	if (!__atomic_load_n(&ts->first_job[kind], __ATOMIC_RELAXED) &&
 	    !__atomic_exchange_n(&ts->first_job[kind], 1, __ATOMIC_ACQ_REL))
@@ -262,7 +214,8 @@ static int reduced_job_failed(struct _tuccompi_job *job)
 	return 1;
 }
 
-/* A job failed or was moved: take its unit out (failed), put its tasks back. */
+/* A job failed (its failure did not pass: faults.c says why) or was moved: take its unit out,
+ * put its tasks back. */
 static void job_requeue(struct _tuccompi_job *job)
 {
 	struct tuccompi_taskset *ts = job->ts;
@@ -277,13 +230,11 @@ static void job_requeue(struct _tuccompi_job *job)
 	if (reduced_job_failed(job)) /* the set fails, saying why; the unit is out all the same */
 	{
 		if (u >= 0)
-			__atomic_store_n(&_tuccompi.unit_failed[u], 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&_tuccompi.unit_failed[u], TUCCOMPI_UNIT_OUT_SET, __ATOMIC_RELAXED);
 		return;
 	}
-	if (job->fail && u >= 0 && !__atomic_exchange_n(&_tuccompi.unit_failed[u], 1, __ATOMIC_RELAXED))
-		_tuccompi_warn("%s %d failed %u task(s) of '%s' (%s): taken out, its tasks run elsewhere",
-			       _tuccompi.units[u].kind == TUCCOMPI_UNIT_CUDA ? "GPU" : "CPU core", _tuccompi.units[u].index,
-			       job->n, ts->plugin.name, job->fail->msg);
+	if (job->fail && u >= 0)
+		_tuccompi_unit_take_out(job, u);
 	if (__atomic_load_n(&ts->fail.err, __ATOMIC_RELAXED))
 		return;
 	if (!_tuccompi_someone_left(ts))

@@ -164,7 +164,7 @@ static void ms_on_request(struct _tuccompi_recv *r, void *arg)
 	int rank = x->rank;
 	uint64_t k = x->k;
 	free(x);
-	if (_tuccompi_injected(3))
+	if (_tuccompi_injected(TUCCOMPI_INJECT_MSHANG))
 		return; /* a stuck master (TUCCOMPI_FAULT_INJECT=mshang:N): alive, never answering */
 	uint64_t req[MS_REQ_WORDS], grant[3];
 	memcpy(req, _tuccompi_recv_data(r), sizeof(req));
@@ -416,7 +416,7 @@ static void *feeder(void *arg)
 				low = low_min;
 		}
 		uint64_t first = 0, count = 0;
-		int ret = _tuccompi_injected(2)
+		int ret = _tuccompi_injected(TUCCOMPI_INJECT_MS)
 				  ? _tuccompi_error(-EIO, "request to the MS master failed (fault injected by TUCCOMPI_FAULT_INJECT)")
 				  : _tuccompi_ms_request(ms, want, want_max, rate, job_s, task_s, &first, &count, &rest);
 		if (ret == 0 && count)

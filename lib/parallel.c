@@ -219,9 +219,12 @@ static int able(const struct tuccompi_taskset *ts, enum tuccompi_unit_kind kind)
 }
 
 /* PARALLEL's 3rd step, on each rank: tasks per job for each kind of unit, and what the tokens and
- * the unit shares are counted in (the node's healthy units and workers able to run the set). */
+ * the unit shares are counted in (the node's units and workers able to run the set). */
 static void size_batches(struct tuccompi_taskset *ts)
 {
+	/* this set's runs again of failed jobs have their bounds (faults.c; tuccompi_init refused a bad
+	 * value) */
+	(void)_tuccompi_env_retries(&ts->retries_unit, &ts->retries_set);
 	for (int k = 0; k < 2; k++)
 		ts->batch[k] = batch_for(ts, (enum tuccompi_unit_kind)k);
 	ts->batch_static = 1;
@@ -471,6 +474,7 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 		return ret;
 	struct steps t = { .call = _tuccompi_now() };
 	struct tuccompi_taskset *ts;
+	_tuccompi_units_reinstate(); /* out for an earlier set, for a failure that passes: tried again */
 	/* 1. check; 2. agree (and make the set on each rank) */
 	int status = check_call(policy, desc, out);
 	if ((ret = agree_and_make(serial, status, policy, desc, &ts, &t)) < 0)

@@ -701,6 +701,32 @@ void _tuccompi_cuda_clear_error(void)
 	cudaGetLastError();
 }
 
+const char *_tuccompi_cuda_unit_broken(void)
+{
+	/* a sticky error stays in the context: every later call returns it */
+	cudaGetLastError();
+	static __thread void *probe;
+	cudaStream_t s = tuccompi_gpu_stream();
+	cudaError_t e = probe ? cudaSuccess : cudaMalloc(&probe, 64);
+	if (e == cudaErrorMemoryAllocation)
+	{
+		/* a full GPU is not a broken one: the stream alone must still complete */
+		cudaGetLastError();
+		probe = NULL;
+		e = cudaStreamSynchronize(s);
+		if (e == cudaSuccess)
+			return NULL;
+	}
+	else if (e == cudaSuccess)
+		e = cudaMemsetAsync(probe, 0, 64, s);
+	if (e == cudaSuccess)
+		e = cudaStreamSynchronize(s);
+	if (e == cudaSuccess)
+		return NULL;
+	cudaGetLastError();
+	return cudaGetErrorString(e);
+}
+
 int _tuccompi_cuda_host_registered(const void *p)
 {
 	struct cudaPointerAttributes at;
