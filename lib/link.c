@@ -91,8 +91,8 @@ static struct
 	starpu_pthread_t thread;
 	_Atomic long sends_inflight;
 	/* the layer stopped: why (first wins) */
-	int broken, broken_err;
-	char broken_msg[1024];
+	int broken;
+	struct _tuccompi_fail broken_fail;
 	/* abort notices for the link thread to send */
 	struct pending_abort *aborts;
 	int naborts, aborts_cap;
@@ -384,15 +384,7 @@ int _tuccompi_link_recv_wait(struct _tuccompi_recv *r, double deadline, const ch
 		if (deadline > 0 && deadline < until)
 			until = deadline;
 		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		double add = until - now;
-		ts.tv_sec += (time_t)add;
-		ts.tv_nsec += (long)((add - (double)(time_t)add) * 1e9);
-		if (ts.tv_nsec >= 1000000000)
-		{
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
+		_tuccompi_abstime(until - now, &ts);
 		starpu_pthread_cond_timedwait(&L.cond, &L.lock, &ts);
 	}
 	STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
@@ -468,7 +460,7 @@ int _tuccompi_link_broken(void)
 {
 	if (!L.broken)
 		return 0;
-	return _tuccompi_error(L.broken_err, "%s", L.broken_msg);
+	return _tuccompi_fail_raise(&L.broken_fail);
 }
 
 /* lock held */
@@ -495,18 +487,15 @@ static void stop_locked(int err, const char *msg, int tell, int except)
 	if (L.broken)
 		return;
 	L.broken = 1;
-	L.broken_err = err < 0 ? err : -EIO;
-	snprintf(L.broken_msg, sizeof(L.broken_msg), "%s", msg);
+	_tuccompi_fail_set(&L.broken_fail, err, "%s", msg);
 	if (tell && L.on)
-		queue_abort_locked(_tuccompi.rank, L.broken_err, except, msg);
+		queue_abort_locked(_tuccompi.rank, L.broken_fail.err, except, msg);
 	STARPU_PTHREAD_COND_BROADCAST(&L.cond);
 }
 
 static void fail_sets(void)
 {
-	char msg[1100];
-	snprintf(msg, sizeof(msg), "%s", L.broken_msg);
-	_tuccompi_sets_fail_all(L.broken_err, msg);
+	_tuccompi_sets_fail_all(L.broken_fail.err, L.broken_fail.msg);
 }
 
 void _tuccompi_link_stop_all(int err, int tell, const char *fmt, ...)
@@ -575,7 +564,7 @@ static void ctrl_handle(int peer, const struct ctrl_msg *m)
 	STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
 	if (first)
 	{
-		_tuccompi_warn("the job's 1st layer is stopped (told by rank %d): %s", peer, L.broken_msg);
+		_tuccompi_warn("the job's 1st layer is stopped (told by rank %d): %s", peer, L.broken_fail.msg);
 		fail_sets();
 	}
 }
@@ -668,10 +657,7 @@ static void *link_thread(void *arg)
 		if (wait < 0.001)
 			wait = 0.001;
 		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += (long)(wait * 1e9);
-		ts.tv_sec += ts.tv_nsec / 1000000000;
-		ts.tv_nsec %= 1000000000;
+		_tuccompi_abstime(wait, &ts);
 		starpu_pthread_cond_timedwait(&L.cond, &L.lock, &ts);
 	}
 	STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
@@ -731,7 +717,7 @@ int _tuccompi_link_finish(void)
 		STARPU_PTHREAD_COND_BROADCAST(&L.cond);
 		STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
 		/* a peer may be as slow to say goodbye as it may be silent in a run: the peer timeout,
-		 * when longer (CI's 2 cores once took more than 10 s with 4 ranks and emulated links) */
+		 * when longer (an overloaded machine running many ranks can be slow to end them) */
 		double bye_wait = L.timeout > LINK_BYE_WAIT_S ? L.timeout : LINK_BYE_WAIT_S;
 		double until = _tuccompi_now() + bye_wait;
 		STARPU_PTHREAD_MUTEX_LOCK(&L.lock);
@@ -743,10 +729,7 @@ int _tuccompi_link_finish(void)
 			if ((!waiting && L.bye_sent && L.sends_inflight == 0) || L.broken || _tuccompi_now() > until)
 				break;
 			struct timespec ts;
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += 20000000;
-			ts.tv_sec += ts.tv_nsec / 1000000000;
-			ts.tv_nsec %= 1000000000;
+			_tuccompi_abstime(0.02, &ts);
 			starpu_pthread_cond_timedwait(&L.cond, &L.lock, &ts);
 		}
 		int waiting = 0;
@@ -778,10 +761,7 @@ int _tuccompi_link_finish(void)
 		while ((L.naborts > 0 || L.sends_inflight > 0) && _tuccompi_now() < until)
 		{
 			struct timespec ts;
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += 10000000;
-			ts.tv_sec += ts.tv_nsec / 1000000000;
-			ts.tv_nsec %= 1000000000;
+			_tuccompi_abstime(0.01, &ts);
 			starpu_pthread_cond_timedwait(&L.cond, &L.lock, &ts);
 		}
 	}
