@@ -95,8 +95,9 @@ def main(argv):
             q.get("2_ranks_vs_sum_same_cores") or "-", q.get("gpu_vs_floor") or "-") +
             (" %s, %.1f%% |" % (q.get("runs") or "1", 100 * float(q.get("spread") or 0)) if rounds else ""))
     big = [r for r in rows if r["config"] in ("all-ms", "all-ms-tail")]
-    for r in big:
-        print("\nThe paper's largest set, %s sources with every unit under %s: %.2f s." % (r["sources"], r["policy"], float(r["seconds"])))
+    if big:
+        print("\nThe paper's largest set, %s sources with every unit: %s." % (big[0]["sources"], ", ".join(
+            "%.2f s under %s" % (float(r["seconds"]), r["policy"]) for r in big)))
     return 0
 
 
