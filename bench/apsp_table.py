@@ -20,7 +20,7 @@ def measured_on(d):
     except OSError:
         return None
     kv = {k.strip(): v.strip() for k, v in kv.items()}
-    parts = [kv.get("gpu", "no GPU")]
+    parts = [kv.get("gpu") or "no GPU"]
     if kv.get("cores"):
         parts.append("%s CPU cores" % kv["cores"])
     if kv.get("date"):
