@@ -837,6 +837,8 @@ int _tuccompi_link_finish(void)
 			}
 		long inflight = L.sends_inflight;
 		clean = !L.broken && !waiting && inflight == 0;
+		if (!clean && !L.broken && waiting)
+			_tuccompi_launcher_watch(NULL); /* a host lost at the very end: mpirun would wait for it */
 		if (!clean && !L.broken)
 			_tuccompi_error(-ETIMEDOUT,
 					"after %.0f s, %s%s%s%s%ld of this rank's messages not yet delivered (a rank stuck or its host "
