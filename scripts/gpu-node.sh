@@ -17,6 +17,10 @@
 #   trace         a traced APSP run with MK = 4 (paje.trace + plots' inputs, tarred)
 #   mpi           the cross-rank communication share, 2 and 4 ranks
 #   tail          MS against MS-TAIL on every unit: the end of small task sets
+#   plugin*       the CUDA plug-in users copy (examples/hutchinson): its GPU test, built from the bundle
+#                 with examples/README.md's commands (tests/install/bundle.sh), larger runs, 1 and 2 ranks
+#   plugin-bench* bench/plugin.sh: the example against plain StarPU (dmda, lws) on the CPU cores, the GPU
+#                 and every unit, the runtime's cost per task, the tuner's geometry against CUDA's block
 # The engines (docs/apsp.md):
 #   apspbench     bench/apsp.sh: the APSP throughput table (every engine per graph, Boost); REPS=3 runs
 #                 the compared rows in 3 alternating rounds (medians), GRAPHS a subset
@@ -906,6 +910,19 @@ PY
 			--trace "$o/trace" --stats "$o/units.csv"
 		grep -hE "SSSP in|GPU  |tasks in" "$o"/x2-all*.log
 		rm -rf "$o"/*.tgb "$o/trace/fxt" "$o/trace/paje.trace" "$o/trace/trace.rec"
+		;;
+	plugin)
+		folder plugin
+		for t in core/plugin_gpu.sh install/bundle.sh; do
+			(cd "$B/tests" && top_builddir=.. top_srcdir=.. "./$t"; echo "$t: exit $?") 2>&1 | tee "$o/$(basename "$t" .sh).log"
+		done
+		H="$B/examples/hutchinson/hutchinson --n 2048 --tasks 65536"
+		for u in gpu all; do $H --units $u --summary 2>&1 | tee "$o/$u.log" | tail -4; done
+		"$B/tests/mpirun.sh" 2 $H --units all 2>&1 | tee "$o/all-2ranks.log" | tail -2
+		;;
+	plugin-bench)
+		folder plugin-bench
+		"$B/bench/plugin.sh" "$o"
 		;;
 	*) echo "unknown step $s (the steps are listed at the top of scripts/gpu-node.sh)" ;;
 	esac
