@@ -12,16 +12,8 @@
 set -u
 s=${top_srcdir:-.}
 b=${top_builddir:-.}
-fail() { echo "FAIL: $*"; exit 1; }
-[ -n "${TUCCOMPI_SANITIZE:-}" ] && { echo "sanitizer build (make check-sanitize): skipped"; exit 77; }
-for t in bash cc pkg-config python3 ldd; do
-	command -v $t >/dev/null 2>&1 || { echo "no $t: skipped"; exit 77; }
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-abs_s=$(cd "$s" && pwd)
-abs_b=$(cd "$b" && pwd)
-starpu=${STARPU_PREFIX:-}
+. "$s/tests/install/common.sh"
+install_start bash cc pkg-config python3 ldd
 
 if [ -f "$b/Makefile" ]; then
 	[ -x "$b/examples/hutchinson/hutchinson" ] || fail "examples/hutchinson/hutchinson is not built"
@@ -87,22 +79,13 @@ resolved_in "$B/examples/hutchinson/hutchinson" libtuccompi-starpu.so libstarpu-
 echo "ok: the bundle's examples/hutchinson finds the bundle's libraries without LD_LIBRARY_PATH"
 
 # ---- examples/README.md's commands in a copy of the bundle's examples/hutchinson/
-awk '/^<!-- tests\/install\/bundle.sh / { m = 1; next }
-	m == 1 && /^```sh$/ { m = 2; next }
-	m == 2 && /^```$/ { exit }
-	m == 2 { print }' "$B/examples/README.md" >"$tmp/cmds.in"
-[ -s "$tmp/cmds.in" ] || fail "no shell block after the bundle.sh marker in examples/README.md"
+readme_block "$B/examples/README.md" bundle.sh "$tmp/cmds.in"
 grep -q 'BUNDLE/lib/pkgconfig' "$tmp/cmds.in" || fail "the block does not use the bundle's .pc files"
 mpi=${MPIEXEC:-}
 [ -d "$B/ompi" ] && mpi=$B/bin/mpirun
-if [ -n "$mpi" ]; then
-	mpirun_sh=$abs_s/tests/mpirun.sh
-	[ -f "$mpirun_sh" ] || mpirun_sh=$B/tests/mpirun.sh
-	sed "s|^mpirun -n \([0-9]*\) |MPIEXEC='$mpi' \"$mpirun_sh\" \1 |" "$tmp/cmds.in" >"$tmp/cmds.sh"
-else
-	echo "(no mpirun: the block's mpirun line is left out)"
-	grep -v '^mpirun' "$tmp/cmds.in" >"$tmp/cmds.sh"
-fi
+mpirun_sh=$abs_s/tests/mpirun.sh
+[ -f "$mpirun_sh" ] || mpirun_sh=$B/tests/mpirun.sh
+mpirun_lines "$tmp/cmds.in" "$tmp/cmds.sh" "${mpi:+MPIEXEC='$mpi' \"$mpirun_sh\"}"
 if [ "$pc" = tuccompi-starpu ]; then
 	echo "(a bundle without CUDA: main.c alone, -DHUTCHINSON_CPU_ONLY)"
 	sed -e '/^nvcc /d' -e 's|^cc main.c kernel.o .*|cc -DHUTCHINSON_CPU_ONLY main.c $(pkg-config --cflags --libs tuccompi-starpu) -o hutchinson|' \

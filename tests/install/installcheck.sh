@@ -17,17 +17,8 @@ set -u
 s=${top_srcdir:-.}
 b=${top_builddir:-.}
 [ -f "$b/Makefile" ] || { echo "needs the build tree (not in a bundle): skipped"; exit 77; }
-# a sanitizer build's library needs the sanitizer runtime loaded first, which a user's program is not
-[ -n "${TUCCOMPI_SANITIZE:-}" ] && { echo "sanitizer build (make check-sanitize): skipped"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
-for t in cc pkg-config readelf; do
-	command -v $t >/dev/null 2>&1 || { echo "no $t: skipped"; exit 77; }
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-abs_b=$(cd "$b" && pwd)
-abs_s=$(cd "$s" && pwd)
-starpu=${STARPU_PREFIX:-}
+. "$s/tests/install/common.sh"
+install_start cc pkg-config readelf
 # What the user has: no LD_LIBRARY_PATH (make check sets one for the tests), no PKG_CONFIG_PATH.
 unset LD_LIBRARY_PATH PKG_CONFIG_PATH
 
@@ -57,19 +48,12 @@ fi
 echo "prefix: $prefix"
 
 # readme_cmds FILE OUT: the shell block after FILE's installcheck.sh marker into OUT, with our prefix for
-# $HOME/tuccompi and tests/mpirun.sh (root, oversubscription, loopback) for its mpirun
+# $HOME/tuccompi and tests/mpirun.sh for its mpirun
 readme_cmds() {
-	awk '/^<!-- tests\/install\/installcheck.sh / { m = 1; next }
-		m == 1 && /^```sh$/ { m = 2; next }
-		m == 2 && /^```$/ { exit }
-		m == 2 { print }' "$1" >"$2.in"
-	[ -s "$2.in" ] || fail "no shell block after the installcheck.sh marker in $1"
+	readme_block "$1" installcheck.sh "$2.in"
 	grep -q 'pkg-config' "$2.in" || fail "the block of $1 does not use pkg-config"
-	sed -e "s|\$HOME/tuccompi|$prefix|g" -e "s|^mpirun -n \([0-9]*\) |\"$abs_s/tests/mpirun.sh\" \1 |" "$2.in" >"$2"
-	if [ -z "${MPIEXEC:-}" ]; then
-		echo "(built without MPI: the mpirun line of $1 is left out)"
-		grep -v 'mpirun' "$2" >"$2.in" && mv "$2.in" "$2"
-	fi
+	sed "s|\$HOME/tuccompi|$prefix|g" "$2.in" >"$2.sed"
+	mpirun_lines "$2.sed" "$2" "${MPIEXEC:+\"$abs_s/tests/mpirun.sh\"}"
 }
 
 # ---- the README's commands
