@@ -27,6 +27,10 @@
 #                 and 65536); POLICIES (default ms-tail); MK (default 1, as the simulations run); then
 #                 EQ_POLICIES (default "eq1 eq2") measured with every unit on 1 and 2 ranks (K_EQ_R1M,
 #                 K_EQ_ROAD: default 416 and 16384)
+#   plugin*       the CUDA plug-in users copy (examples/hutchinson): its GPU test, built from the bundle
+#                 with examples/README.md's commands (tests/install/bundle.sh), larger runs, 1 and 2 ranks
+#   plugin-bench* bench/plugin.sh: the example against plain StarPU (dmda, lws) on the CPU cores, the GPU
+#                 and every unit, the runtime's cost per task, the tuner's geometry against CUDA's block
 # The engines (docs/apsp.md):
 #   apsp          the paper's engine on its 1M-vertex graph, GPU against the CPU (--verify)
 #   profile       where the GPU time of one paper-engine SSSP goes (ncu)
@@ -595,6 +599,19 @@ PY
 		tar czf "$out/../gpu-results.tgz" -C "$out" . && mv "$out/../gpu-results.tgz" "$out/" &&
 			find "$out" -maxdepth 1 -type f ! -name gpu-results.tgz -delete
 		ls -la "$out"
+		;;
+	plugin)
+		folder plugin
+		for t in core/plugin_gpu.sh install/bundle.sh; do
+			(cd "$B/tests" && top_builddir=.. top_srcdir=.. "./$t"; echo "$t: exit $?") 2>&1 | tee "$o/$(basename "$t" .sh).log"
+		done
+		H="$B/examples/hutchinson/hutchinson --n 2048 --tasks 65536"
+		for u in gpu all; do $H --units $u --summary 2>&1 | tee "$o/$u.log" | tail -4; done
+		"$B/tests/mpirun.sh" 2 $H --units all 2>&1 | tee "$o/all-2ranks.log" | tail -2
+		;;
+	plugin-bench)
+		folder plugin-bench
+		"$B/bench/plugin.sh" "$o"
 		;;
 	*) echo "unknown step $s (the steps are listed at the top of scripts/gpu-node.sh)" ;;
 	esac
