@@ -74,6 +74,9 @@
 #                 sharing the workers' (STARPU_RESERVE_NCPU=0): rate, MS round trips, SYN's steps
 #   startgap*     where the GPU's idle at a set's start goes (TUCCOMPI_END_LOG's first jobs), lazy and
 #                 eager CUDA module loading, PHAST and batched, GPU alone and every unit
+#   networkx*     bench/networkx.sh: networkx's tuccompi backend beside networkx, NetworKit and igraph:
+#                 betweenness_centrality(k=1024) on road-like 1M, closeness of every vertex of road-like
+#                 100K (WHEELS: a folder of networkit/igraph wheels, default $B/wheels; missing: skipped)
 #   pack          one archive of everything in $OUT (last)
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -286,6 +289,12 @@ PY
 				grep -E "brandes_|Duration|Memory Throughput|Compute \(SM\)|Registers|Achieved Occupancy|L2 Hit|DRAM Throughput" | head -80
 			rm -f "$o/brandes-$nm.ncu-rep"
 		done
+		;;
+	networkx)
+		folder networkx
+		step "networkx: the tuccompi backend beside networkx, NetworKit and igraph"
+		PYTHONPATH=$B/python TUCCOMPI_APSP=$APP GRAPHTOOL=$GT WHEELS=${WHEELS:-$B/wheels} timeout 590 \
+			"$B/bench/networkx.sh" "$o" ${NX_ARGS:-}
 		;;
 	betweenness-base)
 		folder betweenness-base
