@@ -1,62 +1,50 @@
 #!/bin/sh
-# make check's run of the networkx backend "tuccompi" (python/tuccompi/backend.py), in a virtual
-# environment with networkx, pytest, numpy and scipy from PyPI, made once and kept in the build tree
-# ($NX_VENV, default $top_builddir/.venv-networkx; `make distclean` removes it):
-#  1. networkx's own tests of every function the backend dispatches, with the backend
-#     (NETWORKX_TEST_BACKEND=tuccompi; NETWORKX_FALLBACK_TO_NX=True: networkx runs what it declines
-#     and every other function, as nx-parallel and nx-cugraph run theirs): the modules of
-#     NX_TEST_MODULES, the tests that -k NX_TEST_SELECT names (each call starts tuccompi-apsp, so
-#     the slowest tests of functions the backend does not have are left out); NX_TESTS=0 skips them;
-#  2. python/test_backend.py: our comparisons with networkx.
-# Skipped (77) where no virtual environment can be made (no python3 -m venv, PyPI unreachable).
-b=${top_builddir:-.}
-s=${top_srcdir:-.}
-venv=${NX_VENV:-$b/.venv-networkx}
-if [ ! -f "$venv/ready" ]; then
-	py=
-	for c in ${PYTHON_VENV:-} /usr/bin/python3 python3; do
-		if "$c" -c 'import venv, ensurepip' >/dev/null 2>&1; then
-			py=$c
-			break
-		fi
+# make check's run of networkx's own tests of every function the backend "tuccompi" dispatches
+# (python/tuccompi/backend.py), with the backend: NETWORKX_TEST_BACKEND=tuccompi and
+# NETWORKX_FALLBACK_TO_NX=True (networkx runs what the backend declines and every other function), as
+# nx-parallel and nx-cugraph run theirs; in the virtual environment of python/nx_venv.sh (networkx
+# from PyPI; skipped, 77, where none can be made). The modules of NX_TEST_MODULES, the tests that
+# -k NX_TEST_SELECT names (each call starts tuccompi-apsp, so most of a test of 500 random graphs is
+# left out). Fails unless the tests ran the program (through the backend) at least 100 times.
+. "${top_srcdir:-.}/python/nx_venv.sh"
+nx=$("$vpy" -c 'import os, networkx; print(os.path.dirname(networkx.__file__))') || exit 1
+mods=${NX_TEST_MODULES:-"algorithms/centrality/tests/test_betweenness_centrality.py
+	algorithms/centrality/tests/test_closeness_centrality.py algorithms/centrality/tests/test_harmonic_centrality.py
+	algorithms/shortest_paths/tests/test_weighted.py algorithms/shortest_paths/tests/test_unweighted.py
+	algorithms/shortest_paths/tests/test_generic.py algorithms/shortest_paths/tests/test_dense_numpy.py
+	algorithms/tests/test_distance_measures.py algorithms/tests/test_wiener.py"}
+paths=
+for m in $mods; do
+	[ -f "$nx/$m" ] && paths="$paths $nx/$m"
+done
+# test_use_bounds_on_off_consistency's 500 random graphs (about a hundred runs of the program
+# each): one of them, by its id
+select="not use_bounds_on_off_consistency"
+ids=
+t=$nx/algorithms/tests/test_distance_measures.py
+if [ -f "$t" ] && [ -z "${NX_TEST_SELECT:-}" ] && grep -q use_bounds_on_off_consistency "$t"; then
+	for p in 0.4-10-3; do
+		ids="$ids $t::TestDistance::test_use_bounds_on_off_consistency[$p]"
 	done
-	if [ -z "$py" ]; then
-		echo "SKIP: no python3 that makes virtual environments (apt-get install python3-venv)"
-		exit 77
-	fi
-	rm -rf "$venv"
-	if ! "$py" -m venv "$venv" >"$b/.venv-networkx.log" 2>&1 ||
-		! timeout 600 "$venv/bin/python" -m pip install --disable-pip-version-check -q networkx pytest numpy scipy \
-			>>"$b/.venv-networkx.log" 2>&1; then
-		tail -n 3 "$b/.venv-networkx.log"
-		rm -rf "$venv" "$b/.venv-networkx.log"
-		echo "SKIP: no virtual environment with networkx from PyPI (no network?)"
-		exit 77
-	fi
-	rm -f "$b/.venv-networkx.log"
-	touch "$venv/ready"
 fi
-vpy=$venv/bin/python
-PYTHONDONTWRITEBYTECODE=1
-PYTHONPATH="$s/python${PYTHONPATH:+:$PYTHONPATH}"
-TUCCOMPI_APSP=$b/apps/apsp/tuccompi-apsp
-export PYTHONDONTWRITEBYTECODE PYTHONPATH TUCCOMPI_APSP
-unset NETWORKX_BACKEND_PRIORITY NETWORKX_AUTOMATIC_BACKENDS NETWORKX_BACKEND_PRIORITY_ALGOS
-echo "networkx $("$vpy" -c 'import networkx; print(networkx.__version__)') in $venv"
-if [ "${NX_TESTS:-1}" != 0 ]; then
-	nx=$("$vpy" -c 'import os, networkx; print(os.path.dirname(networkx.__file__))') || exit 1
-	mods=${NX_TEST_MODULES:-"algorithms/centrality/tests/test_betweenness_centrality.py
-		algorithms/centrality/tests/test_closeness_centrality.py algorithms/centrality/tests/test_harmonic_centrality.py
-		algorithms/shortest_paths/tests/test_weighted.py algorithms/shortest_paths/tests/test_unweighted.py
-		algorithms/shortest_paths/tests/test_generic.py algorithms/shortest_paths/tests/test_dense_numpy.py
-		algorithms/tests/test_distance_measures.py algorithms/tests/test_wiener.py"}
-	paths=
-	for m in $mods; do
-		[ -f "$nx/$m" ] && paths="$paths $nx/$m"
-	done
-	# shellcheck disable=SC2086 # a list of paths
-	NETWORKX_TEST_BACKEND=tuccompi NETWORKX_FALLBACK_TO_NX=True "$vpy" -m pytest -q -p no:cacheprovider \
-		-k "${NX_TEST_SELECT:-not (astar or bellman or johnson or goldberg or negative or bidirectional or Barycenter or resistance or kemeny or effective_graph_resistance)}" \
-		$paths || exit 1
+# every run of the program is counted (the tests must have gone through the backend)
+calls=$(mktemp)
+wrap=$calls.sh
+printf '#!/bin/sh\necho >>"%s"\nexec "%s" "$@"\n' "$calls" "$(cd "$(dirname "$TUCCOMPI_APSP")" && pwd)/tuccompi-apsp" >"$wrap"
+chmod +x "$wrap"
+# rootdir: networkx's folder, whose conftest.py reads NETWORKX_TEST_BACKEND
+run() {
+	TUCCOMPI_APSP=$wrap NETWORKX_TEST_BACKEND=tuccompi NETWORKX_FALLBACK_TO_NX=True "$vpy" -m pytest -q \
+		-p no:cacheprovider --rootdir "$nx" "$@"
+}
+# shellcheck disable=SC2086 # lists of paths
+run -k "${NX_TEST_SELECT:-$select}" $paths && { [ -z "$ids" ] || run $ids; }
+rc=$?
+n=$(wc -l <"$calls")
+rm -f "$calls" "$wrap"
+[ $rc = 0 ] || exit 1
+if [ "$n" -lt 100 ]; then
+	echo "FAIL: networkx's tests ran tuccompi-apsp $n times: they did not go through the backend"
+	exit 1
 fi
-exec "$vpy" "$s/python/test_backend.py"
+echo "networkx's tests: $n runs of tuccompi-apsp"

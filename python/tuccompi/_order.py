@@ -15,13 +15,14 @@ import heapq
 
 import numpy as np
 
-_SMALL = 16  # ties of at most this many vertices are ordered in Python, larger ones with numpy
-
-
 def settle_order(indptr, row, col, w, d, source):
     """The vertices v with d[v] >= 0 in the order networkx settles them from `source`, searching
     the arcs row -> col (indptr: the arcs of each vertex, in the adjacency's order) of weights w
-    (the breadth-first search: every weight 1), d the distances (int64, -1: not reached)."""
+    (the breadth-first search: every weight 1), d the distances (int64, -1: not reached).
+
+    Ties are ordered in batches: a run of consecutive ties none of whose predecessors lies in a
+    tie of the same run is sorted at once (every predecessor's rank is then final); a tie reached
+    through arcs of weight 0 from its own vertices is replayed alone."""
     reached = np.flatnonzero(d >= 0)
     order = reached[np.argsort(d[reached], kind="stable")]
     k = len(order)
@@ -32,15 +33,17 @@ def settle_order(indptr, row, col, w, d, source):
     starts = np.concatenate(([0], cut))
     ends = np.concatenate((cut, [k]))
     tie = np.flatnonzero(ends - starts > 1)
-    if len(tie) == 0:
+    nt = len(tie)
+    if nt == 0:
         return order
     n = len(d)
     rank = np.full(n, -1, dtype=np.int64)
     rank[order] = np.arange(k)
     sizes = ends[tie] - starts[tie]
-    first = np.repeat(starts[tie] - np.concatenate(([0], np.cumsum(sizes)[:-1])), sizes)
+    cum = np.concatenate(([0], np.cumsum(sizes)))
+    tiepos = np.repeat(starts[tie] - cum[:-1], sizes) + np.arange(int(cum[-1]))  # in group order
     group = np.full(n, -1, dtype=np.int64)
-    group[order[first + np.arange(int(sizes.sum()))]] = np.repeat(np.arange(len(tie)), sizes)
+    group[order[tiepos]] = np.repeat(np.arange(nt), sizes)
     dr = d[row]
     ok = (group[col] >= 0) & (dr >= 0) & (row != col) & (col != source)
     ok &= dr + w == d[col]
@@ -50,30 +53,44 @@ def settle_order(indptr, row, col, w, d, source):
     g = group[ac]
     o = np.argsort(g, kind="stable")
     ar, ac, ap, g = ar[o], ac[o], ap[o], g[o]
-    bounds = np.searchsorted(g, np.arange(len(tie) + 1))
-    for gi in range(len(tie)):
-        lo, hi = int(starts[tie[gi]]), int(ends[tie[gi]])
-        a0, a1 = bounds[gi], bounds[gi + 1]
-        xr, xc, xp = ar[a0:a1], ac[a0:a1], ap[a0:a1]
-        if (d[xr] == dd[lo]).any() or (lo == 0 and d[source] == 0):
-            new = _replay(order[lo:hi], xr, xc, xp, rank, dd[lo], d, source, lo)
-        elif hi - lo <= _SMALL:
-            best = {}
-            for r, c, p in zip(rank[xr].tolist(), xc.tolist(), xp.tolist()):
-                if c not in best or (r, p) < best[c]:
-                    best[c] = (r, p)
-            new = sorted(best, key=best.__getitem__)
-        else:
-            rk = rank[xr]
-            o = np.lexsort((xp, rk, xc))
-            keep = np.concatenate(([True], xc[o][1:] != xc[o][:-1]))
-            sel = o[keep]
-            new = xc[sel][np.lexsort((xp[sel], rk[sel]))]
-        if len(new) != hi - lo:
-            raise RuntimeError("tuccompi: the distances do not make a shortest-path order (%d of %d vertices "
-                               "at distance %d)" % (len(new), hi - lo, dd[lo]))
-        order[lo:hi] = new
-        rank[order[lo:hi]] = np.arange(lo, hi)
+    bounds = np.searchsorted(g, np.arange(nt + 1))
+    inner = np.zeros(nt, dtype=bool)  # ties reached from themselves through arcs of weight 0
+    inner[g[d[ar] == d[ac]]] = True
+    if d[source] == 0 and starts[tie[0]] == 0:
+        inner[0] = True  # the source's tie
+    dep = np.full(nt, -1, dtype=np.int64)  # the last tie that holds a predecessor
+    np.maximum.at(dep, g, group[ar])
+
+    def batch(ga, gb):
+        a0, a1 = bounds[ga], bounds[gb]
+        xr, xc, xp, xg = ar[a0:a1], ac[a0:a1], ap[a0:a1], g[a0:a1]
+        rk = rank[xr]
+        o = np.lexsort((xp, rk, xc))
+        keep = np.concatenate(([True], xc[o][1:] != xc[o][:-1]))
+        sel = o[keep]
+        new = xc[sel][np.lexsort((xp[sel], rk[sel], xg[sel]))]
+        pos = tiepos[cum[ga]:cum[gb]]
+        if len(new) != len(pos):
+            raise RuntimeError("tuccompi: the distances do not make a shortest-path order")
+        order[pos] = new
+        rank[new] = pos
+
+    start = 0
+    for gi, (own, last) in enumerate(zip(inner.tolist(), dep.tolist())):
+        if own or last >= start:
+            if gi > start:
+                batch(start, gi)
+            start = gi
+        if own:
+            lo, hi = int(starts[tie[gi]]), int(ends[tie[gi]])
+            a0, a1 = bounds[gi], bounds[gi + 1]
+            new = _replay(order[lo:hi], ar[a0:a1], ac[a0:a1], ap[a0:a1], rank, dd[lo], d, source, lo)
+            if len(new) != hi - lo:
+                raise RuntimeError("tuccompi: the distances do not make a shortest-path order")
+            order[lo:hi] = new
+            start = gi + 1
+    if nt > start:
+        batch(start, nt)
     return order
 
 

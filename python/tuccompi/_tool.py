@@ -2,8 +2,10 @@
 go as a .tgb, the sources as a list in their order, the outputs come back as arrays."""
 
 import os
+import shutil
 import subprocess
 import tempfile
+import weakref
 
 import numpy as np
 
@@ -41,11 +43,9 @@ def run(adj, w, sources, reverse=False, table=False, rows=False, betweenness=Fal
     what was asked: "table" (read_table's records), "rows" (|S| x n int64 distances, -1 where
     unreachable), "matrix" (the same to `targets`), "betweenness" (n sums), "edge_betweenness"
     (a sum per arc of the file), "arcs" (the file's arcs: sources, targets, in its order)."""
-    r, c = (adj.col, adj.row) if reverse else (adj.row, adj.col)
     out = {}
     with tempfile.TemporaryDirectory(prefix="tuccompi-nx-") as tmp:
-        path = os.path.join(tmp, "graph.tgb")
-        out["arcs"] = _write_tgb_arcs(adj.n, r, c, w.scaled, path)
+        path, out["arcs"] = graph_file(adj, w, reverse)
         args = [tool_path(), path, "--sources", _sources(sources, tmp), "--units", units(), "-q"]
         files = {}
         for key, want, name in (("table", table, "table.csv"), ("rows", rows, "rows.npy"),
@@ -73,6 +73,21 @@ def run(adj, w, sources, reverse=False, table=False, rows=False, betweenness=Fal
                     a = np.where(np.isinf(a), -1, a).astype(np.int64)
                 out[key] = a
     return out
+
+
+def graph_file(adj, w, reverse):
+    """The .tgb of the arcs of `adj` (reversed) weighing w.scaled, and its arcs (sources, targets,
+    weights in the file's order): written once per Weights (which the conversion's cache keeps), in
+    a folder removed with them."""
+    files = w.__dict__.setdefault("files", {})
+    f = files.get(reverse)
+    if f is None or not os.path.exists(f[0]):
+        r, c = (adj.col, adj.row) if reverse else (adj.row, adj.col)
+        d = tempfile.mkdtemp(prefix="tuccompi-nx-")
+        weakref.finalize(w, shutil.rmtree, d, True)
+        path = os.path.join(d, "graph.tgb")
+        f = files[reverse] = (path, _write_tgb_arcs(adj.n, r, c, w.scaled, path))
+    return f
 
 
 def _sources(ids, tmp, what="sources"):

@@ -10,21 +10,27 @@ tree holds one for PYTHONPATH=python). The graph goes to the program as a .tgb o
 numbered in the graph's order, both arcs of an undirected edge, the lightest of parallel edges),
 the results come back as arrays and are written into networkx's types, keys and order.
 
-can_run declines, so that networkx computes it itself: weights the program cannot take exactly
-(negative, NaN, infinite, not numbers, given by a function, or not integers 0..1000000 under a
-power of two or, for distances alone, of ten times a common divisor), ties that networkx's float
-sums would break otherwise (betweenness: weights that need a decimal scale, or of 0, where
-networkx's counts depend on its heap), mixed int and float weights where networkx's distances
-would mix the types, arguments it does not know or that networkx refuses (it raises its own error).
+can_run declines, so that networkx computes it itself: weights that are negative, NaN, infinite,
+not numbers or given by a function; weights that no scale makes integers 0..1000000 exactly (their
+common divisor, times a power of two: then networkx's float sums are exact, its ties and orders are
+ours; closeness, harmonic, floyd_warshall_numpy, average_shortest_path_length and wiener_index also
+take a power of ten up to 10^6, their values then agreeing to a float's rounding); betweenness on
+arcs of 0 (networkx's path counts then depend on its heap); ints and floats mixed where networkx's
+distances would mix the types; method="bellman-ford"; arguments it does not know, or that networkx
+refuses (networkx raises its own error); empty graphs.
 
-should_run declines work too small to pay for starting the program and writing the graph:
-BREAK_EVEN below (sources x (vertices + arcs) for the all-sources functions, vertices + arcs for a
-single source), measured on the development machine (2 cores): the program's start and the
-conversion cost about 0.2 s plus 1 us per arc, networkx's BFS about 0.5 us and its Dijkstra 1.5 us
-per arc and source.
+should_run declines work too small to pay for starting the program and writing the graph
+(BREAK_EVEN: sources x (vertices + arcs)). Measured on the development machine (2 cores shared with
+other jobs, networkx 3.6.1, grids and a road-like graph): the program's start costs 0.25 to 0.5 s,
+the conversion about 1.5 us per arc (the first call on a graph; it is cached), the file 0.6 us per
+arc (cached too); networkx's betweenness costs 1.4 to 1.9 us per arc and source, its closeness
+0.6 us, its Dijkstra from one source 4 to 6 us per arc on the road-like graph of 200,000 vertices,
+its breadth-first search 2 us, where the backend's one source (the run, the dict in networkx's
+order) took 2.4 s against 3.7 s (Dijkstra) and 2.3 s against 1.5 s (BFS).
 """
 
 import inspect
+import numbers
 
 import networkx as nx
 import numpy as np
@@ -34,8 +40,11 @@ from ._nxgraph import TuccompiGraph, adjacency, store
 
 __all__ = ["BackendInterface", "can_run", "should_run"]
 
-# sources x (n + m) at which the program starts to beat networkx (see the module's docstring).
-BREAK_EVEN = {"all": 600000, "single": 2000000}
+# sources x (n + m) from which the program beats networkx (see the module's docstring): Brandes'
+# sums (networkx's costs most per arc), the other functions of every source, one source with
+# Dijkstra; one source's breadth-first search never pays (networkx's costs less per arc than the
+# program's start, its run and the dict together).
+BREAK_EVEN = {"brandes": 250000, "all": 500000, "single": 1000000, "bfs": None}
 
 # Rows of distances held at once (all-pairs generators, floyd_warshall_numpy, edge betweenness
 # without --edge-betweenness): 2^24 doubles, 128 MiB.
@@ -95,7 +104,7 @@ _SPEC = {
 
 
 def _k_ok(G, k):
-    return k is None or (isinstance(k, int) and not isinstance(k, bool) and 0 < k <= len(G))
+    return k is None or (isinstance(k, numbers.Integral) and not isinstance(k, bool) and 0 < k <= len(G))
 
 
 def _in(G, u):
@@ -106,7 +115,7 @@ def _in(G, u):
 
 
 def _cutoff_ok(c):
-    return c is None or (isinstance(c, (int, float)) and not isinstance(c, bool))
+    return c is None or (isinstance(c, numbers.Real) and not isinstance(c, bool))
 
 
 # Checks of the arguments, beyond the weights: a reason to decline, or None.
@@ -171,19 +180,31 @@ def can_run(name, args, kwargs):
     attr, need, known = _SPEC[name]
     sig = _signature(name)
     for p, v in a.items():
-        if p not in known.split() and v is not sig.parameters[p].default and v != sig.parameters[p].default:
-            return "argument %s unknown to the tuccompi backend" % p
+        if p not in known.split() and v is not sig.parameters[p].default:
+            try:
+                same = bool(v == sig.parameters[p].default)
+            except (TypeError, ValueError):
+                same = False
+            if not same:
+                return "argument %s unknown to the tuccompi backend" % p
     if len(G) == 0:
         return "an empty graph"
     why = _CHECKS[name](G, a)
     if why:
         return why
+    if name == "betweenness_centrality" and a["endpoints"]:
+        try:
+            import scipy.sparse.csgraph  # noqa: F401  (the vertices each source reaches)
+        except ImportError:
+            return "endpoints=True needs scipy"
     attr = a[attr] if attr else None
     if name == "average_shortest_path_length" and a["method"] == "unweighted":
         attr = None
     if callable(attr):
         return "weights given by a function"
-    data = store(G, True)
+    data = store(G, True)  # (without a cache: fresh arrays for the conversion that follows)
+    if attr is None:  # every arc 1: nothing to look at, nothing to convert yet
+        return True
     reverse = name == "shortest_path_length" and a["source"] is None and a["target"] is not None and G.is_directed()
     w = adjacency(G, reverse, data).weights(attr, G.is_multigraph())
     if w.problem:
@@ -195,28 +216,22 @@ def can_run(name, args, kwargs):
         return "weights that only a decimal scale makes integers (networkx's float sums break ties and orders)"
     if "types" in need and w.kind == "mixed":
         return "int and float weights mixed (networkx's distances then mix the types)"
-    if name == "betweenness_centrality" and a["endpoints"]:
-        try:
-            import scipy.sparse.csgraph  # noqa: F401  (the vertices each source reaches)
-        except ImportError:
-            return "endpoints=True needs scipy"
     return True
 
 
 def _work(name, a, G):
-    """sources x (n + m) of a call, and whether it returns one source's results."""
+    """sources x (n + m) of a call, and its kind (a key of BREAK_EVEN)."""
     n, m = len(G), G.number_of_edges() * (1 if G.is_directed() else 2)
     if name in ("betweenness_centrality", "edge_betweenness_centrality"):
-        return (a["k"] or n) * (n + m), False
-    if name == "closeness_centrality":
-        return (1 if a["u"] is not None else n) * (n + m), a["u"] is not None
-    if name in ("single_source_dijkstra_path_length", "single_source_shortest_path_length"):
-        return n + m, True
-    if name == "shortest_path_length" and (a["source"] is not None or a["target"] is not None):
-        return n + m, True
-    if name == "eccentricity" and _in(G, a["v"]):
-        return n + m, True
-    return n * (n + m), False
+        return (a["k"] or n) * (n + m), "brandes"
+    one = ((name == "closeness_centrality" and a["u"] is not None) or
+           (name == "eccentricity" and _in(G, a["v"])) or
+           name in ("single_source_dijkstra_path_length", "single_source_shortest_path_length") or
+           (name == "shortest_path_length" and (a["source"] is not None or a["target"] is not None)))
+    if not one:
+        return n * (n + m), "all"
+    bfs = name == "single_source_shortest_path_length" or (name == "shortest_path_length" and a["weight"] is None)
+    return n + m, "bfs" if bfs else "single"
 
 
 def should_run(name, args, kwargs):
@@ -225,8 +240,10 @@ def should_run(name, args, kwargs):
         a = _bind(name, args, kwargs)
     except TypeError:
         return "arguments networkx refuses"
-    work, single = _work(name, a, _nxg(a["G"]))
-    need = BREAK_EVEN["single" if single else "all"]
+    work, kind = _work(name, a, _nxg(a["G"]))
+    need = BREAK_EVEN[kind]
+    if need is None:
+        return "networkx's breadth-first search from one source is faster than starting tuccompi-apsp"
     return True if work >= need else "too small to pay for starting tuccompi-apsp (%d < %d)" % (work, need)
 
 
@@ -548,8 +565,13 @@ class BackendInterface:
     def convert_to_nx(obj, *, name=None, **kwargs):
         return obj.G if isinstance(obj, TuccompiGraph) else obj
 
-    can_run = staticmethod(can_run)
-    should_run = staticmethod(should_run)
+    # networkx 3.3 on takes a string as "no, because"; 3.2 takes any true value as yes
+    if hasattr(nx.utils.backends, "_dispatchable"):
+        can_run = staticmethod(can_run)
+        should_run = staticmethod(should_run)
+    else:
+        can_run = staticmethod(lambda name, args, kwargs: can_run(name, args, kwargs) is True)
+        should_run = staticmethod(lambda name, args, kwargs: should_run(name, args, kwargs) is True)
 
 
 for _name in _SPEC:
