@@ -1,5 +1,5 @@
 #!/bin/sh
-# networkx.sh OUTDIR [ARGS...]: bench/networkx.py (networkx, its tuccompi backend, NetworKit and
+# networkx.sh OUTDIR [ARGS...]: bench/networkx_bench.py (networkx, its tuccompi backend, NetworKit and
 # igraph on the same graphs and sources, ratios from one run; ARGS go to it) into OUTDIR/networkx.txt.
 # The tuccompi module: $PYTHONPATH, else python/ beside bench/ (the source tree, the bundle). With
 # WHEELS=DIR (wheels of networkit, igraph and texttable: the GPU node has no PyPI), they are installed
@@ -29,7 +29,7 @@ if [ -n "${WHEELS:-}" ] && ls "$WHEELS"/*.whl >/dev/null 2>&1; then
 		echo "(no virtual environment: NetworKit and igraph as the system has them)"
 	fi
 fi
-"$PY" "$here/networkx.py" "$@" 2>&1 | tee "$out/networkx.txt"
+"$PY" "$here/networkx_bench.py" "$@" 2>&1 | tee "$out/networkx.txt"
 status=$?
 rm -rf "${venv:-}"
 exit $status

@@ -271,6 +271,13 @@ def test_declines():
     check(small is not True and "too small" in small, "should_run on 4 nodes: %r" % small)
     big = nx.grid_2d_graph(120, 120)
     check(tb.should_run("betweenness_centrality", (big,), {}) is True, "should_run on a 14,400-node grid")
+    road = nx.grid_2d_graph(250, 250)  # 310,000 nodes and arcs
+    one = tb.should_run("single_source_dijkstra_path_length", (road, (0, 0)), {})
+    check(one is not True and "not converted" in one, "should_run of one Dijkstra before a conversion: %r" % one)
+    if getattr(road, "__networkx_cache__", None) is not None:
+        nx.single_source_dijkstra_path_length(road, (0, 0), backend="tuccompi")
+        check(tb.should_run("single_source_dijkstra_path_length", (road, (0, 0)), {}) is True,
+              "should_run of one Dijkstra on a converted graph")
     bfs = tb.should_run("single_source_shortest_path_length", (big, (0, 0)), {})
     check(bfs is not True and "breadth-first" in bfs, "should_run of one breadth-first search: %r" % bfs)
     print("ok: can_run declines what the program cannot do exactly, with reasons; should_run small graphs")

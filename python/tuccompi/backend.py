@@ -20,13 +20,13 @@ distances would mix the types; method="bellman-ford"; arguments it does not know
 refuses (networkx raises its own error); empty graphs.
 
 should_run declines work too small to pay for starting the program and writing the graph
-(BREAK_EVEN: sources x (vertices + arcs)). Measured on the development machine (2 cores shared with
-other jobs, networkx 3.6.1, grids and a road-like graph): the program's start costs 0.25 to 0.5 s,
-the conversion about 1.5 us per arc (the first call on a graph; it is cached), the file 0.6 us per
-arc (cached too); networkx's betweenness costs 1.4 to 1.9 us per arc and source, its closeness
-0.6 us, its Dijkstra from one source 4 to 6 us per arc on the road-like graph of 200,000 vertices,
-its breadth-first search 2 us, where the backend's one source (the run, the dict in networkx's
-order) took 2.4 s against 3.7 s (Dijkstra) and 2.3 s against 1.5 s (BFS).
+(BREAK_EVEN: sources x (vertices + arcs)). Measured on the development machine (2 cores, networkx
+3.6.1, weighted grids of 100 to 3,600 vertices and a road-like graph of 200,000): the program's
+start costs 0.13 to 0.15 s; networkx's betweenness 0.6 to 0.8 us per arc and source (break-even near
+200,000), its closeness 0.24 us (near 600,000); the conversion costs about 0.7 us per arc, the .tgb
+0.6 us (both cached on the graph), so that one source's Dijkstra (networkx 1.1 to 1.6 s on the
+road-like graph, about 1.4 us per arc) took 1.6 s through the backend the first time, 0.6 to 0.8 s
+once converted; one source's breadth-first search (networkx 0.4 to 0.7 s) 0.8 to 0.9 s.
 """
 
 import inspect
@@ -41,10 +41,11 @@ from ._nxgraph import TuccompiGraph, adjacency, store
 __all__ = ["BackendInterface", "can_run", "should_run"]
 
 # sources x (n + m) from which the program beats networkx (see the module's docstring): Brandes'
-# sums (networkx's costs most per arc), the other functions of every source, one source with
-# Dijkstra; one source's breadth-first search never pays (networkx's costs less per arc than the
-# program's start, its run and the dict together).
-BREAK_EVEN = {"brandes": 250000, "all": 500000, "single": 1000000, "bfs": None}
+# sums (networkx's cost most per arc), the other functions of every source, one source with
+# Dijkstra on a graph whose conversion is cached (the conversion alone costs more than networkx's
+# search); one source's breadth-first search never pays (networkx's costs less per arc than the
+# program's run and the dict together).
+BREAK_EVEN = {"brandes": 200000, "all": 600000, "single": 200000, "bfs": None}
 
 # Rows of distances held at once (all-pairs generators, floyd_warshall_numpy, edge betweenness
 # without --edge-betweenness): 2^24 doubles, 128 MiB.
@@ -240,11 +241,21 @@ def should_run(name, args, kwargs):
         a = _bind(name, args, kwargs)
     except TypeError:
         return "arguments networkx refuses"
-    work, kind = _work(name, a, _nxg(a["G"]))
+    G = _nxg(a["G"])
+    work, kind = _work(name, a, G)
     need = BREAK_EVEN[kind]
     if need is None:
         return "networkx's breadth-first search from one source is faster than starting tuccompi-apsp"
+    if kind == "single" and not _converted(G, a.get(_SPEC[name][0]) if _SPEC[name][0] else None):
+        return "one source on a graph not converted yet (the conversion costs more than networkx's search)"
     return True if work >= need else "too small to pay for starting tuccompi-apsp (%d < %d)" % (work, need)
+
+
+def _converted(G, attr):
+    """Whether G's arrays and weights for `attr` are in its cache (G.__networkx_cache__)."""
+    cache = getattr(G, "__networkx_cache__", None)
+    succ = (cache or {}).get("tuccompi", {}).get("succ")
+    return succ is not None and attr in succ._weights
 
 
 # ---------------------------------------------------------------- betweenness

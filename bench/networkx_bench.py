@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""networkx.py [OPTIONS]: networkx, its tuccompi backend, NetworKit and igraph on the same graphs
+"""networkx_bench.py [OPTIONS]: networkx, its tuccompi backend, NetworKit and igraph on the same graphs
 and sources, in one run, and the ratios of their rates (sources per second).
 
   betweenness  nx.betweenness_centrality(G, k=K, seed=SEED, weight="weight", backend="tuccompi")
@@ -170,7 +170,7 @@ def bench_betweenness(args, tab, tmp):
         est = nk.centrality.EstimateBetweenness(g, args.k, False, True)
         _, t = timed(est.run)
         tab.add("betweenness", "networkit", t, args.k, "(EstimateBetweenness, %d threads, its own sample)"
-                % nk.getCurrentNumberOfThreads())
+                % nk.getMaxNumberOfThreads())
     if have("igraph"):
         g = igraph_graph(n, u, v, w)
         try:
@@ -206,11 +206,12 @@ def bench_closeness(args, tab, tmp):
         c = nk.centrality.Closeness(g, True, nk.centrality.ClosenessVariant.Generalized)
         _, t = timed(c.run)
         tab.add("closeness", "networkit", t, n, "(Closeness, generalized, %d threads; outgoing distances)"
-                % nk.getCurrentNumberOfThreads())
+                % nk.getMaxNumberOfThreads())
     if have("igraph"):
         g = igraph_graph(n, u, v, w)
-        _, t = timed(g.closeness, vertices=few[:args.ig_k], mode="in", weights="weight")
-        tab.add("closeness", "igraph", t, min(args.ig_k, len(few)), "(one core)")
+        some = random.Random(args.seed + 1).sample(range(n), min(args.ig_k, n))
+        _, t = timed(g.closeness, vertices=some, mode="in", weights="weight")
+        tab.add("closeness", "igraph", t, len(some), "(%d vertices, one core)" % len(some))
     return ok
 
 
