@@ -35,7 +35,7 @@ import numbers
 import networkx as nx
 import numpy as np
 
-from . import _brandes, _order, _tool
+from . import _brandes, _nxgraph, _order, _tool
 from ._nxgraph import TuccompiGraph, adjacency, store
 
 __all__ = ["BackendInterface", "can_run", "should_run"]
