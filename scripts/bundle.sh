@@ -100,6 +100,8 @@ cp "$top"/include/*.h "$out/include/"
 cp "$top"/scripts/paje_check.py "$top"/scripts/paje_format.py "$top"/scripts/paje_runs.py "$top"/scripts/tuccompi-summary "$top"/scripts/tuccompi-plot \
 	"$top"/scripts/elf_runpath.py "$out/scripts/"
 for s in "$top"/bench/*.sh "$top"/bench/*.py; do [ -f "$s" ] && cp "$s" "$out/bench/"; done
+# the Python module and its networkx entry points (PYTHONPATH=OUTDIR/python; bench/networkx.sh)
+mkdir -p "$out/python" && cp -r "$top/python/tuccompi" "$top/python/tuccompi.dist-info" "$out/python/"
 [ -d "$top/tests/data" ] && cp -r "$top/tests/data" "$out/tests/"
 echo "$tests" | tr ' ' '\n' | sed '/^$/d; s#^tests/##; s#^examples/#../examples/#' >"$out/tests/TESTS"
 

@@ -59,6 +59,9 @@
 #   mpi           the cross-rank communication share of APSP runs, 2 and 4 ranks of the node
 #   x2*           the two-GPU node: tests, GPUs one and two ranks, every unit, journal cost, a too-small
 #                 GPU, a traced two-rank run, --mk auto
+#   networkx*     bench/networkx.sh: networkx's tuccompi backend beside networkx, NetworKit and igraph:
+#                 betweenness_centrality(k=1024) on road-like 1M, closeness of every vertex of road-like
+#                 100K (WHEELS: a folder of networkit/igraph wheels, default $B/wheels; missing: skipped)
 #   pack          one archive of everything in $OUT (last)
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -231,6 +234,12 @@ for s in "$@"; do
 			MPIRUN_ARGS="-x STARPU_NCUDA=0" timeout 90 "$B/tests/mpirun.sh" $n "$B/bench/overhead" --task-us 1,100 \
 				--reps 3 --csv "$o/overhead-$n.csv" 2>&1 | tail -18
 		done
+		;;
+	networkx)
+		folder networkx
+		step "networkx: the tuccompi backend beside networkx, NetworKit and igraph"
+		PYTHONPATH=$B/python TUCCOMPI_APSP=$APP GRAPHTOOL=$GT WHEELS=${WHEELS:-$B/wheels} timeout 590 \
+			"$B/bench/networkx.sh" "$o" ${NX_ARGS:-}
 		;;
 	calibrate)
 		folder calibrate
