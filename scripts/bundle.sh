@@ -212,8 +212,15 @@ if [ -d "$TUCCOMPI_BUNDLE/ompi" ]; then
 	export OPAL_LIBDIR="$_ompilib"
 	export OPAL_SYSCONFDIR="$TUCCOMPI_BUNDLE/ompi/etc"
 	export PMIX_INSTALL_PREFIX="$TUCCOMPI_BUNDLE/ompi/usr/lib/x86_64-linux-gnu/pmix2"
-	# Only our PMIx plugins (a node may have another PMIx under /usr), and no nagging about zlib.
-	export PMIX_MCA_mca_base_component_path="$PMIX_INSTALL_PREFIX/lib/pmix"
+	# Only our PMIx plugins and parameters: Debian's libpmix names its folders by absolute paths
+	# (libdir is not below its prefix), so PMIX_INSTALL_PREFIX alone still loads the plugins of a
+	# node's own PMIx under /usr (another version there: "undefined symbol" at every mpirun).
+	_pmix=$PMIX_INSTALL_PREFIX
+	export PMIX_LIBDIR="$_pmix/lib" PMIX_PKGLIBDIR="$_pmix/lib/pmix" PMIX_DATAROOTDIR="$_pmix/share"
+	export PMIX_DATADIR="$_pmix/share" PMIX_PKGDATADIR="$_pmix/share/pmix" PMIX_SYSCONFDIR="$_pmix/etc"
+	export PMIX_MCA_mca_base_component_path="$_pmix/lib/pmix"
+	unset _pmix
+	# no nagging about zlib
 	export PMIX_MCA_pcompress_base_silence_warning=1
 	export MPIEXEC="$TUCCOMPI_BUNDLE/bin/mpirun"
 fi
