@@ -8,6 +8,8 @@
 # vertex count). Writes OUTDIR/predict.csv (one line per run) and prints efficiencies:
 #   homogeneous:   rate(N) / (N x rate(1 node))
 #   heterogeneous: rate(N) / (N/2 x rate(1 node) + N/2 x rate(1 node without GPU))
+# SUMMARY_ONLY=1: only the table of an earlier OUTDIR/predict.csv; MARKDOWN=1: also as Markdown, a row
+# per workload, network, policy and cluster, a column per number of nodes (docs/simulation.md's table).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: sim_predict.sh OUTDIR}
@@ -72,3 +74,27 @@ END {
 		printf "%-16s %-8s %-8s %-4s %5d %10.3f %12.1f %6.3f %10s\n", f[1], f[2], f[3], f[4], f[5], f[7], f[8], (ideal > 0 ? f[8] / ideal : 0), f[9]
 	}
 }' "$csv" | sort -k1,1 -k2,2 -k3,3 -k4,4 -k5,5n | tee "$out/summary.txt"
+[ "${MARKDOWN:-0}" = 1 ] || exit 0
+# the Markdown table: the summary's lines pivoted by number of nodes
+rows() { awk '$1 ~ /:/ && $5 ~ /^[0-9]+$/' "$out/summary.txt"; }
+nodes=$(rows | awk '{print $5}' | sort -nu | tr '\n' ' ')
+rows | awk -v nodes="$nodes" '
+	BEGIN { nn = split(nodes, N, " ") }
+	{
+		key = $1 " | " $2 " | " $3 " | " ($4 == "1" ? "half without GPU" : "homogeneous")
+		if (!(key in seen)) { seen[key] = 1; order[++k] = key }
+		eff[key, $5] = $8; rate[key, $5] = $7; req[key, $5] = $9
+	}
+	END {
+		printf "| workload | network | policy | cluster |"
+		for (i = 1; i <= nn; i++) printf " %s%s |", N[i], i == nn ? " nodes" : ""
+		printf " SSSP/s at %s | MS requests/s at %s |\n|---|---|---|---|", N[nn], N[nn]
+		for (i = 1; i <= nn + 2; i++) printf "---|"
+		printf "\n"
+		for (j = 1; j <= k; j++) {
+			key = order[j]; printf "| %s |", key
+			for (i = 1; i <= nn; i++) printf " %s |", ((key, N[i]) in eff) ? eff[key, N[i]] : ""
+			r = rate[key, N[nn]]; q = req[key, N[nn]]
+			printf " %s | %s |\n", r == "" ? "" : sprintf("%.0f", r), (q == "" || q == 0) ? "-" : q
+		}
+	}'

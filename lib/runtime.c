@@ -230,7 +230,7 @@ static void stop_mpi(void)
  * default. The only such buffers here are the CPU workers' scratch workspaces (a task set's
  * workspaces, one per worker, never copied to a GPU: the data the GPUs read are registered from
  * the caller's memory), and pinning them serialises with the GPU workers in the driver, holding
- * every unit at the start of a run (measured in docs/apsp.md). */
+ * every unit at the start of a run. */
 static void unpin_ram_allocations(void)
 {
 	for (unsigned node = 0; node < starpu_memory_nodes_get_count(); node++)
@@ -334,10 +334,9 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 				/* StarPU-MPI's progression thread polls while a receive is posted, and the
 				 * 1st layer always has one: StarPU gives it a core of its own when it
 				 * chooses the CPU workers itself, not when we do. Sharing a worker's
-				 * core, every message waits for the scheduler's time slice (the MS
-				 * round trips measured on two ranks: docs/simulation.md), so a rank
-				 * with 3 or more cores for CPU workers leaves one to it (measured in
-				 * docs/simulation.md). A rank with GPUs leaves it a core whenever it has one
+				 * core, every message (an MS round trip above all) waits for the
+				 * scheduler's time slice, so a rank with 3 or more cores for CPU workers
+				 * leaves one to it. A rank with GPUs leaves it a core whenever it has one
 				 * over its stream workers (split_cores gives it one). */
 				if ((ngpu > 0 ? ncpu >= 1 : ncpu >= 3) && !getenv("STARPU_RESERVE_NCPU"))
 					ncpu--;
@@ -359,10 +358,8 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 
 /* A rank alone on its node, StarPU choosing its CPU workers, on a node with GPUs: one core is
  * left free of workers (StarPU's reserve_ncpus) for the threads that must not wait for a time
- * slice when they wake, the stream workers' above all. With PHAST (MK 8) on 16 cores, 8 CPU
- * workers took every core the stream workers did not, and every unit ran slower than with 7
- * (measured: docs/apsp.md, "Cores for the GPU's rank"). Under
- * StarPU-MPI the progression thread already has that core (starpu_mpi_init_conf reserves it), and
+ * slice when they wake, the stream workers' above all: CPU workers on every core the stream
+ * workers do not hold make each wake-up wait, and every unit runs slower. Under StarPU-MPI the progression thread already has that core (starpu_mpi_init_conf reserves it), and
  * a node shared by ranks is placed by place_on_node. STARPU_NCPU, STARPU_RESERVE_NCPU,
  * STARPU_WORKERS_CPUID/COREID, STARPU_NCUDA and tuccompi_conf.ncpus / ncuda win. */
 static void leave_a_core(const struct tuccompi_conf *conf, struct starpu_conf *sconf)
@@ -390,6 +387,32 @@ static int exchange_nodes(void)
 		return _tuccompi_error(-ENOMEM, "out of memory for %d node descriptions", _tuccompi.nranks);
 	struct _tuccompi_coll c = { .op = TUCCOMPI_COLL_INIT, .root = 0 };
 	return _tuccompi_coll_allgather(&c, &mine, sizeof(mine), _tuccompi.nodes);
+}
+
+/* Before StarPU starts, the ranks agree that each will find a worker. A rank whose StarPU cannot start
+ * (GPUs only, and the node split gave it none of the node's GPUs) would leave the others waiting in
+ * StarPU-MPI's start-up, where no timeout reaches them: so every rank learns which rank would have
+ * no unit and returns that error. Only what the configuration says is foreseen here; a StarPU that
+ * fails for another cause on one rank of several ends the job (see tuccompi_init). */
+static int agree_on_workers(const struct starpu_conf *sconf)
+{
+#if defined(TUCCOMPI_HAVE_MPI) && !defined(TUCCOMPI_SIMGRID)
+	if (!_tuccompi.mpi_active || _tuccompi.nranks < 2)
+		return 0;
+	int none = sconf->ncpus == 0 && (sconf->ncuda == 0 || (sconf->ncuda < 0 && _tuccompi_cuda_device_count() <= 0));
+	int mine = none ? _tuccompi.rank : _tuccompi.nranks, first = mine;
+	if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS)
+		return _tuccompi_error(-EIO, "MPI_Allreduce failed while the ranks checked their workers");
+	if (first < _tuccompi.nranks)
+		return _tuccompi_error(-ENODEV,
+				       "rank %d would have no unit to run tasks on: no CPU worker (tuccompi_conf.ncpus = 0 "
+				       "or STARPU_NCPU=0) and none of its node's GPUs (with several ranks on a node, each "
+				       "GPU goes to one rank); run at most one rank per GPU, or let that rank use CPU cores",
+				       first);
+#else
+	(void)sconf;
+#endif
+	return 0;
 }
 
 int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf)
@@ -439,11 +462,10 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 
 #ifdef TUCCOMPI_HAVE_CUDA
 	/* Every kernel loaded when CUDA starts, not at its first launch: under CUDA's lazy loading (its
-	 * default since 12.2) the first launch of a kernel may stop the whole GPU while the module
-	 * loads, and with MK tasks on a GPU that waits for the other streams' running kernels (PHAST's
-	 * first jobs that gathered a matrix's columns, a second kernel, were held that way: docs/apsp.md,
-	 * "What the outputs cost"). Set before MPI and StarPU,
-	 * which may start CUDA; the user's CUDA_MODULE_LOADING wins. */
+	 * default in recent releases) the first launch of a kernel may stop the whole GPU while the module
+	 * loads, and with MK tasks on a GPU that waits for the other streams' running kernels (a
+	 * plug-in's second kernel, first launched mid-run, is held that way). Set before MPI and
+	 * StarPU, which may start CUDA; the user's CUDA_MODULE_LOADING wins. */
 	set_env_default("CUDA_MODULE_LOADING", "EAGER");
 #endif
 	if ((ret = start_mpi(argc, argv, conf.use_mpi)) < 0)
@@ -471,6 +493,11 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 		sconf.ncpus = conf.ncpus;
 	if (conf.ncuda >= 0 && !sconf.use_explicit_workers_cuda_gpuid)
 		sconf.ncuda = conf.ncuda;
+	if ((ret = agree_on_workers(&sconf)) < 0)
+	{
+		stop_mpi();
+		return ret;
+	}
 #ifdef TUCCOMPI_SIMGRID
 	/* a heterogeneous simulated cluster (simulation/run.sh HETERO=1): the odd ranks' nodes have no
 	 * GPU (the ranks share one process, and so its environment) */
@@ -490,6 +517,18 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 		ret = starpu_init(&sconf);
 	if (ret < 0)
 	{
+#if defined(TUCCOMPI_HAVE_MPI) && !defined(TUCCOMPI_SIMGRID)
+		/* the other ranks wait in StarPU-MPI's start-up for this one, where nothing times out: a
+		 * failure agree_on_workers could not foresee ends the job, saying why */
+		if (_tuccompi.mpi_active && _tuccompi.nranks > 1)
+		{
+			fprintf(stderr, "[tuccompi %d/%d] StarPU could not start on this rank (%s): ending the job\n",
+				_tuccompi.rank, _tuccompi.nranks,
+				ret == -ENODEV ? "no worker to run tasks on: check STARPU_NCPU / STARPU_NCUDA and "
+						 "tuccompi_conf.ncpus / ncuda" : strerror(-ret));
+			MPI_Abort(MPI_COMM_WORLD, 1);
+		}
+#endif
 		stop_mpi();
 		if (ret == -ENODEV)
 			return _tuccompi_error(ret, "StarPU found no worker to run tasks on (check STARPU_NCPU / "
