@@ -25,10 +25,9 @@ int matrix_check_name(const char *path, struct graph_error *err)
 {
 	if (has_suffix(path, ".npy") || has_suffix(path, ".csv") || has_suffix(path, ".tsv"))
 		return 0;
-	snprintf(err->msg, sizeof err->msg,
-		 "--matrix %s: the name says the format: FILE.npy (numpy, float64), FILE.csv or FILE.tsv (text, 'inf' where "
-		 "unreachable)", path);
-	return -EINVAL;
+	return graph_set_error(err, -EINVAL,
+			       "--matrix %s: the name says the format: FILE.npy (numpy, float64), FILE.csv or FILE.tsv (text, "
+			       "'inf' where unreachable)", path);
 }
 
 static const uint32_t *cols_of(const void *results, size_t result_size, uint64_t i)
