@@ -12,6 +12,7 @@
 #include "apsp.h"
 #include "betweenness.h"
 #include "matrix.h"
+#include "numtext.h"
 #include "outfile.h"
 
 /* Collective. With @p keep, the rows become the file (or the run fails with a message);
@@ -23,25 +24,50 @@ static void rows_close(struct rows_file *rf, int ok, int keep)
 		apsp_die(1, "%s", err.msg);
 }
 
+/* The -o table: a line per source. */
+struct table
+{
+	const struct run *r;
+	char sep;
+};
+
+/* "%u,%u,%u,%" PRIu64 ",%.4f,%.12g\n" of source i (numtext.h: printf's bytes) */
+static char *table_line(char *p, uint64_t i, const void *ctx)
+{
+	const struct table *t = ctx;
+	const struct sssp_summary *s = apsp_summary(t->r, i);
+	double mean = s->reached > 1 ? (double)s->sum / (double)(s->reached - 1) : 0;
+	p = numtext_u64(p, t->r->src[i]);
+	*p++ = t->sep;
+	p = numtext_u64(p, s->reached);
+	*p++ = t->sep;
+	p = numtext_u64(p, s->ecc);
+	*p++ = t->sep;
+	p = numtext_u64(p, s->sum);
+	*p++ = t->sep;
+	p = numtext_fixed(p, mean, 4);
+	*p++ = t->sep;
+	p = numtext_g(p, s->harmonic, 12);
+	*p++ = '\n';
+	return p;
+}
+
 static void write_table(const char *path, const struct run *r)
 {
 	size_t len = strlen(path);
-	char sep = len > 4 && !strcmp(path + len - 4, ".tsv") ? '\t' : ',';
+	struct table t = { r, len > 4 && !strcmp(path + len - 4, ".tsv") ? '\t' : ',' };
 	struct outfile out;
 	struct graph_error err;
-	FILE *f = stdout;
-	if (strcmp(path, "-") && (outfile_open(&out, path, &err) < 0 || !(f = outfile_stream(&out, &err))))
+	int to_stdout = !strcmp(path, "-");
+	char head[64];
+	snprintf(head, sizeof head, "source%creached%ceccentricity%csum%cmean%charmonic\n", t.sep, t.sep, t.sep, t.sep, t.sep);
+	if (!to_stdout && outfile_open(&out, path, &err) < 0)
 		apsp_die(1, "-o %s", err.msg);
-	fprintf(f, "source%creached%ceccentricity%csum%cmean%charmonic\n", sep, sep, sep, sep, sep);
-	for (uint64_t i = 0; i < r->k; i++)
-	{
-		const struct sssp_summary *s = apsp_summary(r, i);
-		double mean = s->reached > 1 ? (double)s->sum / (double)(s->reached - 1) : 0;
-		fprintf(f, "%u%c%u%c%u%c%" PRIu64 "%c%.4f%c%.12g\n", r->src[i], sep, s->reached, sep, s->ecc, sep, s->sum, sep,
-			mean, sep, s->harmonic);
-	}
-	if (f == stdout ? fflush(f) != 0 || ferror(f) : outfile_commit(&out, &err) < 0)
-		apsp_die(1, "writing %s failed: %s (nothing was left behind)", path, f == stdout ? strerror(errno) : err.msg);
+	int rc = numtext_write(to_stdout ? NULL : &out, head, r->k, 4 * 21 + 2 * NUMTEXT_MAX + 6, table_line, &t, 0, &err);
+	if (rc == 0 && (to_stdout ? fflush(stdout) != 0 || ferror(stdout) : outfile_commit(&out, &err) < 0))
+		rc = -EIO;
+	if (rc < 0)
+		apsp_die(1, "writing %s failed: %s (nothing was left behind)", path, to_stdout ? strerror(errno) : err.msg);
 }
 
 /* The library writes the CSV atomically; it goes to a registered temporary name first so
