@@ -1,4 +1,5 @@
-/* Numbers as text for the tool's large text outputs (the -o table, --matrix CSV, --betweenness CSV):
+/* Numbers as text for the large text outputs (the graph writers; tuccompi-apsp's -o table, --matrix
+ * CSV and --betweenness CSV):
  * the same bytes as printf's "%" PRIu64, "%.Nf" and "%.Ng" (glibc: the exact binary value, rounded
  * half to even), made with integer arithmetic instead of printf's general path, and whole outputs
  * formatted by several threads at once, in blocks, written in order.
