@@ -1,4 +1,4 @@
-/* apps/apsp/numtext.c against printf: the same bytes for "%" PRIu64, "%.4f", "%.12g" and "%.17g"
+/* apps/apsp/graph/numtext.c against printf: the same bytes for "%" PRIu64, "%.4f", "%.12g" and "%.17g"
  * (the formats of the -o table and the --matrix and --betweenness CSVs) over the values the outputs
  * hold and beyond (random doubles of every scale, exact ties, integers, the fallback's range), and
  * a whole output formatted by several threads equal to one formatted line by line. */
