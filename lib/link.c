@@ -498,6 +498,80 @@ static void fail_sets(void)
 	_tuccompi_sets_fail_all(L.broken_fail.err, L.broken_fail.msg);
 }
 
+/* A rank its launcher cannot reach any more (its host cut off) prints through its host's daemon,
+ * which cannot pass its lines on: so a rank that stops for a lost or stuck peer, on its own finding
+ * (and rank 0 always), also writes why into a file of its own, DIR/tuccompi-JOB-rankN.log, DIR being
+ * TUCCOMPI_STOP_LOG (default the working folder, which a cluster's hosts usually share; 0: none),
+ * and its line on stderr names them. */
+static char account_path[768], account_names[768];
+
+static void account_open(void)
+{
+	const char *dir = getenv("TUCCOMPI_STOP_LOG"), *job = getenv("PMIX_NAMESPACE");
+	char cwd[512], base[600], j[64];
+	if (dir && !strcmp(dir, "0"))
+		return;
+	if (!getcwd(cwd, sizeof(cwd)))
+		snprintf(cwd, sizeof(cwd), ".");
+	if (!dir || !dir[0] || !strcmp(dir, "."))
+		snprintf(base, sizeof(base), "%s", cwd);
+	else
+		snprintf(base, sizeof(base), "%s%s%s", dir[0] == '/' ? "" : cwd, dir[0] == '/' ? "" : "/", dir);
+	if (!job)
+		job = getenv("OMPI_MCA_ess_base_jobid");
+	snprintf(j, sizeof(j), "%s", job ? job : "job");
+	for (char *c = j; *c; c++)
+		if (*c == '/' || *c == ' ')
+			*c = '_';
+	snprintf(account_path, sizeof(account_path), "%s/tuccompi-%s-rank%d.log", base, j, _tuccompi.rank);
+	snprintf(account_names, sizeof(account_names), "%s/tuccompi-%s-rankN.log", base, j);
+}
+
+static void account(const char *fmt, ...) TUCCOMPI_PRINTF(1, 2);
+static void account(const char *fmt, ...)
+{
+	FILE *f = account_path[0] ? fopen(account_path, "a") : NULL;
+	if (!f)
+	{
+		account_path[0] = '\0';
+		return;
+	}
+	char when[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
+	fprintf(f, "%s rank %d/%d on host %s, pid %d: ", when, _tuccompi.rank, _tuccompi.nranks, L.host, (int)getpid());
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	if (fclose(f) != 0)
+		account_path[0] = '\0';
+}
+
+/* The layer has just stopped on this rank (no lock held; @told: the rank that said so, or -1): its
+ * line, its account, the watch on Open MPI's launcher for a lost or stuck peer (comm.c), the sets
+ * failed. */
+static void stopped(int told)
+{
+	char how[32] = "", where[900] = "";
+	int lost = L.broken_fail.err == -ETIMEDOUT;
+	if (told >= 0)
+		snprintf(how, sizeof(how), " (told by rank %d)", told);
+	if (lost && (told < 0 || _tuccompi.rank == 0))
+	{
+		account_open();
+		account("the job's 1st layer is stopped%s: %s", how, L.broken_fail.msg);
+		if (account_path[0])
+			snprintf(where, sizeof(where), " [each rank's account: %s, on its host]", account_names);
+	}
+	_tuccompi_warn("the job's 1st layer is stopped%s: %s%s", how, L.broken_fail.msg, where);
+	if (lost && L.timeout > 0)
+		_tuccompi_launcher_watch(account_path);
+	fail_sets();
+}
+
 void _tuccompi_link_stop_all(int err, int tell, const char *fmt, ...)
 {
 	char msg[1024];
@@ -512,10 +586,7 @@ void _tuccompi_link_stop_all(int err, int tell, const char *fmt, ...)
 	stop_locked(err, msg, tell, -1);
 	STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
 	if (first)
-	{
-		_tuccompi_warn("the job's 1st layer is stopped: %s", msg);
-		fail_sets();
-	}
+		stopped(-1);
 }
 
 /* ------------------------------------------------------------------ the link thread */
@@ -548,10 +619,12 @@ static void ctrl_handle(int peer, const struct ctrl_msg *m)
 {
 	STARPU_PTHREAD_MUTEX_LOCK(&L.lock);
 	snprintf(L.peer[peer].host, sizeof(L.peer[peer].host), "%s", m->host);
-	int first = 0;
+	int first = 0, also = 0;
 	if (m->kind == CTRL_BYE)
 		L.peer[peer].bye = 1;
-	else if (m->kind == CTRL_ABORT && !L.broken)
+	else if (m->kind == CTRL_ABORT && L.broken)
+		also = _tuccompi.rank == 0; /* its own reason, which rank 0 still shows */
+	else if (m->kind == CTRL_ABORT)
 	{
 		char msg[TUCCOMPI_LINK_MSG + 64];
 		/* the message names the rank it is about already */
@@ -563,9 +636,12 @@ static void ctrl_handle(int peer, const struct ctrl_msg *m)
 	STARPU_PTHREAD_COND_BROADCAST(&L.cond);
 	STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
 	if (first)
+		stopped(peer);
+	if (also)
 	{
-		_tuccompi_warn("the job's 1st layer is stopped (told by rank %d): %s", peer, L.broken_fail.msg);
-		fail_sets();
+		_tuccompi_warn("rank %d stopped too: %s", peer, m->msg);
+		if (account_path[0])
+			account("rank %d stopped too: %s", peer, m->msg);
 	}
 }
 
@@ -639,8 +715,7 @@ static void *link_thread(void *arg)
 						 p, L.peer[p].host[0] ? L.peer[p].host : "?", now - L.peer[p].last_heard, L.timeout);
 					stop_locked(-ETIMEDOUT, msg, me == 0, p);
 					STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
-					_tuccompi_warn("the job's 1st layer is stopped: %s", msg);
-					fail_sets();
+					stopped(-1);
 					STARPU_PTHREAD_MUTEX_LOCK(&L.lock);
 					break;
 				}
@@ -745,6 +820,8 @@ int _tuccompi_link_finish(void)
 			}
 		long inflight = L.sends_inflight;
 		clean = !L.broken && !waiting && inflight == 0;
+		if (!clean && !L.broken && waiting)
+			_tuccompi_launcher_watch(NULL); /* a host lost at the very end: mpirun would wait for it */
 		if (!clean && !L.broken)
 			_tuccompi_error(-ETIMEDOUT,
 					"after %.0f s, %s%s%s%s%ld of this rank's messages not yet delivered (a rank stuck or its host "

@@ -8,6 +8,7 @@
 #   gputests      the GPU paths alone, fast: every engine's kernels against Dijkstra, CUDA batches
 #   verify        every GPU check in one step: gputests' programs, betweenness (brandes --gpu, the
 #                 reduction), the suite's GPU scripts, then every engine's GPU outputs against its CPU's
+#   quiet*        a 2-rank run prints nothing but the tool's own lines (no loader noise)
 #   faults*       one injected transient GPU fault (FAULT, default cuda:3) in an every-unit APSP run of
 #                 random 1M, 8,192 sources, against a clean run (REPS rounds): time ratio, identical tables
 # The docs' tables:
@@ -27,6 +28,10 @@
 #                 and 65536); POLICIES (default ms-tail); MK (default 1, as the simulations run); then
 #                 EQ_POLICIES (default "eq1 eq2") measured with every unit on 1 and 2 ranks (K_EQ_R1M,
 #                 K_EQ_ROAD: default 416 and 16384)
+#   plugin*       the CUDA plug-in users copy (examples/hutchinson): its GPU test, built from the bundle
+#                 with examples/README.md's commands (tests/install/bundle.sh), larger runs, 1 and 2 ranks
+#   plugin-bench* bench/plugin.sh: the example against plain StarPU (dmda, lws) on the CPU cores, the GPU
+#                 and every unit, the runtime's cost per task, the tuner's geometry against CUDA's block
 # The engines (docs/apsp.md):
 #   apsp          the paper's engine on its 1M-vertex graph, GPU against the CPU (--verify)
 #   profile       where the GPU time of one paper-engine SSSP goes (ncu)
@@ -58,6 +63,9 @@
 #   mpi           the cross-rank communication share of APSP runs, 2 and 4 ranks of the node
 #   x2*           the two-GPU node: tests, GPUs one and two ranks, every unit, journal cost, a too-small
 #                 GPU, a traced two-rank run, --mk auto
+#   networkx*     bench/networkx.sh: networkx's tuccompi backend beside networkx, NetworKit and igraph:
+#                 betweenness_centrality(k=1024) on road-like 1M, closeness of every vertex of road-like
+#                 100K (WHEELS: a folder of networkit/igraph wheels, default $B/wheels; missing: skipped)
 #   pack          one archive of everything in $OUT (last)
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -179,6 +187,18 @@ for s in "$@"; do
 		done
 		o=$out same_outputs
 		;;
+	quiet)
+		# a 2-rank run of the node prints nothing but the tool's own lines (issue 55): no loader or
+		# launcher noise from the bundle's Open MPI and PMIx beside the node's own
+		folder quiet
+		step "quiet: 2 ranks, random 1M, every unit"
+		timeout 120 "$B/tests/mpirun.sh" 2 "$APP" --gen random:1049088 --seed 1 --sources random:4096 \
+			>"$o/quiet.out" 2>"$o/quiet.err"
+		echo "exit $?"
+		n=$(grep -ciE 'dlopen|undefined symbol|pmix|mca_base|warning|-{20}' "$o/quiet.err" "$o/quiet.out" | awk -F: '{s += $NF} END {print s + 0}')
+		echo "lines of launcher or loader noise: $n (goal 0)"
+		grep -iE 'dlopen|undefined symbol|pmix|mca_base|warning|-{20}' "$o/quiet.err" "$o/quiet.out" | head -5
+		;;
 	faults)
 		# a transient GPU fault costs a run again on the GPU, not the GPU (issue 55): random 1M, 8,192
 		# sources, every unit, a clean run against one with an injected transient CUDA fault (FAULT,
@@ -230,6 +250,12 @@ for s in "$@"; do
 			MPIRUN_ARGS="-x STARPU_NCUDA=0" timeout 90 "$B/tests/mpirun.sh" $n "$B/bench/overhead" --task-us 1,100 \
 				--reps 3 --csv "$o/overhead-$n.csv" 2>&1 | tail -18
 		done
+		;;
+	networkx)
+		folder networkx
+		step "networkx: the tuccompi backend beside networkx, NetworKit and igraph"
+		PYTHONPATH=$B/python TUCCOMPI_APSP=$APP GRAPHTOOL=$GT WHEELS=${WHEELS:-$B/wheels} timeout 590 \
+			"$B/bench/networkx.sh" "$o" ${NX_ARGS:-}
 		;;
 	calibrate)
 		folder calibrate
@@ -613,6 +639,19 @@ PY
 		tar czf "$out/../gpu-results.tgz" -C "$out" . && mv "$out/../gpu-results.tgz" "$out/" &&
 			find "$out" -maxdepth 1 -type f ! -name gpu-results.tgz -delete
 		ls -la "$out"
+		;;
+	plugin)
+		folder plugin
+		for t in core/plugin_gpu.sh install/bundle.sh; do
+			(cd "$B/tests" && top_builddir=.. top_srcdir=.. "./$t"; echo "$t: exit $?") 2>&1 | tee "$o/$(basename "$t" .sh).log"
+		done
+		H="$B/examples/hutchinson/hutchinson --n 2048 --tasks 65536"
+		for u in gpu all; do $H --units $u --summary 2>&1 | tee "$o/$u.log" | tail -4; done
+		"$B/tests/mpirun.sh" 2 $H --units all 2>&1 | tee "$o/all-2ranks.log" | tail -2
+		;;
+	plugin-bench)
+		folder plugin-bench
+		"$B/bench/plugin.sh" "$o"
 		;;
 	*) echo "unknown step $s (the steps are listed at the top of scripts/gpu-node.sh)" ;;
 	esac
