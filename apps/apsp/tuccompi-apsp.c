@@ -49,8 +49,9 @@ void apsp_die_err(int rc, const struct graph_error *err)
 
 /* The stream workers a GPU may have without --mk: each takes a core, so the node's cores less four (the
  * main thread, StarPU-MPI's, and room for CPU workers), and at least half of them: on a 16-core GPU
- * node, PHAST's own MK of 12 (docs/apsp.md, "PHAST at MK 12": why it is worth the CPU workers it
- * displaces). */
+ * node, PHAST's own MK of 12. A GPU pass alone is latency-bound (each narrow level is a grid barrier and
+ * a chain of dependent loads) and only overlapping passes fill the GPU, which is worth more than the CPU
+ * workers those cores would hold. */
 static int mk_core_cap(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
