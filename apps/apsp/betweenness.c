@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "betweenness.h"
+#include "numtext.h"
 #include "outfile.h"
 
 enum format
