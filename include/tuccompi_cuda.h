@@ -12,6 +12,9 @@
  *           TUCCOMPI_GPUSYN();
  *   }
  *
+ * A CUDA runtime call that must succeed: TUCCOMPI_CUDA_CHECK(call, prefix, why, whylen) (one line
+ * into why, -EIO returned).
+ *
  * Values of KERNELCHAR are checked at compile time: A is scatter, medium_coalesced,
  * coalesced or def; B is high, low, none or def; C and D are high, medium, low or def;
  * dims is 1 or 2. A kernel must be correct for any block size the tuner may choose
@@ -26,7 +29,9 @@
 #endif
 
 #include <cuda_runtime.h>
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <tuccompi_tune.h>
 
 #ifdef __cplusplus
@@ -196,5 +201,44 @@ TUCCOMPI_API void tuccompi_gpu_reset_decisions(void);
 
 /** GPUSYN: wait for the kernels this task launched. */
 #define TUCCOMPI_GPUSYN() tuccompi_gpu_sync()
+
+/** The line of a CUDA runtime call that returned @p e: for an error, "PREFIX: CALL: CUDA's error
+ *  string" into @p why (@p whylen bytes; nothing written when 0) and -EIO; 0 for cudaSuccess.
+ *  TUCCOMPI_CUDA_CHECK's, and for code that stops otherwise on an error (a tool that exits). */
+static inline int tuccompi_cuda_error(cudaError_t e, const char *prefix, const char *call, char *why, size_t whylen)
+{
+	if (e == cudaSuccess)
+		return 0;
+	if (why && whylen)
+		snprintf(why, whylen, "%s: %s: %s", prefix, call, cudaGetErrorString(e));
+	return -EIO;
+}
+
+/** TUCCOMPI_CUDA_CHECK(call, prefix, why, whylen): make the CUDA runtime call @p call; when it fails,
+ *  write one line, "PREFIX: CALL: CUDA's error string", into @p why (@p whylen bytes) and return -EIO
+ *  from the function it stands in, one that returns 0 or a negative errno as the library's calls do.
+ *  A plug-in's CUDA function that does its CUDA calls in such a function fails its task with the line:
+ *
+ *    static int upload(const double *x, double *dx, size_t n, char *why, size_t whylen)
+ *    {
+ *            TUCCOMPI_CUDA_CHECK(cudaMemcpyAsync(dx, x, n * sizeof(*x), cudaMemcpyHostToDevice,
+ *                                                tuccompi_gpu_stream()), "upload", why, whylen);
+ *            return 0;
+ *    }
+ *    ...
+ *            char why[256];
+ *            int ret = upload(x, dx, n, why, sizeof(why));
+ *            if (ret < 0)
+ *                    tuccompi_task_fail(t, ret, "%s", why);
+ *
+ *  Work queued on a stream before the failure may still run: a function whose caller may free that
+ *  work's memory after the error waits for the stream first. */
+#define TUCCOMPI_CUDA_CHECK(call, prefix, why, whylen)                                                    \
+	do                                                                                                \
+	{                                                                                                 \
+		int tuccompi_cuda_ret_ = tuccompi_cuda_error((call), (prefix), #call, (why), (whylen));   \
+		if (tuccompi_cuda_ret_ < 0)                                                               \
+			return tuccompi_cuda_ret_;                                                        \
+	} while (0)
 
 #endif
