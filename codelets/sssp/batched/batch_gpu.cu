@@ -2,8 +2,9 @@
 // and launch geometry, and one traversal after another for a batch (sssp_batch_gpu_run, batch_gpu.h).
 // The algorithm and its references: batch_gpu_kernels.cu. Block sizes come from the tuner
 // (tuccompi_gpu_geometry); the device loop's grid is the occupancy limit times the SMs / share.
-// Launches are checked and reported (never abort): the library's GPULAUNCH aborts on errors,
-// so this engine launches itself with the tuner's geometry.
+// The engine launches its kernels itself, with the tuner's geometry, on the stream it is given (its
+// device loop is a cooperative launch, and callers outside tasks pass their own streams), each launch
+// checked (CK).
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "batched/batch_gpu_kernels.h"
 #include "common/buffers.h"
+#include "common/fail.h"
 
 TUCCOMPI_KERNELCHAR(batch_init, 1, coalesced, none, low, low);
 // The device loop: data-dependent rows of a 128-256 MB array (scatter), few instructions per access,
@@ -96,26 +98,10 @@ extern "C" int sssp_batch_gpu_last_stats(struct sssp_batch_stats *out)
 	return 0;
 }
 
-#define FAIL(code, ...)                                           \
-	do                                                        \
-	{                                                         \
-		if (err && errlen)                                \
-			snprintf(err, errlen, __VA_ARGS__);       \
-		return (code);                                    \
-	} while (0)
-
-// A CUDA call; on error, wait for what this call already queued (the caller may free `work`).
-#define CK(call)                                                                                              \
-	do                                                                                                    \
-	{                                                                                                     \
-		cudaError_t e_ = (call);                                                                      \
-		if (e_ != cudaSuccess)                                                                        \
-		{                                                                                             \
-			if (launched)                                                                         \
-				cudaStreamSynchronize(s);                                                     \
-			FAIL(-EIO, "sssp_batch_gpu_run: %s: %s", #call, cudaGetErrorString(e_));              \
-		}                                                                                             \
-	} while (0)
+// One way to fail (common/fail.h): a line in err, a negative errno; sssp_batch_gpu_run waits for the
+// stream before it returns an error (its caller may then free the workspace).
+#define FAIL(code, ...) return sssp_fail(err, errlen, (code), __VA_ARGS__)
+#define CK(call) TUCCOMPI_CUDA_CHECK(call, "sssp_batch_gpu_run", err, errlen)
 
 static int geometry(struct tuccompi_kernel *k, const void *func, uint64_t nx, size_t shmem, unsigned *bx, char *err,
 		    size_t errlen)
@@ -205,11 +191,10 @@ extern "C" int sssp_batch_gpu_graph_upload(const struct sssp_graph *g, struct ss
 	return 0;
 }
 
-extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
-				  const struct sssp_batch_params *p, void *stream, struct sssp_summary *out,
-				  uint32_t *rows, char *err, size_t errlen)
+static int batch_run(const struct sssp_batch_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
+		     const struct sssp_batch_params *p, void *stream, struct sssp_summary *out, uint32_t *rows, char *err,
+		     size_t errlen)
 {
-	int launched = 0;
 	cudaStream_t s = (cudaStream_t)stream;
 	if (!g || !src || !work || !out)
 		FAIL(-EINVAL, "sssp_batch_gpu_run: NULL graph, sources, workspace or output");
@@ -324,7 +309,6 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		P.nsrc = k;
 		for (unsigned i = 0; i < k; i++)
 			P.src[i] = src[off + i];
-		launched = 1;
 		uint64_t n4 = (uint64_t)g->n * 8 * K, nw = (uint64_t)g->n * K;
 		void *iargs[] = { &P.dist, &n4, &P.F[0], &P.F[1], &P.FM, &nw, &P.dev, &P.cnt, &T0 };
 		CK(cudaLaunchKernel(kf.f.init, dim3(grid_for(n4, bx_init, cap)), dim3(bx_init), iargs, 0, s));
@@ -356,7 +340,6 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		struct batch_dev res;
 		CK(cudaMemcpyAsync(&res, P.dev, sizeof(res), cudaMemcpyDeviceToHost, s));
 		CK(cudaStreamSynchronize(s));
-		launched = 0;
 
 		st.steps += res.ctl.steps;
 		st.push += res.ctl.push;
@@ -387,4 +370,14 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		}
 	}
 	return 0;
+}
+
+extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
+				  const struct sssp_batch_params *p, void *stream, struct sssp_summary *out,
+				  uint32_t *rows, char *err, size_t errlen)
+{
+	int ret = batch_run(g, src, nsrc, work, p, stream, out, rows, err, errlen);
+	if (ret < 0)
+		cudaStreamSynchronize((cudaStream_t)stream); // what was queued before the failure
+	return ret;
 }

@@ -17,7 +17,6 @@
 #include <cooperative_groups.h>
 #include <mutex>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@
 #include <tuccompi_cuda.h>
 
 #include "common/buffers.h"
+#include "common/fail.h"
 #include "phast/phast_gpu.h"
 #include "phast/phast_gpu_plan.h"
 
@@ -563,18 +563,6 @@ __global__ void phast_cols(const uint32_t *dist, const uint32_t *__restrict__ po
 
 namespace
 {
-int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	if (err && errlen)
-	{
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
-
 // A sweep kernel's launch: the tuner's geometry (whole warps: a warp per vertex) raised by fit_block,
 // and this pass's part of the GPU's resident blocks when `share` passes run at once on it (MK)
 struct launch
@@ -588,7 +576,7 @@ int plan_launch(const void *kern, struct tuccompi_kernel *kk, uint32_t n, int de
 {
 	struct tuccompi_geometry geo;
 	if (tuccompi_gpu_geometry(kk, kern, n, 1, 0, &geo) < 0)
-		return fail(err, errlen, -ENODEV, "PHAST GPU: no launch geometry: %s", tuccompi_last_error());
+		return sssp_fail(err, errlen, -ENODEV, "PHAST GPU: no launch geometry: %s", tuccompi_last_error());
 	unsigned block = geo.block_x * geo.block_y;
 	block = block < 32 ? 32 : (block + 31) / 32 * 32;
 	if (geo.carveout >= 0)
@@ -596,9 +584,9 @@ int plan_launch(const void *kern, struct tuccompi_kernel *kk, uint32_t n, int de
 	int per_sm = 0;
 	cudaError_t e = fit_block(kern, dev, block, &block, &per_sm);
 	if (e != cudaSuccess)
-		return fail(err, errlen, -EIO, "PHAST GPU: occupancy of the sweep kernel: %s", cudaGetErrorString(e));
+		return sssp_fail(err, errlen, -EIO, "PHAST GPU: occupancy of the sweep kernel: %s", cudaGetErrorString(e));
 	if (per_sm < 1)
-		return fail(err, errlen, -ENODEV, "PHAST GPU: no block of this kernel can be resident on device %d", dev);
+		return sssp_fail(err, errlen, -ENODEV, "PHAST GPU: no block of this kernel can be resident on device %d", dev);
 	unsigned nb = (unsigned)per_sm * (unsigned)sms / (share ? share : 1);
 	*out = launch{ kern, dim3(nb ? nb : 1), dim3(block) };
 	return 0;
@@ -695,13 +683,7 @@ extern "C" size_t sssp_phast_gpu_workspace_size_cols(uint32_t n, unsigned lanes,
 	return lay_out(nullptr, n, lanes, ntargets).bytes;
 }
 
-#define CUDA_TRY(call)                                                                                           \
-	do                                                                                                       \
-	{                                                                                                        \
-		cudaError_t e_ = (call);                                                                         \
-		if (e_ != cudaSuccess)                                                                           \
-			return fail(err, errlen, -EIO, "PHAST GPU: %s: %s", #call, cudaGetErrorString(e_));       \
-	} while (0)
+#define CK(call) TUCCOMPI_CUDA_CHECK(call, "PHAST GPU", err, errlen)
 
 
 extern "C" void sssp_phast_gpu_knobs_default(struct sssp_phast_gpu_knobs *k)
@@ -749,27 +731,27 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 				     : lanes == 128 ? TUCCOMPI_KERNEL(phast_sweep128)
 						    : TUCCOMPI_KERNEL(phast_sweep256);
 	if (!kern)
-		return fail(err, errlen, -EINVAL, "PHAST GPU: %u lanes per pass; use 32, 64, 128 or 256", lanes);
+		return sssp_fail(err, errlen, -EINVAL, "PHAST GPU: %u lanes per pass; use 32, 64, 128 or 256", lanes);
 	const int with_cols = o->cols || o->col_dst;
 	layout l = lay_out(work, n, lanes, with_cols ? o->ntargets : 0);
 	if (!work || work_bytes < l.bytes)
-		return fail(err, errlen, -EINVAL, "PHAST GPU: workspace of %zu bytes, %zu needed (sssp_phast_gpu_workspace_size_cols)",
+		return sssp_fail(err, errlen, -EINVAL, "PHAST GPU: workspace of %zu bytes, %zu needed (sssp_phast_gpu_workspace_size_cols)",
 			    work_bytes, l.bytes);
 	if (with_cols && o->ntargets && !o->targets)
-		return fail(err, errlen, -EINVAL, "PHAST GPU: %u target columns without their device array", o->ntargets);
+		return sssp_fail(err, errlen, -EINVAL, "PHAST GPU: %u target columns without their device array", o->ntargets);
 	for (unsigned i = 0; i < nsrc; i++)
 		if (src[i] >= n)
-			return fail(err, errlen, -EINVAL, "PHAST GPU: source %u is not a vertex (n = %u)", src[i], n);
+			return sssp_fail(err, errlen, -EINVAL, "PHAST GPU: source %u is not a vertex (n = %u)", src[i], n);
 	if (nsrc == 0)
 		return 0;
 	cudaStream_t s = (cudaStream_t)stream;
 
 	int dev, coop = 0, sms = 0;
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	CK(cudaGetDevice(&dev));
+	CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	if (!coop)
-		return fail(err, errlen, -ENODEV, "PHAST GPU: device %d cannot launch cooperative kernels", dev);
+		return sssp_fail(err, errlen, -ENODEV, "PHAST GPU: device %d cannot launch cooperative kernels", dev);
 	/* the pass's kernel and launch; the narrow kernel's (knob narrow), where a pass may keep 16-bit
 	 * rows: at 128 and 256 lanes, when no output reads the rows */
 	launch wide, thin;
@@ -787,7 +769,7 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 	}
 
 	if (!pinned_acc)
-		CUDA_TRY(cudaMallocHost((void **)&pinned_acc, sizeof *pinned_acc));
+		CK(cudaMallocHost((void **)&pinned_acc, sizeof *pinned_acc));
 	struct tuccompi_geometry rgeo;
 	unsigned rblock = 256;
 	if (rows && tuccompi_gpu_geometry(TUCCOMPI_KERNEL(phast_rows), (const void *)phast_rows, n, 1, 0, &rgeo) == 0)
@@ -861,24 +843,24 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 		{
 			size_t pb = (2 * (size_t)v->levels + 2) * sizeof *prof;
 			if (!prof && (cudaMalloc((void **)&prof, pb) != cudaSuccess || !(prof_host = (unsigned long long *)malloc(pb))))
-				return fail(err, errlen, -EIO, "PHAST GPU: no memory for the profile");
-			CUDA_TRY(cudaMemsetAsync(prof, 0, pb, s));
+				return sssp_fail(err, errlen, -EIO, "PHAST GPU: no memory for the profile");
+			CK(cudaMemsetAsync(prof, 0, pb, s));
 			P.prof = prof;
 		}
 		unsigned k = nsrc - g < lanes ? nsrc - g : lanes;
 		P.k = k;
 		memcpy(P.src, src + g, k * sizeof(uint32_t));
-		CUDA_TRY(cudaMemsetAsync(l.flag, 0, n, s));
-		CUDA_TRY(cudaMemsetAsync(l.acc_sum, 0, (char *)l.staging - (char *)l.acc_sum, s));
+		CK(cudaMemsetAsync(l.flag, 0, n, s));
+		CK(cudaMemsetAsync(l.acc_sum, 0, (char *)l.staging - (char *)l.acc_sum, s));
 		void *args[] = { &P };
-		CUDA_TRY(cudaLaunchCooperativeKernel(lk.kern, lk.grid, lk.blk, args, 0, s));
+		CK(cudaLaunchCooperativeKernel(lk.kern, lk.grid, lk.blk, args, 0, s));
 		if (rows)
 			for (unsigned i = 0; i < k; i++)
 				if (rows[g + i])
 				{
 					phast_rows<<<(n + rblock - 1) / rblock, rblock, 0, s>>>(l.dist, v->pos, n, lanes, i, l.staging);
-					CUDA_TRY(cudaGetLastError());
-					CUDA_TRY(cudaMemcpyAsync(rows[g + i], l.staging, (size_t)n * sizeof(uint32_t),
+					CK(cudaGetLastError());
+					CK(cudaMemcpyAsync(rows[g + i], l.staging, (size_t)n * sizeof(uint32_t),
 								 cudaMemcpyDeviceToHost, s));
 				}
 		if (T)
@@ -887,26 +869,26 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 			unsigned long long cells = (unsigned long long)k * T;
 			dim3 cgrid((T + COLS_TILE - 1) / COLS_TILE, (k + COLS_TILE - 1) / COLS_TILE);
 			phast_cols<<<cgrid, dim3(COLS_TILE, COLS_ROWS), 0, s>>>(l.dist, v->pos, o->targets, T, lanes, k, l.cols);
-			CUDA_TRY(cudaGetLastError());
+			CK(cudaGetLastError());
 			if (!o->col_dst)
-				CUDA_TRY(cudaMemcpyAsync(o->cols + (size_t)g * T, l.cols, (size_t)cells * sizeof(uint32_t),
+				CK(cudaMemcpyAsync(o->cols + (size_t)g * T, l.cols, (size_t)cells * sizeof(uint32_t),
 							 cudaMemcpyDeviceToHost, s));
 			else
-				CUDA_TRY((cudaError_t)sssp_gpu_cols_to_host(o->col_dst + g, o->col_pitch, l.cols, T, k, s));
+				CK((cudaError_t)sssp_gpu_cols_to_host(o->col_dst + g, o->col_pitch, l.cols, T, k, s));
 		}
-		CUDA_TRY(cudaMemcpyAsync(pinned_acc->sum, l.acc_sum, lanes * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
-		CUDA_TRY(cudaMemcpyAsync(pinned_acc->ecc, l.acc_ecc, lanes * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-		CUDA_TRY(cudaMemcpyAsync(pinned_acc->cnt, l.acc_cnt, lanes * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-		CUDA_TRY(cudaMemcpyAsync(pinned_acc->harm_lo, l.acc_harm_lo, lanes * sizeof(unsigned long long),
+		CK(cudaMemcpyAsync(pinned_acc->sum, l.acc_sum, lanes * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+		CK(cudaMemcpyAsync(pinned_acc->ecc, l.acc_ecc, lanes * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+		CK(cudaMemcpyAsync(pinned_acc->cnt, l.acc_cnt, lanes * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+		CK(cudaMemcpyAsync(pinned_acc->harm_lo, l.acc_harm_lo, lanes * sizeof(unsigned long long),
 					 cudaMemcpyDeviceToHost, s));
-		CUDA_TRY(cudaMemcpyAsync(pinned_acc->harm_hi, l.acc_harm_hi, lanes * sizeof(unsigned long long),
+		CK(cudaMemcpyAsync(pinned_acc->harm_hi, l.acc_harm_hi, lanes * sizeof(unsigned long long),
 					 cudaMemcpyDeviceToHost, s));
 		if (thin_pass)
-			CUDA_TRY(cudaMemcpyAsync(&pinned_acc->overflow, l.overflow, sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-		CUDA_TRY(cudaStreamSynchronize(s));
+			CK(cudaMemcpyAsync(&pinned_acc->overflow, l.overflow, sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+		CK(cudaStreamSynchronize(s));
 		if (P.prof)
 		{
-			CUDA_TRY(cudaMemcpy(prof_host, prof, (2 * (size_t)v->levels + 2) * sizeof *prof, cudaMemcpyDeviceToHost));
+			CK(cudaMemcpy(prof_host, prof, (2 * (size_t)v->levels + 2) * sizeof *prof, cudaMemcpyDeviceToHost));
 			phast_plan::phast_print_profile(v, l.plan, prof_host, lanes, k, lk.grid.x, lk.blk.x);
 		}
 		if (thin_pass)
