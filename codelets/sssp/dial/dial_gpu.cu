@@ -29,6 +29,7 @@
 #include <tuccompi_cuda.h>
 
 #include "common/buffers.h"
+#include "common/fail.h"
 #include "dial/dial_gpu.h"
 
 #define L SSSP_DIAL_GPU_LANES
@@ -475,24 +476,10 @@ extern "C" size_t sssp_dial_gpu_workspace_size(uint32_t n, uint32_t wmax, int wi
 	return l.total + 256;
 }
 
-#define FAIL(code, ...)                                     \
-	do                                                  \
-	{                                                   \
-		if (err && errlen)                          \
-			snprintf(err, errlen, __VA_ARGS__); \
-		return (code);                              \
-	} while (0)
-
-#define CK(call)                                                                                 \
-	do                                                                                       \
-	{                                                                                        \
-		cudaError_t e_ = (call);                                                         \
-		if (e_ != cudaSuccess)                                                           \
-		{                                                                                \
-			cudaStreamSynchronize(s);                                                \
-			FAIL(-EIO, "sssp_dial_gpu_run: %s: %s", #call, cudaGetErrorString(e_)); \
-		}                                                                                \
-	} while (0)
+// One way to fail (common/fail.h): a line in err, a negative errno; sssp_dial_gpu_run waits for the
+// stream before it returns an error (its caller may then free the workspace).
+#define FAIL(code, ...) return sssp_fail(err, errlen, (code), __VA_ARGS__)
+#define CK(call) TUCCOMPI_CUDA_CHECK(call, "sssp_dial_gpu_run", err, errlen)
 
 static unsigned grid_for(uint64_t threads, unsigned bx, unsigned cap)
 {
@@ -500,9 +487,9 @@ static unsigned grid_for(uint64_t threads, unsigned bx, unsigned cap)
 	return g < 1 ? 1 : g > cap ? cap : (unsigned)g;
 }
 
-extern "C" int sssp_dial_gpu_run(const struct sssp_dial_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
-				 const struct sssp_dial_params *p, void *stream, struct sssp_summary *out,
-				 uint32_t *rows, char *err, size_t errlen)
+static int dial_run(const struct sssp_dial_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
+		    const struct sssp_dial_params *p, void *stream, struct sssp_summary *out, uint32_t *rows, char *err,
+		    size_t errlen)
 {
 	cudaStream_t s = (cudaStream_t)stream;
 	if (!g || !src || !work || !p || !out || nsrc < 1 || nsrc > L || (rows && nsrc > SSSP_DIAL_GPU_ROW_LANES))
@@ -629,4 +616,14 @@ extern "C" int sssp_dial_gpu_run(const struct sssp_dial_dgraph *g, const uint32_
 		o->harmonic = sssp_harm_value(sssp_harm{ res->a.hlo[i], res->a.hhi[i] });
 	}
 	return 0;
+}
+
+extern "C" int sssp_dial_gpu_run(const struct sssp_dial_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
+				 const struct sssp_dial_params *p, void *stream, struct sssp_summary *out,
+				 uint32_t *rows, char *err, size_t errlen)
+{
+	int ret = dial_run(g, src, nsrc, work, p, stream, out, rows, err, errlen);
+	if (ret < 0)
+		cudaStreamSynchronize((cudaStream_t)stream); // what was queued before the failure
+	return ret;
 }
