@@ -743,6 +743,8 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r = brandes_run(g, shape, src, nsrc, dist, acc, work, share, ordered, stream, err, errlen); // blocks until done
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (r < 0)
+		cudaStreamSynchronize((cudaStream_t)stream); // what was queued before the failure
 	if (r == 0)
 		brandes_sweep_done(g, trial, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
 	return r;
