@@ -25,7 +25,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <tuccompi.h>
 #include <tuccompi_cuda.h>
 
@@ -739,13 +738,11 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 		FAIL(-EINVAL, "sssp_brandes_gpu: NULL graph or shape");
 	if ((r = brandes_sweep_pick(g, shape, &ordered, &trial, err, errlen)) < 0)
 		return r;
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double t0 = tuccompi_wtime();
 	r = brandes_run(g, shape, src, nsrc, dist, acc, work, share, ordered, stream, err, errlen); // blocks until done
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (r < 0)
 		cudaStreamSynchronize((cudaStream_t)stream); // what was queued before the failure
-	if (r == 0)
-		brandes_sweep_done(g, trial, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+	else
+		brandes_sweep_done(g, trial, tuccompi_wtime() - t0);
 	return r;
 }
