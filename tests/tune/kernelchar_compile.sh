@@ -1,8 +1,8 @@
 #!/bin/sh
-# KERNELCHAR (and KERNELCHAR_BLOCK, at its end) refuses values outside Table 1 at compile time: a good characterisation compiles and
-# gives the table's values, each bad one fails with the one line the header quotes (naming the
-# parameter and the words it takes), with g++ and, where it is, with nvcc. Needs CUDA's headers
-# (77 without).
+# KERNELCHAR (and KERNELCHAR_BLOCK, at the end) refuses values outside Table 1 at compile time: a
+# good characterisation compiles and gives the table's values, each bad one fails with the one line
+# the header quotes (naming the parameter and the words it takes), with g++ and, where it is, with
+# nvcc. Needs CUDA's headers (77 without).
 cuda=${CUDA_HOME:-/usr/local/cuda}
 [ -f "$cuda/include/cuda_runtime.h" ] || { echo "no CUDA headers: skipped"; exit 77; }
 CXX=${CXX:-g++}
