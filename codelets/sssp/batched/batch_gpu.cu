@@ -15,6 +15,7 @@
 #include "batched/batch_gpu_kernels.h"
 #include "common/buffers.h"
 #include "common/fail.h"
+#include "common/gpu_launch.h"
 
 TUCCOMPI_KERNELCHAR(batch_init, 1, coalesced, none, low, low);
 // The device loop: data-dependent rows of a 128-256 MB array (scatter), few instructions per access,
@@ -106,22 +107,7 @@ extern "C" int sssp_batch_gpu_last_stats(struct sssp_batch_stats *out)
 static int geometry(struct tuccompi_kernel *k, const void *func, uint64_t nx, size_t shmem, unsigned *bx, char *err,
 		    size_t errlen)
 {
-	struct tuccompi_geometry g;
-	if (tuccompi_gpu_geometry(k, func, nx ? nx : 1, 1, shmem, &g) < 0)
-		FAIL(-EIO, "sssp_batch_gpu_run: tuccompi_gpu_geometry(%s): %s", k->kc.name, tuccompi_last_error());
-	if (g.block_x < 32 || g.block_x % 32 || g.block_x > 1024)
-		FAIL(-EIO, "sssp_batch_gpu_run: the tuner gave %u threads per block for %s; need a multiple of 32 up to 1024",
-		     g.block_x, k->kc.name);
-	*bx = g.block_x;
-	return 0;
-}
-
-static unsigned grid_for(uint64_t threads, unsigned bx, unsigned cap)
-{
-	uint64_t g = (threads + bx - 1) / bx;
-	if (g < 1)
-		g = 1;
-	return g > cap ? cap : (unsigned)g;
+	return sssp_gpu_block(k, func, nx, shmem, bx, "sssp_batch_gpu_run", err, errlen);
 }
 
 // The kernels of one lane count (K sources per lane) and their characterisations.
@@ -311,16 +297,16 @@ static int batch_run(const struct sssp_batch_dgraph *g, const uint32_t *src, uns
 			P.src[i] = src[off + i];
 		uint64_t n4 = (uint64_t)g->n * 8 * K, nw = (uint64_t)g->n * K;
 		void *iargs[] = { &P.dist, &n4, &P.F[0], &P.F[1], &P.FM, &nw, &P.dev, &P.cnt, &T0 };
-		CK(cudaLaunchKernel(kf.f.init, dim3(grid_for(n4, bx_init, cap)), dim3(bx_init), iargs, 0, s));
+		CK(cudaLaunchKernel(kf.f.init, dim3(sssp_grid_for(n4, bx_init, cap)), dim3(bx_init), iargs, 0, s));
 		void *args[] = { &P };
 		CK(cudaLaunchCooperativeKernel(kf.f.loop, dim3((unsigned)grid), dim3(bx_loop), args, BATCH_LOOP_SHMEM(bx_loop),
 					       s));
 		void *sargs[] = { &P.dist, &P.n, &P.nsrc, &P.dev };
-		CK(cudaLaunchKernel(kf.f.summary, dim3(grid_for((uint64_t)g->n * 32, bx_sum, cap)), dim3(bx_sum), sargs, 0, s));
+		CK(cudaLaunchKernel(kf.f.summary, dim3(sssp_grid_for((uint64_t)g->n * 32, bx_sum, cap)), dim3(bx_sum), sargs, 0, s));
 		if (rows)
 		{
 			void *rargs[] = { &P.dist, &P.n, &P.nsrc, &stage };
-			CK(cudaLaunchKernel(kf.f.rows, dim3(grid_for(((uint64_t)g->n + 31) / 32 * bx_rows, bx_rows, cap)),
+			CK(cudaLaunchKernel(kf.f.rows, dim3(sssp_grid_for(((uint64_t)g->n + 31) / 32 * bx_rows, bx_rows, cap)),
 					    dim3(bx_rows), rargs, 0, s));
 			CK(cudaMemcpyAsync(rows + (size_t)off * g->n, stage, (size_t)k * g->n * sizeof(uint32_t),
 					   cudaMemcpyDeviceToHost, s));
@@ -330,7 +316,7 @@ static int batch_run(const struct sssp_batch_dgraph *g, const uint32_t *src, uns
 			// the columns gathered on the device: only they cross to the host
 			unsigned width32 = 32 * K;
 			void *cargs[] = { &P.dist, &width32, (void *)&p->targets, (void *)&T, &P.nsrc, &dcols };
-			CK(cudaLaunchKernel(kf.f.cols, dim3(grid_for((uint64_t)k * T, bx_cols, cap)), dim3(bx_cols), cargs, 0, s));
+			CK(cudaLaunchKernel(kf.f.cols, dim3(sssp_grid_for((uint64_t)k * T, bx_cols, cap)), dim3(bx_cols), cargs, 0, s));
 			if (!p->col_dst)
 				CK(cudaMemcpyAsync(p->cols + (size_t)off * T, dcols, (size_t)k * T * sizeof(uint32_t),
 						   cudaMemcpyDeviceToHost, s));
