@@ -565,20 +565,7 @@ extern "C" size_t sssp_brandes_gpu_workspace_size(uint32_t n, uint64_t m, const 
 
 static int block_of(struct tuccompi_kernel *k, const void *func, uint64_t nx, unsigned *bx, char *err, size_t errlen)
 {
-	struct tuccompi_geometry g;
-	if (tuccompi_gpu_geometry(k, func, nx ? nx : 1, 1, 0, &g) < 0)
-		FAIL(-EIO, "sssp_brandes_gpu: tuccompi_gpu_geometry(%s): %s", k->kc.name, tuccompi_last_error());
-	if (g.block_x < 32 || g.block_x % 32 || g.block_x > 1024)
-		FAIL(-EIO, "sssp_brandes_gpu: the tuner gave %u threads per block for %s; need a multiple of 32 up to 1024",
-		     g.block_x, k->kc.name);
-	*bx = g.block_x;
-	return 0;
-}
-
-static unsigned grid_for(uint64_t threads, unsigned bx, unsigned cap)
-{
-	uint64_t g = (threads + bx - 1) / bx;
-	return g < 1 ? 1 : g > cap ? cap : (unsigned)g;
+	return sssp_gpu_block(k, func, nx, 0, bx, "sssp_brandes_gpu", err, errlen);
 }
 
 typedef void (*process_fn)(const struct bparams, int);
@@ -671,13 +658,13 @@ static int brandes_run(const struct sssp_brandes_graph *g, const struct sssp_bra
 		}
 		if (!best_bps)
 			FAIL(-EIO, "sssp_brandes_gpu: brandes_process cannot run %u threads per block on device %d", bx_p, dev);
-		const unsigned grid = grid_for((uint64_t)g->n * 32, best_bx, best_bps * (unsigned)sms);
+		const unsigned grid = sssp_grid_for((uint64_t)g->n * 32, best_bx, best_bps * (unsigned)sms);
 		if (f < 4)
 			gp[f >> 1][f & 1] = grid, bp[f >> 1][f & 1] = best_bx;
 		else
 			gb[f - 4] = grid, bb[f - 4] = best_bx;
 	}
-	const unsigned cap = (unsigned)sms * 32, gc = grid_for(g->n, bx_c, cap), gs = grid_for(g->n, bx_s, cap);
+	const unsigned cap = (unsigned)sms * 32, gc = sssp_grid_for(g->n, bx_c, cap), gs = sssp_grid_for(g->n, bx_s, cap);
 	struct bctl h;
 	CK(cudaMemsetAsync(P.T, 0, (g->m ? g->m : 1) * 8, s)); // arcs into unreached vertices stay 0
 	for (int dir = FWD; dir <= BWD; dir++)

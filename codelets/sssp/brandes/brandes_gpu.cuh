@@ -13,6 +13,7 @@
 
 #include "brandes/brandes.h"
 #include "common/fail.h"
+#include "common/gpu_launch.h"
 
 #define BRANDES_INF 0xffffffffu
 #define BRANDES_FULL 0xffffffffu
