@@ -25,6 +25,7 @@
 
 #include "common/buffers.h"
 #include "common/fail.h"
+#include "common/gpu_launch.h"
 #include "phast/phast_gpu.h"
 #include "phast/phast_gpu_plan.h"
 
@@ -492,9 +493,12 @@ TUCCOMPI_KERNELCHAR(phast_sweep256n, 1, medium_coalesced, low, high, low);
 // One lane's distances gathered into original order: strided reads, coalesced writes.
 TUCCOMPI_KERNELCHAR(phast_rows, 1, scatter, none, low, low);
 // The targets' columns of a pass (phast_cols): a transpose through shared memory of fixed shape,
-// COLS_TILE x COLS_TILE cells per block of COLS_TILE x COLS_ROWS threads, not a tuned geometry.
+// COLS_TILE x COLS_TILE cells per block of COLS_TILE x COLS_ROWS threads (its block, KERNELCHAR_BLOCK):
+// each warp reads one target's row of lanes (a gathered row, read whole) and writes a run of
+// targets, each word moved once through the tile.
 #define COLS_TILE 32
 #define COLS_ROWS 8
+TUCCOMPI_KERNELCHAR_BLOCK(phast_cols, COLS_TILE, COLS_ROWS, medium_coalesced, none, low, medium);
 
 __global__ void phast_sweep32(params P)
 {
@@ -770,11 +774,18 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 
 	if (!pinned_acc)
 		CK(cudaMallocHost((void **)&pinned_acc, sizeof *pinned_acc));
-	struct tuccompi_geometry rgeo;
-	unsigned rblock = 256;
-	if (rows && tuccompi_gpu_geometry(TUCCOMPI_KERNEL(phast_rows), (const void *)phast_rows, n, 1, 0, &rgeo) == 0)
-		rblock = rgeo.block_x;
+	unsigned rblock = 0;
+	int r;
+	if (rows && (r = sssp_gpu_block(TUCCOMPI_KERNEL(phast_rows), (const void *)phast_rows, n, 0, &rblock, "PHAST GPU", err,
+					errlen)) < 0)
+		return r;
 	const uint32_t T = with_cols ? o->ntargets : 0;
+	struct tuccompi_geometry cgeo;
+	if (T && tuccompi_gpu_geometry(TUCCOMPI_KERNEL(phast_cols), (const void *)phast_cols, T, lanes, 0, &cgeo) < 0)
+		return sssp_fail(err, errlen, -EIO, "PHAST GPU: tuccompi_gpu_geometry(phast_cols): %s", tuccompi_last_error());
+	if (T && (cgeo.block_x != COLS_TILE || cgeo.block_y != COLS_ROWS))
+		return sssp_fail(err, errlen, -EIO, "PHAST GPU: the tuner gave phast_cols %ux%u threads, not its %dx%d",
+				 cgeo.block_x, cgeo.block_y, COLS_TILE, COLS_ROWS);
 
 	params P;
 	memset(&P, 0, sizeof P);
@@ -868,7 +879,7 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 			// the columns on the device, then only they cross to the host
 			unsigned long long cells = (unsigned long long)k * T;
 			dim3 cgrid((T + COLS_TILE - 1) / COLS_TILE, (k + COLS_TILE - 1) / COLS_TILE);
-			phast_cols<<<cgrid, dim3(COLS_TILE, COLS_ROWS), 0, s>>>(l.dist, v->pos, o->targets, T, lanes, k, l.cols);
+			phast_cols<<<cgrid, dim3(cgeo.block_x, cgeo.block_y), 0, s>>>(l.dist, v->pos, o->targets, T, lanes, k, l.cols);
 			CK(cudaGetLastError());
 			if (!o->col_dst)
 				CK(cudaMemcpyAsync(o->cols + (size_t)g * T, l.cols, (size_t)cells * sizeof(uint32_t),
