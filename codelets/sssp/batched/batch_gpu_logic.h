@@ -36,11 +36,6 @@ extern "C" {
 #define SSSP_BATCH_INLINE_DENSE 2u
 #define SSSP_BATCH_DEFER_DENSITY 2u
 
-/* sssp_batch_delta_rule(): hop depth up to which a graph counts as low-diameter, and the
- * bucket width of deeper graphs in mean arc weights. */
-#define SSSP_BATCH_LOW_DEPTH 64u
-#define SSSP_BATCH_DELTA_MEANS 8.0
-
 /** Step kinds. Each step is one pass of the whole grid between two grid barriers. */
 enum sssp_batch_mode
 {

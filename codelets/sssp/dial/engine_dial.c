@@ -186,7 +186,7 @@ static int suits(const struct sssp_graph *g, uint32_t *wmax, char *why, size_t w
 	return 1;
 }
 
-/* auto: on shallow graphs (a breadth-first search from a hub ends within SSSP_BATCH_LOW_DEPTH levels:
+/* auto: on shallow graphs (a breadth-first search from a hub ends within SSSP_DEPTH_LOW levels:
  * the batched engine's own rule) whose weights suit it, with a GPU or without (the CPU units run the
  * bit-parallel form when the set gives each of them calls of 128 sources or more, else the batched
  * engine's bucket queue). On deep graphs it leaves the reason of the engine asked before it (phast). */

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "batched/batch_gpu_logic.h" /* SSSP_BATCH_LOW_DEPTH */
 #include "common/buffers.h"
+#include "common/depth.h"
 #include "engine.h"
 #include "phast/ch.h"
 #include "phast/phast.h"
@@ -79,7 +79,7 @@ static int phast_pays(struct sssp_plan *p, char *reason, size_t len)
 		snprintf(reason, len,
 			 "auto: batched (shallow graph: a breadth-first search from a hub ends within %u levels, so "
 			 "frontier rounds are few)",
-			 SSSP_BATCH_LOW_DEPTH);
+			 SSSP_DEPTH_LOW);
 		return 0;
 	}
 	char why[256];
