@@ -227,7 +227,7 @@ static int brandes_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	}
 	if (p->o.engine == SSSP_ENGINE_PHAST || p->o.engine == SSSP_ENGINE_CRAUSER || p->o.engine == SSSP_ENGINE_DIAL)
 		snprintf(p->reason, sizeof(p->reason),
-			 "betweenness runs on the batched engine's traversals, not %s's (%s)", sssp_engine_name(p->o.engine),
+			 "betweenness runs on the batched engine's traversals, not %s's (%s)", p->asked,
 			 p->o.engine == SSSP_ENGINE_PHAST  ? "PHAST's shortcuts stand for paths: they would not count them"
 			 : p->o.engine == SSSP_ENGINE_DIAL ? "its levels keep no distances to sweep back over"
 							   : "it has no 64-source kernel");
