@@ -18,9 +18,9 @@
 #include "common/gpu_launch.h"
 
 TUCCOMPI_KERNELCHAR(batch_init, 1, coalesced, none, low, low);
-// The device loop: data-dependent rows of a 128-256 MB array (scatter), few instructions per access,
-// lines evicted long before reuse (C high), no reuse (D low). One object per lane count: the tuner
-// keeps its decisions per object.
+// The device loop: data-dependent rows of the distances, n rows of lanes (scatter), few
+// instructions per access, lines evicted long before reuse (C high), no reuse (D low). One object
+// per lane count: the tuner keeps its decisions per object.
 TUCCOMPI_KERNELCHAR(batch_loop, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(batch_loop64, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(batch_summary, 1, coalesced, low, low, low);

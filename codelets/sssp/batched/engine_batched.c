@@ -140,10 +140,9 @@ static int batched_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	return 0;
 }
 
-/* MK 2 on shallow graphs, 4 on deep ones (small frontiers leave room for other batches):
- * docs/apsp.md, "Engines". On shallow graphs one traversal nearly fills the GPU, but two at once
- * hide each other's sparse steps, alone and beside the CPU cores (measured: docs/apsp.md, "Every
- * unit against the units alone, 2026-12-04"). */
+/* MK 2 on shallow graphs, 4 on deep ones (small frontiers leave room for other batches): on shallow
+ * graphs one traversal nearly fills the GPU, but two at once hide each other's sparse steps, alone
+ * and beside the CPU cores (docs/apsp.md, "Engines"). */
 static int batched_mk(const struct sssp_plan *p)
 {
 	const struct batched_state *st = p->state;

@@ -93,8 +93,8 @@ __global__ void relax(const uint64_t *__restrict__ rowptr, const uint32_t *__res
 }
 
 // A vertex that gets settled says so with m->last_active = phase: once per warp (a vote),
-// since tens of thousands of threads writing one word serialise in L2 (ncu showed update
-// at 17 us per launch against 7.5 us for minimum, which reads more; docs/apsp.md).
+// since tens of thousands of threads writing one word serialise in L2 (a kernel that did so
+// took longer than one that reads more).
 __device__ __forceinline__ void note_active(bool settled, struct misc *m, int phase)
 {
 	if (__any_sync(0xffffffffu, settled) && (threadIdx.x & 31) == 0)

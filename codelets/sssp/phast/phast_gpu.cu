@@ -13,7 +13,7 @@
 // share the GPU (MK). Grid-wide upward levels of few arcs per vertex are filtered (up_filtered).
 // The lanes' sums are added up in shared memory as rows are made, so that the wide kernels fit in
 // 64 registers (two 512-thread blocks per SM); the downward sweep does not store the lowest
-// level's rows when no output reads them (docs/apsp.md, "PHAST's bytes and registers").
+// level's rows when no output reads them (docs/apsp.md, "PHAST").
 #include <cooperative_groups.h>
 #include <mutex>
 #include <errno.h>
@@ -52,7 +52,7 @@ constexpr unsigned FILTER_MAX_DEGREE = 8; // up_filtered on levels of at most th
 #ifndef PHAST_STORE_ALL
 #define PHAST_STORE_ALL 0
 #endif
-// the default of sssp_phast_gpu_knobs::narrow (docs/apsp.md, "16-bit rows on a GPU"); -DPHAST_NARROW=0
+// the default of sssp_phast_gpu_knobs::narrow (docs/apsp.md, "PHAST"); -DPHAST_NARROW=0
 // builds the 32-bit passes alone in, for programs that have no knobs
 #ifndef PHAST_NARROW
 #define PHAST_NARROW 1
@@ -258,7 +258,7 @@ template <int LPT, bool N, bool UP> __device__ void slice_vertex(const params &P
 // the hierarchy almost none are), so each lane first looks at one vertex of 32 (reached itself,
 // or a reached tail among at most 32 upward in-arcs: a thread's own short loop), and the warp
 // runs whole_vertex only for those that may be reached. Where vertices have many arcs the lanes'
-// loops cost more than they save (docs/apsp.md, "PHAST on the GPU"): hence FILTER_MAX_DEGREE.
+// loops cost more than they save (docs/apsp.md, "PHAST"): hence FILTER_MAX_DEGREE.
 template <int LPT, bool N>
 __device__ void up_filtered(const params &P, uint32_t p0, uint32_t p1, unsigned long long wi, unsigned long long W,
 			    unsigned lane, lane_sums (&s)[LPT])
@@ -509,7 +509,7 @@ __global__ void phast_sweep64(params P)
 	phast_body<2, false>(P);
 }
 // PHAST_MAXREG=N: the wide passes' kernels held to N registers per thread, 64 by default: two blocks of
-// 512 threads per SM instead of one (0: the compiler's choice; docs/apsp.md, "PHAST's registers")
+// 512 threads per SM instead of one (0: the compiler's choice; docs/apsp.md, "PHAST")
 #ifndef PHAST_MAXREG
 #define PHAST_MAXREG 64
 #endif
@@ -547,9 +547,8 @@ __global__ void phast_rows(const uint32_t *dist, const uint32_t *__restrict__ po
 // out[i T + j] = distance of target j (original id) from the pass's source i < k. A block moves a
 // tile of COLS_TILE targets x COLS_TILE sources: each target's row is read as consecutive lanes
 // (one line per warp), the tile is turned in shared memory, and each source's run of targets is
-// written as consecutive words. (One thread per cell read a 32-byte sector per 4-byte distance from
-// a different row: with 256 lanes, 2.6 million scattered reads per pass of 10,000 targets, which
-// made a 10,000 x 10,000 matrix cost 2.1x a plain run on the H200.)
+// written as consecutive words. (One thread per cell would read a 32-byte sector per 4-byte
+// distance, each from a different row: a scattered read per cell where the tile reads whole lines.)
 __global__ void phast_cols(const uint32_t *dist, const uint32_t *__restrict__ pos, const uint32_t *__restrict__ targets,
 			   uint32_t T, unsigned lanes, unsigned k, uint32_t *out)
 {
