@@ -443,8 +443,8 @@ struct layout
 };
 
 // Heavy vertices the workspace's list holds per level: every vertex (a level visits each once). A
-// shorter list filled with the first heavy vertices to arrive and left the hubs that came later to one
-// half-warp each: R-MAT 20 at threshold 32 with 65,536 entries ran at a quarter of the rate.
+// shorter list fills with the first heavy vertices to arrive and leaves the hubs that come later to one
+// half-warp each, which then holds the whole level.
 static uint32_t heavy_cap_of(uint32_t n)
 {
 	return n ? n : 1;

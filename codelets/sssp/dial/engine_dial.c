@@ -266,12 +266,12 @@ static int dial_mk(const struct sssp_plan *p)
 /* Sources per call of the bit-parallel CPU form for the CPU units of a task set of @p k sources (and
  * st->words, its words per mask), or 0 for the bucket queue. It needs:
  * - no GPU unit for the set on any rank (beside a GPU, a core holding 512 sources for seconds would end
- *   the set long after it; on two ranks of the H200 node, one rank has the GPU);
+ *   the set long after it, also on a rank without the GPU);
  * - no output that needs rows or trees (written a row at a time, they cost the form more than it saves:
  *   docs/apsp.md); target columns come from the distances it records for the targets, which take
  *   4 x 64 x words bytes per distinct target;
- * - calls of at least 128 sources for every CPU unit of the cluster (64 run no faster than the bucket
- *   queue);
+ * - calls of at least 128 sources for every CPU unit of the cluster (fewer share too few visits to
+ *   beat the bucket queue);
  * - every rank's units' workspaces within sssp_options::cpu_memory (tuccompi-apsp: half its memory
  *   limit, the one its check of the run's memory applies), else half the free memory (else narrower).
  * The calls are as few as 512 sources a call allow and of equal size, so that the units end together:
