@@ -36,8 +36,8 @@
 #define SLOTS BRANDES_SLOTS
 #define MAX_GROUP 32 // rounds launched before the host looks
 // Arcs whose rows of distances the forward count requests at once. Its warps wait on those loads,
-// but 8 measured slower than 4: the registers they take leave fewer warps resident than the loads
-// they add (docs/apsp.md, "Bits by slot, q in sigma's place, two pairs per ticket").
+// but not too many: the registers each request takes leave fewer warps resident, and past a few
+// requests that costs more latency hiding than the requests add.
 #ifndef COUNT_ILP
 #define COUNT_ILP 4
 #endif
@@ -640,8 +640,8 @@ static int brandes_run(const struct sssp_brandes_graph *g, const struct sssp_bra
 	// Each process and combine variant runs as many warps at once as fit: they are bound by the
 	// latency of their scattered row loads, so every resident warp counts. The tuner's block (one
 	// warp for this characterisation) is kept unless a larger one keeps more warps resident (one-warp
-	// blocks hit the per-SM block limit and the shared memory each block reserves: 14 warps per SM
-	// on the H200, docs/apsp.md); the grid then fills the SMs at that occupancy.
+	// blocks hit the per-SM block limit and the shared memory each block reserves, far below the
+	// SM's warps); the grid then fills the SMs at that occupancy.
 	unsigned gp[2][2], bp[2][2], gb[2], bb[2];
 	for (int f = 0; f < 6; f++)
 	{

@@ -41,8 +41,8 @@
 #define SLOTS BRANDES_SLOTS
 #define CHUNK SSSP_BRANDES_CHUNK
 // Pairs per thread per ticket. A thread serves its pairs one after another, so fewer keep more
-// pairs in flight at the cost of more tickets; 2 measured best over random and R-MAT graphs
-// (docs/apsp.md, "Bits by slot, q in sigma's place, two pairs per ticket").
+// pairs in flight at the cost of more tickets (one atomic per warp and ticket): a few pairs, not
+// one, and not so many that a warp's pairs wait on each other.
 #ifndef PER
 #define PER 2
 #endif
@@ -111,8 +111,8 @@ __device__ __forceinline__ double value_of(unsigned long long b)
 }
 
 // The value at p once another thread has written it (or 0.0 when the run is given up). The sleeps
-// double from 64 ns to 4 us, so that the many threads a deep graph keeps waiting poll less (on the
-// H200 the rates were the same as with 64 ns throughout: polling was not what bound them).
+// double from a short one up to a cap, so that the many threads a deep graph keeps waiting poll
+// less while a value soon written is seen soon.
 template <bool Q>
 __device__ __noinline__ double wait_for(const double *p, struct octl *ctl)
 {

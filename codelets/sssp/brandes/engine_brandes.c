@@ -238,9 +238,9 @@ static int brandes_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	return 0;
 }
 
-/* MK 1 on shallow graphs, 4 on deep ones: the rates docs/apsp.md gives for betweenness were
- * measured so (the batched engine's distances run at MK 2 on shallow graphs; a betweenness
- * batch's ordered sweeps take 1/MK of the GPU each). */
+/* MK 1 on shallow graphs, 4 on deep ones: a betweenness batch's ordered sweeps take 1/MK of the GPU
+ * each, and on a shallow graph one batch's distances and sweeps already fill it; on a deep graph the
+ * sweeps wait on long chains, which other batches' work fills (docs/apsp.md, "Engines"). */
 static int brandes_mk(const struct sssp_plan *p)
 {
 	const struct brandes_state *st = p->state;
