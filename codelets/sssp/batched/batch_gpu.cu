@@ -244,18 +244,14 @@ static int batch_run(const struct sssp_batch_dgraph *g, const uint32_t *src, uns
 	uint32_t *stage = rows ? (uint32_t *)(base + l.stage) : NULL;
 	uint32_t *dcols = T ? (uint32_t *)(base + l.cols) : NULL;
 
-	int dev, sms = 0, coop = 0;
-	CK(cudaGetDevice(&dev));
-	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-	if (!coop)
-		FAIL(-ENODEV, "sssp_batch_gpu_run: device %d cannot launch cooperative kernels", dev);
+	int dev, sms, r;
+	if ((r = sssp_gpu_device(1, &dev, &sms, "sssp_batch_gpu_run", err, errlen)) < 0)
+		return r;
 
 	// Block sizes from the tuner; the device loop's grid from the occupancy of that block size.
 	struct kernels kf;
 	kernels_of(K, &kf);
 	unsigned bx_init, bx_loop, bx_sum, bx_rows = 0, bx_cols = 0;
-	int r;
 	if ((r = geometry(TUCCOMPI_KERNEL(batch_init), kf.f.init, (uint64_t)g->n * 8 * K, 0, &bx_init,
 			  err, errlen)) < 0 ||
 	    (r = geometry(kf.kloop, kf.f.loop, g->n, BATCH_LOOP_SHMEM(256), &bx_loop, err, errlen)) < 0 ||
@@ -362,8 +358,5 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 				  const struct sssp_batch_params *p, void *stream, struct sssp_summary *out,
 				  uint32_t *rows, char *err, size_t errlen)
 {
-	int ret = batch_run(g, src, nsrc, work, p, stream, out, rows, err, errlen);
-	if (ret < 0)
-		cudaStreamSynchronize((cudaStream_t)stream); // what was queued before the failure
-	return ret;
+	return sssp_gpu_settle(batch_run(g, src, nsrc, work, p, stream, out, rows, err, errlen), stream);
 }

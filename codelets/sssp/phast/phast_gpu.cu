@@ -749,12 +749,9 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 		return 0;
 	cudaStream_t s = (cudaStream_t)stream;
 
-	int dev, coop = 0, sms = 0;
-	CK(cudaGetDevice(&dev));
-	CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	if (!coop)
-		return sssp_fail(err, errlen, -ENODEV, "PHAST GPU: device %d cannot launch cooperative kernels", dev);
+	int dev, sms, r;
+	if ((r = sssp_gpu_device(1, &dev, &sms, "PHAST GPU", err, errlen)) < 0)
+		return r;
 	/* the pass's kernel and launch; the narrow kernel's (knob narrow), where a pass may keep 16-bit
 	 * rows: at 128 and 256 lanes, when no output reads the rows */
 	launch wide, thin;
@@ -774,7 +771,6 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 	if (!pinned_acc)
 		CK(cudaMallocHost((void **)&pinned_acc, sizeof *pinned_acc));
 	unsigned rblock = 0;
-	int r;
 	if (rows && (r = sssp_gpu_block(TUCCOMPI_KERNEL(phast_rows), (const void *)phast_rows, n, 0, &rblock, "PHAST GPU", err,
 					errlen)) < 0)
 		return r;
