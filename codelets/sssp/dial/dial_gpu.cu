@@ -535,15 +535,11 @@ static int dial_run(const struct sssp_dial_dgraph *g, const uint32_t *src, unsig
 	P.timeout_ns = (unsigned long long)(p->timeout_s ? p->timeout_s : 60) * 1000000000ull;
 	uint32_t *dsrc = (uint32_t *)(base + l.src);
 
-	int dev, sms = 0, coop = 0;
-	CK(cudaGetDevice(&dev));
-	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-	if (!coop)
-		FAIL(-ENODEV, "sssp_dial_gpu_run: device %d cannot launch cooperative kernels", dev);
+	int dev, sms, r;
+	if ((r = sssp_gpu_device(1, &dev, &sms, WHO, err, errlen)) < 0)
+		return r;
 	// blocks from the tuner: the loop's own (KERNELCHAR_BLOCK), the others' as it chooses
 	unsigned bx, bx_start, bx_tix = 0, bx_rows = 0, bx_cols = 0;
-	int r;
 	if ((r = sssp_gpu_block(TUCCOMPI_KERNEL(dial_loop), (const void *)dial_loop, g->n, 0, &bx, WHO, err, errlen)) < 0 ||
 	    (r = sssp_gpu_block(TUCCOMPI_KERNEL(dial_start), (const void *)dial_start, nsrc, 0, &bx_start, WHO, err,
 				errlen)) < 0 ||
@@ -634,8 +630,5 @@ extern "C" int sssp_dial_gpu_run(const struct sssp_dial_dgraph *g, const uint32_
 				 const struct sssp_dial_params *p, void *stream, struct sssp_summary *out,
 				 uint32_t *rows, char *err, size_t errlen)
 {
-	int ret = dial_run(g, src, nsrc, work, p, stream, out, rows, err, errlen);
-	if (ret < 0)
-		cudaStreamSynchronize((cudaStream_t)stream); // what was queued before the failure
-	return ret;
+	return sssp_gpu_settle(dial_run(g, src, nsrc, work, p, stream, out, rows, err, errlen), stream);
 }
