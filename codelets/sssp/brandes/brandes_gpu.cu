@@ -624,14 +624,13 @@ static int brandes_run(const struct sssp_brandes_graph *g, const struct sssp_bra
 	P.H = (uint32_t *)(base + l.H);
 	P.ctl = (struct bctl *)(base + l.ctl);
 
-	int dev, sms = 0;
-	CK(cudaGetDevice(&dev));
-	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	int dev, sms, r;
+	if ((r = sssp_gpu_device(0, &dev, &sms, "sssp_brandes_gpu", err, errlen)) < 0)
+		return r;
 	const process_fn proc[2][2] = { { brandes_process<K_COUNT, FWD>, brandes_process<K_COUNT, BWD> },
 					{ brandes_process<K_SWEEP, FWD>, brandes_process<K_SWEEP, BWD> } };
 	const process_fn comb[2] = { brandes_combine<FWD>, brandes_combine<BWD> };
 	unsigned bx_c, bx_s, bx_p;
-	int r;
 	if ((r = block_of(TUCCOMPI_KERNEL(brandes_compact), (const void *)brandes_compact, g->n, &bx_c, err, errlen)) < 0 ||
 	    (r = block_of(TUCCOMPI_KERNEL(brandes_seed), (const void *)brandes_seed, g->n, &bx_s, err, errlen)) < 0 ||
 	    (r = block_of(TUCCOMPI_KERNEL(brandes_process), (const void *)proc[K_SWEEP][BWD], (uint64_t)g->n * 32, &bx_p,
@@ -726,10 +725,9 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 	if ((r = brandes_sweep_pick(g, shape, &ordered, &trial, err, errlen)) < 0)
 		return r;
 	double t0 = tuccompi_wtime();
-	r = brandes_run(g, shape, src, nsrc, dist, acc, work, share, ordered, stream, err, errlen); // blocks until done
-	if (r < 0)
-		cudaStreamSynchronize((cudaStream_t)stream); // what was queued before the failure
-	else
+	r = sssp_gpu_settle(brandes_run(g, shape, src, nsrc, dist, acc, work, share, ordered, stream, err, errlen),
+			    stream); // blocks until done
+	if (r == 0)
 		brandes_sweep_done(g, trial, tuccompi_wtime() - t0);
 	return r;
 }

@@ -531,9 +531,9 @@ int brandes_order_run(const struct sssp_brandes_graph *g, const struct sssp_bran
 	P.ctl = (struct octl *)(base + l.ctl);
 	memcpy(P.src, src, nsrc * sizeof(uint32_t));
 
-	int dev, sms = 0;
-	CK(cudaGetDevice(&dev));
-	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	int dev, sms, r;
+	if ((r = sssp_gpu_device(0, &dev, &sms, "sssp_brandes_gpu", err, errlen)) < 0)
+		return r;
 	const size_t rows = (size_t)g->n * SLOTS * sizeof(double);
 	CK(cudaMemsetAsync(P.ctl, 0, sizeof(struct octl), s));
 	CK(cudaMemsetAsync(P.sigma, 0xff, rows, s)); // UNSET (delta is written before it is read)
@@ -543,7 +543,6 @@ int brandes_order_run(const struct sssp_brandes_graph *g, const struct sssp_bran
 	const void *icount[2] = { (const void *)brandes_order_icount<0>, (const void *)brandes_order_icount<1> };
 	const uint64_t pairs = (uint64_t)g->n * SLOTS;
 	unsigned bk, bt = 0, bw[2], bh, bi, bs, bsum;
-	int r;
 	if ((r = sssp_gpu_block(TUCCOMPI_KERNEL(brandes_order_keys), (const void *)brandes_order_keys, pairs, 0, &bk, WHO, err,
 				errlen)) < 0 ||
 	    (g->m && (r = sssp_gpu_block(TUCCOMPI_KERNEL(brandes_order_transpose), (const void *)brandes_order_transpose, g->m,
