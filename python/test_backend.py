@@ -1,5 +1,5 @@
 """Tests of the networkx backend "tuccompi" against networkx itself (networkx 3.2 or later; run by
-python/test_networkx.sh in its virtual environment, after networkx's own tests):
+python/nx_tests.sh in its virtual environment, after networkx's own tests):
  - every dispatched function on Graph, DiGraph, MultiGraph and MultiDiGraph (the lightest parallel
    edge), with string, tuple and mixed labels in a shuffled order, unreachable parts and isolated
    nodes, ties (grids of unit weights), weights missing (1), ints, floats a power of two makes

@@ -8,6 +8,7 @@
 #   gputests      the GPU paths alone, fast: every engine's kernels against Dijkstra, CUDA batches
 #   verify        every GPU check in one step: gputests' programs, betweenness (brandes --gpu, the
 #                 reduction), the suite's GPU scripts, then every engine's GPU outputs against its CPU's
+#   quiet*        a 2-rank run prints nothing but the tool's own lines (no loader noise)
 #   faults*       one injected transient GPU fault (FAULT, default cuda:3) in an every-unit APSP run of
 #                 random 1M, 8,192 sources, against a clean run (REPS rounds): time ratio, identical tables
 # The docs' tables:
@@ -182,6 +183,18 @@ for s in "$@"; do
 			echo "$t: exit $? ($(tail -n 1 "$out/test-$name.txt"))"
 		done
 		o=$out same_outputs
+		;;
+	quiet)
+		# a 2-rank run of the node prints nothing but the tool's own lines (issue 55): no loader or
+		# launcher noise from the bundle's Open MPI and PMIx beside the node's own
+		folder quiet
+		step "quiet: 2 ranks, random 1M, every unit"
+		timeout 120 "$B/tests/mpirun.sh" 2 "$APP" --gen random:1049088 --seed 1 --sources random:4096 \
+			>"$o/quiet.out" 2>"$o/quiet.err"
+		echo "exit $?"
+		n=$(grep -ciE 'dlopen|undefined symbol|pmix|mca_base|warning|-{20}' "$o/quiet.err" "$o/quiet.out" | awk -F: '{s += $NF} END {print s + 0}')
+		echo "lines of launcher or loader noise: $n (goal 0)"
+		grep -iE 'dlopen|undefined symbol|pmix|mca_base|warning|-{20}' "$o/quiet.err" "$o/quiet.out" | head -5
 		;;
 	faults)
 		# a transient GPU fault costs a run again on the GPU, not the GPU (issue 55): random 1M, 8,192
