@@ -6,12 +6,18 @@
 # Environment:
 #   MODELS   a folder holding sampling/ (default simulation/models/h200 when calibrated, else
 #            simulation/models/h200-derived; see simulation/README.md). simulation/models/h200 is the
-#            MK 1 calibration of 2026-12-02 17:37 UTC (its node.txt; docs/simulation.md validates it)
+#            MK 1 calibration of its node.txt (docs/simulation.md validates it)
 #   SIM_APSP the simulated build's tuccompi-apsp (default build-simgrid/src/apps/apsp/tuccompi-apsp)
 #   HETERO=1 the odd nodes have no GPU; NCPU CPU workers per node (default 12, as the H200 node ran)
 #   COMPUTE=1 compute the results for real (default 0: timings only, results left zero)
 #   GPU_BATCH tasks per simulated GPU job (TUCCOMPI_SIM_GPU_BATCH; default: the engine's GPU lanes,
 #            256 with --engine phast, else 64)
+#   MSG_US   StarPU-MPI's time per message in the receiving rank's progression thread
+#            (TUCCOMPI_SIM_MSG_US; default 124: a round trip between two ranks of the H200 node took
+#            0.29 ms with the MPI thread on a core of its own, 2026-12-04, against 0.04 ms on the
+#            simulated wire; 0: the wire alone)
+#   The sets' sources may outnumber the stand-in graph's vertices (random:K repeats them): nothing
+#   is computed, the models carry the real graph's times.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -64,6 +70,7 @@ for i in $(seq 0 $((nodes - 1))); do echo "node$i"; done >"$tmp/hosts"
 export STARPU_HOME=$tmp/home STARPU_HOSTNAME=h200 STARPU_SILENT=1
 export STARPU_NCPU=${NCPU:-12}
 export TUCCOMPI_SIM_COMPUTE=${COMPUTE:-0}
+export TUCCOMPI_SIM_MSG_US=${MSG_US:-124}
 if [ -z "${GPU_BATCH:-}" ]; then
 	# the engine's GPU lanes (the simulated build has no CUDA code to ask): PHAST 256, else 64
 	GPU_BATCH=64
