@@ -5,6 +5,8 @@
 # GPU (HETEROS), under POLICIES. Workloads (WORKLOADS, name:engine:models:sources):
 #   road4m:phast    road-like 4M (4,194,304 vertices), every source: PHAST's models of road-like 1M
 #                   times 4 (simulation/scale_models.py: DERIVED)
+#   road4m-mk4:phast the same at PHAST's MK 4 on the GPU (as the node runs it): the GPU as 4
+#                   simulated GPUs with the MK 4 job time (simulation/mk_units.py, models/h200-mk4)
 #   random1m:batched random 1M (1,049,088 vertices), every source: the calibrated models
 # Nothing is computed (TUCCOMPI_SIM_COMPUTE=0): the graphs are stand-ins of 131,072 vertices whose
 # vertices the sources repeat (the models carry the real graphs' times). Each run has
@@ -30,7 +32,7 @@ NODES=${NODES:-"2 4 8 16 32 64 128 256"}
 NETS=${NETS:-"flat100 eth1g"}
 HETEROS=${HETEROS:-"0 1"}
 POLICIES=${POLICIES:-"ms-tail"}
-WORKLOADS=${WORKLOADS:-"road4m:phast:road4m:4194304 random1m:batched:h200:1049088"}
+WORKLOADS=${WORKLOADS:-"road4m:phast:road4m:4194304 road4m-mk4:phast:road4m-mk4:4194304 random1m:batched:h200:1049088"}
 K_NOGPU=${K_NOGPU:-131072}
 graph_tool=${GRAPHTOOL:-$here/apps/apsp/tuccompi-graph}
 real_app=${APP:-$here/apps/apsp/tuccompi-apsp}
@@ -48,6 +50,15 @@ models_of() {
 				tuccompi_sssp-phast 4 >&2
 		echo "$cache/models-road4m"
 		;;
+	road4m-mk4) # the GPU at MK 4 as 4 simulated GPUs (simulation/mk_units.py), then PHAST's times x 4
+		if [ ! -d "$cache/models-road4m-mk4" ]; then
+			python3 "$here/simulation/mk_units.py" "$here/simulation/models/h200" "$cache/models-mk4" 4 \
+				"$here/simulation/models/h200-mk4" >&2
+			python3 "$here/simulation/scale_models.py" "$cache/models-mk4" "$cache/models-road4m-mk4" \
+				tuccompi_sssp-phast 4 >&2
+		fi
+		echo "$cache/models-road4m-mk4"
+		;;
 	esac
 }
 
@@ -64,6 +75,7 @@ one() {
 	local a=("$cache/$g.tgb" --engine "$e" --units all --mk 1 --policy "$pol" --sources "random:$k" --summary)
 	[ "$e" != phast ] || a+=(--ch-cache "$cache/$g.ch")
 	local env=(MODELS="$(models_of "$m")" TUCCOMPI_END_LOG=1)
+	[ "$m" != road4m-mk4 ] || env+=(STARPU_NCUDA=4)
 	[ "$cl" != half-without-GPU ] || env+=(HETERO=1)
 	[ "$cl" != no-GPU ] || env+=(STARPU_NCUDA=0)
 	echo "== $name $net $pol $cl $n nodes, $k sources" >&2

@@ -243,6 +243,30 @@ static int bundle_parts(unsigned char *b, size_t blen, int from, struct _tuccomp
 	return _tuccompi_link_broken();
 }
 
+/* A child's message of a step up the tree (its receive posted as *rx, freed here): checked
+ * against the call, with the payload it announces. Returns 0 with the child's fixed fields in *f
+ * and the payload in *data (malloc'd, NULL when empty), or an error (the layer stopped). */
+static int child_part(struct _tuccompi_recv **rx, int child, int64_t tag, const struct _tuccompi_coll *c,
+		      const char *what, struct coll_fixed *f, void **data)
+{
+	*data = NULL;
+	if (!*rx)
+		return _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
+	double t0 = _tuccompi_now();
+	int ret = _tuccompi_link_recv_wait(*rx, 0, what);
+	wait_first_s += _tuccompi_now() - t0;
+	if (ret < 0)
+		return ret;
+	const struct coll_hdr *h = _tuccompi_recv_data(*rx);
+	if ((ret = mismatch(child, &h->f, c->op, c->serial)) < 0)
+		return ret;
+	*f = h->f;
+	ret = recv_payload(child, tag, h, what, data);
+	_tuccompi_recv_free(*rx);
+	*rx = NULL;
+	return ret;
+}
+
 int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size_t len, struct _tuccompi_part *parts)
 {
 	int n = _tuccompi.nranks, me = _tuccompi.rank;
@@ -281,26 +305,11 @@ int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size
 	/* the children in the order their subtrees complete: the smallest first */
 	for (int i = 0; i < nchild && ret == 0; i++)
 	{
-		if (!rx[i])
-		{
-			ret = _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
+		struct coll_fixed f;
+		void *got;
+		if ((ret = child_part(&rx[i], child[i], coll_tag(seq, 0), c, what, &f, &got)) < 0)
 			break;
-		}
-		double t0 = _tuccompi_now();
-		ret = _tuccompi_link_recv_wait(rx[i], 0, what);
-		wait_first_s += _tuccompi_now() - t0;
-		if (ret < 0)
-			break;
-		const struct coll_hdr *h = _tuccompi_recv_data(rx[i]);
-		if ((ret = mismatch(child[i], &h->f, c->op, c->serial)) < 0)
-			break;
-		void *got = NULL;
-		size_t glen = h->f.len;
-		ret = recv_payload(child[i], coll_tag(seq, 0), h, what, &got);
-		_tuccompi_recv_free(rx[i]);
-		rx[i] = NULL;
-		if (ret < 0)
-			break;
+		size_t glen = f.len;
 		if (me == c->root)
 			ret = bundle_parts(got, glen, child[i], parts, seen);
 		else if (glen)
@@ -452,40 +461,26 @@ int _tuccompi_coll_reduce(const struct _tuccompi_coll *c, void *buf, size_t len,
 	 * combination keeps the ranks' order (buf = buf (+) the next ranks'), grouped as a tree */
 	for (int i = 0; i < nchild && ret == 0; i++)
 	{
-		if (!rx[i])
-		{
-			ret = _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
-			break;
-		}
-		double t0 = _tuccompi_now();
-		ret = _tuccompi_link_recv_wait(rx[i], 0, what);
-		wait_first_s += _tuccompi_now() - t0;
-		if (ret < 0)
-			break;
-		const struct coll_hdr *h = _tuccompi_recv_data(rx[i]);
-		if ((ret = mismatch(child[i], &h->f, c->op, c->serial)) < 0)
-			break;
-		void *got = NULL;
-		ret = recv_payload(child[i], coll_tag(seq, 0), h, what, &got);
+		struct coll_fixed f;
+		void *got;
+		ret = child_part(&rx[i], child[i], coll_tag(seq, 0), c, what, &f, &got);
 		if (ret == 0 && status == 0)
 		{
-			if (h->f.status < 0)
+			if (f.status < 0)
 			{
-				status = (int)h->f.status;
-				snprintf(line, sizeof(line), "%s", h->f.msg);
+				status = (int)f.status;
+				snprintf(line, sizeof(line), "%s", f.msg);
 			}
-			else if (h->f.len != len)
+			else if (f.len != len)
 			{
 				status = -EPROTO;
 				snprintf(line, sizeof(line), "rank %d sent %llu bytes to %s where rank %d passes %zu", child[i],
-					 (unsigned long long)h->f.len, coll_name(c->op), me, len);
+					 (unsigned long long)f.len, coll_name(c->op), me, len);
 			}
 			else if (len)
 				combine(buf, got, len, arg);
 		}
 		free(got);
-		_tuccompi_recv_free(rx[i]);
-		rx[i] = NULL;
 	}
 	for (int i = 0; i < nchild; i++)
 		if (rx[i])

@@ -1,5 +1,6 @@
-/* MS (master-slave) across ranks, both halves: the master's side, which hands out ranges of
- * task positions, and a rank's feeder, which keeps its units supplied by asking the master.
+/* MS (master-slave) across ranks, the masters' side: the master, which hands out ranges of task
+ * positions, and past MS_FLAT_MAX ranks the sub-masters of groups of ranks (below). A rank's feeder,
+ * which keeps its units supplied by asking, is ms_feed.c.
  *
  * Ranks ask the master for positions: a request carries how many the rank wants; the grant is
  * a range [first, first+count), or count = 0 once everything is handed out ("stop"), with how
@@ -10,39 +11,15 @@
  * from the receive's completion callback, in StarPU-MPI's progression thread, with no thread of
  * its own: a grant leaves microseconds after its request arrives, whatever the master's units do.
  *
- * Pack sizes: the paper's MS asks for one pack per idle unit (one task per CPU core, MK per
- * GPU; here, with batches, a batch per CPU core and MK batches per GPU). When a rank's units
- * finish tasks faster than a round trip to the master, that costs more in messages than in
- * work, so a rank that would otherwise ask more than MS_ADAPT_REQUESTS_PER_S times a second may
- * take more (below that the master's server is idle almost all the time, and a larger pack only
- * puts slow tasks in the tail: docs/apsp.md, two ranks on one node): enough for about
- * MS_HORIZON_RTT round trips at its units' rate
- * task rate (on the master itself, whose requests are function calls but still cost its feeder a
- * wake-up each, enough for MS_LOCAL_HORIZON_S of work). The master grants that only up to half of
- * the rank's share, by measured speed, of
- * what is left (weighted factoring), so packs shrink as the set drains and a slow rank never
- * holds a large part of the tail. With tasks slow relative to a round trip this is exactly the
- * paper's pack.
- *
  * Grants that grow with what is left (weighted factoring, the master's own rule): once a rank has
  * told its speed, the master grants it at least its share by speed of what is left, over
- * MS_FACTOR (TUCCOMPI_MS_FACTOR), whatever it asked. A set of N tasks on P ranks then costs each rank about
- * log2(N / (P x pack)) requests instead of N / (P x pack): with one request per pack the master's
- * progression thread answered every rank's every pack, and on 64 and more nodes it queued them (a
+ * MS_FACTOR (TUCCOMPI_MS_FACTOR), whatever it asked. A set of N tasks on P ranks then costs each
+ * rank about log2(N / (P x pack)) requests instead of N / (P x pack): with one request per pack the master's
+ * progression thread answered every rank's every pack, and on many nodes it queued them (a
  * request's round trip grew with the nodes). Each grant lasts about as long on every rank (a share
  * by speed), so no rank holds more of the tail than the faster ones finish; the last grants are the
  * packs again. Ranks that have not told their speed yet count as fast as the mean of those that
  * have.
- *
- * When to ask: the paper's rank asks when a unit is idle, so its units wait a round trip at every
- * refill. The first request here is the paper's pack (a job for every unit); once the rank's rate
- * is known it asks whenever it holds fewer unstarted tasks than its units finish in about two
- * round trips (MS_PREFETCH_RTT, at the units' rate, unit_speeds(), and the measured round trip; on the master, its feeder's
- * wake-up, MS_LOCAL_RTT_S), and never fewer than its largest job takes at once, so the answer
- * arrives before a unit runs dry; the master itself, whose feeder wakes up late on a busy node,
- * keeps the paper's pack in hand. With tasks slow relative to a round trip, that is one job: the
- * rank does not sit on a second pack that its cores would run after the faster ranks are done
- * (docs/apsp.md, two ranks on one node).
  *
  * End of a set (policies with TUCCOMPI_POLICY_RANK_TAIL, MS-TAIL): MS-TAIL's rule between ranks.
  * Each request also carries the job time of the rank's faster kind of unit and the time per task of
@@ -64,11 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MS_HORIZON_RTT 200
-#define MS_LOCAL_HORIZON_S 0.002
-#define MS_PREFETCH_RTT 2.0
-#define MS_LOCAL_RTT_S 50e-6
-#define MS_ADAPT_REQUESTS_PER_S 1000.0
+#define MS_GROUP_PREFETCH_RTT 2.0 /* a sub-master asks the root for this many round trips of its group's work */
 #define MS_FACTOR 2.0 /* TUCCOMPI_MS_FACTOR; 0: no factoring (the adaptive pack alone) */
 #define MS_FLAT_MAX 32 /* TUCCOMPI_MS_GROUP unset: groups only past this many ranks */
 #define MS_GROUP_MIN 8
@@ -329,6 +302,35 @@ static uint64_t group_packs(const struct _tuccompi_ms *ms)
 	return known ? packs + packs * (uint64_t)unknown / (uint64_t)known : 0;
 }
 
+/* Wait on the master's condition for MS_WAIT_S at most (lock held). */
+static void wait_a_while(struct _tuccompi_ms *ms)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += (long)(MS_WAIT_S * 1e9);
+	ts.tv_sec += ts.tv_nsec / 1000000000;
+	ts.tv_nsec %= 1000000000;
+	pthread_cond_timedwait(&ms->cond, &ms->lock, &ts);
+}
+
+/* Room for one more item in *@arr (@n of @cap items of @size bytes), grown; -1 when out of memory
+ * (the layer stops: the set fails everywhere). */
+static int room(void **arr, int *cap, int n, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	int c = *cap ? 2 * *cap : 8;
+	void *p = realloc(*arr, (size_t)c * size);
+	if (!p)
+	{
+		_tuccompi_link_stop_all(-ENOMEM, 1, "rank %d: out of memory in the MS sub-master", _tuccompi.rank);
+		return -1;
+	}
+	*arr = p;
+	*cap = c;
+	return 0;
+}
+
 /* Should the sub-master ask the root now? Then it is marked as asking (lock held). */
 static int sub_should_ask(struct _tuccompi_ms *ms)
 {
@@ -336,7 +338,7 @@ static int sub_should_ask(struct _tuccompi_ms *ms)
 		return 0;
 	uint64_t packs = group_packs(ms);
 	double rtt = ms->root_nrequests ? ms->root_comm_s / (double)ms->root_nrequests : 0;
-	uint64_t low = (uint64_t)(served_rate(ms) / 1000 * rtt * MS_PREFETCH_RTT);
+	uint64_t low = (uint64_t)(served_rate(ms) / 1000 * rtt * MS_GROUP_PREFETCH_RTT);
 	if (low < packs)
 		low = packs;
 	/* and before the members' factoring grants, each a share of what the group has, have taken
@@ -387,18 +389,10 @@ static void sub_on_root_grant(struct _tuccompi_recv *r, void *arg)
 	ms->root_comm_s += _tuccompi_now() - ms->root_t0;
 	ms->root_nrequests++;
 	ms->root_asking = 0;
-	if (grant[1] && ms->npool == ms->pool_cap)
+	if (grant[1] && room((void **)&ms->pool, &ms->pool_cap, ms->npool, sizeof(*ms->pool)) < 0)
 	{
-		int cap = ms->pool_cap ? 2 * ms->pool_cap : 8;
-		struct ms_range *p = realloc(ms->pool, (size_t)cap * sizeof(*p));
-		if (!p)
-		{
-			pthread_mutex_unlock(&ms->lock);
-			_tuccompi_link_stop_all(-ENOMEM, 1, "rank %d: out of memory in the MS sub-master", _tuccompi.rank);
-			return;
-		}
-		ms->pool = p;
-		ms->pool_cap = cap;
+		pthread_mutex_unlock(&ms->lock);
+		return;
 	}
 	if (grant[1])
 	{
@@ -440,7 +434,7 @@ static void sub_ask_root(struct _tuccompi_ms *ms)
 			best = ms->task_ns[r], req[3] = ms->job_us[r];
 	double rate = served_rate(ms);
 	double rtt = ms->root_nrequests ? ms->root_comm_s / (double)ms->root_nrequests : 0;
-	uint64_t need = (uint64_t)(rate / 1000 * rtt * MS_PREFETCH_RTT) * 2;
+	uint64_t need = (uint64_t)(rate / 1000 * rtt * MS_GROUP_PREFETCH_RTT) * 2;
 	/* before the group's speed is known (the root then grants what is asked), a few packs a
 	 * member: each member's first jobs come from the pool, not from a request to the root each */
 	if (!rate)
@@ -479,12 +473,7 @@ static void sub_local(struct _tuccompi_ms *ms, const uint64_t req[MS_REQ_WORDS],
 			memset(grant, 0, MS_GRANT_WORDS * sizeof(uint64_t));
 			break;
 		}
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += (long)(MS_WAIT_S * 1e9);
-		ts.tv_sec += ts.tv_nsec / 1000000000;
-		ts.tv_nsec %= 1000000000;
-		pthread_cond_timedwait(&ms->cond, &ms->lock, &ts);
+		wait_a_while(ms);
 	}
 	int ask = sub_should_ask(ms);
 	pthread_mutex_unlock(&ms->lock);
@@ -494,7 +483,7 @@ static void sub_local(struct _tuccompi_ms *ms, const uint64_t req[MS_REQ_WORDS],
 
 /* A sub-master, at the set's start: the group's first positions asked for at once, its members'
  * packs taken as large as its own (@pack), so that their first requests find them there. */
-static void ms_prefetch(struct _tuccompi_ms *ms, uint64_t pack)
+void _tuccompi_ms_prefetch(struct _tuccompi_ms *ms, uint64_t pack)
 {
 	if (!ms->sub || !pack)
 		return;
@@ -538,18 +527,10 @@ static void ms_on_request(struct _tuccompi_recv *r, void *arg)
 	int answered = sub_take(ms, a.rank, req, a.grant);
 	if (!answered)
 	{
-		if (ms->npend == ms->pend_cap)
+		if (room((void **)&ms->pend, &ms->pend_cap, ms->npend, sizeof(*ms->pend)) < 0)
 		{
-			int cap = ms->pend_cap ? 2 * ms->pend_cap : 8;
-			struct ms_pending *p = realloc(ms->pend, (size_t)cap * sizeof(*p));
-			if (!p)
-			{
-				pthread_mutex_unlock(&ms->lock);
-				_tuccompi_link_stop_all(-ENOMEM, 1, "rank %d: out of memory in the MS sub-master", _tuccompi.rank);
-				return;
-			}
-			ms->pend = p;
-			ms->pend_cap = cap;
+			pthread_mutex_unlock(&ms->lock);
+			return;
 		}
 		struct ms_pending *p = &ms->pend[ms->npend++];
 		p->rank = a.rank;
@@ -742,12 +723,7 @@ static void wait_until(struct _tuccompi_ms *ms, int (*done)(const struct _tuccom
 {
 	while (!done(ms) && !_tuccompi_link_broken())
 	{
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += (long)(MS_WAIT_S * 1e9);
-		ts.tv_sec += ts.tv_nsec / 1000000000;
-		ts.tv_nsec %= 1000000000;
-		pthread_cond_timedwait(&ms->cond, &ms->lock, &ts);
+		wait_a_while(ms);
 	}
 }
 
@@ -825,182 +801,12 @@ int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequ
 	return 0;
 }
 
-
-/* ------------------------------------------------------------------ a rank's feeder */
-
-/* The paper's pack: a batch per CPU core, MK batches per GPU; with @take_max, the most tasks one
- * job of this rank takes at once (a unit that finds fewer runs a partial batch). */
-static uint64_t pack_target(const struct tuccompi_taskset *ts, uint64_t *take_max)
+double _tuccompi_ms_rtt(const struct _tuccompi_ms *ms)
 {
-	uint64_t t = 0, m = 0;
-	for (int k = 0; k < _tuccompi.nunits; k++)
-	{
-		const struct tuccompi_unit *u = &_tuccompi.units[k];
-		uint64_t b = 0;
-		if (_tuccompi.unit_failed[k])
-			continue;
-		if (u->kind == TUCCOMPI_UNIT_CPU && (ts->cl.where & STARPU_CPU))
-			t += b = ts->batch[TUCCOMPI_UNIT_CPU];
-		else if (u->kind == TUCCOMPI_UNIT_CUDA && (ts->cl.where & STARPU_CUDA))
-			t += (uint64_t)ts->mk * (b = ts->batch[TUCCOMPI_UNIT_CUDA]);
-		if (b > m)
-			m = b;
-	}
-	if (take_max)
-		*take_max = m;
-	return t;
+	return ms->comm_s > 0 && ms->nrequests ? ms->comm_s / (double)ms->nrequests : 0;
 }
 
-/* What this rank's units can do, from their measured task times: the seconds a job takes on the
- * faster kind of unit, averaged over the units of that kind (the luckiest core's mean would promise
- * its end too early); in *task_s the seconds per task of one worker of the fastest kind per task (a
- * GPU stream's job of 512 tasks counts 1/512 of its time per task); and in *capacity the tasks per
- * second all of them run when kept busy (each kind's workers that run at once, CPU cores and MK
- * streams per GPU, at their mean task time). All 0 until a job finished. The achieved rate is no
- * measure: units that waited for tasks lower it, and a mark computed from it keeps them waiting (one
- * task in hand per round trip, on a slow link). */
-static double unit_speeds(const struct tuccompi_taskset *ts, double *capacity, double *task_s)
+int _tuccompi_ms_answers_itself(const struct _tuccompi_ms *ms)
 {
-	double busy[2] = { 0, 0 }, best = 0;
-	uint64_t n[2] = { 0, 0 };
-	int at_once[2] = { 0, 0 };
-	for (int k = 0; k < _tuccompi.nunits; k++)
-	{
-		const struct tuccompi_unit *u = &_tuccompi.units[k];
-		int c = u->kind == TUCCOMPI_UNIT_CUDA;
-		for (int i = 0; i < u->nworkers; i++)
-		{
-			n[c] += atomic_load(&ts->worker_ntasks[u->workers[i]]);
-			busy[c] += 1e-9 * (double)atomic_load(&ts->worker_busy_ns[u->workers[i]]);
-		}
-		if (!_tuccompi.unit_failed[k] && (ts->cl.where & (c ? STARPU_CUDA : STARPU_CPU)))
-			at_once[c] += c ? (ts->mk < u->nworkers ? ts->mk : u->nworkers) : 1;
-	}
-	*capacity = *task_s = 0;
-	for (int c = 0; c < 2; c++)
-	{
-		if (!n[c] || busy[c] <= 0)
-			continue;
-		double per_task = busy[c] / (double)n[c];
-		double job = per_task * ts->batch[c ? TUCCOMPI_UNIT_CUDA : TUCCOMPI_UNIT_CPU];
-		if (best == 0 || job < best)
-			best = job;
-		if (*task_s == 0 || per_task < *task_s)
-			*task_s = per_task;
-		*capacity += at_once[c] * (double)n[c] / busy[c];
-	}
-	return best;
-}
-
-static void *feeder(void *arg)
-{
-	struct tuccompi_taskset *ts = arg;
-	struct _tuccompi_ms *ms = ts->ms;
-	uint64_t take_max;
-	const uint64_t target = pack_target(ts, &take_max);
-	uint64_t rest = ts->ntodo, low = target; /* ask when fewer than `low` tasks are in hand */
-	/* The least `low` may be: a job of the largest unit; on the master, the paper's pack. The
-	 * master's feeder is woken by a signal from the unit that took a task, not by a message: on
-	 * a busy node that takes a scheduler time slice, far more than MS_LOCAL_RTT_S, and a mark of
-	 * one job starved its units (their rate fell, the mark with it; tests/sched/mpi_policies on
-	 * a busy 2-core machine). Its grants cost no message, so it keeps the pack in hand. */
-	const uint64_t low_min = ms->upstream < 0 || ms->sub ? target : take_max;
-	/* TUCCOMPI_MS_ADAPT_RATE: MS_ADAPT_REQUESTS_PER_S for tests and comparisons (0: always) */
-	double adapt_rate;
-	if (_tuccompi_env_number("TUCCOMPI_MS_ADAPT_RATE", MS_ADAPT_REQUESTS_PER_S, 0, 1e12, &adapt_rate) < 0)
-		adapt_rate = MS_ADAPT_REQUESTS_PER_S; /* changed since tuccompi_init, which refused a bad value */
-	for (;;)
-	{
-		pthread_mutex_lock(&ts->lock);
-		ts->feed_low = low;
-		while (!ts->error && _tuccompi_ts_in_hand(ts) >= low)
-			pthread_cond_wait(&ts->cond, &ts->lock);
-		uint64_t want = ts->error ? 0 : low - _tuccompi_ts_in_hand(ts);
-		pthread_mutex_unlock(&ts->lock);
-		double rate, task_s, job_s = unit_speeds(ts, &rate, &task_s);
-		/* the master's own requests are function calls, but each still costs this thread a
-		 * wake-up: MS_LOCAL_RTT_S for a round trip, a horizon of MS_LOCAL_HORIZON_S */
-		double rtt = ms->comm_s > 0 && ms->nrequests ? ms->comm_s / (double)ms->nrequests : MS_LOCAL_RTT_S;
-		/* a remote rank's units go on taking tasks while the request travels: ask for what they
-		 * will take by the time the grant arrives too, so that it lands with `low` in hand. Asking
-		 * only for low - in hand let the grant land with a round trip's work less, and on a slow
-		 * link (5 ms round trips, 3.5 ms tasks) a rank of one core ran dry 7% of the time
-		 * (docs/apsp.md, emulated hosts) */
-		if (want && rate > 0 && ms->comm_s > 0)
-			want += (uint64_t)(rate * rtt + 0.5);
-		/* adaptive pack: enough for a horizon of round trips at the units' rate; the master
-		 * caps it by this rank's share of the speed */
-		uint64_t want_max = want;
-		if (want && ms->nrequests && rate > 0 && rate >= adapt_rate * (double)want)
-		{
-			double horizon = ms->comm_s > 0 ? MS_HORIZON_RTT * rtt : MS_LOCAL_HORIZON_S;
-			uint64_t adapt = (uint64_t)(rate * horizon);
-			if (adapt > want_max)
-				want_max = adapt;
-		}
-		/* the next request goes out while the units still have this much to start */
-		if (rate > 0)
-		{
-			low = (uint64_t)(rate * rtt * MS_PREFETCH_RTT + 0.5);
-			if (low < low_min)
-				low = low_min;
-		}
-		uint64_t first = 0, count = 0;
-		int ret = _tuccompi_injected(2)
-				  ? _tuccompi_error(-EIO, "request to the MS master failed (fault injected by TUCCOMPI_FAULT_INJECT)")
-				  : _tuccompi_ms_request(ms, want, want_max, rate, job_s, task_s, &first, &count, &rest);
-		if (ret == 0 && count)
-			ret = _tuccompi_ts_take(ts, first, count);
-		pthread_mutex_lock(&ts->lock);
-		ts->master_rest = (unsigned long)rest;
-		_tuccompi_ts_tell_remaining_locked(ts);
-		pthread_mutex_unlock(&ts->lock);
-		if (ret < 0 || count == 0)
-		{
-			/* After an error, still tell the master we stop (a request for nothing is
-			 * answered with nothing and counts as our stop), so it does not wait for us;
-			 * the lost tasks make tuccompi_wait() fail. */
-			if (ret < 0)
-			{
-				_tuccompi_ts_fail(ts, ret, "%s", tuccompi_last_error());
-				_tuccompi_ms_request(ms, 0, 0, 0, 0, 0, &first, &count, &rest);
-			}
-			pthread_mutex_lock(&ts->lock);
-			ts->feeding = 0;
-			ts->feed_low = 0;
-			pthread_cond_broadcast(&ts->cond);
-			pthread_mutex_unlock(&ts->lock);
-			return NULL;
-		}
-	}
-}
-
-int _tuccompi_ms_feed(struct tuccompi_taskset *ts)
-{
-	ts->ms = _tuccompi_ms_start(ts->ntodo, ts->policy->master, ts->serial,
-				    (ts->policy->flags & TUCCOMPI_POLICY_RANK_TAIL) != 0);
-	if (!ts->ms)
-		return _tuccompi_error(-ENOMEM, "cannot start the MS protocol");
-	uint64_t first, count, rest;
-	if (_tuccompi.nranks == 1)
-	{
-		/* One node: every task is this node's; units take them as they go. */
-		_tuccompi_ms_request(ts->ms, ts->ntodo, ts->ntodo, 0, 0, 0, &first, &count, &rest);
-		return _tuccompi_ts_take(ts, first, count);
-	}
-	ms_prefetch(ts->ms, pack_target(ts, NULL));
-	if (pack_target(ts, NULL) == 0)
-		/* No unit here can run it: a request for nothing is our stop. */
-		return _tuccompi_ms_request(ts->ms, 0, 0, 0, 0, 0, &first, &count, &rest);
-	ts->feeding = 1;
-	ts->feeder_started = 1;
-	if (pthread_create(&ts->feeder, NULL, feeder, ts) != 0)
-	{
-		ts->feeder_started = 0;
-		ts->feeding = 0;
-		/* still our stop, so that the master does not wait for us */
-		_tuccompi_ms_request(ts->ms, 0, 0, 0, 0, 0, &first, &count, &rest);
-		return _tuccompi_error(-EAGAIN, "cannot start the MS feeder thread");
-	}
-	return 0;
+	return ms->upstream < 0 || ms->sub;
 }

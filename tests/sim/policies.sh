@@ -30,21 +30,19 @@ for i in 1 2; do
 	STARPU_CALIBRATE=1 STARPU_NCPU=2 STARPU_NCUDA=0 "$real" "$tmp/g.tgb" --units cpu --sources random:96 -q \
 		-o "$tmp/real.csv" || { echo "FAIL: the real build's run"; exit 1; }
 done
-# 4 simulated nodes of that host, 100 Gbit/s and 2 us between them
-cat >"$tmp/net.xml" <<'XML'
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-<zone id="net" routing="Full">
-  <cluster id="c" prefix="node" suffix="" radical="0-3" speed="1Gf" bw="12.5GBps" lat="2us"/>
-</zone>
-</platform>
-XML
-printf 'node0\nnode1\nnode2\nnode3\n' >"$tmp/hosts"
+# NODES simulated nodes of that host, 100 Gbit/s and 2 us between them: NAME.xml, NAME.hosts
+platform() {
+	printf '%s\n' "<?xml version='1.0'?>" '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">' \
+		'<platform version="4.1">' '<zone id="net" routing="Full">' \
+		"  <cluster id=\"c\" prefix=\"node\" suffix=\"\" radical=\"0-$(($1 - 1))\" speed=\"1Gf\" bw=\"12.5GBps\" lat=\"2us\"/>" \
+		'</zone>' '</platform>' >"$tmp/$2.xml"
+	seq 0 $(($1 - 1)) | sed 's/^/node/' >"$tmp/$2.hosts"
+}
+platform 4 net
 fail=0
 for p in eq1 eq2 ms ms-tail; do
 	rm -f "$tmp/sim.csv"
-	STARPU_NCUDA=0 timeout 120 "$smpirun" -platform "$tmp/net.xml" -hostfile "$tmp/hosts" -np 4 \
+	STARPU_NCUDA=0 timeout 120 "$smpirun" -platform "$tmp/net.xml" -hostfile "$tmp/net.hosts" -np 4 \
 		"$sim" "$tmp/g.tgb" --units cpu --policy "$p" --sources random:96 --summary -o "$tmp/sim.csv" \
 		>"$tmp/$p.log" 2>&1
 	rc=$?
@@ -61,20 +59,11 @@ for i in 1 2; do # (the Brandes engine's CPU model, as above)
 	STARPU_CALIBRATE=1 STARPU_NCPU=2 STARPU_NCUDA=0 "$real" "$tmp/g.tgb" --units cpu --sources random:96 -q \
 		--betweenness "$tmp/real.npy" -o "$tmp/realb.csv" || { echo "FAIL: the real build's betweenness run"; exit 1; }
 done
-cat >"$tmp/net7.xml" <<'XML'
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-<zone id="net" routing="Full">
-  <cluster id="c" prefix="node" suffix="" radical="0-6" speed="1Gf" bw="12.5GBps" lat="2us"/>
-</zone>
-</platform>
-XML
-printf 'node0\nnode1\nnode2\nnode3\nnode4\nnode5\nnode6\n' >"$tmp/hosts7"
+platform 7 net7
 for p in ms ms-tail; do
 	rm -f "$tmp/sim.csv" "$tmp/sim.npy"
 	STARPU_NCUDA=0 TUCCOMPI_MS_GROUP=3 TUCCOMPI_SIM_MSG_US=100 TUCCOMPI_END_LOG=1 timeout 120 "$smpirun" \
-		-platform "$tmp/net7.xml" -hostfile "$tmp/hosts7" -np 7 "$sim" "$tmp/g.tgb" --units cpu --policy "$p" \
+		-platform "$tmp/net7.xml" -hostfile "$tmp/net7.hosts" -np 7 "$sim" "$tmp/g.tgb" --units cpu --policy "$p" \
 		--sources random:96 --summary --betweenness "$tmp/sim.npy" -o "$tmp/sim.csv" >"$tmp/$p-7.log" 2>&1
 	rc=$?
 	subs=$(grep -c "MS sub-master of ranks" "$tmp/$p-7.log")
