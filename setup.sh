@@ -4,9 +4,11 @@
 #   1. installs the build dependencies from Debian's packages (needs root and the Debian mirror);
 #   2. builds StarPU 1.3.10 from Debian's source package, with CUDA (when nvcc is found), FxT and
 #      StarPU-MPI, patched for CUDA 13 (patches/starpu-1.3.10/), into a prefix inside this checkout;
-#   3. configures and builds this project against it.
+#   3. configures and builds this project against it;
+#   4. runs the tool's demo (apps/apsp/tuccompi-apsp without arguments: shortest paths from 256
+#      sources of a generated graph on every CPU core and GPU of this machine), unless --no-demo.
 #
-# Each step is skipped when already done: a second run takes seconds.
+# Steps 1-3 are skipped when already done: a second run takes seconds.
 # Run ./setup.sh --help for the options.
 set -eEuo pipefail
 
@@ -27,6 +29,7 @@ starpu_given=""
 jobs=$(nproc 2>/dev/null || echo 2)
 skip_deps=0
 skip_build=0
+demo=1
 cuda=auto
 simgrid=no
 action=build
@@ -45,6 +48,8 @@ Builds everything libtuccompi-starpu needs, then the project itself.
                         (it should have CUDA, FxT and MPI; skips steps 1 and 2)
   --no-deps             do not call apt-get (the Debian packages are already there)
   --no-build            stop after StarPU; do not configure/build the project
+  --no-demo             do not run the tool's demo at the end (apps/apsp/tuccompi-apsp without
+                        arguments: 256 sources of a generated graph on every unit, a few seconds)
   --without-cuda        build StarPU and the project without CUDA even if nvcc is found
   --without-fxt         build StarPU without FxT (default prefix .deps/starpu-nofxt): no traces,
                         about 1 us less CPU per task (docs/traces.md, "FxT build without a trace")
@@ -78,6 +83,7 @@ while [ $# -gt 0 ]; do
 	--with-starpu=*) starpu_given=${1#*=} ;;
 	--no-deps) skip_deps=1 ;;
 	--no-build) skip_build=1 ;;
+	--no-demo) demo=0 ;;
 	--without-cuda) cuda=no ;;
 	--without-fxt) fxt=no ;;
 	--simgrid) simgrid=yes ;;
@@ -348,7 +354,17 @@ build_project() {
 	fi
 	say "make -j$jobs"
 	make -j"$jobs" >.deps/make.log 2>&1 || { tail -n 30 .deps/make.log; die "build failed (log: .deps/make.log)"; }
-	say "built. Next: make check (the tests); make install (into $(sed -n 's/^prefix = //p' Makefile); see README)"
+	say "built"
+}
+
+# ------------------------------------------------------------------ 4. the demo
+# The tool's demo, so that a first run shows the build working on this machine's units.
+run_demo() {
+	say "demo: apps/apsp/tuccompi-apsp (256 sources of a generated graph on every CPU core and GPU; --no-demo skips it)"
+	local rc=0
+	timeout 300 apps/apsp/tuccompi-apsp || rc=$?
+	[ "$rc" = 0 ] || die "the demo failed (exit $rc): the project is built, but its tool does not run here.
+  The output above says why; ./setup.sh --no-demo skips the demo (README: Reporting problems)."
 }
 
 # The simulated build (--simgrid) in build-simgrid/: a copy of the sources (this tree may hold the
@@ -404,5 +420,8 @@ else
 fi
 if [ "$skip_build" = 1 ]; then :
 elif [ "$simgrid" = yes ]; then build_simgrid_project "$sp"
-else build_project "$sp"
+else
+	build_project "$sp"
+	[ "$demo" = 0 ] || run_demo
+	say "Next: make check (the tests); make install (into $(sed -n 's/^prefix = //p' Makefile); see README)"
 fi

@@ -1,4 +1,4 @@
-/* bench/bench_batched: throughput of the batched GPU SSSP engine (codelets/sssp/batch_gpu.h).
+/* bench/bench_batched: throughput of the batched GPU SSSP engine (codelets/sssp/batched/batch_gpu.h).
  *
  * Loads or generates a graph, copies it and its transpose to the GPU once, then for every
  * (lanes, delta, streams, share) asked for runs K batches of N sources on S host threads, each with
@@ -35,8 +35,8 @@
 #include <pthread.h>
 #include <tuccompi_cuda.h>
 
-#include "batch_gpu.h"
-#include "batch_gpu_logic.h"
+#include "batched/batch_gpu.h"
+#include "batched/batch_gpu_logic.h"
 #include "bench.h"
 #include "sssp.h"
 

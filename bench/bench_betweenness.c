@@ -21,9 +21,9 @@
 #include <inttypes.h>
 #include <math.h>
 
-#include "batch_gpu.h"
+#include "batched/batch_gpu.h"
 #include "bench.h"
-#include "brandes.h"
+#include "brandes/brandes.h"
 #include "sssp.h"
 
 struct opts

@@ -25,13 +25,13 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "ch.h"
-#include "phast.h"
+#include "phast/ch.h"
+#include "phast/phast.h"
 #include "sssp.h"
 #ifdef SSSP_WITH_CUDA
 #include <cuda_runtime_api.h>
 
-#include "phast_gpu.h"
+#include "phast/phast_gpu.h"
 #endif
 
 static void usage(void)

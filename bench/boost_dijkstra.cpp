@@ -2,8 +2,8 @@
  * run, with every distance compared:
  *   (a) the Boost Graph Library's dijkstra_shortest_paths_no_color_map on a
  *       compressed_sparse_row_graph built from the same CSR (the baseline);
- *   (b) the plug-in's heap Dijkstra (sssp_dijkstra, codelets/sssp/dijkstra.c);
- *   (c) the bucket-queue engine (sssp_cpu_run, codelets/sssp/sssp_cpu.c) as it configures itself for
+ *   (b) the plug-in's heap Dijkstra (sssp_dijkstra, codelets/sssp/crauser/dijkstra.c);
+ *   (c) the bucket-queue engine (sssp_cpu_run, codelets/sssp/cpu/sssp_cpu.c) as it configures itself for
  *       the graph, and with --variants also: without its pipeline (plain), forced to Dial's buckets or
  *       to the radix heap, renumbered or not.
  * Sources are taken in turn (a, b, c for source 1, then source 2, ...) so that drifts of a shared
@@ -32,8 +32,8 @@
 #include <vector>
 
 #include "bench.h"
+#include "cpu/sssp_cpu.h"
 #include "sssp.h"
-#include "sssp_cpu.h"
 
 namespace
 {

@@ -13,13 +13,28 @@
 # The simulated runs have simulation/run.sh's MSG_US (StarPU-MPI's time per message).
 # Nothing is computed (TUCCOMPI_SIM_COMPUTE=0): stand-in graphs of 131,072 vertices (the models carry
 # the 1M graphs' times). Writes OUTDIR/validate.csv and prints a Markdown table: measured, simulated,
-# error (also OUTDIR/summary.md; the stand-ins and logs go to CACHE, default OUTDIR/cache). Environment: MODELS (default simulation/models/h200), MEASURED (default MODELS/measured.txt: lines
-# "meas-GRAPH-CONFIG-POLICY-REP RATE", GRAPH r1m or road1m), GRAPHTOOL, APP (the real build's, for the
-# stand-ins and PHAST's hierarchy).
+# error; the stand-ins and logs go to CACHE (default OUTDIR/cache). Environment: MODELS (default
+# simulation/models/h200), MEASURED (default MODELS/measured.txt: lines "meas-GRAPH-CONFIG-POLICY-REP
+# RATE", GRAPH r1m or road1m), GRAPHTOOL, APP (the real build's, for the stand-ins and PHAST's
+# hierarchy). TABLE_ONLY=1: only the table of an earlier OUTDIR/validate.csv.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: sim_validate.sh OUTDIR}
 mkdir -p "$out"
+csv=$out/validate.csv
+table() {
+	echo "| run | sources | measured | simulated | error |"
+	echo "|---|---|---|---|---|"
+	awk -F, 'NR > 1 {
+		c = $4 == "gpu" ? "GPU alone" : ($4 == "all" ? "every unit" : "every unit on 2 ranks")
+		printf "| %s 1M, %s, %s, %s | %\047d | %\047.1f | %\047.1f | %s |\n", $2 == "random" ? "random" : "road-like", $3, c, $5, $6, $7, $8, $9
+	}' "$csv"
+}
+if [ "${TABLE_ONLY:-0}" = 1 ]; then
+	[ -s "$csv" ] || { echo "sim_validate.sh: no $csv" >&2; exit 1; }
+	table
+	exit 0
+fi
 models=${MODELS:-$here/simulation/models/h200}
 meas=${MEASURED:-$models/measured.txt}
 [ -s "$meas" ] || { echo "sim_validate.sh: no $meas (install a calibration: simulation/README.md)" >&2; exit 1; }
@@ -32,7 +47,6 @@ for g in random road; do
 done
 [ -s "$cache/road.ch" ] ||
 	"$real_app" "$cache/road.tgb" --engine phast --ch-cache "$cache/road.ch" --units cpu --sources random:16 -q || exit 1
-csv=$out/validate.csv
 echo "run,graph,engine,config,policy,sources,measured,simulated,error" >"$csv"
 while read -r name rate _; do
 	# meas-GRAPH-CONFIG-POLICY-REP, where POLICY may hold a dash (ms-tail)
@@ -66,12 +80,5 @@ while read -r name rate _; do
 	err=$(awk -v m="$rate" -v s="$sim" 'BEGIN {printf "%+.1f%%", 100 * (s - m) / m}')
 	echo "$name,$g,$e,$config,$policy,$k,$rate,$sim,$err" >>"$csv"
 done <"$meas"
-{
-	echo "| run | sources | measured (H200) | simulated | error |"
-	echo "|---|---|---|---|---|"
-	awk -F, 'NR > 1 {
-		c = $4 == "gpu" ? "GPU alone" : ($4 == "all" ? "every unit" : "every unit on 2 ranks")
-		printf "| %s 1M, %s, %s, %s | %d | %.1f | %.1f | %s |\n", ($2 == "random" ? "random" : "road-like"), $3, c, $5, $6, $7, $8, $9
-	}' "$csv"
-} | tee "$out/summary.md"
+table
 echo "SIMULATED column: models $models ($(head -2 "$models/node.txt" | tr '\n' ' ')); $csv"

@@ -81,9 +81,11 @@ struct tuccompi_conf
 	/** Stream workers StarPU creates per GPU; SETMK may choose any MK up to it.
 	 *  0: $TUCCOMPI_MK_MAX, else max(mk, 4). */
 	int mk_max;
-	/** CPU workers per node; -1: StarPU's default (all cores not driving a GPU). */
+	/** CPU workers of this rank; -1: StarPU's default (all cores not driving a GPU); 0: no CPU
+	 *  unit, GPUs only (then tuccompi_init() returns -ENODEV on a node without a GPU). StarPU's
+	 *  STARPU_NCPU, when set, wins over it. */
 	int ncpus;
-	/** CUDA devices per node; -1: all. */
+	/** CUDA devices of this rank; -1: all; 0: CPU cores only. STARPU_NCUDA, when set, wins. */
 	int ncuda;
 	/** Use MPI: 1 yes, 0 no, -1 (default): when launched by mpirun/mpiexec. */
 	int use_mpi;
@@ -128,8 +130,8 @@ TUCCOMPI_API int tuccompi_mpi_active(void);
  *  (its CPU workers and its GPUs' host threads) poll for tasks, so that a task starts at once; they
  *  also take whole cores from this process's other threads. Between tuccompi_host_work_begin() and
  *  its tuccompi_host_work_end() they sleep instead, for host work that wants every core (building an
- *  index on all cores, parsing on several threads; the APSP case study's contraction hierarchy built
- *  twice as fast so, docs/apsp.md). Tasks submitted meanwhile wait until the end, so a program must
+ *  index on all cores, parsing on several threads: with the workers polling, such work gets only the
+ *  cores they leave). Tasks submitted meanwhile wait until the end, so a program must
  *  not wait for its tasks (tuccompi_wait()) in between. Calls nest (the workers wake at the last
  *  end); from one thread; local to this process; outside tuccompi_init() .. tuccompi_finalize() they
  *  do nothing, and tuccompi_finalize() ends any left. */
@@ -186,8 +188,8 @@ TUCCOMPI_API int tuccompi_unit_memory(enum tuccompi_unit_kind kind, uint64_t *to
 /** Register host memory that GPU plug-ins will write, e.g. a task set's results before
  *  tuccompi_parallel(), so that they copy into it by DMA (StarPU's starpu_memory_pin():
  *  cudaHostRegister). The library registers large results itself for a set's life
- *  (tuccompi_taskset_desc::results); registering them here, once, takes that cost (about 25 ms
- *  per GB) out of the set's time and lets several sets share it. Returns 1 when the memory is
+ *  (tuccompi_taskset_desc::results); registering them here, once, takes that cost (it grows with
+ *  the bytes registered) out of the set's time and lets several sets share it. Returns 1 when the memory is
  *  registered, 0 when there is nothing to do (no GPU on this node, StarPU's pinning off),
  *  -EINVAL for a NULL or empty range, -EIO when CUDA refuses. Undo with tuccompi_memory_unpin()
  *  before freeing the memory. */
@@ -218,8 +220,8 @@ struct tuccompi_task;
 
 /** A plug-in implementation: solves the task @p task. @p arg is tuccompi_taskset_desc::arg.
  *  A CUDA implementation runs on a host thread of its own, launches on
- *  tuccompi_task_stream() and must have finished its device work when it returns
- *  (tuccompi_gpu_sync()). */
+ *  tuccompi_gpu_stream() (<tuccompi_cuda.h>; GPULAUNCH does) and must have finished its device
+ *  work when it returns (GPUSYN, tuccompi_gpu_sync()). */
 typedef void (*tuccompi_plugin_func)(struct tuccompi_task *task, void *arg);
 
 /** Several tasks of one task set run by one call (see tuccompi_plugin::cpu_batch). Opaque. */
@@ -243,9 +245,16 @@ struct tuccompi_plugin
 	tuccompi_plugin_func cuda;
 	/** Bytes of result each task writes through tuccompi_task_result() (may be 0). */
 	size_t result_size;
-	/** PARLLMK: per-task private workspaces, allocated in the memory of the unit that
-	 *  runs the task (device memory on a GPU) and never shared between tasks running
-	 *  at the same time. Sizes in bytes, each at least 1. */
+	/** PARLLMK: private workspaces of workspace_size[k] bytes (each at least 1), in the memory of
+	 *  the unit that runs the job (device memory on a GPU): one per StarPU worker (each of a GPU's
+	 *  MK stream workers has its own), so no two tasks running at once share one; the tasks of a
+	 *  batch, run by one call, share it. The same sizes serve every kind of unit: a plug-in whose
+	 *  CPU and CUDA code need different sizes gives the larger (a batch implementation: enough for
+	 *  its batch_max). They are not initialised, by the library or by StarPU (STARPU_SCRATCH): a
+	 *  worker's first job finds whatever the allocator gave (fresh device memory, or a buffer StarPU
+	 *  freed and keeps for reuse), a later one usually what the worker's last job of the set left;
+	 *  a plug-in that needs zeros clears them itself (memset, or cudaMemsetAsync on
+	 *  tuccompi_gpu_stream()). */
 	size_t workspace_size[TUCCOMPI_MAX_WORKSPACES];
 	/** Number of entries used in workspace_size (the first nworkspaces). */
 	unsigned nworkspaces;
@@ -280,9 +289,13 @@ TUCCOMPI_API int tuccompi_task_worker(const struct tuccompi_task *task);
 TUCCOMPI_API enum tuccompi_unit_kind tuccompi_task_unit_kind(const struct tuccompi_task *task);
 
 /** Report that the task could not be computed on this unit (e.g. a CUDA error): the plug-in
- *  returns after this call and the runtime runs the task again on another unit; a GPU that
- *  fails is taken out of the task set with a warning (its tasks go to other GPUs, or to CPU
- *  cores). Failing on every kind of unit fails the set with this message. printf-like. */
+ *  returns after this call. When the cause passes (the unit still works: for a GPU the library
+ *  checks that its context takes a memset on the worker's stream) the job runs again at once on
+ *  the same unit, up to TUCCOMPI_RETRIES_UNIT times per unit and TUCCOMPI_RETRIES_SET times per rank
+ *  in a task set; otherwise the unit is taken out with a warning saying why (a sticky failure: for
+ *  the rest of the run; repeated failures or spent retries: for the rest of the set, the next set
+ *  tries it again) and its tasks run on other units. Failing on every unit fails the set with this
+ *  message. printf-like. */
 TUCCOMPI_API void tuccompi_task_fail(struct tuccompi_task *task, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -396,8 +409,8 @@ extern TUCCOMPI_API const struct tuccompi_policy tuccompi_policy_ms_tail;
 /** Policy by name: "eq1", "eq2", "ms", "ms-tail" (also "ms_tail"), or a StarPU built-in local
  *  policy name ("eager", "lws", "dmda", ...; tasks are spread over ranks like EQ1). StarPU's
  *  model-based policies (dmda, ...) need calibrated performance models: with fresh models they
- *  spend the first tasks calibrating, which can make a whole set many times slower than ms
- *  (docs/apsp.md); run a calibration set first (STARPU_CALIBRATE=1) or use ms.
+ *  spend the first tasks calibrating, which can make a whole set many times slower than ms;
+ *  run a calibration set first (STARPU_CALIBRATE=1) or use ms.
  *  Returns NULL (and sets tuccompi_last_error()) for an unknown name. */
 TUCCOMPI_API const struct tuccompi_policy *tuccompi_policy_by_name(const char *name);
 
@@ -451,14 +464,14 @@ struct tuccompi_reduce
 /** The buffer the task adds its contribution into: the partial buffer of the StarPU worker that runs
  *  it, tuccompi_reduce::size bytes, started from init when the worker first asks, in the memory of the
  *  unit (host memory on a CPU core; device memory of the GPU for a CUDA implementation, which adds
- *  into it with kernels on tuccompi_task_stream()). Tasks of one worker run one at a time, so no two
+ *  into it with kernels on tuccompi_gpu_stream()). Tasks of one worker run one at a time, so no two
  *  tasks use one buffer at once; the tasks of one batch share it. NULL (and tuccompi_last_error()
  *  says why) when the set has no reduction or there was no memory for it: fail the task then.
  *
  *  Ask for it only once the task's contribution is certain: a job that asked and then fails
  *  (tuccompi_task_fail(), a CUDA error after the job) cannot be taken back out of the partial sums,
- *  so its set fails with that reason on every rank instead of moving the job to another unit, which
- *  it does for jobs that never asked. */
+ *  so its set fails with that reason on every rank instead of running the job again, which it does
+ *  for jobs that never asked. */
 TUCCOMPI_API void *tuccompi_task_reduce_buffer(struct tuccompi_task *task);
 
 /** tuccompi_reduce::combine for arrays of double: element-wise sum (see above about its order). */
@@ -695,7 +708,8 @@ struct tuccompi_taskset_stats
 	double local_s;       /**< PARALLEL to the end of this rank's last task */
 	double comm_s;        /**< time this rank spent in cross-node messages (not waiting) */
 	uint64_t nrequests;   /**< MS: requests this rank sent to the master */
-	uint64_t retried;     /**< tasks this rank ran again after a unit failed them (tuccompi_task_fail) */
+	uint64_t retried;     /**< tasks this rank ran again after a unit failed them (tuccompi_task_fail), on
+				   the same unit or another */
 	uint64_t resumed;     /**< tasks whose results came from the resume journal */
 	int nunits;           /**< entries in units[] over all ranks */
 	const struct tuccompi_unit_stats *units;

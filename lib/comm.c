@@ -11,9 +11,12 @@
  * trees (below): log2(n) steps from every rank to the root and back. */
 #include "link.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* The library's collective calls, for headers and messages. */
 static const char *const coll_names[] = {
@@ -717,4 +720,140 @@ void tuccompi_abort(int code)
 		MPI_Abort(MPI_COMM_WORLD, code);
 #endif
 	exit(code);
+}
+
+/* ------------------------------------------------------------------ the launcher after a lost peer */
+
+/* Open MPI's mpirun gives up on a daemon (orted) it cannot reach only when TCP gives up on their
+ * connection (net.ipv4.tcp_retries2; tcp(7): about 15 minutes by default), and a daemon on a host
+ * cut off waits as long for mpirun; neither listens to the ranks' heartbeats. So a rank whose layer
+ * stopped for a lost or stuck peer leaves a watchdog behind: a shell that waits for the rank to
+ * end, gives the launcher's process of this host (the orted, or mpirun for the ranks it started
+ * itself) WATCH_GRACE_S seconds to end by itself, and ends it only once it is seen waiting for a
+ * host: a TCP connection of its with data unacknowledged and retransmitted. A launcher that
+ * reaches every host ends the job first (or ends later by itself), and the watchdog just ends. An
+ * orted gets SIGTERM (it cleans its session folder); mpirun, SIGKILL (asked twice to end while it
+ * aborts, it may crash on the way), then its session folder is removed and its children (its ssh
+ * sessions to the hosts, which wait as long as it would) get SIGTERM. The watchdog writes to no
+ * pipe of the launcher's (a daemon waits for their ends before it counts a rank as ended): its line
+ * goes into the rank's account (@log) and onto mpirun's own stderr.
+ * Positional parameters: rank pid and start time, launcher pid and start time, its kind, the
+ * grace in centiseconds, its session folder ("" : none to remove), the account, the line. */
+#define WATCH_GRACE_S 2
+static const char watch_sh[] =
+	"r=$1 rs=$2 d=$3 ds=$4 kind=$5 cs=$6 sd=$7 log=$8 msg=$9\n"
+	/* builtins in the loops (a loaded host starts processes slowly). up PID START: that process,
+	 * not a zombie; now: the time since boot in centiseconds; stuck: $d has a TCP connection with
+	 * its retransmission timer on and a segment retransmitted (/proc/net/tcp: tr 01, retrnsmt) */
+	"up() { [ -r /proc/$1/stat ] && read -r s </proc/$1/stat || return 1; s=${s##*\") \"}; w=$2; set -- $s; "
+	"[ \"$1\" != Z ] && [ \"${20}\" = \"$w\" ]; }\n"
+	"now() { read -r t x </proc/uptime; t=${t%.*}${t#*.}; }\n"
+	"stuck() { i=' '; for w in $(ls -l /proc/$d/fd 2>/dev/null); do case $w in socket:\\[*\\]) w=${w#socket:?}; i=\"$i${w%?} \";; "
+	"esac; done; for f in /proc/$d/net/tcp /proc/$d/net/tcp6; do [ -r $f ] || continue; "
+	"while read -r x x x x x tr rt x x n x; do case $tr in 01:*) [ $rt != 00000000 ] && case $i in *\" $n \"*) "
+	"return 0;; esac;; esac; done <$f; done; return 1; }\n"
+	"while up $r $rs; do sleep 0.2; done\n"
+	"now; end=$((t + cs)); while now && [ $t -lt $end ]; do up $d $ds || exit 0; sleep 0.2; done\n"
+	"until stuck; do up $d $ds || exit 0; sleep 0.5; done\n"
+	"[ -n \"$log\" ] && printf '%s\\n' \"$msg\" >>\"$log\"\n"
+	"if [ $kind = orted ]; then kill -TERM $d; now; end=$((t + 500)); while up $d $ds && now && [ $t -lt $end ]; do sleep 0.2; done\n"
+	/* on mpirun's stderr unless a file (a write there lands under the next through mpirun's offset) */
+	"elif [ ! -f /proc/$d/fd/2 ]; then printf '%s\\n' \"$msg\" >>/proc/$d/fd/2; fi\n"
+	"up $d $ds || exit 0\n"
+	"k=; for f in /proc/[0-9]*/stat; do [ -r $f ] && read -r s <$f || continue; s=${s##*\") \"}; set -- $s; "
+	"[ \"$2\" = $d ] && f=${f#/proc/} && k=\"$k ${f%/stat}\"; done\n"
+	"kill -KILL $d; kill -TERM $k; sleep 0.2; [ -n \"$sd\" ] && rm -rf \"$sd\" && rmdir \"${sd%/*}\"\n";
+
+/* /proc/PID/stat: the command's name, the parent, the start time (clock ticks since boot). */
+static int proc_stat(pid_t pid, char *comm, size_t comm_len, pid_t *ppid, unsigned long long *start)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *l = strchr(buf, '('), *r = strrchr(buf, ')');
+	int pp;
+	if (!l || !r || r < l ||
+	    sscanf(r + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &pp, start) != 2)
+		return -1;
+	snprintf(comm, comm_len, "%.*s", (int)(r - l - 1), l + 1);
+	*ppid = pp;
+	return 0;
+}
+
+void _tuccompi_launcher_watch(const char *log)
+{
+	const double grace = WATCH_GRACE_S;
+	static int watched;
+	if (watched++ || !getenv("OMPI_COMM_WORLD_RANK"))
+		return; /* once; under Open MPI's launcher only */
+	char comm[64], kind[8] = "";
+	pid_t me = getpid(), d = getppid(), pp;
+	unsigned long long my_start, d_start = 0;
+	if (proc_stat(me, comm, sizeof(comm), &pp, &my_start) < 0)
+		return;
+	/* the nearest ancestor that is Open MPI's (a script may stand between) */
+	for (int depth = 0; depth < 4 && d > 1 && !kind[0]; depth++)
+	{
+		if (proc_stat(d, comm, sizeof(comm), &pp, &d_start) < 0)
+			return;
+		if (!strcmp(comm, "orted"))
+			snprintf(kind, sizeof(kind), "orted");
+		else if (!strcmp(comm, "mpirun") || !strcmp(comm, "mpiexec") || !strcmp(comm, "orterun"))
+			snprintf(kind, sizeof(kind), "mpirun");
+		else
+			d = pp;
+	}
+	if (!kind[0])
+		return;
+	/* its session folder: TOP/ompi.HOST.UID/{pid.PID,jf.N} (removed only after a SIGKILL) */
+	const char *sd = getenv("OMPI_MCA_orte_jobfam_session_dir"), *top = getenv("OMPI_MCA_orte_top_session_dir");
+	const char *base = sd ? strrchr(sd, '/') : NULL;
+	if (!sd || !top || !base || strncmp(sd, top, strlen(top)) != 0 || sd[strlen(top)] != '/' ||
+	    (strncmp(base, "/pid.", 5) != 0 && strncmp(base, "/jf.", 4) != 0))
+		sd = "";
+	char a_r[24], a_rs[24], a_d[24], a_ds[24], a_cs[16], msg[512];
+	snprintf(a_r, sizeof(a_r), "%d", (int)me);
+	snprintf(a_rs, sizeof(a_rs), "%llu", my_start);
+	snprintf(a_d, sizeof(a_d), "%d", (int)d);
+	snprintf(a_ds, sizeof(a_ds), "%llu", d_start);
+	snprintf(a_cs, sizeof(a_cs), "%d", (int)(grace * 100));
+	if (!strcmp(kind, "orted"))
+		snprintf(msg, sizeof(msg),
+			 "[tuccompi %d/%d] Open MPI's daemon on this host (orted, pid %d) had not ended %.0f s after rank %d "
+			 "(pid %d) and waits for a host it cannot reach as long as TCP retransmits; ended it",
+			 _tuccompi.rank, _tuccompi.nranks, (int)d, grace, _tuccompi.rank, (int)me);
+	else
+		snprintf(msg, sizeof(msg),
+			 "[tuccompi %d/%d] %s (pid %d) had not ended %.0f s after rank %d (pid %d) and waits for a host it "
+			 "cannot reach as long as TCP retransmits (net.ipv4.tcp_retries2, about 15 minutes by default); ended it",
+			 _tuccompi.rank, _tuccompi.nranks, comm, (int)d, grace, _tuccompi.rank, (int)me);
+	char *argv[] = { "/bin/sh", "-c", (char *)watch_sh, "tuccompi-watch", a_r, a_rs, a_d, a_ds, kind, a_cs,
+			 (char *)sd, (char *)(log ? log : ""), msg, NULL };
+	long maxfd = sysconf(_SC_OPEN_MAX);
+	if (maxfd < 0 || maxfd > 65536)
+		maxfd = 65536;
+	pid_t c = fork();
+	if (c == 0)
+	{
+		/* only async-signal-safe calls here: the other threads are gone */
+		int fd = open("/dev/null", O_RDWR);
+		if (fd >= 0)
+		{
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+#ifdef SYS_close_range
+		if (syscall(SYS_close_range, 3u, ~0u, 0u) != 0)
+#endif
+			for (long k = 3; k < maxfd; k++)
+				close((int)k);
+		execv("/bin/sh", argv);
+		_exit(127);
+	}
 }

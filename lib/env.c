@@ -76,6 +76,16 @@ int _tuccompi_env_int(const char *name, int min, int max, int *out)
 	return 1;
 }
 
+int _tuccompi_env_retries(unsigned *per_unit, unsigned *per_set)
+{
+	int u = 2, s = 16, ret; /* the defaults the README gives */
+	if ((ret = _tuccompi_env_int("TUCCOMPI_RETRIES_UNIT", 0, 1000000, &u)) >= 0)
+		ret = _tuccompi_env_int("TUCCOMPI_RETRIES_SET", 0, 1000000, &s);
+	*per_unit = (unsigned)u; /* the default where a value is refused */
+	*per_set = (unsigned)s;
+	return ret < 0 ? ret : 0;
+}
+
 /* The on/off variables of the library (the TUCCOMPI_SIM_* ones are read by the simulated build only). */
 static const char *const flags[] = { "TUCCOMPI_VERBOSE",    "TUCCOMPI_NODE_SPLIT", "TUCCOMPI_END_LOG",
 				     "TUCCOMPI_SIM_COMPUTE", "TUCCOMPI_SIM_NO_GPU", "TUCCOMPI_SIM_NOGPU_ODD" };
@@ -108,6 +118,9 @@ int _tuccompi_env_check(void)
 	size_t bytes;
 	if ((ret = tuccompi_pin_results_min(&bytes)) < 0 || (ret = _tuccompi_pin_shared_min(&bytes)) < 0)
 		return ret;
-	long at[4];
-	return _tuccompi_inject_parse(env_value("TUCCOMPI_FAULT_INJECT"), at);
+	unsigned per_unit, per_set;
+	if ((ret = _tuccompi_env_retries(&per_unit, &per_set)) < 0)
+		return ret;
+	struct _tuccompi_inject in;
+	return _tuccompi_inject_parse(env_value("TUCCOMPI_FAULT_INJECT"), &in);
 }

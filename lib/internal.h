@@ -6,7 +6,8 @@
  *   link.c      the 1st layer's transport: StarPU-MPI messages, heartbeats, abort notices
  *   comm.c      the 1st layer's collectives on those messages (each also an agreement on errors)
  *   ms_ranks.c  the MS protocol, both halves: the master's server and a rank's feeder
- *   policy.c    policies by name, the StarPU scheduling contexts that run them
+ *   policy.c    the library's policies (one table), by name and by what they do; the StarPU
+ *               scheduling contexts that run them
  *   plugin.c    the deployment level: task/batch accessors, the codelet, jobs, shared data
  *   parallel.c  PARALLEL: a task set cut into jobs and submitted
  *   syn.c       SYN: waiting, gathering results and statistics
@@ -14,8 +15,9 @@
  *   stats.c, summary.c   statistics and the run summary
  *   trace.c     FxT traces -> paje.trace
  *   tune*.c     the tuning layer
- * The core includes nothing of schedulers/: it reaches the policies through their public structs
- * (tuccompi_policy_eq1, ... in <tuccompi.h>), and they reach it through <tuccompi_sched.h>. */
+ * The core includes nothing of schedulers/: it reaches the policies only through policy.c's table
+ * of their public structs (tuccompi_policy_eq1, ... in <tuccompi.h>) and the structs' fields and
+ * flags, never by name, and they reach it through <tuccompi_sched.h>. */
 #ifndef TUCCOMPI_INTERNAL_H
 #define TUCCOMPI_INTERNAL_H
 
@@ -38,11 +40,27 @@
 
 /* ---------------------------------------------------------------- errors and messages (error.c) */
 
-/* Record a one-line message for tuccompi_last_error() and return err (negative errno). */
+/* The library's one carrier of a failure: its error (a negative errno; 0: none) and its one line
+ * (what, where, how to fix). Each thread has one (tuccompi_last_error()); a failed job, a task set
+ * and a GPU launch carry one from the thread that met the failure to the one that reports it. */
+#define TUCCOMPI_FAIL_MSG 1024
+struct _tuccompi_fail
+{
+	int err;
+	char msg[TUCCOMPI_FAIL_MSG];
+};
+/* Record a failure in @f unless it holds one already (the first reason is the one to tell); an
+ * @err that is not negative is recorded as -EIO. Returns @f's error. Not locked: the caller keeps
+ * writers apart. */
+TUCCOMPI_INTERNAL int _tuccompi_fail_set(struct _tuccompi_fail *f, int err, const char *fmt, ...) TUCCOMPI_PRINTF(3, 4);
+TUCCOMPI_INTERNAL int _tuccompi_fail_vset(struct _tuccompi_fail *f, int err, const char *fmt, va_list ap);
+/* @f's failure, made this thread's last error: returns its error (0 when @f holds none). */
+TUCCOMPI_INTERNAL int _tuccompi_fail_raise(const struct _tuccompi_fail *f);
+
+/* Record a one-line message as this thread's last error (tuccompi_last_error()) and return err
+ * (negative errno). */
 TUCCOMPI_INTERNAL int _tuccompi_error(int err, const char *fmt, ...) TUCCOMPI_PRINTF(2, 3);
 TUCCOMPI_INTERNAL void _tuccompi_clear_error(void);
-/* Set this thread's last error to a message made elsewhere (another thread's). */
-TUCCOMPI_INTERNAL int _tuccompi_error_set(int err, const char *msg);
 /* Informational line, prefixed with the rank (unless quiet). */
 TUCCOMPI_INTERNAL void _tuccompi_log(const char *fmt, ...) TUCCOMPI_PRINTF(1, 2);
 /* Warning: printed even when quiet (something was lost or changed behind the user's back). */
@@ -52,6 +70,9 @@ TUCCOMPI_INTERNAL void _tuccompi_warn(const char *fmt, ...) TUCCOMPI_PRINTF(1, 2
 
 /* Seconds on a monotonic clock (the library's only clock). */
 TUCCOMPI_INTERNAL double _tuccompi_now(void);
+/* The deadline @s seconds (>= 0) from now, as pthread_cond_timedwait takes it (on its clock). */
+struct timespec;
+TUCCOMPI_INTERNAL void _tuccompi_abstime(double s, struct timespec *ts);
 
 /* Write a file atomically: open a temporary file beside @path (returned open for writing in
  * *f), then _tuccompi_atomic_commit() renames it over @path, or _abort() removes it. */
@@ -77,6 +98,10 @@ TUCCOMPI_INTERNAL int _tuccompi_env_number(const char *name, double dflt, double
 /* A strict integer from @min to @max in *out: 1; 0 when unset or empty (*out untouched); -EINVAL
  * naming the variable (TUCCOMPI_MK, TUCCOMPI_MK_MAX, STARPU_NWORKER_PER_CUDA at tuccompi_init). */
 TUCCOMPI_INTERNAL int _tuccompi_env_int(const char *name, int min, int max, int *out);
+/* TUCCOMPI_RETRIES_UNIT and TUCCOMPI_RETRIES_SET, the bounds of a rank's runs again of failed jobs
+ * in a task set (lib/faults.c; the defaults where unset or refused): 0, or -EINVAL naming the one
+ * that is not a count. */
+TUCCOMPI_INTERNAL int _tuccompi_env_retries(unsigned *per_unit, unsigned *per_set);
 /* Every TUCCOMPI_* variable of the library takes its value, or -EINVAL naming the first that does
  * not (tuccompi_init, before it starts anything). */
 TUCCOMPI_INTERNAL int _tuccompi_env_check(void);
@@ -131,6 +156,16 @@ TUCCOMPI_INTERNAL int _tuccompi_cuda_device_count(void);
 TUCCOMPI_INTERNAL int _tuccompi_cuda_host_registered(const void *p);
 /* Forget the calling thread's last CUDA error (a registration that failed: best effort). */
 TUCCOMPI_INTERNAL void _tuccompi_cuda_clear_error(void);
+/* After a failure on the calling CUDA worker: NULL when its GPU still works (a non-sticky error is
+ * cleared, a memset on the worker's stream completes), else why not (a static string). NULL
+ * without CUDA. */
+TUCCOMPI_INTERNAL const char *_tuccompi_cuda_unit_broken(void);
+#ifdef TUCCOMPI_HAVE_CUDA
+/* tune_cuda.c: this thread's first GPULAUNCH that failed since the last call (its error, and its
+ * failure in *f when @f is not NULL), forgotten; 0 when every launch was made. A job takes it before
+ * its plug-in runs (to start clean) and after (a launch that failed fails the job). */
+TUCCOMPI_INTERNAL int _tuccompi_gpu_launch_take(struct _tuccompi_fail *f);
+#endif
 
 /* ---------------------------------------------------------------- units (units.c) */
 
@@ -140,6 +175,10 @@ TUCCOMPI_INTERNAL void _tuccompi_units_build(void);
 TUCCOMPI_INTERNAL int _tuccompi_units_healthy(enum tuccompi_unit_kind kind);
 
 /* ---------------------------------------------------------------- policies and contexts (policy.c) */
+
+/* The first of the library's policies whose struct says @dynamic and exactly @flags (NULL: none):
+ * the core asks for a policy by what it does, never by its name. */
+TUCCOMPI_INTERNAL const struct tuccompi_policy *_tuccompi_policy_with(int dynamic, unsigned flags);
 
 /* The StarPU scheduling context with the given local policy over the units of this node
  * (MK stream workers per GPU); created on first use, freed at finalize. */

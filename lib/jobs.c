@@ -1,10 +1,10 @@
 /* Jobs: how a task set's tasks reach the units. A job is one StarPU task running a batch of the
  * set's tasks (taskset.h says how jobs carry tasks): submitting one, running it (the codelet's
- * entries in plugin.c call _tuccompi_job_run), its end (results recorded, tokens topped up), and a
- * failed job moved to another unit. The rank's pool of tasks waiting for a unit and the tokens that
- * draw from it; the task sets in flight (failed at once when the 1st layer stops); the test hooks
- * that inject faults. Below PARALLEL (parallel.c) and the MS feeder (ms_ranks.c), which put tasks here;
- * calls nothing above it. */
+ * entries in plugin.c call _tuccompi_job_run; a failure that passes runs it again there, faults.c),
+ * its end (results recorded, tokens topped up), and a failed job moved to another unit. The rank's
+ * pool of tasks waiting for a unit and the tokens that draw from it; the task sets in flight (failed
+ * at once when the 1st layer stops). Below PARALLEL (parallel.c) and the MS feeder (ms_ranks.c),
+ * which put tasks here; calls nothing above it (faults.c, which judges failures, is below). */
 #include "taskset.h"
 
 #include <stdio.h>
@@ -17,13 +17,28 @@
 
 /* ------------------------------------------------------------------ failures: a job's (the plug-in says), a set's */
 
+/* Where a job's failure goes when there is no memory for its own line: the job fails all the same. */
+static struct _tuccompi_fail job_fail_nomem = { -ENOMEM, "a job failed, and there was no memory to say why" };
+
 static void job_vfail(struct _tuccompi_job *job, int err, const char *fmt, va_list ap)
 {
-	if (job->failed)
+	if (job->fail)
 		return; /* the first reason is the one to tell */
-	job->failed = 1;
-	job->err = err < 0 ? err : -EIO;
-	vsnprintf(job->why, sizeof(job->why), fmt, ap);
+	struct _tuccompi_fail *f = calloc(1, sizeof(*f));
+	if (!f)
+	{
+		job->fail = &job_fail_nomem;
+		return;
+	}
+	_tuccompi_fail_vset(f, err, fmt, ap);
+	job->fail = f;
+}
+
+static void job_fail_free(struct _tuccompi_job *job)
+{
+	if (job->fail != &job_fail_nomem)
+		free(job->fail);
+	job->fail = NULL;
 }
 
 void tuccompi_task_fail(struct tuccompi_task *t, int err, const char *fmt, ...)
@@ -45,75 +60,14 @@ void tuccompi_batch_fail(struct tuccompi_batch *b, int err, const char *fmt, ...
 void _tuccompi_ts_fail(struct tuccompi_taskset *ts, int err, const char *fmt, ...)
 {
 	pthread_mutex_lock(&ts->lock);
-	if (!ts->error)
-	{
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(ts->errmsg, sizeof(ts->errmsg), fmt, ap);
-		va_end(ap);
-		ts->error = err < 0 ? err : -EIO;
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	_tuccompi_fail_vset(&ts->fail, err, fmt, ap);
+	va_end(ap);
 	pthread_cond_broadcast(&ts->cond);
 	pthread_mutex_unlock(&ts->lock);
 }
 
-
-/* ------------------------------------------------------------------ fault injection
- * TUCCOMPI_FAULT_INJECT=WHAT:N[,WHAT:N...], read at every PARALLEL: with WHAT cpu or cuda, the N-th
- * job of the task set run on a unit of that kind fails as if the plug-in had reported an error;
- * with WHAT ms, this rank's N-th request to the MS master fails; with WHAT mshang, the MS master's
- * server stops answering at the N-th request it receives from another rank (a stuck master, for the
- * ranks' TUCCOMPI_PEER_TIMEOUT). For tests of the recovery and error paths; off by default. */
-static long inject_at[4] = { -1, -1, -1, -1 };
-static _Atomic long inject_count[4];
-
-/* Read TUCCOMPI_FAULT_INJECT again and restart the counts: the N-th event of a task set. */
-int _tuccompi_inject_parse(const char *e, long at[4])
-{
-	static const char *const what[4] = { [TUCCOMPI_UNIT_CPU] = "cpu", [TUCCOMPI_UNIT_CUDA] = "cuda", [2] = "ms",
-					      [3] = "mshang" };
-	for (int k = 0; k < 4; k++)
-		at[k] = -1;
-	for (const char *p = e; p && *p;)
-	{
-		size_t len = strcspn(p, ":,");
-		int k = 0;
-		while (k < 4 && (strlen(what[k]) != len || strncmp(p, what[k], len)))
-			k++;
-		char *end = NULL;
-		long n = k < 4 && p[len] == ':' ? strtol(p + len + 1, &end, 10) : 0;
-		if (k == 4 || n <= 0 || (*end && *end != ','))
-		{
-			for (k = 0; k < 4; k++)
-				at[k] = -1;
-			return _tuccompi_error(-EINVAL,
-					       "environment variable TUCCOMPI_FAULT_INJECT='%s' is not a list of cpu:N, cuda:N, ms:N "
-					       "or mshang:N (N >= 1) separated by commas; fix or unset it",
-					       e);
-		}
-		at[k] = n;
-		p = *end ? end + 1 : end;
-	}
-	return 0;
-}
-
-void _tuccompi_inject_reset(void)
-{
-	long at[4];
-	(void)_tuccompi_inject_parse(getenv("TUCCOMPI_FAULT_INJECT"), at); /* tuccompi_init refused a bad value */
-	for (int k = 0; k < 4; k++)
-	{
-		inject_at[k] = at[k];
-		atomic_store(&inject_count[k], 0);
-	}
-}
-
-int _tuccompi_injected(int what)
-{
-	if (inject_at[what] < 0)
-		return 0;
-	return atomic_fetch_add(&inject_count[what], 1) + 1 == inject_at[what];
-}
 
 /* ------------------------------------------------------------------ running a job */
 
@@ -122,6 +76,45 @@ int _tuccompi_someone_left(const struct tuccompi_taskset *ts)
 {
 	return (ts->plugin.cpu || ts->plugin.cpu_batch ? _tuccompi_units_healthy(TUCCOMPI_UNIT_CPU) : 0) +
 	       ((ts->cl.where & STARPU_CUDA) ? _tuccompi_units_healthy(TUCCOMPI_UNIT_CUDA) : 0);
+}
+
+/* Run the job's tasks once on this worker: 0, or the error of its failure (job->fail). */
+static int run_once(struct _tuccompi_job *job, enum tuccompi_unit_kind kind)
+{
+	struct tuccompi_taskset *ts = job->ts;
+	struct tuccompi_batch b = { job };
+#ifdef TUCCOMPI_HAVE_CUDA
+	if (kind == TUCCOMPI_UNIT_CUDA)
+		_tuccompi_gpu_launch_take(NULL); /* launches of this run only */
+#endif
+	job->inject = job->inject == TUCCOMPI_FAULT_REPEAT ? TUCCOMPI_FAULT_REPEAT : _tuccompi_injected((int)kind);
+	if (job->inject)
+		tuccompi_batch_fail(&b, -EIO, "fault injected by TUCCOMPI_FAULT_INJECT into job of %u task(s)", job->n);
+	else
+	{
+		tuccompi_batch_func batch = kind == TUCCOMPI_UNIT_CPU ? ts->plugin.cpu_batch : ts->plugin.cuda_batch;
+		tuccompi_plugin_func one = kind == TUCCOMPI_UNIT_CPU ? ts->plugin.cpu : ts->plugin.cuda;
+		if (batch)
+			batch(&b, ts->desc.arg);
+		else
+			for (unsigned i = 0; i < job->n && !job->fail; i++)
+				one(&job->tasks[i], ts->desc.arg);
+	}
+#ifdef TUCCOMPI_HAVE_CUDA
+	if (kind == TUCCOMPI_UNIT_CUDA)
+	{
+		/* A launch the tuner could not make, or CUDA refused, fails the job (the plug-in may not
+		 * have looked at GPUSYN's answer). */
+		struct _tuccompi_fail lf;
+		if (_tuccompi_gpu_launch_take(&lf) < 0)
+			tuccompi_batch_fail(&b, lf.err, "%s", lf.msg);
+		/* The plug-in should have synchronised (GPUSYN); nothing of this job may still run
+		 * when StarPU hands its buffers to the next one. An error here fails the job. */
+		if (tuccompi_gpu_sync() < 0)
+			tuccompi_batch_fail(&b, -EIO, "CUDA error after the tasks ran: %s", tuccompi_last_error());
+	}
+#endif
+	return job->fail ? job->fail->err : 0;
 }
 
 void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi_unit_kind kind)
@@ -136,7 +129,7 @@ void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi
 		/* a token takes its tasks now, sized for this kind of unit */
 		pthread_mutex_lock(&ts->lock);
 		ts->tokens_waiting--;
-		if (!ts->error && !out)
+		if (!ts->fail.err && !out)
 			job->n = _tuccompi_pool_take_locked(ts, job->ids, ts->batch[kind]);
 		/* the next worker to free up finds a token waiting */
 		_tuccompi_tokens_top_up_locked(ts);
@@ -145,7 +138,7 @@ void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi
 		if (out)
 			return; /* job_done sees n == 0: nothing to hand back */
 	}
-	if (__atomic_load_n(&ts->error, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&ts->fail.err, __ATOMIC_RELAXED))
 	{
 		job->n = 0; /* the set has failed: nothing more runs */
 		return;
@@ -166,30 +159,9 @@ void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi
 							.worker = job->worker,
 							.kind = kind };
 	double t0 = _tuccompi_now();
-	if (_tuccompi_injected((int)kind))
-		tuccompi_batch_fail(&(struct tuccompi_batch){ job }, -EIO,
-				    "fault injected by TUCCOMPI_FAULT_INJECT into job of %u task(s)", job->n);
-	else
-	{
-		struct tuccompi_batch b = { job };
-		tuccompi_batch_func batch = kind == TUCCOMPI_UNIT_CPU ? ts->plugin.cpu_batch : ts->plugin.cuda_batch;
-		tuccompi_plugin_func one = kind == TUCCOMPI_UNIT_CPU ? ts->plugin.cpu : ts->plugin.cuda;
-		if (batch)
-			batch(&b, ts->desc.arg);
-		else
-			for (unsigned i = 0; i < job->n && !job->failed; i++)
-				one(&job->tasks[i], ts->desc.arg);
-	}
-#ifdef TUCCOMPI_HAVE_CUDA
-	if (kind == TUCCOMPI_UNIT_CUDA)
-	{
-		/* The plug-in should have synchronised (GPUSYN); nothing of this job may still run
-		 * when StarPU hands its buffers to the next one. An error here fails the job. */
-		if (tuccompi_gpu_sync() < 0)
-			tuccompi_batch_fail(&(struct tuccompi_batch){ job }, -EIO, "CUDA error after the tasks ran: %s",
-					    tuccompi_last_error());
-	}
-#endif
+	/* a failure that passes runs the job again at once, here (faults.c) */
+	while (run_once(job, kind) < 0 && _tuccompi_job_retry(job, u))
+		job_fail_free(job);
 	double t1 = _tuccompi_now();
 	if (!__atomic_load_n(&ts->first_job[kind], __ATOMIC_RELAXED) &&
 	    !__atomic_exchange_n(&ts->first_job[kind], 1, __ATOMIC_ACQ_REL))
@@ -197,7 +169,7 @@ void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi
 		ts->t_first_job[kind] = t0; /* read after the set's jobs are done (TUCCOMPI_END_LOG) */
 		ts->first_job_s[kind] = t1 - t0;
 	}
-	if (job->worker >= 0 && !job->failed)
+	if (job->worker >= 0 && !job->fail)
 	{
 		atomic_fetch_add(&ts->worker_ntasks[job->worker], job->n);
 		atomic_fetch_add(&ts->worker_busy_ns[job->worker], (uint64_t)((t1 - t0) * 1e9));
@@ -206,6 +178,7 @@ void _tuccompi_job_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi
 
 static void job_free(struct _tuccompi_job *job)
 {
+	job_fail_free(job);
 	free(job->ids);
 	free(job->tasks);
 	free(job);
@@ -216,9 +189,9 @@ static void job_free(struct _tuccompi_job *job)
  * failed unit in the meantime says the same). */
 static void fail_no_unit_left(struct tuccompi_taskset *ts, int err, uint64_t ntasks)
 {
-	char why[sizeof(ts->last_failure)];
+	char why[sizeof(ts->last_failure.msg)];
 	pthread_mutex_lock(&ts->lock);
-	snprintf(why, sizeof(why), "%s", ts->last_failure[0] ? ts->last_failure : "unit taken out");
+	snprintf(why, sizeof(why), "%s", ts->last_failure.err ? ts->last_failure.msg : "unit taken out");
 	pthread_mutex_unlock(&ts->lock);
 	_tuccompi_ts_fail(ts, err, "task set '%s': no unit of rank %d is left to run %llu task(s) (last failure: %s)",
 			  ts->plugin.name, _tuccompi.rank, (unsigned long long)ntasks, why);
@@ -231,46 +204,45 @@ static void fail_no_unit_left(struct tuccompi_taskset *ts, int err, uint64_t nta
 static int reduced_job_failed(struct _tuccompi_job *job)
 {
 	struct tuccompi_taskset *ts = job->ts;
-	if (!ts->red || !job->reduced || !job->failed)
+	if (!ts->red || !job->reduced || !job->fail)
 		return 0;
-	_tuccompi_ts_fail(ts, job->err ? job->err : -EIO,
+	_tuccompi_ts_fail(ts, job->fail->err,
 			  "task set '%s': a job of %u task(s) failed on rank %d after adding into its reduction buffer (%s): "
 			  "its share of the sums cannot be taken back, so the set fails (a plug-in should ask for "
 			  "tuccompi_task_reduce_buffer() only once its contribution is certain)",
-			  ts->plugin.name, job->n, _tuccompi.rank, job->why);
+			  ts->plugin.name, job->n, _tuccompi.rank, job->fail->msg);
 	return 1;
 }
 
-/* A job failed or was moved: take its unit out (failed), put its tasks back. */
+/* A job failed (its failure did not pass: faults.c says why) or was moved: take its unit out,
+ * put its tasks back. */
 static void job_requeue(struct _tuccompi_job *job)
 {
 	struct tuccompi_taskset *ts = job->ts;
 	int u = job->worker >= 0 ? _tuccompi.worker_unit[job->worker] : -1;
-	if (job->failed)
+	if (job->fail)
 	{
 		/* before the unit is marked: whoever then finds no unit left finds why */
 		pthread_mutex_lock(&ts->lock);
-		snprintf(ts->last_failure, sizeof(ts->last_failure), "%s", job->why);
+		ts->last_failure = *job->fail;
 		pthread_mutex_unlock(&ts->lock);
 	}
 	if (reduced_job_failed(job)) /* the set fails, saying why; the unit is out all the same */
 	{
 		if (u >= 0)
-			__atomic_store_n(&_tuccompi.unit_failed[u], 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&_tuccompi.unit_failed[u], TUCCOMPI_UNIT_OUT_SET, __ATOMIC_RELAXED);
 		return;
 	}
-	if (job->failed && u >= 0 && !__atomic_exchange_n(&_tuccompi.unit_failed[u], 1, __ATOMIC_RELAXED))
-		_tuccompi_warn("%s %d failed %u task(s) of '%s' (%s): taken out, its tasks run elsewhere",
-			       _tuccompi.units[u].kind == TUCCOMPI_UNIT_CUDA ? "GPU" : "CPU core", _tuccompi.units[u].index,
-			       job->n, ts->plugin.name, job->why);
-	if (__atomic_load_n(&ts->error, __ATOMIC_RELAXED))
+	if (job->fail && u >= 0)
+		_tuccompi_unit_take_out(job, u);
+	if (__atomic_load_n(&ts->fail.err, __ATOMIC_RELAXED))
 		return;
 	if (!_tuccompi_someone_left(ts))
 	{
-		fail_no_unit_left(ts, job->err ? job->err : -ENODEV, job->n);
+		fail_no_unit_left(ts, job->fail ? job->fail->err : -ENODEV, job->n);
 		return;
 	}
-	if (job->failed)
+	if (job->fail)
 		__atomic_add_fetch(&ts->retried, job->n, __ATOMIC_RELAXED);
 	if (job->bound)
 	{
@@ -290,7 +262,7 @@ static void job_done(void *arg)
 {
 	struct _tuccompi_job *job = arg;
 	struct tuccompi_taskset *ts = job->ts;
-	if (job->failed || job->moved)
+	if (job->fail || job->moved)
 		job_requeue(job);
 	else if (job->n)
 	{
@@ -303,7 +275,7 @@ static void job_done(void *arg)
 			_tuccompi_journal_record(ts, job->ids, job->n);
 	}
 	pthread_mutex_lock(&ts->lock);
-	if (!job->failed && !job->moved && job->n)
+	if (!job->fail && !job->moved && job->n)
 	{
 		if (ts->done + job->n > ts->ran_cap)
 		{
@@ -319,7 +291,7 @@ static void job_done(void *arg)
 		ts->done += job->n;
 		ts->t_local_done = _tuccompi_now();
 	}
-	else if (!job->failed && !job->moved)
+	else if (!job->fail && !job->moved)
 		ts->jobs_empty++;
 	ts->t_last_job = _tuccompi_now();
 	ts->jobs_inflight--;
@@ -532,7 +504,7 @@ void _tuccompi_tokens_top_up_locked(struct tuccompi_taskset *ts)
 	for (;;)
 	{
 		uint64_t need = (ts->pool.count + bmax - 1) / bmax;
-		if (ts->error || ts->tokens_waiting >= ts->nworkers || ts->tokens_waiting >= need)
+		if (ts->fail.err || ts->tokens_waiting >= ts->nworkers || ts->tokens_waiting >= need)
 			break;
 		ts->tokens_waiting++;
 		pthread_mutex_unlock(&ts->lock);
@@ -541,11 +513,7 @@ void _tuccompi_tokens_top_up_locked(struct tuccompi_taskset *ts)
 		if (ret < 0)
 		{
 			ts->tokens_waiting--;
-			if (!ts->error)
-			{
-				ts->error = ret;
-				snprintf(ts->errmsg, sizeof(ts->errmsg), "%s", tuccompi_last_error());
-			}
+			_tuccompi_fail_set(&ts->fail, ret, "%s", tuccompi_last_error());
 			break;
 		}
 	}
@@ -560,15 +528,15 @@ void _tuccompi_ts_tell_remaining_locked(struct tuccompi_taskset *ts)
 /* This rank takes positions [first, first+count): equal jobs for unit-share policies, the
  * pool otherwise. Unit shares: as many jobs as the largest unit's batch needs, rounded up to a
  * multiple of the node's able units, the tasks spread evenly over them (sizes differ by at most
- * one), so that every unit's share is equal to a job's size, small sets included (jobs of the batch's
- * size left units without any: docs/simulation.md). */
+ * one), so that every unit's share is equal to a job's size, small sets included (jobs of the
+ * batch's size would leave units of a small set without any). */
 int _tuccompi_ts_take(struct tuccompi_taskset *ts, uint64_t first, uint64_t count)
 {
 	if (!(ts->policy->flags & TUCCOMPI_POLICY_UNIT_SHARES))
 	{
 		pthread_mutex_lock(&ts->lock);
 		_tuccompi_pool_add_locked(ts, first, count);
-		int ret = ts->error;
+		int ret = ts->fail.err;
 		pthread_mutex_unlock(&ts->lock);
 		return ret;
 	}

@@ -91,8 +91,8 @@ static struct
 	starpu_pthread_t thread;
 	_Atomic long sends_inflight;
 	/* the layer stopped: why (first wins) */
-	int broken, broken_err;
-	char broken_msg[1024];
+	int broken;
+	struct _tuccompi_fail broken_fail;
 	/* abort notices for the link thread to send */
 	struct pending_abort *aborts;
 	int naborts, aborts_cap;
@@ -384,15 +384,7 @@ int _tuccompi_link_recv_wait(struct _tuccompi_recv *r, double deadline, const ch
 		if (deadline > 0 && deadline < until)
 			until = deadline;
 		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		double add = until - now;
-		ts.tv_sec += (time_t)add;
-		ts.tv_nsec += (long)((add - (double)(time_t)add) * 1e9);
-		if (ts.tv_nsec >= 1000000000)
-		{
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
+		_tuccompi_abstime(until - now, &ts);
 		starpu_pthread_cond_timedwait(&L.cond, &L.lock, &ts);
 	}
 	STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
@@ -468,7 +460,7 @@ int _tuccompi_link_broken(void)
 {
 	if (!L.broken)
 		return 0;
-	return _tuccompi_error(L.broken_err, "%s", L.broken_msg);
+	return _tuccompi_fail_raise(&L.broken_fail);
 }
 
 /* lock held */
@@ -495,18 +487,89 @@ static void stop_locked(int err, const char *msg, int tell, int except)
 	if (L.broken)
 		return;
 	L.broken = 1;
-	L.broken_err = err < 0 ? err : -EIO;
-	snprintf(L.broken_msg, sizeof(L.broken_msg), "%s", msg);
+	_tuccompi_fail_set(&L.broken_fail, err, "%s", msg);
 	if (tell && L.on)
-		queue_abort_locked(_tuccompi.rank, L.broken_err, except, msg);
+		queue_abort_locked(_tuccompi.rank, L.broken_fail.err, except, msg);
 	STARPU_PTHREAD_COND_BROADCAST(&L.cond);
 }
 
 static void fail_sets(void)
 {
-	char msg[1100];
-	snprintf(msg, sizeof(msg), "%s", L.broken_msg);
-	_tuccompi_sets_fail_all(L.broken_err, msg);
+	_tuccompi_sets_fail_all(L.broken_fail.err, L.broken_fail.msg);
+}
+
+/* A rank its launcher cannot reach any more (its host cut off) prints through its host's daemon,
+ * which cannot pass its lines on: so a rank that stops for a lost or stuck peer, on its own finding
+ * (and rank 0 always), also writes why into a file of its own, DIR/tuccompi-JOB-rankN.log, DIR being
+ * TUCCOMPI_STOP_LOG (default the working folder, which a cluster's hosts usually share; 0: none),
+ * and its line on stderr names them. */
+static char account_path[768], account_names[768];
+
+static void account_open(void)
+{
+	const char *dir = getenv("TUCCOMPI_STOP_LOG"), *job = getenv("PMIX_NAMESPACE");
+	char cwd[512], base[600], j[64];
+	if (dir && !strcmp(dir, "0"))
+		return;
+	if (!getcwd(cwd, sizeof(cwd)))
+		snprintf(cwd, sizeof(cwd), ".");
+	if (!dir || !dir[0] || !strcmp(dir, "."))
+		snprintf(base, sizeof(base), "%s", cwd);
+	else
+		snprintf(base, sizeof(base), "%s%s%s", dir[0] == '/' ? "" : cwd, dir[0] == '/' ? "" : "/", dir);
+	if (!job)
+		job = getenv("OMPI_MCA_ess_base_jobid");
+	snprintf(j, sizeof(j), "%s", job ? job : "job");
+	for (char *c = j; *c; c++)
+		if (*c == '/' || *c == ' ')
+			*c = '_';
+	snprintf(account_path, sizeof(account_path), "%s/tuccompi-%s-rank%d.log", base, j, _tuccompi.rank);
+	snprintf(account_names, sizeof(account_names), "%s/tuccompi-%s-rankN.log", base, j);
+}
+
+static void account(const char *fmt, ...) TUCCOMPI_PRINTF(1, 2);
+static void account(const char *fmt, ...)
+{
+	FILE *f = account_path[0] ? fopen(account_path, "a") : NULL;
+	if (!f)
+	{
+		account_path[0] = '\0';
+		return;
+	}
+	char when[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
+	fprintf(f, "%s rank %d/%d on host %s, pid %d: ", when, _tuccompi.rank, _tuccompi.nranks, L.host, (int)getpid());
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	if (fclose(f) != 0)
+		account_path[0] = '\0';
+}
+
+/* The layer has just stopped on this rank (no lock held; @told: the rank that said so, or -1): its
+ * line, its account, the watch on Open MPI's launcher for a lost or stuck peer (comm.c), the sets
+ * failed. */
+static void stopped(int told)
+{
+	char how[32] = "", where[900] = "";
+	int lost = L.broken_fail.err == -ETIMEDOUT;
+	if (told >= 0)
+		snprintf(how, sizeof(how), " (told by rank %d)", told);
+	if (lost && (told < 0 || _tuccompi.rank == 0))
+	{
+		account_open();
+		account("the job's 1st layer is stopped%s: %s", how, L.broken_fail.msg);
+		if (account_path[0])
+			snprintf(where, sizeof(where), " [each rank's account: %s, on its host]", account_names);
+	}
+	_tuccompi_warn("the job's 1st layer is stopped%s: %s%s", how, L.broken_fail.msg, where);
+	if (lost && L.timeout > 0)
+		_tuccompi_launcher_watch(account_path);
+	fail_sets();
 }
 
 void _tuccompi_link_stop_all(int err, int tell, const char *fmt, ...)
@@ -523,10 +586,7 @@ void _tuccompi_link_stop_all(int err, int tell, const char *fmt, ...)
 	stop_locked(err, msg, tell, -1);
 	STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
 	if (first)
-	{
-		_tuccompi_warn("the job's 1st layer is stopped: %s", msg);
-		fail_sets();
-	}
+		stopped(-1);
 }
 
 /* ------------------------------------------------------------------ the link thread */
@@ -559,10 +619,12 @@ static void ctrl_handle(int peer, const struct ctrl_msg *m)
 {
 	STARPU_PTHREAD_MUTEX_LOCK(&L.lock);
 	snprintf(L.peer[peer].host, sizeof(L.peer[peer].host), "%s", m->host);
-	int first = 0;
+	int first = 0, also = 0;
 	if (m->kind == CTRL_BYE)
 		L.peer[peer].bye = 1;
-	else if (m->kind == CTRL_ABORT && !L.broken)
+	else if (m->kind == CTRL_ABORT && L.broken)
+		also = _tuccompi.rank == 0; /* its own reason, which rank 0 still shows */
+	else if (m->kind == CTRL_ABORT)
 	{
 		char msg[TUCCOMPI_LINK_MSG + 64];
 		/* the message names the rank it is about already */
@@ -574,9 +636,12 @@ static void ctrl_handle(int peer, const struct ctrl_msg *m)
 	STARPU_PTHREAD_COND_BROADCAST(&L.cond);
 	STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
 	if (first)
+		stopped(peer);
+	if (also)
 	{
-		_tuccompi_warn("the job's 1st layer is stopped (told by rank %d): %s", peer, L.broken_msg);
-		fail_sets();
+		_tuccompi_warn("rank %d stopped too: %s", peer, m->msg);
+		if (account_path[0])
+			account("rank %d stopped too: %s", peer, m->msg);
 	}
 }
 
@@ -652,8 +717,7 @@ static void *link_thread(void *arg)
 						 p, L.peer[p].host[0] ? L.peer[p].host : "?", now - L.peer[p].last_heard, L.timeout);
 					stop_locked(-ETIMEDOUT, msg, me == 0, p);
 					STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
-					_tuccompi_warn("the job's 1st layer is stopped: %s", msg);
-					fail_sets();
+					stopped(-1);
 					STARPU_PTHREAD_MUTEX_LOCK(&L.lock);
 					break;
 				}
@@ -670,10 +734,7 @@ static void *link_thread(void *arg)
 		if (wait < 0.001)
 			wait = 0.001;
 		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += (long)(wait * 1e9);
-		ts.tv_sec += ts.tv_nsec / 1000000000;
-		ts.tv_nsec %= 1000000000;
+		_tuccompi_abstime(wait, &ts);
 		starpu_pthread_cond_timedwait(&L.cond, &L.lock, &ts);
 	}
 	STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
@@ -733,7 +794,7 @@ int _tuccompi_link_finish(void)
 		STARPU_PTHREAD_COND_BROADCAST(&L.cond);
 		STARPU_PTHREAD_MUTEX_UNLOCK(&L.lock);
 		/* a peer may be as slow to say goodbye as it may be silent in a run: the peer timeout,
-		 * when longer (CI's 2 cores once took more than 10 s with 4 ranks and emulated links) */
+		 * when longer (an overloaded machine running many ranks can be slow to end them) */
 		double bye_wait = L.timeout > LINK_BYE_WAIT_S ? L.timeout : LINK_BYE_WAIT_S;
 		double until = _tuccompi_now() + bye_wait;
 		STARPU_PTHREAD_MUTEX_LOCK(&L.lock);
@@ -745,10 +806,7 @@ int _tuccompi_link_finish(void)
 			if ((!waiting && L.bye_sent && L.sends_inflight == 0) || L.broken || _tuccompi_now() > until)
 				break;
 			struct timespec ts;
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += 20000000;
-			ts.tv_sec += ts.tv_nsec / 1000000000;
-			ts.tv_nsec %= 1000000000;
+			_tuccompi_abstime(0.02, &ts);
 			starpu_pthread_cond_timedwait(&L.cond, &L.lock, &ts);
 		}
 		int waiting = 0;
@@ -764,6 +822,8 @@ int _tuccompi_link_finish(void)
 			}
 		long inflight = L.sends_inflight;
 		clean = !L.broken && !waiting && inflight == 0;
+		if (!clean && !L.broken && waiting)
+			_tuccompi_launcher_watch(NULL); /* a host lost at the very end: mpirun would wait for it */
 		if (!clean && !L.broken)
 			_tuccompi_error(-ETIMEDOUT,
 					"after %.0f s, %s%s%s%s%ld of this rank's messages not yet delivered (a rank stuck or its host "
@@ -780,10 +840,7 @@ int _tuccompi_link_finish(void)
 		while ((L.naborts > 0 || L.sends_inflight > 0) && _tuccompi_now() < until)
 		{
 			struct timespec ts;
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += 10000000;
-			ts.tv_sec += ts.tv_nsec / 1000000000;
-			ts.tv_nsec %= 1000000000;
+			_tuccompi_abstime(0.01, &ts);
 			starpu_pthread_cond_timedwait(&L.cond, &L.lock, &ts);
 		}
 	}

@@ -59,6 +59,10 @@ TUCCOMPI_INTERNAL int _tuccompi_link_recv(int src, int64_t tag, void *buf, size_
 /* Stop the layer on this rank (first reason wins), fail the task sets in flight and, with @tell,
  * have every other rank stop with the same message. */
 TUCCOMPI_INTERNAL void _tuccompi_link_stop_all(int err, int tell, const char *fmt, ...) TUCCOMPI_PRINTF(3, 4);
+/* After a stop for a lost or stuck peer: have Open MPI's process that launched this rank on its
+ * host ended if, after the rank, it stays, waiting for a host it cannot reach (comm.c says why);
+ * the watchdog's line goes to the account @log too. */
+TUCCOMPI_INTERNAL void _tuccompi_launcher_watch(const char *log);
 /* 0 while the layer is up; once stopped, its error (and tuccompi_last_error() says why). */
 TUCCOMPI_INTERNAL int _tuccompi_link_broken(void);
 

@@ -5,25 +5,23 @@
  * GPU; here, with batches, a batch per CPU core and MK batches per GPU). When a rank's units
  * finish tasks faster than a round trip to the master, that costs more in messages than in
  * work, so a rank that would otherwise ask more than MS_ADAPT_REQUESTS_PER_S times a second may
- * take more (below that the master's server is idle almost all the time, and a larger pack only
- * puts slow tasks in the tail: docs/apsp.md, two ranks on one node): enough for about
- * MS_HORIZON_RTT round trips at its units' rate
- * task rate (on the master itself, whose requests are function calls but still cost its feeder a
- * wake-up each, enough for MS_LOCAL_HORIZON_S of work). The master grants that only up to half of
- * the rank's share, by measured speed, of
- * what is left (weighted factoring), so packs shrink as the set drains and a slow rank never
- * holds a large part of the tail. With tasks slow relative to a round trip this is exactly the
- * paper's pack.
+ * take more: enough for about MS_HORIZON_RTT round trips at its units' task rate (on the master
+ * itself, whose requests are function calls but still cost its feeder a wake-up each, enough for
+ * MS_LOCAL_HORIZON_S of work). Below that rate the master's server is idle almost all the time, and
+ * a larger pack only puts slow tasks in the tail. The master grants that only up to half of the
+ * rank's share, by measured speed, of what is left (weighted factoring), so packs shrink as the set
+ * drains and a slow rank never holds a large part of the tail. With tasks slow relative to a round
+ * trip this is exactly the paper's pack.
  *
  * When to ask: the paper's rank asks when a unit is idle, so its units wait a round trip at every
  * refill. The first request here is the paper's pack (a job for every unit); once the rank's rate
- * is known it asks whenever it holds fewer unstarted tasks than its units finish in about two
- * round trips (MS_PREFETCH_RTT, at the units' rate, unit_speeds(), and the measured round trip; on the master, its feeder's
- * wake-up, MS_LOCAL_RTT_S), and never fewer than its largest job takes at once, so the answer
- * arrives before a unit runs dry; the master itself, whose feeder wakes up late on a busy node,
- * keeps the paper's pack in hand. With tasks slow relative to a round trip, that is one job: the
- * rank does not sit on a second pack that its cores would run after the faster ranks are done
- * (docs/apsp.md, two ranks on one node). */
+ * is known it asks whenever it holds fewer unstarted tasks than its units finish in
+ * MS_PREFETCH_RTT round trips (at the units' rate, unit_speeds(), and the measured round trip; on
+ * the master, its feeder's wake-up, MS_LOCAL_RTT_S), and never fewer than its largest job takes at
+ * once, so the answer arrives before a unit runs dry; the master itself, whose feeder wakes up late
+ * on a busy node, keeps the paper's pack in hand. With tasks slow relative to a round trip, that is
+ * one job: the rank does not sit on a second pack that its cores would run after the faster ranks
+ * are done. */
 #include "link.h"
 #include "taskset.h"
 
@@ -123,19 +121,18 @@ static void *feeder(void *arg)
 	{
 		pthread_mutex_lock(&ts->lock);
 		ts->feed_low = low;
-		while (!ts->error && _tuccompi_ts_in_hand(ts) >= low)
+		while (!ts->fail.err && _tuccompi_ts_in_hand(ts) >= low)
 			pthread_cond_wait(&ts->cond, &ts->lock);
-		uint64_t want = ts->error ? 0 : low - _tuccompi_ts_in_hand(ts);
+		uint64_t want = ts->fail.err ? 0 : low - _tuccompi_ts_in_hand(ts);
 		pthread_mutex_unlock(&ts->lock);
 		double rate, task_s, job_s = unit_speeds(ts, &rate, &task_s);
 		/* the master's own requests are function calls, but each still costs this thread a
 		 * wake-up: MS_LOCAL_RTT_S for a round trip, a horizon of MS_LOCAL_HORIZON_S */
 		double measured = _tuccompi_ms_rtt(ms), rtt = measured > 0 ? measured : MS_LOCAL_RTT_S;
 		/* a remote rank's units go on taking tasks while the request travels: ask for what they
-		 * will take by the time the grant arrives too, so that it lands with `low` in hand. Asking
-		 * only for low - in hand let the grant land with a round trip's work less, and on a slow
-		 * link (5 ms round trips, 3.5 ms tasks) a rank of one core ran dry 7% of the time
-		 * (docs/apsp.md, emulated hosts) */
+		 * will take by the time the grant arrives too, so that it lands with `low` in hand (asking
+		 * only for low - in hand lands a round trip's work short, and on a slow link a rank of few
+		 * units runs dry while it waits) */
 		if (want && rate > 0 && measured > 0)
 			want += (uint64_t)(rate * rtt + 0.5);
 		/* adaptive pack: enough for a horizon of round trips at the units' rate; the master
@@ -156,7 +153,7 @@ static void *feeder(void *arg)
 				low = low_min;
 		}
 		uint64_t first = 0, count = 0;
-		int ret = _tuccompi_injected(2)
+		int ret = _tuccompi_injected(TUCCOMPI_INJECT_MS)
 				  ? _tuccompi_error(-EIO, "request to the MS master failed (fault injected by TUCCOMPI_FAULT_INJECT)")
 				  : _tuccompi_ms_request(ms, want, want_max, rate, job_s, task_s, &first, &count, &rest);
 		asked++;

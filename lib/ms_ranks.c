@@ -26,12 +26,10 @@
  * its fastest kind (a job's time over the tasks it carries); the master answers "stop" to a rank when
  * the ranks at least twice as fast per task would start everything left before it finishes one job
  * (without it, a rank of CPU cores keeps taking sources that its cores finish after the GPU's rank
- * has run out of work). Speed is judged per task, as MS-TAIL judges units: a GPU's job of 512
- * sources can take as long as a CPU core's job of one, and judged per job the GPU's rank did not count
- * as faster, so the CPU rank took sources to the end and the set waited for its last ones (docs/apsp.md,
- * "Two ranks, R-MAT 20, dial"). The rank with the
- * least time per task is never stopped, so the last tasks always find a rank. A rank that stopped no
- * longer counts as fast. */
+ * has run out of work). Speed is judged per task, as MS-TAIL judges units: a GPU's job of many
+ * tasks can take as long as a CPU core's job of one, and judged per job a GPU's rank would not count
+ * as faster. The rank with the least time per task is never stopped, so the last tasks always find
+ * a rank. A rank that stopped no longer counts as fast. */
 #include "link.h"
 #include "taskset.h"
 
@@ -306,10 +304,7 @@ static uint64_t group_packs(const struct _tuccompi_ms *ms)
 static void wait_a_while(struct _tuccompi_ms *ms)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_nsec += (long)(MS_WAIT_S * 1e9);
-	ts.tv_sec += ts.tv_nsec / 1000000000;
-	ts.tv_nsec %= 1000000000;
+	_tuccompi_abstime(MS_WAIT_S, &ts);
 	pthread_cond_timedwait(&ms->cond, &ms->lock, &ts);
 }
 
@@ -513,7 +508,7 @@ static void ms_on_request(struct _tuccompi_recv *r, void *arg)
 	struct _tuccompi_ms *ms = x->ms;
 	struct ms_answer a = { .rank = x->rank, .k = x->k };
 	free(x);
-	if (_tuccompi_injected(3))
+	if (_tuccompi_injected(TUCCOMPI_INJECT_MSHANG))
 		return; /* a stuck master (TUCCOMPI_FAULT_INJECT=mshang:N): alive, never answering */
 	uint64_t req[MS_REQ_WORDS];
 	memcpy(req, _tuccompi_recv_data(r), sizeof(req));

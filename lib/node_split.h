@@ -17,10 +17,9 @@ TUCCOMPI_INTERNAL int _tuccompi_split_gpus(int g, int ls, int j, int cap, unsign
 /* Local rank @lr's block [*first, *last) of the node's @ncores cores, rank j needing need[j] cores
  * (0: any share will do). Equal blocks, unless a rank needs more than its share: then each such
  * rank gets what it needs and the others share the rest, at least two cores each; where that
- * does not fit, equal blocks. With equal blocks, the GPU's rank of a 16-core node shared by 2 ranks
- * had its 8 stream workers and StarPU-MPI's polling thread on 8 cores, and every unit ran slower
- * than with 9 cores for it and 7 for the other rank (measured: docs/apsp.md, "Cores for the GPU's
- * rank"). */
+ * does not fit, equal blocks. A GPU's rank needs a core for each stream worker and one for
+ * StarPU-MPI's polling thread: with an equal block that is short of them, its threads share cores
+ * and every unit of the node waits for them. */
 TUCCOMPI_INTERNAL void _tuccompi_split_cores(int ncores, int ls, int lr, const int *need, int *first, int *last);
 
 #endif

@@ -218,6 +218,31 @@ static int able(const struct tuccompi_taskset *ts, enum tuccompi_unit_kind kind)
 	return kind == TUCCOMPI_UNIT_CPU ? (ts->cl.where & STARPU_CPU) != 0 : (ts->cl.where & STARPU_CUDA) != 0;
 }
 
+/* PARALLEL's 3rd step, on each rank: tasks per job for each kind of unit, and what the tokens and
+ * the unit shares are counted in (the node's units and workers able to run the set). */
+static void size_batches(struct tuccompi_taskset *ts)
+{
+	/* this set's runs again of failed jobs have their bounds (faults.c; tuccompi_init refused a bad
+	 * value) */
+	(void)_tuccompi_env_retries(&ts->retries_unit, &ts->retries_set);
+	for (int k = 0; k < 2; k++)
+		ts->batch[k] = batch_for(ts, (enum tuccompi_unit_kind)k);
+	ts->batch_static = 1;
+	for (int k = 0; k < 2; k++)
+		if (able(ts, (enum tuccompi_unit_kind)k) && _tuccompi_units_healthy((enum tuccompi_unit_kind)k) &&
+		    ts->batch[k] > ts->batch_static)
+			ts->batch_static = ts->batch[k];
+	ts->batch_max_able = ts->batch_static;
+	for (int k = 0; k < _tuccompi.nunits; k++)
+	{
+		const struct tuccompi_unit *u = &_tuccompi.units[k];
+		if (_tuccompi.unit_failed[k] || !able(ts, u->kind))
+			continue;
+		ts->nunits_able++;
+		ts->nworkers += u->kind == TUCCOMPI_UNIT_CUDA ? (unsigned)(ts->mk < u->nworkers ? ts->mk : u->nworkers) : 1;
+	}
+}
+
 static int ts_create_local(const struct tuccompi_policy *policy, const struct tuccompi_taskset_desc *desc,
 			   unsigned serial, struct tuccompi_taskset **out)
 {
@@ -239,22 +264,6 @@ static int ts_create_local(const struct tuccompi_policy *policy, const struct tu
 		ret = _tuccompi_reduce_start(ts);
 	if (ret < 0)
 		return ret;
-	for (int k = 0; k < 2; k++)
-		ts->batch[k] = batch_for(ts, (enum tuccompi_unit_kind)k);
-	ts->batch_static = 1;
-	for (int k = 0; k < 2; k++)
-		if (able(ts, (enum tuccompi_unit_kind)k) && _tuccompi_units_healthy((enum tuccompi_unit_kind)k) &&
-		    ts->batch[k] > ts->batch_static)
-			ts->batch_static = ts->batch[k];
-	ts->batch_max_able = ts->batch_static;
-	for (int k = 0; k < _tuccompi.nunits; k++)
-		ts->nunits_able += !_tuccompi.unit_failed[k] && able(ts, _tuccompi.units[k].kind);
-	for (int k = 0; k < _tuccompi.nunits; k++)
-		if (!_tuccompi.unit_failed[k] && able(ts, _tuccompi.units[k].kind))
-			ts->nworkers += _tuccompi.units[k].kind == TUCCOMPI_UNIT_CUDA
-						? (unsigned)(ts->mk < _tuccompi.units[k].nworkers ? ts->mk
-												    : _tuccompi.units[k].nworkers)
-						: 1;
 	/* Results land here, indexed by task id; calloc'd pages of tasks run elsewhere are
 	 * never touched. */
 	if (ts->plugin.result_size)
@@ -371,6 +380,86 @@ static int start_partition(struct tuccompi_taskset *ts)
 	return _tuccompi_ts_take(ts, first, mine);
 }
 
+/* PARALLEL's 1st step, on each rank: the call's own checks. */
+static int check_call(const struct tuccompi_policy *policy, const struct tuccompi_taskset_desc *desc,
+		      tuccompi_taskset_t *out)
+{
+	if (!policy || !desc || !out)
+		return _tuccompi_error(-EINVAL, "tuccompi_parallel: NULL %s", !policy ? "policy" : !desc ? "desc" : "out");
+	int ret = check_desc(desc);
+	return ret < 0 ? ret : check_policy(policy);
+}
+
+/* When PARALLEL's steps ended (TUCCOMPI_END_LOG). */
+struct steps
+{
+	double call, made, agreed;
+	int early;
+};
+
+/* PARALLEL's 2nd step: every rank agrees on the checks and the description, and has its set
+ * (results, journal, scheduling context). Both are agreed on in one round trip where making the set
+ * touches nothing outside this process: without a journal, a rank makes its set before the
+ * agreement and frees it if another rank failed. A journal is opened (and a resumed one read,
+ * collectively) only once every rank's checks have passed, in a second round. */
+static int agree_and_make(unsigned serial, int status, const struct tuccompi_policy *policy,
+			  const struct tuccompi_taskset_desc *desc, struct tuccompi_taskset **out, struct steps *t)
+{
+	struct tuccompi_taskset *ts = NULL;
+	t->early = status == 0 && !desc->journal;
+	if (t->early)
+		status = ts_create(policy, desc, serial, &ts);
+	t->made = _tuccompi_now();
+	int ret = agree_on_set(serial, status, policy, desc);
+	t->agreed = _tuccompi_now();
+	if (ret == 0 && !t->early)
+	{
+		status = ts_create(policy, desc, serial, &ts);
+		t->made = _tuccompi_now();
+		char msg[TUCCOMPI_LINK_MSG];
+		snprintf(msg, sizeof(msg), "%s", tuccompi_last_error());
+		ret = _tuccompi_coll_agree(TUCCOMPI_COLL_START, serial, status, msg);
+	}
+	if (ret < 0)
+	{
+		ts_free(ts);
+		return ret;
+	}
+	*out = ts;
+	return 0;
+}
+
+static void log_steps(const struct tuccompi_taskset *ts, const struct steps *t)
+{
+	if (!_tuccompi_env_flag("TUCCOMPI_END_LOG", 0))
+		return;
+	if (t->early)
+		fprintf(stderr, "[tuccompi %d/%d] PARALLEL ms: set made %.3f, agreed %.3f\n", _tuccompi.rank,
+			_tuccompi.nranks, 1e3 * (t->made - t->call), 1e3 * (ts->t_start - t->made));
+	else
+		fprintf(stderr, "[tuccompi %d/%d] PARALLEL ms: checks agreed %.3f, set made %.3f, start agreed %.3f\n",
+			_tuccompi.rank, _tuccompi.nranks, 1e3 * (t->agreed - t->call), 1e3 * (t->made - t->agreed),
+			1e3 * (ts->t_start - t->made));
+}
+
+/* PARALLEL's 4th step: this rank's tasks, by the policy's 1st-layer rule (its partition, or the
+ * MS master's grants), go to the units in jobs. From here a failure fails the set: every rank
+ * learns of it at SYN. */
+static void submit(struct tuccompi_taskset *ts, const struct steps *t)
+{
+	label_set(ts);
+	_tuccompi_bus_counters(NULL, NULL); /* reading them resets them */
+	_tuccompi_inject_reset();
+	ts->t_start = _tuccompi_now();
+	log_steps(ts, t);
+	_tuccompi_sets_add(ts);
+	int ret = ts->policy->dynamic ? _tuccompi_ms_feed(ts) : start_partition(ts);
+	if (ret < 0)
+		_tuccompi_ts_fail(ts, ret, "%s", tuccompi_last_error());
+	if (_tuccompi_link_broken())
+		_tuccompi_ts_fail(ts, _tuccompi_link_broken(), "%s", tuccompi_last_error());
+}
+
 int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccompi_taskset_desc *desc,
 		      tuccompi_taskset_t *out)
 {
@@ -380,65 +469,19 @@ int tuccompi_parallel(const struct tuccompi_policy *policy, const struct tuccomp
 	unsigned serial = serial_counter++;
 	if (out)
 		*out = NULL;
-	int ret;
-	double t_call = _tuccompi_now(), t_agreed = 0, t_made = 0;
-	if ((ret = _tuccompi_link_broken()) < 0)
-		return ret;
-	/* 1. each rank's own checks; 2. the set on each rank (results, journal, scheduling context).
-	 * Both are agreed on in one round trip where making the set touches nothing outside this
-	 * process: without a journal, a rank makes its set before the agreement and frees it if
-	 * another rank failed. A journal is opened (and a resumed one read, collectively) only once
-	 * every rank's checks have passed, in a second round. */
-	int status = 0;
-	if (!policy || !desc || !out)
-		status = _tuccompi_error(-EINVAL, "tuccompi_parallel: NULL %s", !policy ? "policy" : !desc ? "desc" : "out");
-	else if ((status = check_desc(desc)) == 0)
-		status = check_policy(policy);
-	struct tuccompi_taskset *ts = NULL;
-	int early = status == 0 && !desc->journal;
-	if (early)
-		status = ts_create(policy, desc, serial, &ts);
-	t_made = _tuccompi_now();
-	ret = agree_on_set(serial, status, policy, desc);
-	t_agreed = _tuccompi_now();
+	int ret = _tuccompi_link_broken();
 	if (ret < 0)
-	{
-		ts_free(ts);
 		return ret;
-	}
-	if (!early)
-	{
-		status = ts_create(policy, desc, serial, &ts);
-		t_made = _tuccompi_now();
-		char msg[TUCCOMPI_LINK_MSG];
-		snprintf(msg, sizeof(msg), "%s", tuccompi_last_error());
-		if ((ret = _tuccompi_coll_agree(TUCCOMPI_COLL_START, serial, status, msg)) < 0)
-		{
-			ts_free(ts);
-			return ret;
-		}
-	}
-	/* 3. start. From here a failure fails the set: every rank learns of it at SYN */
-	label_set(ts);
-	_tuccompi_bus_counters(NULL, NULL); /* reading them resets them */
-	_tuccompi_inject_reset();
-	ts->t_start = _tuccompi_now();
-	if (_tuccompi_env_flag("TUCCOMPI_END_LOG", 0))
-	{
-		if (early)
-			fprintf(stderr, "[tuccompi %d/%d] PARALLEL ms: set made %.3f, agreed %.3f\n", _tuccompi.rank,
-				_tuccompi.nranks, 1e3 * (t_made - t_call), 1e3 * (ts->t_start - t_made));
-		else
-			fprintf(stderr, "[tuccompi %d/%d] PARALLEL ms: checks agreed %.3f, set made %.3f, start agreed %.3f\n",
-				_tuccompi.rank, _tuccompi.nranks, 1e3 * (t_agreed - t_call), 1e3 * (t_made - t_agreed),
-				1e3 * (ts->t_start - t_made));
-	}
-	_tuccompi_sets_add(ts);
-	ret = policy->dynamic ? _tuccompi_ms_feed(ts) : start_partition(ts);
-	if (ret < 0)
-		_tuccompi_ts_fail(ts, ret, "%s", tuccompi_last_error());
-	if (_tuccompi_link_broken())
-		_tuccompi_ts_fail(ts, _tuccompi_link_broken(), "%s", tuccompi_last_error());
+	struct steps t = { .call = _tuccompi_now() };
+	struct tuccompi_taskset *ts;
+	_tuccompi_units_reinstate(); /* out for an earlier set, for a failure that passes: tried again */
+	/* 1. check; 2. agree (and make the set on each rank) */
+	int status = check_call(policy, desc, out);
+	if ((ret = agree_and_make(serial, status, policy, desc, &ts, &t)) < 0)
+		return ret;
+	/* 3. size batches; 4. submit */
+	size_batches(ts);
+	submit(ts, &t);
 	*out = ts;
 	return 0;
 }

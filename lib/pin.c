@@ -11,8 +11,8 @@
 /* Results a GPU writes: large ones are registered with CUDA for the set's life (StarPU's
  * starpu_memory_pin), so that a GPU plug-in can copy each task's result into place with the
  * device's DMA engines, concurrently with its kernels, instead of through a pinned staging buffer
- * and a host memcpy (docs/apsp.md, "What the outputs cost": 400 MB of results took 55 ms that way,
- * 7.3 ms by DMA, plus about 10 ms to register and 6 ms to unregister). Below 64 MiB the
+ * and a host memcpy (a staged copy is several times slower than DMA). Registering and
+ * unregistering cost time per byte too, so small results are left alone: below 64 MiB the
  * registration costs more than it saves; TUCCOMPI_PIN_RESULTS=BYTES sets that size (0: never).
  * Best effort: results that cannot be registered stay as they are. */
 /* The size from which @var says to register (bytes; 0: never), @def when unset. */
@@ -41,8 +41,7 @@ int tuccompi_pin_results_min(size_t *min)
 
 /* Shared data (a graph, PHAST's hierarchy) is copied to each GPU by StarPU before the set's first
  * job there, one buffer after another; from pageable memory those copies run at a fraction of the
- * bus's speed and the GPU's first job waited for them (docs/apsp.md, "The GPU's first job", has the
- * measurements). Registered, the copies run at the bus's speed; the registration is paid when the
+ * bus's speed and the GPU's first job waits for them. Registered, the copies run at the bus's speed; the registration is paid when the
  * data is shared, before any set, and undone when it is unshared. Only where this process drives a
  * GPU, from 1 MiB (TUCCOMPI_PIN_SHARED=BYTES; 0: never); memory the caller registered is left
  * alone; best effort (a range CUDA will not register stays as it is). */
@@ -90,7 +89,7 @@ int _tuccompi_results_pin(struct tuccompi_taskset *ts, size_t bytes)
 	}
 	/* Only the caller's results: a rank's own buffer (not the root) is calloc'd for every task of
 	 * the set and touched only where its tasks land; registering it would fault in and lock all
-	 * of it (4 GB for 100,000 sources x 10,000 targets), on every rank. */
+	 * of it (ntasks x result_size bytes), on every rank. */
 	if (!min || bytes < min || ts->own_local_results || !_tuccompi_units_healthy(TUCCOMPI_UNIT_CUDA))
 		return 0;
 	/* StarPU says 0 without registering when pinning is off (STARPU_DISABLE_PINNING): ask CUDA */

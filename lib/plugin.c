@@ -101,7 +101,7 @@ static int can_execute(unsigned workerid, struct starpu_task *task, unsigned nim
 {
 	(void)nimpl;
 	const struct _tuccompi_job *job = task->cl_arg;
-	if (job && __atomic_load_n(&job->ts->error, __ATOMIC_RELAXED))
+	if (job && __atomic_load_n(&job->ts->fail.err, __ATOMIC_RELAXED))
 		return 1;
 	int u = _tuccompi.worker_unit[workerid];
 	if (u < 0 || !__atomic_load_n(&_tuccompi.unit_failed[u], __ATOMIC_RELAXED))

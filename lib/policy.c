@@ -1,18 +1,51 @@
-/* Policies by name, and the StarPU scheduling contexts that run them. */
+/* The library's policies (one table) and by name, and the StarPU scheduling contexts that run them. */
 #include "internal.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The library's policies, the one table: by their names, and by their StarPU policies'. */
-static const struct tuccompi_policy *const lib[] = { &tuccompi_policy_eq1, &tuccompi_policy_eq2, &tuccompi_policy_ms,
-						     &tuccompi_policy_ms_tail };
+/* The library's policies, the one table. The core reaches a policy only through this table and
+ * its public struct: what a policy does is in the struct's fields (dynamic: ranks ask a master for
+ * work; flags: unit shares, hears what remains, watches the ranks' tail), never in its name. */
+static const struct tuccompi_policy *const table[] = { &tuccompi_policy_eq1, &tuccompi_policy_eq2, &tuccompi_policy_ms,
+						       &tuccompi_policy_ms_tail };
+#define NTABLE (sizeof(table) / sizeof(table[0]))
 
 struct starpu_sched_policy *tuccompi_sched_policy(const char *name)
 {
-	for (unsigned i = 0; i < sizeof(lib) / sizeof(lib[0]); i++)
-		if (name && strcmp(name, lib[i]->sched->policy_name) == 0)
-			return lib[i]->sched;
+	for (unsigned i = 0; i < NTABLE; i++)
+		if (name && strcmp(name, table[i]->sched->policy_name) == 0)
+			return table[i]->sched;
+	return NULL;
+}
+
+/* A policy's name as the user may write it: any case, '_' for '-' (the C name's spelling). */
+static int same_name(const char *written, const char *name)
+{
+	for (; *written && *name; written++, name++)
+	{
+		char a = *written == '_' ? '-' : (char)tolower((unsigned char)*written);
+		if (a != *name)
+			return 0;
+	}
+	return *written == *name;
+}
+
+/* The table's names, for messages: "eq1, eq2, ms, ms-tail" (@sched: their StarPU policies'). */
+static void table_names(char *out, size_t len, int sched)
+{
+	out[0] = '\0';
+	for (unsigned i = 0; i < NTABLE; i++)
+		snprintf(out + strlen(out), len - strlen(out), "%s%s", i ? ", " : "",
+			 sched ? table[i]->sched->policy_name : table[i]->name);
+}
+
+const struct tuccompi_policy *_tuccompi_policy_with(int dynamic, unsigned flags)
+{
+	for (unsigned i = 0; i < NTABLE; i++)
+		if (table[i]->dynamic == dynamic && table[i]->flags == flags)
+			return table[i];
 	return NULL;
 }
 
@@ -39,21 +72,20 @@ const struct tuccompi_policy *tuccompi_policy_by_name(const char *name)
 		_tuccompi_error(-EINVAL, "policy name is NULL");
 		return NULL;
 	}
-	for (unsigned i = 0; i < sizeof(lib) / sizeof(lib[0]); i++)
-		if (strcasecmp(name, lib[i]->name) == 0)
-			return lib[i];
-	if (strcasecmp(name, "ms_tail") == 0) /* the C name's spelling */
-		return &tuccompi_policy_ms_tail;
+	for (unsigned i = 0; i < NTABLE; i++)
+		if (same_name(name, table[i]->name))
+			return table[i];
 	if (!starpu_builtin_exists(name))
 	{
-		char known[512] = "";
+		char ours[256], known[512] = "";
+		table_names(ours, sizeof(ours), 0);
 		struct starpu_sched_policy **p = starpu_sched_get_predefined_policies();
 		for (; *p; p++)
 		{
 			strncat(known, " ", sizeof(known) - strlen(known) - 1);
 			strncat(known, (*p)->policy_name, sizeof(known) - strlen(known) - 1);
 		}
-		_tuccompi_error(-EINVAL, "unknown policy '%s'; use eq1, eq2, ms, ms-tail, or a StarPU policy:%s", name, known);
+		_tuccompi_error(-EINVAL, "unknown policy '%s'; use %s, or a StarPU policy:%s", name, ours, known);
 		return NULL;
 	}
 	pthread_mutex_lock(&builtin_lock);
@@ -97,11 +129,14 @@ int _tuccompi_sched_ctx(const struct tuccompi_policy *policy, unsigned *ctx)
 	struct starpu_sched_policy *sched = policy->sched ? policy->sched : tuccompi_sched_policy(policy->sched_name);
 	const char *sched_name = sched ? sched->policy_name : policy->sched_name;
 	if (!sched && !(sched_name && starpu_builtin_exists(sched_name)))
+	{
+		char ours[256];
+		table_names(ours, sizeof(ours), 1);
 		return _tuccompi_error(-EINVAL,
 				       "policy '%s' names no StarPU policy ('%s'); set .sched, or .sched_name to a StarPU "
-				       "policy (eager, lws, dmda, ...) or one of ours (tuccompi-eq1, tuccompi-eq2, "
-				       "tuccompi-ms, tuccompi-ms-tail)",
-				       policy->name ? policy->name : "?", sched_name ? sched_name : "(null)");
+				       "policy (eager, lws, dmda, ...) or one of ours (%s)",
+				       policy->name ? policy->name : "?", sched_name ? sched_name : "(null)", ours);
+	}
 	pthread_mutex_lock(&_tuccompi.lock);
 	for (int i = 0; i < _tuccompi.nctxs; i++)
 	{

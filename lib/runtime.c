@@ -230,7 +230,7 @@ static void stop_mpi(void)
  * default. The only such buffers here are the CPU workers' scratch workspaces (a task set's
  * workspaces, one per worker, never copied to a GPU: the data the GPUs read are registered from
  * the caller's memory), and pinning them serialises with the GPU workers in the driver, holding
- * every unit at the start of a run (measured in docs/apsp.md). */
+ * every unit at the start of a run. */
 static void unpin_ram_allocations(void)
 {
 	for (unsigned node = 0; node < starpu_memory_nodes_get_count(); node++)
@@ -334,10 +334,9 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 				/* StarPU-MPI's progression thread polls while a receive is posted, and the
 				 * 1st layer always has one: StarPU gives it a core of its own when it
 				 * chooses the CPU workers itself, not when we do. Sharing a worker's
-				 * core, every message waits for the scheduler's time slice (the MS
-				 * round trips measured on two ranks: docs/simulation.md), so a rank
-				 * with 3 or more cores for CPU workers leaves one to it (measured in
-				 * docs/simulation.md). A rank with GPUs leaves it a core whenever it has one
+				 * core, every message (an MS round trip above all) waits for the
+				 * scheduler's time slice, so a rank with 3 or more cores for CPU workers
+				 * leaves one to it. A rank with GPUs leaves it a core whenever it has one
 				 * over its stream workers (split_cores gives it one). */
 				if ((ngpu > 0 ? ncpu >= 1 : ncpu >= 3) && !getenv("STARPU_RESERVE_NCPU"))
 					ncpu--;
@@ -359,10 +358,8 @@ static void place_on_node(const struct tuccompi_conf *conf, struct starpu_conf *
 
 /* A rank alone on its node, StarPU choosing its CPU workers, on a node with GPUs: one core is
  * left free of workers (StarPU's reserve_ncpus) for the threads that must not wait for a time
- * slice when they wake, the stream workers' above all. With PHAST (MK 8) on 16 cores, 8 CPU
- * workers took every core the stream workers did not, and every unit ran slower than with 7
- * (measured: docs/apsp.md, "Cores for the GPU's rank"). Under
- * StarPU-MPI the progression thread already has that core (starpu_mpi_init_conf reserves it), and
+ * slice when they wake, the stream workers' above all: CPU workers on every core the stream
+ * workers do not hold make each wake-up wait, and every unit runs slower. Under StarPU-MPI the progression thread already has that core (starpu_mpi_init_conf reserves it), and
  * a node shared by ranks is placed by place_on_node. STARPU_NCPU, STARPU_RESERVE_NCPU,
  * STARPU_WORKERS_CPUID/COREID, STARPU_NCUDA and tuccompi_conf.ncpus / ncuda win. */
 static void leave_a_core(const struct tuccompi_conf *conf, struct starpu_conf *sconf)
@@ -439,11 +436,10 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 
 #ifdef TUCCOMPI_HAVE_CUDA
 	/* Every kernel loaded when CUDA starts, not at its first launch: under CUDA's lazy loading (its
-	 * default since 12.2) the first launch of a kernel may stop the whole GPU while the module
-	 * loads, and with MK tasks on a GPU that waits for the other streams' running kernels (PHAST's
-	 * first jobs that gathered a matrix's columns, a second kernel, were held that way: docs/apsp.md,
-	 * "What the outputs cost"). Set before MPI and StarPU,
-	 * which may start CUDA; the user's CUDA_MODULE_LOADING wins. */
+	 * default in recent releases) the first launch of a kernel may stop the whole GPU while the module
+	 * loads, and with MK tasks on a GPU that waits for the other streams' running kernels (a
+	 * plug-in's second kernel, first launched mid-run, is held that way). Set before MPI and
+	 * StarPU, which may start CUDA; the user's CUDA_MODULE_LOADING wins. */
 	set_env_default("CUDA_MODULE_LOADING", "EAGER");
 #endif
 	if ((ret = start_mpi(argc, argv, conf.use_mpi)) < 0)

@@ -54,7 +54,7 @@ static void sim_gpu_batch(struct tuccompi_batch *b, void *arg)
 	if (ts->sim_cpu_batch)
 		ts->sim_cpu_batch(b, arg);
 	else if (ts->sim_cpu)
-		for (unsigned i = 0; i < b->job->n && !b->job->failed; i++)
+		for (unsigned i = 0; i < b->job->n && !b->job->fail; i++)
 			ts->sim_cpu(&b->job->tasks[i], arg);
 	sim_spend(b->job);
 }
@@ -141,7 +141,7 @@ static double sim_length(struct _tuccompi_job *job)
 /* The job's simulated time on this worker: the model's (sim_length), slept by the worker's actor. */
 static void sim_spend(struct _tuccompi_job *job)
 {
-	if (job->n == 0 || job->failed)
+	if (job->n == 0 || job->fail || job->moved)
 		return;
 	double t = sim_length(job);
 	if (isnan(t) || t <= 0)
@@ -151,14 +151,15 @@ static void sim_spend(struct _tuccompi_job *job)
 		if (task)
 			starpu_perfmodel_get_arch_name(starpu_worker_get_perf_archtype(job->worker, task->sched_ctx), arch,
 						       sizeof(arch), 0);
-		fprintf(stderr,
-			"[tuccompi] simulation: no model of '%s' for %s and %u task(s) per job: calibrate on the node "
-			"(scripts/gpu-node.sh calibrate) or derive one (simulation/README.md); STARPU_HOSTNAME=%s, "
-			"STARPU_PERF_MODEL_DIR=%s\n",
-			job->ts->cl.model ? job->ts->cl.model->symbol : "?", arch, job->n,
-			getenv("STARPU_HOSTNAME") ? getenv("STARPU_HOSTNAME") : "(unset)",
-			getenv("STARPU_PERF_MODEL_DIR") ? getenv("STARPU_PERF_MODEL_DIR") : "(unset)");
-		abort();
+		/* no unit could time it better: the set fails (every rank is told at SYN) */
+		_tuccompi_ts_fail(job->ts, -ENOENT,
+				  "simulation: no model of '%s' for %s and %u task(s) per job: calibrate on the node "
+				  "(scripts/gpu-node.sh calibrate) or derive one (simulation/README.md); STARPU_HOSTNAME=%s, "
+				  "STARPU_PERF_MODEL_DIR=%s",
+				  job->ts->cl.model ? job->ts->cl.model->symbol : "?", arch, job->n,
+				  getenv("STARPU_HOSTNAME") ? getenv("STARPU_HOSTNAME") : "(unset)",
+				  getenv("STARPU_PERF_MODEL_DIR") ? getenv("STARPU_PERF_MODEL_DIR") : "(unset)");
+		return;
 	}
 	starpu_usleep((float)t);
 }
@@ -183,7 +184,14 @@ static void sim_cuda_entry(void *buffers[], void *cl_arg)
 	struct starpu_variable_interface *v = calloc(nb ? nb : 1, sizeof(*v));
 	void **b = calloc(nb ? nb : 1, sizeof(*b));
 	if (!v || !b)
-		abort();
+	{
+		free(v);
+		free(b);
+		/* the set fails; the job still ends as every job of a failed set does (it runs nothing) */
+		_tuccompi_ts_fail(ts, -ENOMEM, "simulation: out of memory for a simulated GPU job of '%s'", ts->plugin.name);
+		sim_run(buffers, job, TUCCOMPI_UNIT_CUDA);
+		return;
+	}
 	for (unsigned k = 0; k < nb; k++)
 	{
 		starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, k);

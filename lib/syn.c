@@ -18,7 +18,7 @@
 
 /* TUCCOMPI_END_LOG=1: each rank prints when its last job ended and how long each step of SYN took,
  * with its main thread's context switches and the cgroup's CPU throttling over the same window (the
- * MS master adds its last grants, ms_ranks.c): where the time at the end of a set goes (docs/apsp.md). */
+ * MS master adds its last grants, ms_ranks.c): where the time at the end of a set goes. */
 struct syn_clock
 {
 	int on, n;
@@ -424,10 +424,9 @@ static int exchange(struct tuccompi_taskset *ts, int status, double t_gather, st
 }
 
 /* The workspaces' release, off SYN's path. Unregistering a workspace frees every worker's copy
- * of it at once, in the calling thread: on the H200 node PHAST's 72 MB per CPU worker took about
- * 4 ms each to give back (page by page), 40-50 ms for 12 CPU workers, after the last task and
- * before SYN could begin: 10% of a 0.4 s set (docs/apsp.md, "Every unit against the GPU alone").
- * A helper thread does it after SYN's exchange while the caller goes on; tuccompi_finalize()
+ * of it at once, in the calling thread, page by page: large per-worker workspaces on many CPU
+ * workers take long enough to give back to delay SYN, and a short set, by a share of its time. A
+ * helper thread does it after SYN's exchange while the caller goes on; tuccompi_finalize()
  * waits for the helpers before StarPU stops (_tuccompi_release_wait). Where no thread can be
  * made, the caller does it. */
 static pthread_mutex_t release_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -508,7 +507,7 @@ void _tuccompi_release_wait(void)
 static void wait_local(struct tuccompi_taskset *ts)
 {
 	pthread_mutex_lock(&ts->lock);
-	while (ts->feeding || ts->jobs_inflight > 0 || (!ts->error && ts->pool.count > 0))
+	while (ts->feeding || ts->jobs_inflight > 0 || (!ts->fail.err && ts->pool.count > 0))
 		pthread_cond_wait(&ts->cond, &ts->lock);
 	pthread_mutex_unlock(&ts->lock);
 	ts->t_woke = _tuccompi_now();
@@ -542,7 +541,7 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 		return err;
 	}
 	if (ts->waited)
-		return ts->error ? _tuccompi_error_set(ts->error, ts->errmsg) : 0;
+		return _tuccompi_fail_raise(&ts->fail);
 	/* 1. every job given to this rank has run */
 	wait_local(ts);
 
@@ -552,22 +551,18 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 	syn_start(&clk, ts);
 	double t0 = _tuccompi_now();
 	/* StarPU keeps the last awake worker of each scheduling context polling for tasks (and the
-	 * CUDA workers for their streams); with the cores already full, they took this thread's core
-	 * for whole time slices in the middle of the exchange below (docs/apsp.md). Paused workers
-	 * sleep. Not while another set is in flight on this rank: its jobs would wait for the
+	 * CUDA workers for their streams); with the cores already full, they take this thread's core
+	 * for whole time slices in the middle of the exchange below. Paused workers sleep. Not while another set is in flight on this rank: its jobs would wait for the
 	 * slowest rank of this one. Nor after a short set: starpu_resume() wakes every worker at
-	 * once, and on a node whose cores all have a bound thread they took the cores this thread
-	 * and the next set needed, for milliseconds (an empty set on 2 ranks of the node: 1.15-1.28
-	 * ms paused, 0.34-0.38 ms not; docs/apsp.md, "Back on the H200"). A set shorter than
+	 * once, and on a node whose cores all have a bound thread they take the cores this thread
+	 * and the next set need, for longer than a short set's SYN takes unpaused. A set shorter than
 	 * SYN_PAUSE_MIN_S has little to lose to the stalls the pause prevents, a set longer pays
 	 * the resume after it has ended. */
 	int paused = _tuccompi_link_on() && _tuccompi_sets_unwaited() == 1 && t0 - ts->t_start >= SYN_PAUSE_MIN_S;
 	clk.paused = paused;
 	if (paused)
 		starpu_pause();
-	int status = 0;
-	if (ts->error)
-		status = _tuccompi_error_set(ts->error, ts->errmsg);
+	int status = _tuccompi_fail_raise(&ts->fail);
 	int ret = exchange(ts, status, t0, &clk);
 	if (ret == 0 && ts->red)
 		ret = _tuccompi_reduce_finish(ts);
@@ -582,18 +577,17 @@ int tuccompi_wait(tuccompi_taskset_t ts)
 	ts->waited = 1;
 	if (paused)
 		starpu_resume();
-	/* after the exchange, not before: giving back a rank's workspaces (hundreds of MB of pages on a
-	 * rank of CPU workers) cannot delay SYN's messages there (docs/apsp.md, "16-bit rows on a GPU,
-	 * 24-bit rows, and two ranks of the node") */
+	/* after the exchange, not before: giving back a rank's workspaces (many pages on a rank of
+	 * CPU workers) cannot delay SYN's messages there */
 	release_workspaces(ts);
 	syn_mark(&clk, "end");
 	syn_print(&clk);
-	if (ret < 0 && !ts->error)
+	if (ret < 0)
 	{
-		ts->error = ret;
-		snprintf(ts->errmsg, sizeof(ts->errmsg), "%s", tuccompi_last_error());
+		/* the verdict every rank agreed on is what a later wait says again (nothing runs now) */
+		snprintf(ts->fail.msg, sizeof(ts->fail.msg), "%s", tuccompi_last_error());
+		if (!ts->fail.err)
+			ts->fail.err = ret;
 	}
-	else if (ret < 0)
-		snprintf(ts->errmsg, sizeof(ts->errmsg), "%s", tuccompi_last_error());
 	return ret;
 }

@@ -25,14 +25,15 @@ struct _tuccompi_job
 	struct tuccompi_taskset *ts;
 	unsigned n, cap;
 	int bound;           /* tasks chosen at submission */
-	int failed;          /* the plug-in (or an injected fault) failed the job on its unit */
+	/* the plug-in (or an injected fault) failed the job on its unit: why (malloc'd); NULL: not */
+	struct _tuccompi_fail *fail;
 	int moved;           /* not run: started on a unit taken out of the set */
-	int err;
-	unsigned attempts;   /* units that failed these tasks so far */
+	int inject;          /* TUCCOMPI_FAULT_*: the fault injected into its last run (faults.c) */
+	int out;             /* TUCCOMPI_OUT_*: why its unit is taken out, when its failure did not pass */
+	const char *sticky;  /* the sticky cause (a static string), or NULL */
 	int reduced;         /* a task asked for its reduction buffer (reduce.c) */
 	int worker;
 	enum tuccompi_unit_kind kind;
-	char why[256];
 	uint64_t *ids;               /* cap entries */
 	struct tuccompi_task *tasks; /* cap entries, filled when it runs */
 };
@@ -114,10 +115,10 @@ struct tuccompi_taskset
 	unsigned long master_rest;     /* what the MS master had left at its last answer */
 	uint64_t feed_low;             /* the MS feeder sleeps while this many tasks are in hand (0: none) */
 
-	/* the first error of the set, from any thread; tuccompi_wait() raises it on the caller's */
-	int error;
-	char errmsg[1024];
-	char last_failure[256]; /* why a unit was last taken out (under lock), for "no unit is left" */
+	/* the first error of the set, from any thread (under lock; fail.err may be read without);
+	 * tuccompi_wait() raises it on the caller's */
+	struct _tuccompi_fail fail;
+	struct _tuccompi_fail last_failure; /* why a unit was last taken out (under lock), for "no unit is left" */
 
 	/* statistics */
 	double t_start, t_end, t_local_done, comm_s, wait_s;
@@ -145,6 +146,10 @@ struct tuccompi_taskset
 	double xfer_s;
 	int *task_rank; /* root: rank of each task */
 	uint64_t retried;  /* tasks run again after a unit failed them */
+	/* faults.c: failures per unit in this set, retries in place used, and their bounds */
+	_Atomic unsigned unit_fails[STARPU_NMAXWORKERS];
+	_Atomic unsigned retries_used;
+	unsigned retries_unit, retries_set;
 	uint64_t nresumed; /* tasks whose results came from the journal */
 	int waited;
 };
@@ -163,7 +168,7 @@ static inline uint64_t _tuccompi_ts_in_hand(const struct tuccompi_taskset *ts)
  * task; docs/architecture.md). */
 static inline void _tuccompi_ts_wake_locked(struct tuccompi_taskset *ts)
 {
-	if (ts->error || ts->jobs_inflight == 0 || _tuccompi_ts_in_hand(ts) < ts->feed_low)
+	if (ts->fail.err || ts->jobs_inflight == 0 || _tuccompi_ts_in_hand(ts) < ts->feed_low)
 		pthread_cond_broadcast(&ts->cond);
 }
 
@@ -204,13 +209,60 @@ TUCCOMPI_INTERNAL void _tuccompi_sets_add(struct tuccompi_taskset *ts);
 TUCCOMPI_INTERNAL void _tuccompi_sets_remove(struct tuccompi_taskset *ts);
 /* How many sets of this rank are in flight and not yet waited for. */
 TUCCOMPI_INTERNAL int _tuccompi_sets_unwaited(void);
-/* TUCCOMPI_FAULT_INJECT: does the next event of @what (0 CPU job, 1 CUDA job, 2 MS request, 3 a request
- * reaching the MS master) fail? */
-TUCCOMPI_INTERNAL int _tuccompi_injected(int what);
+
+/* ---- faults.c: which failures pass (the job runs again on its unit) and which take a unit out */
+/* Values of _tuccompi.unit_failed: in, out for the rest of the set, out for the rest of the run. */
+enum
+{
+	TUCCOMPI_UNIT_IN = 0,
+	TUCCOMPI_UNIT_OUT_SET,
+	TUCCOMPI_UNIT_OUT_RUN,
+};
+/* Why a unit is taken out (_tuccompi_job::out). */
+enum
+{
+	TUCCOMPI_OUT_NONE = 0,  /* no retry was possible (the set failed, a reduction): out for the set */
+	TUCCOMPI_OUT_STICKY,    /* the unit is broken: out for the run */
+	TUCCOMPI_OUT_REPEATED,  /* more failures than TUCCOMPI_RETRIES_UNIT in the set */
+	TUCCOMPI_OUT_SPENT,     /* the rank's TUCCOMPI_RETRIES_SET are spent */
+};
+/* TUCCOMPI_FAULT_INJECT: what is injected into (0 CPU jobs, 1 CUDA jobs, 2 MS requests, 3 requests
+ * reaching the MS master), and how a unit fares after an injected job fault. */
+enum
+{
+	TUCCOMPI_INJECT_MS = 2,
+	TUCCOMPI_INJECT_MSHANG = 3,
+	TUCCOMPI_INJECT_KINDS = 4,
+	TUCCOMPI_INJECT_MAX = 16, /* faults in one value */
+};
+enum
+{
+	TUCCOMPI_FAULT_TRANSIENT = 1, /* the unit works again at once */
+	TUCCOMPI_FAULT_REPEAT,        /* the job fails at every run on its unit */
+	TUCCOMPI_FAULT_STICKY,        /* the unit is broken */
+};
+struct _tuccompi_inject
+{
+	int n;
+	int what[TUCCOMPI_INJECT_MAX], mode[TUCCOMPI_INJECT_MAX];
+	long at[TUCCOMPI_INJECT_MAX];
+};
+/* TUCCOMPI_FAULT_INJECT's value @e (NULL: none) into @in: 0, or -EINVAL naming what it takes
+ * (tuccompi_init refuses a bad value). */
+TUCCOMPI_INTERNAL int _tuccompi_inject_parse(const char *e, struct _tuccompi_inject *in);
+/* Read TUCCOMPI_FAULT_INJECT again and restart the counts (PARALLEL): the N-th event of a set. */
 TUCCOMPI_INTERNAL void _tuccompi_inject_reset(void);
-/* TUCCOMPI_FAULT_INJECT's value @e (NULL: none) into at[what] (-1: never): 0, or -EINVAL naming what
- * it takes (tuccompi_init refuses a bad value). */
-TUCCOMPI_INTERNAL int _tuccompi_inject_parse(const char *e, long at[4]);
+/* Does the next event of @what fail? 0, or the fault's TUCCOMPI_FAULT_* (1 for MS events). */
+TUCCOMPI_INTERNAL int _tuccompi_injected(int what);
+/* After @job failed on unit @u: 1 when it may run again there at once (counted), else 0 with
+ * job->out saying why not. */
+TUCCOMPI_INTERNAL int _tuccompi_job_retry(struct _tuccompi_job *job, int u);
+/* Take unit @u out for job->out's cause, with a warning saying which (once per unit and cause). */
+TUCCOMPI_INTERNAL void _tuccompi_unit_take_out(const struct _tuccompi_job *job, int u);
+/* PARALLEL: units out for the rest of an earlier set are tried again. */
+TUCCOMPI_INTERNAL void _tuccompi_units_reinstate(void);
+/* "GPU" or "CPU core", for messages about unit @u. */
+TUCCOMPI_INTERNAL const char *_tuccompi_unit_name(int u);
 
 /* ---- ms_ranks.c: the MS protocol. A grant is [first, first+count) of positions; count 0 is stop. */
 /* @rank_tail: the policy's TUCCOMPI_POLICY_RANK_TAIL (the master may stop slow ranks at the end). */

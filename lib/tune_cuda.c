@@ -73,6 +73,10 @@ static __thread struct pending pend[64];
 static __thread int npend;
 static __thread cudaStream_t thread_stream;
 static __thread int thread_stream_set;
+/* This thread's first launch that failed since its job began (jobs.c fails the job with it), and
+ * whether GPUSYN has reported it yet. */
+static __thread struct _tuccompi_fail launch_fail;
+static __thread int launch_unsynced;
 
 /* ------------------------------------------------------------------ devices */
 
@@ -313,8 +317,8 @@ static int decide(struct tuccompi_kernel *k, struct kdev *kd, int dev, int cls, 
 		return _tuccompi_error(-ENOMEM, "out of memory for tuning");
 	/* Measure block sizes and shapes only, under the rules' cache preference: a per-launch
 	 * timing cannot see that a kernel whose L1/shared split differs from its neighbours'
-	 * makes the SMs reconfigure between launches (kernels of one SSSP with different splits ran
-	 * slower than all alike: docs/tuning.md). */
+	 * makes the SMs reconfigure between launches (kernels of one task with different splits run
+	 * slower than all alike). */
 	struct tuccompi_geometry all[MAX_CAND];
 	int nall = tuccompi_tune_candidates(&k->kc, &kd->attr, dp, all, MAX_CAND);
 	c->tune->ncand = 0;
@@ -404,10 +408,22 @@ static void apply_cache(struct kdev *kd, const struct tuccompi_device_props *dp,
 	kd->applied_carveout = carveout;
 }
 
-static __attribute__((noreturn)) void launch_fatal(const char *kernel, const char *why)
+/* A launch that cannot be made, or that CUDA refused: this thread's error, and its job's (jobs.c). */
+static int launch_failed(int err, const char *kernel, const char *why)
 {
-	fprintf(stderr, "tuccompi: cannot launch kernel %s: %s\n", kernel, why);
-	abort();
+	_tuccompi_fail_set(&launch_fail, err, "cannot launch kernel %s: %s", kernel, why);
+	launch_unsynced = 1;
+	return _tuccompi_error(err, "cannot launch kernel %s: %s", kernel, why);
+}
+
+int _tuccompi_gpu_launch_take(struct _tuccompi_fail *f)
+{
+	int err = launch_fail.err;
+	if (err && f)
+		*f = launch_fail;
+	launch_fail.err = 0;
+	launch_unsynced = 0;
+	return err;
 }
 
 /* Geometry for this launch; *timed_cand >= 0 when this launch is a measurement. */
@@ -497,25 +513,28 @@ static int choose(struct tuccompi_kernel *k, const void *func, uint64_t nx, uint
 	return 0;
 }
 
+/* A measurement slot taken by choose() for a launch that is not made: give it back. */
+static void unclaim(struct tuccompi_kernel *k, int dev, int cls, int cand)
+{
+	struct kstate *s = k->state;
+	pthread_mutex_lock(&s->lock);
+	struct tuning *t = s->dev[dev].cls[cls].tune;
+	if (t)
+	{
+		t->next--;
+		t->inflight--;
+		t->issued[cand]--;
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
 int tuccompi_gpu_geometry(struct tuccompi_kernel *k, const void *func, uint64_t nx, uint64_t ny, size_t shmem,
 			  struct tuccompi_geometry *out)
 {
 	int dev, cls, cand;
 	int ret = choose(k, func, nx, ny, shmem, out, &dev, &cls, &cand);
 	if (ret == 0 && cand >= 0)
-	{
-		/* not launched: give the measurement slot back */
-		struct kstate *s = k->state;
-		pthread_mutex_lock(&s->lock);
-		struct tuning *t = s->dev[dev].cls[cls].tune;
-		if (t)
-		{
-			t->next--;
-			t->inflight--;
-			t->issued[cand]--;
-		}
-		pthread_mutex_unlock(&s->lock);
-	}
+		unclaim(k, dev, cls, cand); /* not launched */
 	return ret;
 }
 
@@ -530,16 +549,25 @@ int tuccompi_gpu_begin(struct tuccompi_kernel *k, const void *func, uint64_t nx,
 	struct tuccompi_geometry g;
 	int dev, cls, cand;
 	if (nx == 0 || ny == 0)
-		launch_fatal(k->kc.name, "empty input (nx or ny is 0)");
-	if (choose(k, func, nx, ny, shmem, &g, &dev, &cls, &cand) < 0)
-		launch_fatal(k->kc.name, tuccompi_last_error());
+		return launch_failed(-EINVAL, k->kc.name, "empty input (nx or ny is 0)");
+	int ret = choose(k, func, nx, ny, shmem, &g, &dev, &cls, &cand);
+	if (ret < 0)
+	{
+		char why[TUCCOMPI_FAIL_MSG];
+		snprintf(why, sizeof(why), "%s", tuccompi_last_error());
+		return launch_failed(ret, k->kc.name, why);
+	}
 	memset(l, 0, sizeof(*l));
 	l->block.x = g.block_x;
 	l->block.y = g.block_y;
 	l->block.z = 1;
 	uint64_t gx = ceil_div64(nx, g.block_x), gy = ceil_div64(ny, g.block_y);
 	if (gx > 0x7fffffffu || gy > 65535)
-		launch_fatal(k->kc.name, "input too large for one grid");
+	{
+		if (cand >= 0)
+			unclaim(k, dev, cls, cand);
+		return launch_failed(-EOVERFLOW, k->kc.name, "input too large for one grid");
+	}
 	l->grid.x = (unsigned)gx;
 	l->grid.y = (unsigned)gy;
 	l->grid.z = 1;
@@ -574,7 +602,10 @@ void tuccompi_gpu_end(struct tuccompi_kernel *k, struct tuccompi_gpu_launch *l)
 		char why[256];
 		snprintf(why, sizeof(why), "%s (grid %ux%u, block %ux%u, %zu bytes shared)", cudaGetErrorString(e),
 			 l->grid.x, l->grid.y, l->block.x, l->block.y, l->shmem);
-		launch_fatal(k->kc.name, why);
+		launch_failed(-EIO, k->kc.name, why);
+		if (l->timing)
+			cudaEventRecord(pend[l->slot].stop, l->stream); /* the slot's pair is complete all the same */
+		return;
 	}
 	if (l->timing)
 		cudaEventRecord(pend[l->slot].stop, l->stream);
@@ -613,6 +644,12 @@ int tuccompi_gpu_sync(void)
 	collect();
 	if (e != cudaSuccess)
 		return _tuccompi_error(-EIO, "GPUSYN: %s", cudaGetErrorString(e));
+	if (launch_unsynced)
+	{
+		/* a launch since the last GPUSYN did not run: what it was to compute is missing */
+		launch_unsynced = 0;
+		return _tuccompi_fail_raise(&launch_fail);
+	}
 	return 0;
 }
 
@@ -662,6 +699,32 @@ int tuccompi_gpu_kernel_info(const char *name, struct tuccompi_kernel_char *kc, 
 void _tuccompi_cuda_clear_error(void)
 {
 	cudaGetLastError();
+}
+
+const char *_tuccompi_cuda_unit_broken(void)
+{
+	/* a sticky error stays in the context: every later call returns it */
+	cudaGetLastError();
+	static __thread void *probe;
+	cudaStream_t s = tuccompi_gpu_stream();
+	cudaError_t e = probe ? cudaSuccess : cudaMalloc(&probe, 64);
+	if (e == cudaErrorMemoryAllocation)
+	{
+		/* a full GPU is not a broken one: the stream alone must still complete */
+		cudaGetLastError();
+		probe = NULL;
+		e = cudaStreamSynchronize(s);
+		if (e == cudaSuccess)
+			return NULL;
+	}
+	else if (e == cudaSuccess)
+		e = cudaMemsetAsync(probe, 0, 64, s);
+	if (e == cudaSuccess)
+		e = cudaStreamSynchronize(s);
+	if (e == cudaSuccess)
+		return NULL;
+	cudaGetLastError();
+	return cudaGetErrorString(e);
 }
 
 int _tuccompi_cuda_host_registered(const void *p)

@@ -50,11 +50,13 @@ static int probe(const struct tuccompi_taskset_desc *desc, enum tuccompi_unit_ki
 		return _tuccompi_error(-EINVAL, "tuning: %llu tasks are too few to probe %llu rank(s)",
 				       (unsigned long long)desc->ntasks, (unsigned long long)nranks_kind);
 	struct probe_arg pa = { each, kind };
+	/* inside a node, units take work on demand with no end-of-set rule (MS's StarPU policy):
+	 * every unit runs as fast as it can */
 	struct tuccompi_policy pol = {
 		.name = "tune-probe",
 		.description = "the same number of tasks on every rank with units of the probed kind",
 		.partition = per_rank,
-		.sched = tuccompi_policy_ms.sched,
+		.sched = _tuccompi_policy_with(1, 0)->sched,
 		.arg = &pa,
 	};
 	struct tuccompi_plugin only = *desc->plugin;

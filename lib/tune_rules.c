@@ -10,7 +10,8 @@
  *           programs" (ISPA 2012), on which TuCCompi's tuning layer is based: fill the SM first
  *           (blocks too small to reach full occupancy under the blocks-per-SM limit lose);
  *           warp-wide rows for coalescing; more L1 for irregular, cache-evicting accesses.
- *  [h200]   our own measurements on an H200 (docs/tuning.md, bench/tune).
+ *  [sweep]  the library's own rules, each checked against a sweep of block sizes and caches
+ *           (docs/tuning.md says how to run it).
  * No GPU is needed here: tests run these rules on recorded property sets. */
 #include "internal.h"
 
@@ -128,9 +129,9 @@ static int ceil_div(int a, int b)
 }
 
 /* Shared memory (bytes) the SM is configured with for a carveout percent; -1: the most. The percent
- * is of the largest shared capacity (cudaDevAttrMaxSharedMemoryPerMultiprocessor: 228 KB on Hopper),
- * not of the unified L1 + shared array (256 KB): taking the array's size, the tuner asked 7% for 8
- * blocks of 3 KB on an H200, which the driver made 16 KB, 5 blocks (docs/tuning.md). */
+ * is of the largest shared capacity (cudaDevAttrMaxSharedMemoryPerMultiprocessor), not of the
+ * unified L1 + shared array: a percent of the array's size asks for less than the blocks need, the
+ * driver rounds it to its own steps, and fewer blocks fit [occ]. */
 static int shared_config(const struct tuccompi_device_props *dev, int carveout)
 {
 	if (carveout < 0)
@@ -301,11 +302,10 @@ int tuccompi_tune_rules(const struct tuccompi_kernel_char *kc, const struct tucc
 	/* Preferred block size:
 	 *  scatter: 8 warps, the smallest block that still fills the SM under the blocks-per-SM
 	 *    limit of every generation (more, smaller blocks keep independent requests in flight
-	 *    [ubench]); on an H200, relax ran fastest at 256 of 24 sizes x caches [h200];
+	 *    [ubench][sweep];
 	 *  light streaming kernels (coalesced or medium, B low/none, D low/def: one thread per
 	 *    element, nothing reused): the largest block that keeps the occupancy, since such
-	 *    kernels are bound by block scheduling more than by anything a block does; on an
-	 *    H200 update ran 10% faster per SSSP at 1024 than at 256 [h200];
+	 *    kernels are bound by block scheduling more than by anything a block does [sweep];
 	 *  the rest (reuse, arithmetic): 8 warps [ubench][occ]. */
 	int streaming = kc->a != TUCCOMPI_ACCESS_SCATTER && kc->a != TUCCOMPI_ACCESS_DEF &&
 			(kc->b == TUCCOMPI_LEVEL_LOW || kc->b == TUCCOMPI_LEVEL_NONE) &&
@@ -352,8 +352,8 @@ int tuccompi_tune_rules(const struct tuccompi_kernel_char *kc, const struct tucc
 		 tuccompi_occupancy_blocks(dev, attr, chosen, 50) < blocks_without_shared(dev, attr, chosen))
 	{
 		/* a kernel built on shared memory, limited by it at an even split [occ] (a few
-		 * bytes of reduction scratch do not count: H200's minimum ran no faster with
-		 * more shared memory [h200]) */
+		 * bytes of reduction scratch do not count: such a kernel gains nothing from more
+		 * shared memory [sweep]) */
 		cache = TUCCOMPI_CACHE_PREFER_SHARED;
 		cache_rule = "prefer shared (shared memory limits occupancy)";
 	}

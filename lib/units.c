@@ -121,6 +121,11 @@ int _tuccompi_cuda_host_registered(const void *p)
 void _tuccompi_cuda_clear_error(void)
 {
 }
+
+const char *_tuccompi_cuda_unit_broken(void)
+{
+	return NULL;
+}
 #endif
 
 /* Database key of this node's units of @kind: the first GPU's name and compute capability, or

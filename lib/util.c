@@ -1,4 +1,4 @@
-/* Small helpers of the core, each written once: the clock, on/off environment variables and atomic
+/* Small helpers of the core, each written once: the clock and the deadlines of timed waits, atomic
  * file output. */
 #include "internal.h"
 
@@ -13,6 +13,16 @@ double _tuccompi_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void _tuccompi_abstime(double s, struct timespec *ts)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+	if (s < 0)
+		s = 0;
+	long ns = ts->tv_nsec + (long)((s - (double)(time_t)s) * 1e9);
+	ts->tv_sec += (time_t)s + ns / 1000000000;
+	ts->tv_nsec = ns % 1000000000;
 }
 
 double tuccompi_wtime(void)

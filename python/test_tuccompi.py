@@ -13,7 +13,10 @@ tuccompi-apsp of the build tree (python/test.sh sets PYTHONPATH and TUCCOMPI_APS
  - graph files (.gr counting from 1, an edge list) give the matrix's distances;
  - the graph reaches the program as a binary .tgb (no text);
  - bad input: negative, NaN, fractional and too large weights, non-square matrices, ids out of
-   range, empty targets, bad units, a missing file: clear errors.
+   range, empty targets, bad units, a missing file: clear errors;
+ - tuccompi.closeness and harmonic against scipy's distances (every source, lists, one source,
+   undirected, a file), betweenness on hand-made graphs and against networkx where it is installed
+   (Debian's 2.8 has no backends: the plain functions work without them).
 """
 
 import os
@@ -228,6 +231,66 @@ def test_errors():
     print("ok: bad input gives clear errors")
 
 
+def close(got, want, what, rel=1e-12):
+    got, want = np.asarray(got), np.asarray(want)
+    check(got.shape == want.shape, "%s: shape %s, want %s" % (what, got.shape, want.shape))
+    bad = np.abs(got - want) > rel * np.maximum(np.abs(want), 1e-300)
+    check(not bad.any(), "%s: %d values differ, e.g. %r against %r" % (what, bad.sum(), got[bad][:1], want[bad][:1]))
+
+
+def scipy_centralities(d, n):
+    fin = np.isfinite(d)
+    r = fin.sum(axis=-1) - 1.0
+    tot = np.where(fin, d, 0).sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = np.where(tot > 0, r / tot, 0.0) * (r / (n - 1))
+        h = np.where(fin & (d > 0), 1.0 / d, 0.0).sum(axis=-1)
+    return c, h
+
+
+def test_centralities():
+    n = 300
+    g = random_graph(n, 0.015, 11, zeros=False)
+    for undirected in (False, True):
+        d = dijkstra(g, directed=not undirected)
+        c, h = scipy_centralities(d, n)
+        close(tuccompi.closeness(g, undirected=undirected), c, "closeness (undirected=%s)" % undirected)
+        close(tuccompi.harmonic(g, undirected=undirected), h, "harmonic (undirected=%s)" % undirected, 1e-11)
+    d = dijkstra(g)
+    c, h = scipy_centralities(d, n)
+    src = [9, 2, 250, 2]
+    close(tuccompi.closeness(g, src), c[src], "closeness of a list with a repeat")
+    check(isinstance(tuccompi.closeness(g, 7), float) and abs(tuccompi.closeness(g, 7) - c[7]) <= 1e-12 * c[7],
+          "closeness of one source: a float")
+    close(tuccompi.closeness(g, wf_improved=False), np.where(np.isfinite(d).sum(1) > 1, c * (n - 1) / (
+        np.isfinite(d).sum(1) - 1.0).clip(1), 0.0), "closeness without Wasserman and Faust's scaling")
+    coo = g.tocoo()
+    with tempfile.TemporaryDirectory() as tmp:
+        csv = os.path.join(tmp, "g.csv")
+        np.savetxt(csv, np.column_stack([coo.row, coo.col, coo.data]).astype(np.int64), fmt="%d", delimiter=",")
+        close(tuccompi.closeness(csv, [0, 1]), c[[0, 1]], "closeness of an edge list (n read from the graph)")
+    # betweenness: a directed path 0 -> 1 -> 2 -> 3 (1 and 2 lie on two pairs' paths each), two ties
+    path = sp.csr_matrix((np.ones(3), (np.array([0, 1, 2]), np.array([1, 2, 3]))), shape=(4, 4))
+    close(tuccompi.betweenness(path), [0.0, 2.0, 2.0, 0.0], "betweenness of a path")
+    close(tuccompi.betweenness(path, sources=[0]), [0.0, 2.0, 1.0, 0.0], "betweenness from one source")
+    diamond = sp.csr_matrix((np.ones(4), (np.array([0, 0, 1, 2]), np.array([1, 2, 3, 3]))), shape=(4, 4))
+    close(tuccompi.betweenness(diamond), [0.0, 0.5, 0.5, 0.0], "betweenness of two tied paths")
+    close(tuccompi.betweenness(path, undirected=True), [0.0, 2.0, 2.0, 0.0], "betweenness, undirected (pairs once)")
+    try:
+        import networkx as nx
+    except ImportError:
+        print("ok: closeness, harmonic and betweenness (networkx not installed: not compared with it)")
+        return
+    G = nx.DiGraph()
+    G.add_nodes_from(range(n))
+    G.add_weighted_edges_from(zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist()))
+    bc = nx.betweenness_centrality(G, normalized=False, weight="weight")
+    close(tuccompi.betweenness(g), [bc[v] for v in range(n)], "betweenness against networkx %s" % nx.__version__, 1e-9)
+    sub = nx.betweenness_centrality_subset(G, [4, 80, 200], list(range(n)), normalized=False, weight="weight")
+    close(tuccompi.betweenness(g, sources=[4, 80, 200]), [sub[v] for v in range(n)], "betweenness from 3 sources", 1e-9)
+    print("ok: closeness and harmonic as scipy's distances give them, betweenness as networkx %s" % nx.__version__)
+
+
 if __name__ == "__main__":
     print("tuccompi-apsp:", tuccompi.tool_path())
     test_random()
@@ -235,4 +298,5 @@ if __name__ == "__main__":
     test_files()
     test_binary()
     test_errors()
-    print("ok: tuccompi.shortest_paths")
+    test_centralities()
+    print("ok: tuccompi.shortest_paths, closeness, harmonic, betweenness")

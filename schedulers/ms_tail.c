@@ -1,7 +1,7 @@
 /* MS-TAIL: the master-slave policy that also watches the end of the task set. Units take
  * work on demand as in MS, except that a unit declines a job when the faster units would
  * finish everything that is left before it could finish that job (its batch): at the end of a
- * set, a CPU core (0.5 s per SSSP) no longer takes sources the GPU (1 ms) would run at once.
+ * set, a CPU core no longer takes tasks that a GPU many times faster would run at once.
  * Unlike MS, a unit may therefore be idle while tasks remain; MS keeps the paper's rule.
  * Across ranks the same rule runs on the MS master (TUCCOMPI_POLICY_RANK_TAIL, lib/ms_ranks.c): a rank
  * whose fastest kind of unit is at least twice slower per task than other ranks' stops being given
@@ -28,8 +28,8 @@ struct tail_data
 /* Would the units much faster than @u (at least twice, and able to run @t) start everything
  * that is left before @u finishes the job it would take (a batch: the tasks its jobs carry, at
  * most what is left)? Taking it helps only if it ends before they would finish without it.
- * Judging one task instead let a CPU core take a batch of 16 PHAST sources (25 ms) when the GPU
- * would have run everything left in 2 ms, and the set waited for it (docs/apsp.md). Only faster
+ * Judging one task instead would let a slow unit take a whole batch that the faster units would
+ * have finished with everything else before it, and the set would wait for it. Only faster
  * units count: otherwise units of equal speed would each leave the last task to the other, and
  * nobody would run it; the fastest units never decline. Needs measured task times. */
 static int faster_units_finish_first(struct tuccompi_sched *s, int u, struct starpu_task *t)

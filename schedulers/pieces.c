@@ -116,8 +116,8 @@ static void lock_for_pop(struct tuccompi_sched *s)
 }
 
 /* Waking wakes a single sleeping worker able to run the pushed task, as StarPU's eager does, and
- * the others find queued work at their next pop (waking every worker of every able unit cost more
- * per task: bench/README.md). */
+ * the others find queued work at their next pop (waking every worker of every able unit costs
+ * every push a wake-up per worker, most of them for nothing). */
 
 int tuccompi_sched_push_equal(struct starpu_task *task)
 {

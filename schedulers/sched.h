@@ -1,6 +1,7 @@
 /* The interface between the library's core (lib/) and its schedulers (this folder).
  *
- *   core -> schedulers: the StarPU policy structs below (policy.c looks them up by name) and
+ *   core -> schedulers: the public tuccompi_policy structs each file ends with (lib/policy.c's
+ *                       table; the core reads their fields and flags, never their names) and
  *                       the public pieces of <tuccompi_sched.h> (units, queues, hooks);
  *   schedulers -> core: tuccompi_units_group() and tuccompi_sched_task_weight(), public too.
  *

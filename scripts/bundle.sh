@@ -9,8 +9,13 @@
 #   OUTDIR/bench/        the benchmark programs and scripts
 #   OUTDIR/ompi/         Open MPI's tree (plugins, help files), found through OPAL_PREFIX
 #   OUTDIR/starpu-nofxt/ with NOFXT_STARPU=PREFIX: that StarPU's libraries (bench/fxt_cost.sh)
+#   OUTDIR/lib/pkgconfig/ tuccompi-starpu.pc, tuccompi-starpu-cuda.pc: build programs on the node
+#                        against the bundle (they find it from their own place); OUTDIR/include/ the
+#                        headers, StarPU's too; OUTDIR/examples/ the examples' sources (examples/README.md)
 #
-# Everything is stripped. Run from the build tree (make bundle does).
+# Everything is stripped; run paths into the build machine (build tree, StarPU's prefix, the
+# configured libdir) become paths relative to each file ($ORIGIN/...), CUDA's stay. Run from the
+# build tree (make bundle does).
 set -euo pipefail
 
 out=${1:?usage: bundle.sh OUTDIR}
@@ -92,14 +97,18 @@ mkdir -p "$out/scripts" "$out/include"
 # whose results go into the repository (gpu-node.sh calibrate)
 (cd "$top" && git describe --always --dirty --abbrev=12 >"$out/COMMIT" 2>/dev/null) || rm -f "$out/COMMIT"
 cp "$top"/include/*.h "$out/include/"
-cp "$top"/scripts/paje_check.py "$top"/scripts/paje_format.py "$top"/scripts/paje_runs.py "$top"/scripts/tuccompi-summary "$top"/scripts/tuccompi-plot "$out/scripts/"
+cp "$top"/scripts/paje_check.py "$top"/scripts/paje_format.py "$top"/scripts/paje_runs.py "$top"/scripts/tuccompi-summary "$top"/scripts/tuccompi-plot \
+	"$top"/scripts/elf_runpath.py "$out/scripts/"
 for s in "$top"/bench/*.sh "$top"/bench/*.py; do [ -f "$s" ] && cp "$s" "$out/bench/"; done
+# the Python module and its networkx entry points (PYTHONPATH=OUTDIR/python; bench/networkx.sh)
+mkdir -p "$out/python" && cp -r "$top/python/tuccompi" "$top/python/tuccompi.dist-info" "$out/python/"
 [ -d "$top/tests/data" ] && cp -r "$top/tests/data" "$out/tests/"
 echo "$tests" | tr ' ' '\n' | sed '/^$/d; s#^tests/##; s#^examples/#../examples/#' >"$out/tests/TESTS"
 
 # ------------------------------------------------------------------ Open MPI (Debian layout, relocated)
+# (BUNDLE_MPI=0 leaves it out: tests/install/bundle.sh, on a machine that has its own)
 ompi=$out/ompi
-if command -v ompi_info >/dev/null && [ -d /usr/lib/x86_64-linux-gnu/openmpi ]; then
+if [ "${BUNDLE_MPI:-1}" != 0 ] && command -v ompi_info >/dev/null && [ -d /usr/lib/x86_64-linux-gnu/openmpi ]; then
 	libdir=/usr/lib/x86_64-linux-gnu/openmpi/lib
 	mkdir -p "$ompi/usr/bin" "$ompi$libdir/openmpi3" "$ompi/usr/share" "$ompi/etc"
 	cp -L /usr/bin/orterun "$ompi/usr/bin/mpirun"
@@ -136,6 +145,58 @@ fi
 
 strip_all
 
+# ------------------------------------------------------------------ run paths relative to the bundle
+# Each entry of a file's run path that points into the build machine (Open MPI's library folder too:
+# its libraries are copied into lib/) becomes the bundle's lib/ as seen from the file. The string is
+# rewritten in place (scripts/elf_runpath.py), so it cannot grow: one too short keeps only the
+# bundle's entry. Open MPI's tree keeps its own. (LD_LIBRARY_PATH, set by env.sh, still comes first:
+# bench/fxt_cost.sh swaps StarPU's libraries through it.)
+elfrp="python3 $top/scripts/elf_runpath.py"
+find "$out" -path "$out/ompi" -prune -o -type f \( -name '*.so*' -o -perm -u+x \) -print | xargs $elfrp -l |
+while IFS="$(printf '\t')" read -r f old; do
+	rel=$(realpath -m --relative-to="$(dirname "$f")" "$out/lib")
+	[ "$rel" = . ] && o='$ORIGIN' || o="\$ORIGIN/$rel"
+	new=$(echo "$old" | tr ':' '\n' | awk -v o="$o" -v b="$build" -v s="$starpu" -v l="${BUNDLE_LIBDIR:-/nonexistent}" \
+		-v m=/usr/lib/x86_64-linux-gnu/openmpi/lib '
+		index($0, b) == 1 || index($0, s) == 1 || $0 == l || /\/\.libs$/ || $0 == m { $0 = o }
+		$0 != "" && !seen[$0]++ { r = r (r == "" ? "" : ":") $0 }
+		END { print r }')
+	[ "$new" = "$old" ] && continue
+	$elfrp "$f" "$new" || $elfrp "$f" "$o" || echo "bundle: $f: run path $old left as it is (no room for $o)" >&2
+done
+
+# ------------------------------------------------------------------ users' programs built on the node
+# The .pc files find the bundle from their own place (${pcfiledir}); StarPU's headers and libraries are
+# the bundle's, CUDA's the node's (/usr/local/cuda; pkg-config --define-variable=cuda_libdir=DIR for
+# another). -Wl,--disable-new-dtags makes the program's run path an RPATH, which also serves the
+# libraries it loads that carry none (StarPU's: their hwloc, FxT, GLPK are the bundle's).
+mkdir -p "$out/lib/pkgconfig" "$out/include/starpu"
+[ -d "$starpu/include/starpu" ] && cp -r "$starpu"/include/starpu/* "$out/include/starpu/"
+cuda=${BUNDLE_CUDA_HOME:-/usr/local/cuda}
+node_cuda=/usr/local/cuda
+for pc in tuccompi-starpu tuccompi-starpu-cuda; do
+	[ -f "$build/$pc.pc" ] || continue
+	sed -e 's|^prefix=.*|prefix=${pcfiledir}/../..|' -e 's|^libdir=.*|libdir=${prefix}/lib|' \
+		-e 's|^includedir=.*|includedir=${prefix}/include|' -e 's|^starpu_prefix=.*|starpu_prefix=${prefix}|' \
+		-e "s|$starpu/include|\${prefix}/include|g" -e "s|-L$starpu/lib|-L\${libdir}|g" -e "s| *-Wl,-rpath,$starpu/lib||g" \
+		-e 's|-Wl,-rpath,${libdir}|-Wl,--disable-new-dtags -Wl,-rpath,${libdir}|' \
+		-e "s|^cuda_prefix=.*|cuda_prefix=$node_cuda|" -e 's|^cuda_libdir=.*|cuda_libdir=${cuda_prefix}/lib64|' \
+		-e 's|^nvcc=.*|nvcc=${cuda_prefix}/bin/nvcc|' -e "s|$cuda/|$node_cuda/|g" \
+		"$build/$pc.pc" >"$out/lib/pkgconfig/$pc.pc"
+done
+# -lNAME finds lib/libNAME.so (the node has no development packages)
+for l in $(sed -n 's/^Libs://p' "$out"/lib/pkgconfig/*.pc | tr ' ' '\n' | sed -n 's/^-l//p' | sort -u); do
+	[ -e "$out/lib/lib$l.so" ] && continue
+	v=$(cd "$out/lib" && ls "lib$l.so".* 2>/dev/null | head -n 1) || true
+	[ -n "$v" ] && ln -s "$v" "$out/lib/lib$l.so"
+done
+[ -f "$top/examples/README.md" ] && cp "$top/examples/README.md" "$out/examples/"
+for f in "$top"/examples/*.c "$top"/examples/*/*.c "$top"/examples/*/*.cu "$top"/examples/*/*.h; do
+	[ -f "$f" ] || continue
+	mkdir -p "$out/$(dirname "${f#"$top"/}")"
+	cp "$f" "$out/${f#"$top"/}"
+done
+
 # ------------------------------------------------------------------ environment and runner
 cat >"$out/env.sh" <<'EOF'
 # Source me: . bundle/env.sh
@@ -145,17 +206,27 @@ _cuda=${CUDA_HOME:-/usr/local/cuda}
 export PATH="$TUCCOMPI_BUNDLE/bin:$TUCCOMPI_BUNDLE/scripts:$PATH"
 _ompilib=$TUCCOMPI_BUNDLE/ompi/usr/lib/x86_64-linux-gnu/openmpi/lib
 export LD_LIBRARY_PATH="$TUCCOMPI_BUNDLE/lib:$_ompilib:$TUCCOMPI_BUNDLE/ompi/usr/lib/x86_64-linux-gnu/pmix2/lib:$_cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-# Open MPI and PMIx were built for /usr: point them at their copy.
-export OPAL_PREFIX="$TUCCOMPI_BUNDLE/ompi/usr"
-export OPAL_LIBDIR="$_ompilib"
-export OPAL_SYSCONFDIR="$TUCCOMPI_BUNDLE/ompi/etc"
-export PMIX_INSTALL_PREFIX="$TUCCOMPI_BUNDLE/ompi/usr/lib/x86_64-linux-gnu/pmix2"
-# Only our PMIx plugins (a node may have another PMIx under /usr), and no nagging about zlib.
-export PMIX_MCA_mca_base_component_path="$PMIX_INSTALL_PREFIX/lib/pmix"
-export PMIX_MCA_pcompress_base_silence_warning=1
-export MPIEXEC="$TUCCOMPI_BUNDLE/bin/mpirun"
+if [ -d "$TUCCOMPI_BUNDLE/ompi" ]; then
+	# Open MPI and PMIx were built for /usr: point them at their copy.
+	export OPAL_PREFIX="$TUCCOMPI_BUNDLE/ompi/usr"
+	export OPAL_LIBDIR="$_ompilib"
+	export OPAL_SYSCONFDIR="$TUCCOMPI_BUNDLE/ompi/etc"
+	export PMIX_INSTALL_PREFIX="$TUCCOMPI_BUNDLE/ompi/usr/lib/x86_64-linux-gnu/pmix2"
+	# Only our PMIx plugins and parameters: Debian's libpmix names its folders by absolute paths
+	# (libdir is not below its prefix), so PMIX_INSTALL_PREFIX alone still loads the plugins of a
+	# node's own PMIx under /usr (another version there: "undefined symbol" at every mpirun).
+	_pmix=$PMIX_INSTALL_PREFIX
+	export PMIX_LIBDIR="$_pmix/lib" PMIX_PKGLIBDIR="$_pmix/lib/pmix" PMIX_DATAROOTDIR="$_pmix/share"
+	export PMIX_DATADIR="$_pmix/share" PMIX_PKGDATADIR="$_pmix/share/pmix" PMIX_SYSCONFDIR="$_pmix/etc"
+	export PMIX_MCA_mca_base_component_path="$_pmix/lib/pmix"
+	unset _pmix
+	# no nagging about zlib
+	export PMIX_MCA_pcompress_base_silence_warning=1
+	export MPIEXEC="$TUCCOMPI_BUNDLE/bin/mpirun"
+fi
 export TUCCOMPI_FXT_TOOL="$TUCCOMPI_BUNDLE/bin/starpu_fxt_tool"
 export STARPU_HOME=${STARPU_HOME:-$TUCCOMPI_BUNDLE/starpu-home}
+export PKG_CONFIG_PATH="$TUCCOMPI_BUNDLE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 unset _cuda _ompilib
 EOF
 

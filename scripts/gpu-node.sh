@@ -1,70 +1,33 @@
 #!/usr/bin/env bash
-# gpu-node.sh STEP...: what we run on the GPU nodes, from the runtime bundle (make bundle), in one
-# call; the one script for GPU measurements (the steps that produced the numbers docs/ quote). Results
-# go to $OUT (the device tool brings them back) or ./gpu-out; steps marked * write their own folder
-# $OUT/STEP/ (the device tool brings back a few files only: end with `pack`).
+# gpu-node.sh STEP...: what runs on a GPU node, from the runtime bundle (make bundle), in one call: the
+# one script for GPU work. Results go to $OUT (the device tool brings them back) or ./gpu-out; steps
+# marked * write a folder $OUT/STEP/ of their own (the device tool brings back a few files only: end
+# with `pack`). The steps that make a table of the docs say which folder of bench/results/ they refresh.
 # Checks:
-#   tests         the make-check suite from the bundle (CUDA tests run there)
+#   tests         the make-check suite from the bundle (the CUDA tests run there)
 #   gputests      the GPU paths alone, fast: every engine's kernels against Dijkstra, CUDA batches
 #   verify        every GPU check in one step: gputests' programs, betweenness (brandes --gpu, the
 #                 reduction), the suite's GPU scripts, then every engine's GPU outputs against its CPU's
-#   faults        an injected GPU fault in the middle of an APSP run: identical results
-# The paper's engine and the library:
-#   apsp          GPU SSSP on the paper's 1M-vertex graph, checked against the CPU
-#   tune          bench/tune_kernels: rules / empirical / CUDA / sweep, MK 1..8
-#   profile       where the GPU time of one paper-engine SSSP goes (ncu)
-#   overhead      bench/overhead: per-task cost of the policies, 1 rank and 2 ranks
-#   trace         a traced APSP run with MK = 4 (paje.trace + plots' inputs, tarred)
-#   mpi           the cross-rank communication share, 2 and 4 ranks
-#   tail          MS against MS-TAIL on every unit: the end of small task sets
-# The engines (docs/apsp.md):
-#   apspbench     bench/apsp.sh: the APSP throughput table (every engine per graph, Boost); REPS=3 runs
-#                 the compared rows in 3 alternating rounds (medians), GRAPHS a subset
-#   final*        the measurements docs/apsp.md's tables quote in one call: the GPU engines' tests,
-#                 bench/apsp.sh, every unit one rank against two, bench/overhead (OVERHEAD=0 skips)
-#   batched*      the batched GPU engine alone (bench/bench_batched): its test and model, SSSP/s on
-#                 random 1M and 4M, R-MAT 20 and the grid per delta and streams, against Crauser
-#   batched-lanes*  bench/bench_batched --lanes 32,64 on the same four graphs (ratio in one run)
-#   batched-knobs*  its knobs (struct sssp_batch_knobs, --knob; KNOBS: items base, delta, streams2 or
-#                 NAME=VALUE[,...]) on random 1M and 4M and R-MAT 20 (GRAPHS), defaults first and last
-#   batched-ncu*  one batch of random 1M and of the grid under Nsight Compute (the device loop)
-#   phast*        PHAST (bench/bench_phast) on road-like 1M and the grid: hierarchy, CPU and GPU rates
-#   phast-profile*  where a GPU PHAST pass spends its time, per plan of its levels (PLANS, LANES, GRAPHS)
-#   phast-mk*     GPU PHAST through tuccompi-apsp by passes at once (MKS, default "1 2 4"; REPS)
-#   outputs*      issue 22's outputs on the GPU: the GPU tests of the harmonic sum, the target columns
-#                 gathered on the device and the trees; every engine's GPU outputs against its CPU's, byte
-#                 for byte (-o, --matrix, --pred); then what -o, --matrix, --rows and --pred cost against a
-#                 plain run of the same sources (GPU alone, road-like 1M with PHAST, random 1M batched)
-#   costs*        outputs' costs alone (COSTS: some of "o matrix rows pred"; REPS)
-#   costs-targets*  --matrix by its width on road-like 1M (PHAST): 100 to 30,000 targets, MK 4 and 1
-#   matrix-pinned*  the 10,000 x 10,000 matrix (road-like 1M, PHAST) with the results registered with
-#                 CUDA against TUCCOMPI_PIN_RESULTS=0 and a plain run; GPU alone and every unit
-#   interference*  why the CPU workers slow the GPU's PHAST (issue 24): every unit with 12/8/4 CPU
-#                 workers, GPU alone beside another process's CPU PHAST or spinning shells, threads
-#   endgap*       the end of an every-unit PHAST set: last job, last empty token, SYN's start (END_LOG)
-#   ranks*        every unit, 8,192 sources: one rank against two (REPS, POLICIES, OVERHEAD), then
-#                 bench/overhead on 2 and 4 ranks
-#   layer1*       the 1st layer: one rank against two (every unit), MS against EQ1 on 2 ranks against an
-#                 earlier build's (BASE=DIR with bench/overhead and lib/)
-#   betweenness*  the betweenness engine (issue 25): its GPU tests (tests/apsp/brandes_gpu.sh, tests/core/reduce_test),
-#                 then bench/betweenness.sh without baselines: betweenness against distances alone on the
-#                 GPU (random 1M, R-MAT 20: 4,096 sources; road-like 1M: 1,024) and with every unit (random 1M)
-#   betweenness-ncu*  the brandes kernels of the first 64-source batches of random 1M under Nsight Compute:
-#                 count, mean duration and throughput per kernel (NCU_LAUNCHES, NCU_LIMIT)
-#   betweenness-base*  bench/betweenness.sh's baselines: networkx and igraph beside tuccompi-apsp on 4 sources
-#                 of random 1M and every source of random:4096 (LIMIT seconds each, default 200)
-#   x2*           the two-GPU node (nvidia-h200-x2): tests, GPUs one and two ranks, every unit, journal
-#                 cost, a too-small GPU, a traced two-rank run, --mk auto
-#   idle*         the two-GPU node: the H200 node's shape on GPU 0, idle units with every unit running
-#   calibrate*    StarPU's models of this node for the simulated build (issue 26, docs/simulation.md):
-#                 STARPU_CALIBRATE=1 with STARPU_HOME=$OUT/calibrate/starpu and STARPU_HOSTNAME=h200 on
-#                 random 1M (batched) and road-like 1M (PHAST): GPU alone, every unit, every unit on 2
-#                 ranks (CAL_REPS passes, default 3), then the same runs with the models fixed (REPS,
-#                 default 2: the validation's measured column, measured.txt); the bus sampling and the
-#                 codelet models land in starpu/.starpu/sampling/ (K_R1M, K_ROAD: sources, default
-#                 16384 and 65536; POLICIES, default ms-tail; MK, default 1, as the simulations run);
-#                 then EQ_POLICIES (default "eq1 eq2") measured with every unit on 1 and 2 ranks
-#                 (K_EQ_R1M, K_EQ_ROAD: sources, default 416 and 16384)
+#   quiet*        a 2-rank run prints nothing but the tool's own lines (no loader noise)
+#   faults*       one injected transient GPU fault (FAULT, default cuda:3) in an every-unit APSP run of
+#                 random 1M, 8,192 sources, against a clean run (REPS rounds): time ratio, identical tables
+# The docs' tables:
+#   final*        bench/apsp.sh (every engine per graph, Boost, every unit on 1 and 2 ranks, the paper's
+#                 32,408 sources) and node.txt: bench/results/apsp-node/ (README.md's and docs/apsp.md's
+#                 table: bench/apsp_table.py); REPS=3 runs the compared rows in 3 alternating rounds,
+#                 GRAPHS a subset, APSP_LIMIT the seconds it may take (default 560)
+#   tune*         bench/tune_kernels, paper and fused kernels: rules / empirical / CUDA / sweep, MK 1..8:
+#                 bench/results/tune-kernels/ (docs/tuning.md)
+#   overhead*     bench/overhead, 1 us and 100 us tasks, on 1, 2 and 4 ranks: bench/results/overhead-node/
+#   calibrate*    StarPU's models of this node for the simulated build (docs/simulation.md): STARPU_CALIBRATE=1
+#                 with STARPU_HOME=$OUT/calibrate/starpu and STARPU_HOSTNAME=h200 on random 1M (batched)
+#                 and road-like 1M (PHAST): GPU alone, every unit, every unit on 2 ranks (CAL_REPS passes,
+#                 default 3), then the same runs with the models fixed (REPS, default 2): measured.txt,
+#                 the measured column of bench/results/sim-validate/; the models go to
+#                 simulation/models/h200/ (simulation/README.md). K_R1M, K_ROAD: sources (default 16384
+#                 and 65536); POLICIES (default ms-tail); MK (default 1, as the simulations run); then
+#                 EQ_POLICIES (default "eq1 eq2") measured with every unit on 1 and 2 ranks (K_EQ_R1M,
+#                 K_EQ_ROAD: default 416 and 16384)
 #   calibrate4m*  issue 56's models and checks of the simulations past 64 nodes (docs/simulation.md):
 #                 road-like 4M (road:4194304, its hierarchy built once) with PHAST, STARPU_HOSTNAME=h200
 #                 in STARPU_HOME=$OUT/calibrate4m/starpu: GPU alone, every unit and every unit on 2 ranks
@@ -75,15 +38,41 @@
 #                 road-like 1M, GPU alone at MK 1, 2 and 4 (MKS; STARPU_HOSTNAME=h200mkK in
 #                 starpu-mkK/: one model per MK) with K_ROAD sources (default 65536): the per-job times
 #                 and rates that an MK-k GPU modelled as k simulated GPUs must reproduce
-#   ranktail*     the MS master's end rule between ranks judged per task (2026-12-04): every unit on one and
-#                 two ranks of the node with TUCCOMPI_END_LOG (the master's grants and stops), against the GPU
-#                 alone, alternating, REPS rounds: R-MAT 20 and random 1M with dial (K_DIAL sources, default
-#                 65536), road-like 1M with PHAST (K_ROAD, default 65536); the GPU's idle and rank 0's "waiting
-#                 for other ranks" say whether the CPU rank still ends after the GPU
-#   mpicore*      two ranks of the node, StarPU-MPI's progression thread on a core of its own against
-#                 sharing the workers' (STARPU_RESERVE_NCPU=0): rate, MS round trips, SYN's steps
-#   startgap*     where the GPU's idle at a set's start goes (TUCCOMPI_END_LOG's first jobs), lazy and
-#                 eager CUDA module loading, PHAST and batched, GPU alone and every unit
+#   plugin*       the CUDA plug-in users copy (examples/hutchinson): its GPU test, built from the bundle
+#                 with examples/README.md's commands (tests/install/bundle.sh), larger runs, 1 and 2 ranks
+#   plugin-bench* bench/plugin.sh: the example against plain StarPU (dmda, lws) on the CPU cores, the GPU
+#                 and every unit, the runtime's cost per task, the tuner's geometry against CUDA's block
+# The engines (docs/apsp.md):
+#   apsp          the paper's engine on its 1M-vertex graph, GPU against the CPU (--verify)
+#   profile       where the GPU time of one paper-engine SSSP goes (ncu)
+#   batched*      the batched GPU engine alone (bench/bench_batched): its test and model, SSSP/s on
+#                 random 1M and 4M, R-MAT 20 and the grid per delta and streams, against Crauser
+#   batched-lanes*  bench/bench_batched --lanes 32,64 on the same four graphs (ratio in one run)
+#   batched-knobs*  its knobs (struct sssp_batch_knobs, --knob; KNOBS: items base, delta, streams2 or
+#                 NAME=VALUE[,...]) on random 1M and 4M and R-MAT 20 (GRAPHS), defaults first and last
+#   batched-ncu*  one batch of random 1M and of the grid under Nsight Compute (the device loop)
+#   phast*        PHAST (bench/bench_phast) on road-like 1M and the grid: hierarchy, CPU and GPU rates
+#   phast-profile*  where a GPU PHAST pass spends its time, per plan of its levels (PLANS, LANES, GRAPHS)
+#   phast-mk*     GPU PHAST through tuccompi-apsp by passes at once (MKS, default "1 2 4"; REPS)
+#   outputs*      the GPU tests of the outputs (harmonic sums, target columns gathered on the device,
+#                 trees); every engine's GPU outputs against its CPU's, byte for byte (-o, --matrix,
+#                 --pred); then what -o, --matrix, --rows and --pred cost against a plain run
+#   costs*        the outputs' costs alone (COSTS: some of "o matrix rows pred"; REPS)
+#   betweenness*  the betweenness engine: its GPU tests (tests/apsp/brandes_gpu.sh, tests/core/reduce_test),
+#                 then bench/betweenness.sh without baselines: betweenness against distances alone on the
+#                 GPU (random 1M, R-MAT 20: 4,096 sources; road-like 1M: 1,024) and with every unit (random 1M)
+#   betweenness-ncu*  the brandes kernels of the first 64-source batches of random 1M under Nsight Compute:
+#                 count, mean duration and throughput per kernel (NCU_LAUNCHES, NCU_LIMIT)
+#   betweenness-base*  bench/betweenness.sh's baselines: networkx and igraph beside tuccompi-apsp on 4 sources
+#                 of random 1M and every source of random:4096 (LIMIT seconds each, default 200)
+# The library:
+#   trace         a traced APSP run with MK = 4 (paje.trace + plots' inputs, tarred)
+#   mpi           the cross-rank communication share of APSP runs, 2 and 4 ranks of the node
+#   x2*           the two-GPU node: tests, GPUs one and two ranks, every unit, journal cost, a too-small
+#                 GPU, a traced two-rank run, --mk auto
+#   networkx*     bench/networkx.sh: networkx's tuccompi backend beside networkx, NetworKit and igraph:
+#                 betweenness_centrality(k=1024) on road-like 1M, closeness of every vertex of road-like
+#                 100K (WHEELS: a folder of networkit/igraph wheels, default $B/wheels; missing: skipped)
 #   pack          one archive of everything in $OUT (last)
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -103,15 +92,6 @@ step() { echo; echo "=== $* ($(date +%T))"; }
 folder() { o=$out/$1; mkdir -p "$o"; }
 # rate LOG: the SSSP/s of a run's final report line (not of its progress line)
 rate() { grep -oE 'SSSP in [0-9.]+ s: [0-9.]+ SSSP/s' "$1" | tail -1 | awk '{print $5}'; }
-# endlog_run NAME FROM COMMAND...: run with TUCCOMPI_END_LOG=1, then show its END_LOG line from the
-# words FROM to SYN's steps, and the GPU's row of the units
-endlog_run() {
-	local name=$1 from=$2
-	shift 2
-	TUCCOMPI_END_LOG=1 run "$name" "$@"
-	grep -h "$from" "$o/$name.log" | grep -F "[tuccompi" | sed "s/^.*$from/    $from/; s/; SYN ms.*//"
-	grep -h "  0     GPU" "$o/$name.log" | sed 's/^/    /'
-}
 # run NAME COMMAND...: COMMAND's output in $o/NAME.log, its rate appended to $o/rates.txt and shown
 # ($RUN_LIMIT seconds at most, default 300)
 run() {
@@ -119,6 +99,16 @@ run() {
 	shift
 	timeout "${RUN_LIMIT:-300}" "$@" >"$o/$name.log" 2>&1 || echo "$name: exit $?"
 	printf '%-28s %10s SSSP/s\n' "$name" "$(rate "$o/$name.log")" | tee -a "$o/rates.txt"
+}
+# node_txt FILE: the node and the bundle a table's runs came from (bench/apsp_table.py reads it)
+node_txt() {
+	{
+		echo "date: $(date -u +%F)"
+		echo "bundle commit: $(cat "$B/COMMIT" 2>/dev/null || echo unknown)"
+		echo "cores: $(nproc)"
+		echo "gpu: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+	} >"$1"
+	cat "$1"
 }
 # bb LOG TIMEOUT ARGS...: bench_batched, its CSV lines appended to $o/bench_batched.csv
 bb() {
@@ -179,129 +169,100 @@ for s in "$@"; do
 		step tests
 		nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 		(cd "$B/tests" && TEST_TIMEOUT=300 ./run-tests.sh) 2>&1 | tee "$out/tests.txt"
-		for t in codelet_cpu_cuda sssp_gpu.sh; do tail -n 8 "$B/tests/$t.log"; done
+		for t in core/codelet_cpu_cuda apsp/sssp_gpu.sh; do tail -n 8 "$B/tests/$t.log"; done
 		;;
-	apsp)
-		step "apsp: GPU vs CPU on random:1049088"
-		timeout 300 tuccompi-apsp --gen random:1049088 --seed 1 --units gpu --mk 4 --sources random:1024 \
-			--verify 4 --summary --stats "$out/apsp-units.csv" 2>&1 | tee "$out/apsp.txt"
+	gputests)
+		# the GPU paths alone, fast: every engine's kernels against Dijkstra, CUDA batches, fault recovery
+		step "GPU tests"
+		nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
+		for t in apsp/sssp_batch_gpu apsp/phast_gpu core/batch core/codelet_cpu_cuda; do
+			timeout 240 "$B/tests/$t" >"$out/test-$(basename $t).txt" 2>&1
+			echo "$t: exit $? ($(tail -1 "$out/test-$(basename $t).txt"))"
+		done
+		timeout 300 "$B/tests/apsp/sssp_plugin" --gpu >"$out/test-sssp-plugin-gpu.txt" 2>&1
+		echo "apsp/sssp_plugin --gpu: exit $?"; tail -4 "$out/test-sssp-plugin-gpu.txt"
+		;;
+	verify)
+		step "GPU checks"
+		nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
+		for t in "apsp/sssp_plugin --gpu" apsp/brandes_gpu.sh apsp/sssp_batch_gpu apsp/phast_gpu core/batch \
+			core/codelet_cpu_cuda core/reduce_test apsp/sssp_gpu.sh apsp/gpu_memory.sh apsp/matrix_gpu.sh; do
+			name=$(echo "$t" | tr ' /' '__')
+			# shellcheck disable=SC2086 # a program and its arguments
+			env top_builddir="$B" top_srcdir="$B" timeout "${TEST_LIMIT:-240}" $B/tests/$t >"$out/test-$name.txt" 2>&1
+			echo "$t: exit $? ($(tail -n 1 "$out/test-$name.txt"))"
+		done
+		o=$out same_outputs
+		;;
+	quiet)
+		# a 2-rank run of the node prints nothing but the tool's own lines (issue 55): no loader or
+		# launcher noise from the bundle's Open MPI and PMIx beside the node's own
+		folder quiet
+		step "quiet: 2 ranks, random 1M, every unit"
+		timeout 120 "$B/tests/mpirun.sh" 2 "$APP" --gen random:1049088 --seed 1 --sources random:4096 \
+			>"$o/quiet.out" 2>"$o/quiet.err"
+		echo "exit $?"
+		n=$(grep -ciE 'dlopen|undefined symbol|pmix|mca_base|warning|-{20}' "$o/quiet.err" "$o/quiet.out" | awk -F: '{s += $NF} END {print s + 0}')
+		echo "lines of launcher or loader noise: $n (goal 0)"
+		grep -iE 'dlopen|undefined symbol|pmix|mca_base|warning|-{20}' "$o/quiet.err" "$o/quiet.out" | head -5
+		;;
+	faults)
+		# a transient GPU fault costs a run again on the GPU, not the GPU (issue 55): random 1M, 8,192
+		# sources, every unit, a clean run against one with an injected transient CUDA fault (FAULT,
+		# default cuda:3), REPS rounds alternating; the time ratio (goal <= 1.10) and the tables
+		folder faults
+		gen random:1049088 "$tmp/r1m.tgb"
+		a=("$tmp/r1m.tgb" --units all --seed 1 --sources random:8192 --summary)
+		secs() { grep -oE 'SSSP in [0-9.]+ s' "$1" | tail -1 | awk '{print $3}'; }
+		for rep in $(seq "${REPS:-2}"); do
+			run "clean-$rep" "$APP" "${a[@]}" -o "$o/clean-$rep.csv"
+			TUCCOMPI_FAULT_INJECT=${FAULT:-cuda:3} run "fault-$rep" "$APP" "${a[@]}" -o "$o/fault-$rep.csv"
+			grep -hE "failed .* task|taken out|tried again" "$o/fault-$rep.log" | sed 's/^/    /' | head -5
+			c=$(secs "$o/clean-$rep.log") f=$(secs "$o/fault-$rep.log")
+			awk -v c="$c" -v f="$f" -v r="$rep" 'BEGIN { if (c > 0 && f > 0)
+				printf "round %s: clean %.3f s, one transient fault %.3f s: ratio %.3f (goal <= 1.10)\n", r, c, f, f / c;
+				else print "round " r ": no time (see the logs)" }' | tee -a "$o/ratio.txt"
+			if cmp -s "$o/clean-$rep.csv" "$o/fault-$rep.csv"; then
+				echo "round $rep: the tables are identical" | tee -a "$o/ratio.txt"
+			else
+				echo "round $rep: THE TABLES DIFFER" | tee -a "$o/ratio.txt"
+			fi
+			grep -E "^ +0 +(GPU|CUDA)" "$o/fault-$rep.log" | head -2 | sed 's/^/    the GPU after the fault: /'
+		done
+		rm -f "$tmp/r1m.tgb"
+		;;
+	final)
+		folder final
+		node_txt "$o/node.txt"
+		step "bench/apsp.sh"
+		APP=$APP GRAPHTOOL=$GT BOOST=$B/bench/boost_dijkstra MPIRUN=$B/tests/mpirun.sh timeout "${APSP_LIMIT:-560}" \
+			"$B/bench/apsp.sh" "$o" >"$o/output-apsp.txt" 2>&1
+		echo "bench/apsp.sh: exit $?"
+		python3 "$B/bench/apsp_table.py" "$o"
+		(cd "$o" && tar czf logs.tgz ./*.log && rm -f ./*.log ./*.tgb ./*.ch)
 		;;
 	tune)
+		folder tune
 		for v in paper fused; do
 			step "tune_kernels, $v kernels"
-			TUCCOMPI_SSSP_KERNELS=$v timeout 300 "$B/bench/tune_kernels" --sources 128 --csv "$out/tune-$v.csv" 2>&1 |
-				tee "$out/tune-$v.txt"
-		done
-		;;
-	profile)
-		# Where the GPU time of one SSSP goes: kernel durations (ncu) against the wall time.
-		ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-		for v in paper fused; do
-			step "profile, $v kernels, MK=1"
-			TUCCOMPI_SSSP_KERNELS=$v timeout 120 tuccompi-apsp --gen random:1049088 --seed 1 --units gpu --mk 1 \
-				--sources random:256 --summary 2>&1 | grep -E "SSSP/s|per SSSP"
-			[ -n "$ncu" ] || { echo "no ncu"; continue; }
-			TUCCOMPI_SSSP_KERNELS=$v timeout 200 "$ncu" --clock-control none --cache-control none --metrics gpu__time_duration.sum --csv \
-				--print-units base tuccompi-apsp --gen random:1049088 --seed 1 --units gpu --mk 1 --sources 4 -q \
-				>"$out/ncu-$v.csv" 2>"$out/ncu-$v.err"
-			python3 - "$out/ncu-$v.csv" <<'PY'
-import csv, sys, collections
-tot = collections.defaultdict(float); cnt = collections.Counter()
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-head = rows[0]; ki = head.index("Kernel Name"); vi = head.index("Metric Value")
-for r in rows[1:]:
-    name = r[ki].split("(")[0]; tot[name] += float(r[vi].replace(",", "")); cnt[name] += 1
-s = sum(tot.values())
-for k in sorted(tot, key=tot.get, reverse=True):
-    print(f"  {k:14s} {cnt[k]:6d} launches  {tot[k]/1e3:10.1f} us  {tot[k]/cnt[k]/1e3:7.2f} us each")
-print(f"  kernels total for 4 SSSPs: {s/1e3:.1f} us = {s/4e3:.1f} us per SSSP")
-PY
+			TUCCOMPI_SSSP_KERNELS=$v timeout 280 "$B/bench/tune_kernels" --sources 128 --csv "$o/tune-$v.csv" 2>&1 |
+				tee "$o/tune-$v.txt"
 		done
 		;;
 	overhead)
-		step "overhead, 1 rank"
-		# 15 workers: the submitting thread keeps a core of its own
-		STARPU_NCUDA=0 STARPU_NCPU=15 timeout 200 "$B/bench/overhead" --tasks 20000 --reps 5 \
-			--csv "$out/overhead-1.csv" 2>&1 | tail -20
-		step "overhead, 2 ranks of 7 CPU workers"
-		STARPU_NCUDA=0 MPIRUN_ARGS="-x STARPU_NCPU=7 -x STARPU_NCUDA=0" timeout 200 "$B/tests/mpirun.sh" 2 \
-			"$B/bench/overhead" --tasks 20000 --reps 5 --csv "$out/overhead-2.csv" 2>&1 | tail -20
-		;;
-	trace)
-		step "traced APSP, MK=4"
-		rm -rf /tmp/trace-mk4
-		timeout 300 tuccompi-apsp --gen random:1049088 --seed 1 --mk 4 --sources random:1024 --policy ms \
-			--trace /tmp/trace-mk4 --summary --stats /tmp/trace-mk4/units.csv 2>&1 | tail -30
-		python3 "$B/scripts/paje_check.py" /tmp/trace-mk4 -q && echo "paje.trace: OK"
-		rm -rf /tmp/trace-mk4/fxt
-		tar czf "$out/trace-mk4.tgz" -C /tmp trace-mk4 && ls -la "$out/trace-mk4.tgz"
-		;;
-	mpi)
-		# cross-rank communication share of APSP runs: 2 and 4 ranks on this node (they share
-		# its GPU and split its cores)
-		for r in 2 4; do
-			step "APSP under MS on $r ranks"
-			MPIRUN_ARGS="-x STARPU_NCPU=$((12 / r)) -x TUCCOMPI_MK_MAX=2" timeout 200 "$B/tests/mpirun.sh" "$r" \
-				"$B/bin/tuccompi-apsp" --gen random:1049088 --seed 1 --mk 2 --sources random:2048 --policy ms \
-				--summary 2>&1 | grep -E "SSSP/s|rank [0-9]:|GPU  |cross-rank|waiting" | tee "$out/mpi-$r.txt"
+		folder overhead
+		step "bench/overhead: 1 us and 100 us tasks, 1, 2 and 4 ranks"
+		STARPU_NCUDA=0 timeout 60 "$B/bench/overhead" --task-us 1,100 --reps 3 --csv "$o/overhead-1.csv" 2>&1 | tail -18
+		for n in 2 4; do
+			MPIRUN_ARGS="-x STARPU_NCUDA=0" timeout 90 "$B/tests/mpirun.sh" $n "$B/bench/overhead" --task-us 1,100 \
+				--reps 3 --csv "$o/overhead-$n.csv" 2>&1 | tail -18
 		done
 		;;
-	tail)
-		# MS against MS-TAIL on every unit: the end of small task sets
-		for k in 1024 4096; do
-			for p in ms ms-tail; do
-				step "APSP, every unit, $p, $k sources"
-				timeout 120 tuccompi-apsp --gen random:1049088 --seed 1 --mk 4 --sources random:$k --policy $p \
-					--summary 2>&1 | grep -E "SSSP/s|GPU   |CPU cores" | tee -a "$out/tail.txt"
-			done
-		done
-		;;
-	betweenness)
-		folder betweenness
-		step "betweenness: tests/apsp/brandes_gpu.sh (both sweeps), tests/core/reduce_test"
-		top_builddir="$B" timeout 300 "$B/tests/apsp/brandes_gpu.sh" >"$o/test-brandes-gpu.txt" 2>&1
-		echo "apsp/brandes_gpu.sh: exit $? (0 pass, 77 skip)"
-		tail -n 4 "$o/test-brandes-gpu.txt"
-		timeout 120 "$B/tests/core/reduce_test" >"$o/test-reduce.txt" 2>&1
-		echo "core/reduce_test: exit $?"
-		tail -n 2 "$o/test-reduce.txt"
-		step "betweenness against distances alone: random 1M (GPU, every unit), R-MAT 20 and road-like 1M (GPU)"
-		# SWEEPS: the ordered sweeps (default) and Kahn's rounds, each beside its own distances alone
-		export SWEEPS=${SWEEPS:-order rounds}
-		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS="gpu all" BASELINES=0 timeout 240 \
-			"$B/bench/betweenness.sh" "$o" random:1049088 2>&1 | grep -v '^ *$'
-		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 timeout 150 \
-			"$B/bench/betweenness.sh" "$o" rmat:20 2>&1 | grep -v '^ *$'
-		# deep: distances alone ran 461 SSSP/s there (docs/apsp.md), 9 s per 4,096 sources: 1,024, once
-		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 K=1024 REPS=1 timeout 120 \
-			"$B/bench/betweenness.sh" "$o" road:1000000 2>&1 | grep -v '^ *$'
-		;;
-	betweenness-ncu)
-		# where a betweenness batch's GPU time goes: every brandes kernel of the first batches of
-		# random 1M (the warm-up's) under Nsight Compute's speed-of-light and launch sections, then
-		# the per-kernel summary (count, mean duration, throughput)
-		folder betweenness-ncu
-		ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
-		[ -n "$ncu" ] || { echo "no ncu"; continue; }
-		for gg in ${NCU_GRAPHS:-random:1049088}; do
-			nm=${gg%%:*}
-			step "ncu: the brandes kernels of one batch of 64 sources, $gg (TUCCOMPI_BRANDES_SWEEP=${TUCCOMPI_BRANDES_SWEEP:-auto})"
-			timeout "${NCU_LIMIT:-240}" "$ncu" --kernel-name regex:brandes_ --launch-count "${NCU_LAUNCHES:-600}" \
-				--section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis \
-				--export "$o/brandes-$nm" --force-overwrite \
-				"$B/bench/bench_betweenness" --gen "$gg" --sources 64 --units gpu --reps 1 --check 0 >"$o/ncu-$nm.log" 2>&1
-			echo "ncu exit $?"
-			"$ncu" --import "$o/brandes-$nm.ncu-rep" --print-summary per-kernel --csv >"$o/summary-$nm.csv" 2>/dev/null
-			"$ncu" --import "$o/brandes-$nm.ncu-rep" --print-summary per-kernel 2>/dev/null |
-				grep -E "brandes_|Duration|Memory Throughput|Compute \(SM\)|Registers|Achieved Occupancy|L2 Hit|DRAM Throughput" | head -80
-			rm -f "$o/brandes-$nm.ncu-rep"
-		done
-		;;
-	betweenness-base)
-		folder betweenness-base
-		step "betweenness: networkx and igraph beside tuccompi-apsp"
-		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS= BASE_K=4 LIMIT=${LIMIT:-200} timeout 590 \
-			"$B/bench/betweenness.sh" "$o" random:1049088 random:4096 2>&1 | grep -v '^ *$'
+	networkx)
+		folder networkx
+		step "networkx: the tuccompi backend beside networkx, NetworKit and igraph"
+		PYTHONPATH=$B/python TUCCOMPI_APSP=$APP GRAPHTOOL=$GT WHEELS=${WHEELS:-$B/wheels} timeout 590 \
+			"$B/bench/networkx.sh" "$o" ${NX_ARGS:-}
 		;;
 	calibrate)
 		folder calibrate
@@ -419,77 +380,35 @@ PY
 		rm -f "$o"/*.tgb "$o"/*.ch
 		unset STARPU_HOME STARPU_HOSTNAME
 		;;
-	pack)
-		# the device tool brings back 8 files at most: one archive of everything
-		tar czf "$out/../gpu-results.tgz" -C "$out" . && mv "$out/../gpu-results.tgz" "$out/" &&
-			find "$out" -maxdepth 1 -type f ! -name gpu-results.tgz -delete
-		ls -la "$out"
+	apsp)
+		step "apsp: GPU vs CPU on random:1049088"
+		timeout 300 tuccompi-apsp --gen random:1049088 --seed 1 --units gpu --mk 4 --sources random:1024 \
+			--verify 4 --summary --stats "$out/apsp-units.csv" 2>&1 | tee "$out/apsp.txt"
 		;;
-	apspbench)
-		step "bench/apsp.sh"
-		timeout 590 "$B/bench/apsp.sh" "$out" 2>&1 | tail -60
-		rm -f "$out"/*.tgb "$out"/*.tgb.ch # the graphs: not results (and too large to come back)
-		;;
-	verify)
-		step "GPU checks"
-		nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
-		for t in "apsp/sssp_plugin --gpu" apsp/brandes_gpu.sh apsp/sssp_batch_gpu apsp/phast_gpu core/batch \
-			core/codelet_cpu_cuda core/reduce_test apsp/sssp_gpu.sh apsp/gpu_memory.sh apsp/matrix_gpu.sh; do
-			name=$(echo "$t" | tr ' /' '__')
-			# shellcheck disable=SC2086 # a program and its arguments
-			env top_builddir="$B" top_srcdir="$B" timeout "${TEST_LIMIT:-240}" $B/tests/$t >"$out/test-$name.txt" 2>&1
-			echo "$t: exit $? ($(tail -n 1 "$out/test-$name.txt"))"
+	profile)
+		# Where the GPU time of one SSSP goes: kernel durations (ncu) against the wall time.
+		ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+		for v in paper fused; do
+			step "profile, $v kernels, MK=1"
+			TUCCOMPI_SSSP_KERNELS=$v timeout 120 tuccompi-apsp --gen random:1049088 --seed 1 --units gpu --mk 1 \
+				--sources random:256 --summary 2>&1 | grep -E "SSSP/s|per SSSP"
+			[ -n "$ncu" ] || { echo "no ncu"; continue; }
+			TUCCOMPI_SSSP_KERNELS=$v timeout 200 "$ncu" --clock-control none --cache-control none --metrics gpu__time_duration.sum --csv \
+				--print-units base tuccompi-apsp --gen random:1049088 --seed 1 --units gpu --mk 1 --sources 4 -q \
+				>"$out/ncu-$v.csv" 2>"$out/ncu-$v.err"
+			python3 - "$out/ncu-$v.csv" <<'PY'
+import csv, sys, collections
+tot = collections.defaultdict(float); cnt = collections.Counter()
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head = rows[0]; ki = head.index("Kernel Name"); vi = head.index("Metric Value")
+for r in rows[1:]:
+    name = r[ki].split("(")[0]; tot[name] += float(r[vi].replace(",", "")); cnt[name] += 1
+s = sum(tot.values())
+for k in sorted(tot, key=tot.get, reverse=True):
+    print(f"  {k:14s} {cnt[k]:6d} launches  {tot[k]/1e3:10.1f} us  {tot[k]/cnt[k]/1e3:7.2f} us each")
+print(f"  kernels total for 4 SSSPs: {s/1e3:.1f} us = {s/4e3:.1f} us per SSSP")
+PY
 		done
-		o=$out same_outputs
-		;;
-	gputests)
-		# the GPU paths alone, fast: every engine's kernels against Dijkstra, CUDA batches, fault recovery
-		step "GPU tests"
-		nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
-		for t in apsp/sssp_batch_gpu apsp/phast_gpu core/batch core/codelet_cpu_cuda; do
-			timeout 240 "$B/tests/$t" >"$out/test-$(basename $t).txt" 2>&1
-			echo "$t: exit $? ($(tail -1 "$out/test-$(basename $t).txt"))"
-		done
-		timeout 300 "$B/tests/apsp/sssp_plugin" --gpu >"$out/test-sssp-plugin-gpu.txt" 2>&1
-		echo "apsp/sssp_plugin --gpu: exit $?"; tail -4 "$out/test-sssp-plugin-gpu.txt"
-		;;
-	faults)
-		step "an injected GPU fault in the middle of an APSP run"
-		g=random:262144
-		timeout 120 tuccompi-apsp --gen $g --seed 1 --units all --sources random:4096 -o "$out/ref.csv" -q
-		TUCCOMPI_FAULT_INJECT=cuda:20 timeout 120 tuccompi-apsp --gen $g --seed 1 --units all --sources random:4096 \
-			-o "$out/faulty.csv" --summary 2>&1 | grep -E "failed|taken out|run again|SSSP/s" | tee "$out/faults.txt"
-		cmp "$out/ref.csv" "$out/faulty.csv" && echo "identical results after the fault" | tee -a "$out/faults.txt"
-		;;
-	final)
-		folder final
-		for t in sssp_batch_gpu phast_gpu; do
-			step "tests/apsp/$t"
-			timeout 150 "$B/tests/apsp/$t" >"$o/$t.txt" 2>&1
-			echo "$t: exit $?"
-			tail -n 1 "$o/$t.txt"
-		done
-		step "bench/apsp.sh"
-		APP=$APP GRAPHTOOL=$GT BOOST=$B/bench/boost_dijkstra timeout "${APSP_LIMIT:-420}" \
-			"$B/bench/apsp.sh" "$o" 2>&1 | grep -v '^ *$' | tail -45
-		G=$o/random-1049088.tgb
-		if [ -s "$G" ]; then
-			step "every unit, 8192 sources: one rank, then two ranks on this one-GPU node"
-			timeout 100 "$APP" "$G" --sources random:8192 --summary >"$o/ranks1.log" 2>&1
-			timeout 100 "$B/tests/mpirun.sh" 2 "$APP" "$G" --sources random:8192 --summary >"$o/ranks2.log" 2>&1
-			for r in 1 2; do
-				grep -E "SSSP in|local rank|cross-rank" "$o/ranks$r.log" | sed "s/^/[$r rank(s)] /" | grep -v '^\[.*\] *$' | head -8
-			done
-		fi
-		if [ "${OVERHEAD:-1}" != 0 ]; then
-			step "bench/overhead: 1 us and 100 us tasks, 1, 2 and 4 ranks"
-			STARPU_NCUDA=0 timeout 60 "$B/bench/overhead" --task-us 1,100 --reps 3 --csv "$o/overhead-1.csv" 2>&1 | tail -18
-			for n in 2 4; do
-				MPIRUN_ARGS="-x STARPU_NCUDA=0" timeout 90 "$B/tests/mpirun.sh" $n "$B/bench/overhead" --task-us 1,100 \
-					--reps 3 --csv "$o/overhead-$n.csv" 2>&1 | tail -18
-			done
-		fi
-		rm -f "$o"/*.tgb "$o"/*.ch
 		;;
 	batched)
 		folder batched
@@ -644,258 +563,70 @@ PY
 		folder costs
 		output_costs
 		;;
-	costs-targets)
-		# what --matrix costs by its width: road-like 1M (PHAST, GPU alone), 10,000 sources, a plain
-		# run against 100, 1,000, 10,000 and 30,000 targets, at MK 4 (the engine's) and MK 1
-		folder costs-targets
-		file=$tmp/road-1048576.tgb
-		gen road:1048576 "$file"
-		a=("$file" --engine phast --ch-cache "$file.ch" --units gpu --seed 1 --sources random:10000)
-		"$APP" "$file" --engine phast --ch-cache "$file.ch" --units gpu --sources random:256 -q # the hierarchy, once
-		for rep in $(seq "${REPS:-2}"); do
-			for mk in 4 1; do
-				run "plain-mk$mk-$rep" "$APP" "${a[@]}" --mk $mk
-				for t in 100 1000 10000 30000; do
-					run "t$t-mk$mk-$rep" "$APP" "${a[@]}" --mk $mk --targets random:$t --matrix "$tmp/o.npy"
-				done
-			done
-		done
-		grep -h "GPUs:" "$o"/*.log | sort | uniq -c | head -20
-		rm -f "$file" "$file.ch" "$tmp/o.npy"
+	betweenness)
+		folder betweenness
+		step "betweenness: tests/apsp/brandes_gpu.sh (both sweeps), tests/core/reduce_test"
+		top_builddir="$B" timeout 300 "$B/tests/apsp/brandes_gpu.sh" >"$o/test-brandes-gpu.txt" 2>&1
+		echo "apsp/brandes_gpu.sh: exit $? (0 pass, 77 skip)"
+		tail -n 4 "$o/test-brandes-gpu.txt"
+		timeout 120 "$B/tests/core/reduce_test" >"$o/test-reduce.txt" 2>&1
+		echo "core/reduce_test: exit $?"
+		tail -n 2 "$o/test-reduce.txt"
+		step "betweenness against distances alone: random 1M (GPU, every unit), R-MAT 20 and road-like 1M (GPU)"
+		# SWEEPS: the ordered sweeps (default) and Kahn's rounds, each beside its own distances alone
+		export SWEEPS=${SWEEPS:-order rounds}
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS="gpu all" BASELINES=0 timeout 240 \
+			"$B/bench/betweenness.sh" "$o" random:1049088 2>&1 | grep -v '^ *$'
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 timeout 150 \
+			"$B/bench/betweenness.sh" "$o" rmat:20 2>&1 | grep -v '^ *$'
+		# deep: distances alone ran 461 SSSP/s there (docs/apsp.md), 9 s per 4,096 sources: 1,024, once
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS=gpu BASELINES=0 K=1024 REPS=1 timeout 120 \
+			"$B/bench/betweenness.sh" "$o" road:1000000 2>&1 | grep -v '^ *$'
 		;;
-	matrix-pinned)
-		# issue 22: the 10,000 x 10,000 matrix with the library's results registered with CUDA (the
-		# default: the GPU copies the columns into place) against TUCCOMPI_PIN_RESULTS=0 (a pinned
-		# buffer, then a memcpy) and a plain run of the same sources: road-like 1M (PHAST), GPU alone
-		# and every unit; then random 1M (batched) once
-		folder matrix-pinned
-		(cd "$B/tests" && top_builddir=.. top_srcdir=.. timeout 300 ./apsp/matrix_gpu.sh) 2>&1 | tail -3
-		file=$tmp/road-1048576.tgb
-		gen road:1048576 "$file"
-		"$APP" "$file" --engine phast --ch-cache "$file.ch" --units gpu --sources random:256 -q # the hierarchy, once
-		a=("$file" --engine phast --ch-cache "$file.ch" --seed 1 --sources random:10000)
-		m=(--targets random:10000 --matrix)
-		for rep in $(seq "${REPS:-3}"); do
-			for u in gpu all; do
-				run "$u-plain-$rep" "$APP" "${a[@]}" --units $u
-				run "$u-pinned-$rep" "$APP" "${a[@]}" --units $u "${m[@]}" "$tmp/pinned-$u.npy" --summary
-				TUCCOMPI_PIN_RESULTS=0 run "$u-staged-$rep" "$APP" "${a[@]}" --units $u "${m[@]}" "$tmp/staged-$u.npy"
-			done
+	betweenness-ncu)
+		# where a betweenness batch's GPU time goes: every brandes kernel of the first batches of
+		# random 1M (the warm-up's) under Nsight Compute's speed-of-light and launch sections, then
+		# the per-kernel summary (count, mean duration, throughput)
+		folder betweenness-ncu
+		ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+		[ -n "$ncu" ] || { echo "no ncu"; continue; }
+		for gg in ${NCU_GRAPHS:-random:1049088}; do
+			nm=${gg%%:*}
+			step "ncu: the brandes kernels of one batch of 64 sources, $gg (TUCCOMPI_BRANDES_SWEEP=${TUCCOMPI_BRANDES_SWEEP:-auto})"
+			timeout "${NCU_LIMIT:-240}" "$ncu" --kernel-name regex:brandes_ --launch-count "${NCU_LAUNCHES:-600}" \
+				--section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis \
+				--export "$o/brandes-$nm" --force-overwrite \
+				"$B/bench/bench_betweenness" --gen "$gg" --sources 64 --units gpu --reps 1 --check 0 >"$o/ncu-$nm.log" 2>&1
+			echo "ncu exit $?"
+			"$ncu" --import "$o/brandes-$nm.ncu-rep" --print-summary per-kernel --csv >"$o/summary-$nm.csv" 2>/dev/null
+			"$ncu" --import "$o/brandes-$nm.ncu-rep" --print-summary per-kernel 2>/dev/null |
+				grep -E "brandes_|Duration|Memory Throughput|Compute \(SM\)|Registers|Achieved Occupancy|L2 Hit|DRAM Throughput" | head -80
+			rm -f "$o/brandes-$nm.ncu-rep"
 		done
-		for u in gpu all; do
-			cmp "$tmp/pinned-$u.npy" "$tmp/staged-$u.npy" && echo "--units $u: registered = staged (10,000 x 10,000)"
-		done
-		grep -h "registered with CUDA" "$o/gpu-pinned-1.log"
-		rm -f "$file" "$file.ch" "$tmp"/pinned-*.npy "$tmp"/staged-*.npy
-		gen random:1049088 "$tmp/r1m.tgb"
-		a=("$tmp/r1m.tgb" --engine batched --units gpu --seed 1 --sources random:8192)
-		run r1m-plain "$APP" "${a[@]}"
-		run r1m-pinned "$APP" "${a[@]}" "${m[@]}" "$tmp/p.npy"
-		TUCCOMPI_PIN_RESULTS=0 run r1m-staged "$APP" "${a[@]}" "${m[@]}" "$tmp/s.npy"
-		cmp "$tmp/p.npy" "$tmp/s.npy" && echo "random 1M, batched: registered = staged (8,192 x 10,000)"
-		rm -f "$tmp/r1m.tgb" "$tmp/p.npy" "$tmp/s.npy"
 		;;
-	interference)
-		# issue 24 item 3: why the CPU workers slow the GPU's PHAST. Road-like 1M, K_ROAD sources
-		# (65,536): GPU alone; every unit with 12, 8 and 4 CPU workers; GPU alone beside another
-		# process's 12 CPU PHAST workers on cores 4-15 (memory bandwidth, caches) and beside 12
-		# spinning shells there (cores, clocks); where each thread of an every-unit run sits and how
-		# busy it is (ps -L while it runs)
-		folder interference
-		lscpu >"$o/lscpu.txt" 2>&1
-		nvidia-smi topo -m >"$o/topo.txt" 2>&1
-		file=$tmp/road-1048576.tgb
-		gen road:1048576 "$file"
-		"$APP" "$file" --engine phast --ch-cache "$file.ch" --units gpu --sources random:256 -q # the hierarchy, once
-		a=("$file" --engine phast --ch-cache "$file.ch" --seed 1 --summary)
-		K=${K_ROAD:-65536}
-		cores=$(nproc)
-		hogs=$(seq 4 $((cores - 1)) | tr '\n' ' ')
-		for rep in $(seq "${REPS:-2}"); do
-			run "gpu-$rep" "$APP" "${a[@]}" --units gpu --sources random:$K
-			for c in ${NCPUS:-12 8 4}; do
-				run "all-cpu$c-$rep" "$APP" "${a[@]}" --ncpu $c --sources random:$K
-			done
-			STARPU_WORKERS_CPUID="$hogs" "$APP" "$file" --engine phast --ch-cache "$file.ch" --units cpu \
-				--ncpu $((cores - 4)) --sources random:1000000 -q >"$o/hog-$rep.log" 2>&1 &
-			hog=$!
-			sleep 5
-			run "gpu-besidecpu-$rep" "$APP" "${a[@]}" --units gpu --sources random:$K
-			kill $hog
-			wait $hog 2>/dev/null
-			pids=""
-			for c in $hogs; do
-				taskset -c "$c" sh -c 'while :; do :; done' &
-				pids="$pids $!"
-			done
-			sleep 1
-			run "gpu-besidespin-$rep" "$APP" "${a[@]}" --units gpu --sources random:$K
-			# shellcheck disable=SC2086 # a list of pids
-			kill $pids
-			wait 2>/dev/null
-		done
-		# the threads of an every-unit run (and of a GPU-alone run): processor, CPU share, state
-		for u in all gpu; do
-			"$APP" "${a[@]}" --units $u --sources random:400000 >"$o/threads-$u.log" 2>&1 &
-			p=$!
-			for t in 4 6; do
-				sleep 2
-				echo "--- after $t s" >>"$o/threads-$u.txt"
-				ps -L -o tid,psr,pcpu,stat,comm -p $p >>"$o/threads-$u.txt" 2>&1
-				top -H -b -n 2 -d 0.5 -p $p 2>/dev/null | tail -45 >>"$o/threads-$u.txt"
-			done
-			wait $p
-		done
-		# where the idle time is: every job's start and end (tasks.rec of an FxT trace) and the
-		# set's end (TUCCOMPI_END_LOG), every unit and GPU alone
-		for u in all gpu; do
-			TUCCOMPI_END_LOG=1 "$APP" "${a[@]}" --units $u --sources random:$K --trace "$tmp/tr-$u" >"$o/trace-$u.log" 2>&1
-			cp "$tmp/tr-$u/tasks.rec" "$o/tasks-$u.rec" 2>/dev/null || echo "no tasks.rec for --units $u"
-			rm -rf "$tmp/tr-$u"
-		done
-		rm -f "$file" "$file.ch"
+	betweenness-base)
+		folder betweenness-base
+		step "betweenness: networkx and igraph beside tuccompi-apsp"
+		BC=$B/bench/bench_betweenness APP=$APP GRAPHTOOL=$GT UNITS= BASE_K=4 LIMIT=${LIMIT:-200} timeout 590 \
+			"$B/bench/betweenness.sh" "$o" random:1049088 random:4096 2>&1 | grep -v '^ *$'
 		;;
-	endgap)
-		# the end of an every-unit PHAST set (issue 24): when the last job, the last empty token and
-		# SYN's start come (TUCCOMPI_END_LOG), MS-TAIL against MS, road-like 1M, K_ROAD sources
-		folder endgap
-		file=$tmp/road-1048576.tgb
-		gen road:1048576 "$file"
-		"$APP" "$file" --engine phast --ch-cache "$file.ch" --units gpu --sources random:256 -q # the hierarchy, once
-		a=("$file" --engine phast --ch-cache "$file.ch" --seed 1 --summary --sources random:${K_ROAD:-65536})
-		gap() { endlog_run "$1" "last job" "${@:2}"; } # gap NAME ARGS...: a run with its end's times
-		for rep in $(seq "${REPS:-2}"); do
-			for pol in ${POLICIES:-ms-tail ms}; do
-				gap "all-$pol-$rep" "$APP" "${a[@]}" --policy "$pol"
-			done
-			for c in ${NCPUS:-}; do
-				gap "all-cpu$c-$rep" "$APP" "${a[@]}" --ncpu "$c"
-			done
-			[ -n "${NOBIND:-}" ] && STARPU_WORKERS_NOBIND=1 gap "all-nobind-$rep" "$APP" "${a[@]}"
-			gap "gpu-$rep" "$APP" "${a[@]}" --units gpu
-		done
-		rm -f "$file" "$file.ch"
+	trace)
+		step "traced APSP, MK=4"
+		rm -rf /tmp/trace-mk4
+		timeout 300 tuccompi-apsp --gen random:1049088 --seed 1 --mk 4 --sources random:1024 --policy ms \
+			--trace /tmp/trace-mk4 --summary --stats /tmp/trace-mk4/units.csv 2>&1 | tail -30
+		python3 "$B/scripts/paje_check.py" /tmp/trace-mk4 -q && echo "paje.trace: OK"
+		rm -rf /tmp/trace-mk4/fxt
+		tar czf "$out/trace-mk4.tgz" -C /tmp trace-mk4 && ls -la "$out/trace-mk4.tgz"
 		;;
-	ranktail)
-		folder ranktail
-		gen rmat:20 "$tmp/rmat20.tgb"
-		gen random:1049088 "$tmp/r1m.tgb"
-		gen road:1048576 "$tmp/road.tgb"
-		"$APP" "$tmp/road.tgb" --engine phast --ch-cache "$tmp/road.ch" --units gpu --sources random:256 -q
-		for rep in $(seq "${REPS:-2}"); do
-			for g in rmat20:dial r1m:dial road:phast; do
-				f=$tmp/${g%:*}.tgb e=${g#*:} k=${K_DIAL:-65536}
-				[ "$e" = phast ] && k=${K_ROAD:-65536}
-				a=("$f" --engine "$e" --ch-cache "$tmp/road.ch" --seed 1 --summary --sources random:$k)
-				[ "$e" = phast ] || a=("$f" --engine "$e" --seed 1 --summary --sources random:$k)
-				run "${g%:*}-gpu-$rep" "$APP" "${a[@]}" --units gpu
-				TUCCOMPI_END_LOG=1 run "${g%:*}-all-$rep" "$APP" "${a[@]}"
-				TUCCOMPI_END_LOG=1 run "${g%:*}-all2-$rep" "$B/tests/mpirun.sh" 2 "$APP" "${a[@]}"
-				grep -hE "GPU  |waiting for other ranks|stopped: faster" "$o/${g%:*}-all2-$rep.log" | tail -4 | sed 's/^/    /'
-			done
-		done
-		rm -f "$tmp"/*.tgb "$tmp"/*.ch
-		;;
-	mpicore)
-		# two ranks of the node (issues 24, 26): StarPU-MPI's progression thread on a core of its own
-		# (the default since 7291f63) against sharing the CPU workers' (STARPU_RESERVE_NCPU=0, the
-		# earlier behaviour): rate, MS round trips and SYN's steps (TUCCOMPI_END_LOG), every unit,
-		# MS-TAIL, road-like 1M (PHAST, K_ROAD sources) and random 1M (batched, K_R1M), REPS times
-		folder mpicore
-		gen road:1048576 "$tmp/road.tgb"
-		gen random:1049088 "$tmp/r1m.tgb"
-		"$APP" "$tmp/road.tgb" --engine phast --ch-cache "$tmp/road.ch" --units gpu --sources random:256 -q
-		for rep in $(seq "${REPS:-2}"); do
-			for core in own shared; do
-				x=
-				[ $core = shared ] && x="-x STARPU_RESERVE_NCPU" && export STARPU_RESERVE_NCPU=0
-				for g in road r1m; do
-					a=("$tmp/$g.tgb" --units all --policy ms-tail --seed 1 --summary)
-					if [ $g = road ]; then
-						a+=(--engine phast --ch-cache "$tmp/road.ch" --sources "random:${K_ROAD:-131072}")
-					else
-						a+=(--sources "random:${K_R1M:-16384}")
-					fi
-					MPIRUN_ARGS="${MPIRUN_ARGS:-} -x TUCCOMPI_END_LOG $x" \
-						endlog_run "$g-2ranks-$core-$rep" "SYN ms" "$B/tests/mpirun.sh" 2 "$APP" "${a[@]}"
-					grep -h "round trip\|CPU + " "$o/$g-2ranks-$core-$rep.log" | sed 's/^/    /'
-				done
-				unset STARPU_RESERVE_NCPU
-			done
-		done
-		rm -f "$tmp/road.tgb" "$tmp/road.ch" "$tmp/r1m.tgb"
-		;;
-	startgap)
-		# the start of a GPU set (issues 24, 26; docs/apsp.md "The GPU's first job"): TUCCOMPI_END_LOG's
-		# first job (when it began, how long it took) on road-like 1M (PHAST) and random 1M (batched),
-		# MK 1, GPU alone and every unit; with CUDA's modules loaded at once (CUDA_MODULE_LOADING=EAGER)
-		# against lazily
-		folder startgap
-		gen road:1048576 "$tmp/road.tgb"
-		gen random:1049088 "$tmp/r1m.tgb"
-		"$APP" "$tmp/road.tgb" --engine phast --ch-cache "$tmp/road.ch" --units gpu --sources random:256 -q
-		for rep in $(seq "${REPS:-2}"); do
-			for u in gpu all; do
-				endlog_run "road-$u-$rep" "main thread woke" "$APP" "$tmp/road.tgb" --engine phast \
-					--ch-cache "$tmp/road.ch" --units $u --mk 1 --sources random:32768 --seed 1 --summary
-				CUDA_MODULE_LOADING=EAGER endlog_run "road-$u-eager-$rep" "main thread woke" "$APP" "$tmp/road.tgb" \
-					--engine phast --ch-cache "$tmp/road.ch" --units $u --mk 1 --sources random:32768 --seed 1 --summary
-				endlog_run "r1m-$u-$rep" "main thread woke" "$APP" "$tmp/r1m.tgb" --engine batched --units $u --mk 1 \
-					--sources random:8192 --seed 1 --summary
-			done
-		done
-		rm -f "$tmp/road.tgb" "$tmp/road.ch" "$tmp/r1m.tgb"
-		;;
-	ranks)
-		folder ranks
-		export TUCCOMPI_END_LOG=1 MPIRUN_ARGS="${MPIRUN_ARGS:-} -x TUCCOMPI_END_LOG"
-		gen random:1049088 "$out/r1m.tgb"
-		# two NAME POLICY: two ranks (extra mpirun arguments in $MPIRUN_ARGS), with how the set ended
-		two() {
-			run "$1" "$B/tests/mpirun.sh" 2 "$APP" "$out/r1m.tgb" --sources random:8192 --policy "$2" --summary
-			grep -E "waiting for other|SYN ms|MS grant" "$o/$1.log" | sed 's/^.*\(\[tuccompi\)/\1/; s/^/    /'
-		}
-		for rep in $(seq "${REPS:-2}"); do
-			for pol in ${POLICIES:-ms ms-tail}; do
-				run "ranks1-$pol-$rep" "$APP" "$out/r1m.tgb" --sources random:8192 --policy "$pol" --summary
-				two "ranks2-$pol-$rep" "$pol"
-			done
-		done
-		rm -f "$out/r1m.tgb"
-		unset TUCCOMPI_END_LOG
-		if [ "${OVERHEAD:-1}" != 0 ]; then
-			step "bench/overhead, 2 and 4 ranks"
-			for n in 2 4; do
-				MPIRUN_ARGS="-x STARPU_NCUDA=0" timeout 120 "$B/tests/mpirun.sh" $n "$B/bench/overhead" --task-us 1,100 \
-					--reps 5 --policies eq1,eq2,ms,ms-tail,eager,lws --csv "$o/overhead-$n.csv" 2>&1 | grep -E '^  [a-z]' |
-					sed "s/^/[$n] /"
-			done
-		fi
-		;;
-	layer1)
-		# the 1st layer on StarPU-MPI (issue 21): every unit on one rank against two ranks of this node,
-		# interleaved, then bench/overhead's MS per-task cost against EQ1 on 2 ranks, with this bundle
-		# and, where $BASE holds an earlier build's bench/overhead and lib/ (its libtuccompi-starpu),
-		# with that one too, alternating (the baseline in the same run)
-		folder layer1
-		gen random:1049088 "$o/r1m.tgb"
-		for rep in $(seq "${REPS:-2}"); do
-			for pol in ${POLICIES:-ms-tail ms}; do
-				run "one-$pol-$rep" "$APP" "$o/r1m.tgb" --sources random:8192 --policy "$pol" --summary
-				run "two-$pol-$rep" "$B/tests/mpirun.sh" 2 "$APP" "$o/r1m.tgb" --sources random:8192 --policy "$pol" --summary
-				grep -hE "requests to the MS|waiting for other" "$o/two-$pol-$rep.log" | sed 's/^/    /'
-			done
-		done
-		awk '{r[$1]=$2} END {for (k in r) if (k ~ /^two-/) { o = k; sub(/^two-/, "one-", o); if (r[o] > 0) printf "%s: two ranks %.3fx one rank\n", k, r[k] / r[o] } }' "$o/rates.txt" | sort
-		rm -f "$o/r1m.tgb"
-		step "bench/overhead on 2 ranks: 1 us and 100 us tasks"
-		for rep in 1 2; do
-			for b in new ${BASE:+base}; do
-				if [ "$b" = new ]; then bin=$B/bench/overhead lp=; else bin=$BASE/bench/overhead lp=$BASE/lib; fi
-				MPIRUN_ARGS="-x STARPU_NCUDA=0 -x LD_LIBRARY_PATH=${lp:+$lp:}$LD_LIBRARY_PATH" timeout 120 \
-					"$B/tests/mpirun.sh" 2 "$bin" --task-us 1,100 --reps 5 --policies eq1,ms,ms-tail \
-					--csv "$o/overhead-$b-$rep.csv" 2>&1 | grep -E '^  (eq1|ms)|tasks:' | sed "s/^/[$b $rep] /"
-			done
+	mpi)
+		# cross-rank communication share of APSP runs: 2 and 4 ranks on this node (they share
+		# its GPU and split its cores)
+		for r in 2 4; do
+			step "APSP under MS on $r ranks"
+			MPIRUN_ARGS="-x STARPU_NCPU=$((12 / r)) -x TUCCOMPI_MK_MAX=2" timeout 200 "$B/tests/mpirun.sh" "$r" \
+				"$B/bin/tuccompi-apsp" --gen random:1049088 --seed 1 --mk 2 --sources random:2048 --policy ms \
+				--summary 2>&1 | grep -E "SSSP/s|rank [0-9]:|GPU  |cross-rank|waiting" | tee "$out/mpi-$r.txt"
 		done
 		;;
 	x2)
@@ -949,27 +680,24 @@ PY
 		"$B/bin/tuccompi-tune" show 2>&1 | tail -8
 		rm -f "$G"
 		;;
-	idle)
-		# on the two-GPU node: (1) the H200 node's shape (GPU 0 alone, cores 0-15); (2) why GPUs and
-		# cores idle when every unit runs (1 rank, both GPUs): MS against MS-TAIL and EQ2, a traced run
-		folder idle
-		RUN_LIMIT=100
-		gen random:1049088 "$o/r1m.tgb"
-		gen random:4194304 "$o/r4m.tgb"
-		H="env CUDA_VISIBLE_DEVICES=0 taskset -c 0-15"
-		run h200-r1m-gpu $H "$APP" "$o/r1m.tgb" --units gpu --sources random:16384 --summary
-		run h200-r4m-gpu $H "$APP" "$o/r4m.tgb" --units gpu --sources random:4096 --summary
-		run h200-r1m-cpu $H "$APP" "$o/r1m.tgb" --units cpu --sources random:512 --summary
-		run h200-r1m-all-32408 $H "$APP" "$o/r1m.tgb" --units all --sources random:32408 --summary
-		run h200-r1m-alltail-32408 $H "$APP" "$o/r1m.tgb" --units all --policy ms-tail --sources random:32408 --summary
-		run x2-gpu "$APP" "$o/r1m.tgb" --units gpu --sources random:16384 --summary
-		run x2-cpu24 "$APP" "$o/r1m.tgb" --units cpu --ncpu 24 --sources random:768 --summary
-		run x2-all "$APP" "$o/r1m.tgb" --units all --policy ms-tail --sources random:16384 --summary
-		run x2-all-eq2 "$APP" "$o/r1m.tgb" --units all --policy eq2 --sources random:16384 --summary
-		run x2-all-traced "$APP" "$o/r1m.tgb" --units all --policy ms-tail --sources random:16384 --summary \
-			--trace "$o/trace" --stats "$o/units.csv"
-		grep -hE "SSSP in|GPU  |tasks in" "$o"/x2-all*.log
-		rm -rf "$o"/*.tgb "$o/trace/fxt" "$o/trace/paje.trace" "$o/trace/trace.rec"
+	pack)
+		# the device tool brings back 8 files at most: one archive of everything
+		tar czf "$out/../gpu-results.tgz" -C "$out" . && mv "$out/../gpu-results.tgz" "$out/" &&
+			find "$out" -maxdepth 1 -type f ! -name gpu-results.tgz -delete
+		ls -la "$out"
+		;;
+	plugin)
+		folder plugin
+		for t in core/plugin_gpu.sh install/bundle.sh; do
+			(cd "$B/tests" && top_builddir=.. top_srcdir=.. "./$t"; echo "$t: exit $?") 2>&1 | tee "$o/$(basename "$t" .sh).log"
+		done
+		H="$B/examples/hutchinson/hutchinson --n 2048 --tasks 65536"
+		for u in gpu all; do $H --units $u --summary 2>&1 | tee "$o/$u.log" | tail -4; done
+		"$B/tests/mpirun.sh" 2 $H --units all 2>&1 | tee "$o/all-2ranks.log" | tail -2
+		;;
+	plugin-bench)
+		folder plugin-bench
+		"$B/bench/plugin.sh" "$o"
 		;;
 	*) echo "unknown step $s (the steps are listed at the top of scripts/gpu-node.sh)" ;;
 	esac

@@ -5,8 +5,8 @@ on it (not calibrated there: scripts/gpu-node.sh calibrate does that, simulation
 Writes OUTDIR/sampling/bus/h200.* (16 CPUs, 1 CUDA device, PCIe) and
 OUTDIR/sampling/codelets/45/tuccompi_sssp-{batched,phast}.h200: a history entry per job size n
 (footprint = crc32c of n, simulation/crc32c-be.txt, as lib/plugin.c computes it) for one CPU core
-and for the GPU at MK 1. Sources of the numbers (bench/results/h200-2026-12-01/phast-final/,
-docs/apsp.md, 2026-12-01 06:51 UTC):
+and for the GPU at MK 1. Sources of the numbers (231d7d1:bench/results/h200-2026-12-01/phast-final/
+and 231d7d1:docs/apsp.md, 2026-12-01 06:51 UTC):
   random 1M, batched:  GPU alone MK 1 5,139 SSSP/s on 8,192 sources, batches of 64 -> 12.45 ms per
                        full batch; 16 cores 187 SSSP/s -> 85.6 ms per source per core (jobs of 1)
   road-like 1M, PHAST: GPU alone MK 1 116,199 SSSP/s on 32,768 sources, 256 lanes -> 2.20 ms per

@@ -1,6 +1,6 @@
 /* What the test programs share, written once: assertion helpers (each failure prints both values
  * and where, then exits 1; exit 77 tells automake the test was skipped), the monotonic clock, a
- * scratch folder, and the library's start-up as the tests want it (TEST_INIT). */
+ * scratch folder, stderr captured, and the library's start-up as the tests want it (TEST_INIT). */
 #ifndef TUCCOMPI_TESTUTIL_H
 #define TUCCOMPI_TESTUTIL_H
 
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define TEST_SKIP 77
 
@@ -79,6 +80,37 @@ static inline uint64_t test_splitmix(uint64_t *s)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+/* What this process writes on stderr between test_stderr_begin() and test_stderr_end() (the
+ * library's warnings, from any of its threads) goes to a file; test_stderr_end() puts stderr back and
+ * returns the text (malloc'd, at most 64 KiB). */
+static inline FILE *test_stderr_begin(int *saved)
+{
+	FILE *f = tmpfile();
+	if (!f)
+		FAIL("tmpfile: %s", strerror(errno));
+	fflush(stderr);
+	*saved = dup(2);
+	if (*saved < 0 || dup2(fileno(f), 2) < 0)
+		FAIL("dup2: %s", strerror(errno));
+	return f;
+}
+
+static inline char *test_stderr_end(FILE *f, int saved)
+{
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	char *text = (char *)calloc(1, 65537);
+	if (!text)
+		FAIL("out of memory");
+	rewind(f);
+	size_t n = fread(text, 1, 65536, f);
+	text[n] = '\0';
+	fclose(f);
+	fputs(text, stderr); /* still in the test's log */
+	return text;
 }
 
 /* A CUDA runtime call that must succeed (needs <cuda_runtime_api.h>). */

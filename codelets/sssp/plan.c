@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch_gpu.h"
-#include "buffers.h"
+#include "batched/batch_gpu.h"
+#include "common/buffers.h"
 #include "engine.h"
 
 /* The engines, by enum sssp_engine; auto asks each engine that judges (ops->pays) in this order and

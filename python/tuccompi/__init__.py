@@ -1,14 +1,21 @@
-"""tuccompi: many-source shortest paths from Python, computed by tuccompi-apsp.
+"""tuccompi: many-source shortest paths and centralities from Python, computed by tuccompi-apsp.
 
     import scipy.sparse, tuccompi
     D = tuccompi.shortest_paths(G, sources=[0, 5, 9])   # like scipy.sparse.csgraph.dijkstra(G, indices=...)
     M = tuccompi.shortest_paths(G, sources=S, targets=T)  # dijkstra(G, indices=S)[:, T], no full rows
     D, P = tuccompi.shortest_paths(G, sources=S, predecessors=True)  # ... return_predecessors=True
+    b = tuccompi.betweenness(G, sources=S)   # Brandes' sums of every vertex from S (None: all)
+    c = tuccompi.closeness(G)                # closeness and harmonic centrality of each source
+    h = tuccompi.harmonic(G)
 
 The module drives the tuccompi-apsp program (every CPU core and GPU of the machine) and returns
 numpy arrays shaped as scipy.sparse.csgraph.dijkstra returns them. A scipy.sparse matrix goes to
 the program as a binary graph file (.tgb, no text); results come back as .npy files: full rows
-(--rows), the targets' columns alone (--matrix), the predecessors (--pred).
+(--rows), the targets' columns alone (--matrix), the predecessors (--pred), the betweenness
+(--betweenness), or the per-source table (-o).
+
+networkx's own functions: tuccompi.backend is networkx's backend "tuccompi"
+(nx.betweenness_centrality(G, backend="tuccompi"), or NETWORKX_BACKEND_PRIORITY=tuccompi).
 
 Where the program is: $TUCCOMPI_APSP, else the one `make install` put beside this module's
 installation (_install.py), else apps/apsp/tuccompi-apsp of the build tree this module sits in,
@@ -22,9 +29,12 @@ import subprocess
 import tempfile
 import warnings
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # networkx reads the backend's info (tuccompi._nxinfo) without numpy
+    np = None
 
-__all__ = ["shortest_paths", "tool_path"]
+__all__ = ["shortest_paths", "betweenness", "closeness", "harmonic", "read_table", "tool_path"]
 
 # Limits of the engines (apps/apsp/graph/graph.h): integer weights, 32-bit ids.
 MAX_WEIGHT = 1000000
@@ -89,12 +99,18 @@ def _csr(graph):
 
 
 def _write_tgb(g, path):
-    """Write the CSR matrix `g` as a .tgb file: rows sorted, self-loops dropped, duplicate arcs
-    merged keeping the lightest (as the engines and scipy's dijkstra see them), infinite weights
-    dropped (no path uses them). Refuses weights that the engines cannot take."""
-    n = g.shape[0]
+    """Write the CSR matrix `g` as a .tgb file (see _write_tgb_arcs)."""
     coo = g.tocoo()
-    r, c, w = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
+    _write_tgb_arcs(g.shape[0], coo.row, coo.col, coo.data, path)
+
+
+def _write_tgb_arcs(n, r, c, w, path):
+    """Write the arcs r[i] -> c[i] of weight w[i] of a graph of n vertices as a .tgb file: rows
+    sorted, self-loops dropped, duplicate arcs merged keeping the lightest (as the engines and
+    scipy's dijkstra see them), infinite weights dropped (no path uses them). Refuses weights that
+    the engines cannot take. Returns the arcs written (sources, targets, weights), in the file's
+    order."""
+    r, c, w = np.asarray(r, dtype=np.int64), np.asarray(c, dtype=np.int64), np.asarray(w, dtype=np.float64)
     if np.isnan(w).any():
         raise ValueError("graph: a weight is NaN")
     if (w < 0).any():
@@ -130,6 +146,7 @@ def _write_tgb(g, path):
         f.write(header)
         for a, t in ((rowptr, "=u8"), (c, "=u4"), (w, "=u4"), (min_out, "=u4")):
             f.write(np.ascontiguousarray(a, dtype=t).tobytes())
+    return r, c, w
 
 
 def _spec(what, ids, tmp):
@@ -190,27 +207,10 @@ def shortest_paths(graph, sources=None, targets=None, undirected=False, predeces
     (len(targets),) for a single source; n stands for len(targets) when targets is None. With
     predecessors=True, (distances, predecessors), the second of shape (len(sources), n) or (n,).
     """
-    if units not in ("all", "cpu", "gpu"):
-        raise ValueError("units: 'all', 'cpu' or 'gpu', not %r" % (units,))
+    _check_units(units)
     with tempfile.TemporaryDirectory(prefix="tuccompi-") as tmp:
-        if isinstance(graph, (str, bytes, os.PathLike)):
-            path, n = os.fspath(graph), None
-            if isinstance(path, bytes):
-                path = os.fsdecode(path)
-        else:
-            g = _csr(graph)
-            n = g.shape[0]
-            path = os.path.join(tmp, "graph.tgb")
-            _write_tgb(g, path)
-        scalar = False
-        if sources is None:
-            spec, inverse = "all", None
-        else:
-            src, scalar = _ids("sources", sources, n)
-            if src.size == 0:
-                raise ValueError("sources: empty; give None for every vertex")
-            uniq, inverse = np.unique(src, return_inverse=True)
-            spec = _spec("sources", uniq, tmp)
+        path, n = _graph_path(graph, tmp)
+        spec, inverse, scalar = _sources_spec(sources, n, tmp)
         args = [tool_path(), path, "--sources", spec, "--units", units, "-q"]
         if targets is not None:
             tgt, _ = _ids("targets", targets, n)
@@ -229,12 +229,145 @@ def shortest_paths(graph, sources=None, targets=None, undirected=False, predeces
         _run(args)
         d = np.load(out)
         p = np.load(args[args.index("--pred") + 1]) if predecessors else None
-    if inverse is not None and not (len(inverse) == d.shape[0] and (inverse == np.arange(len(inverse))).all()):
-        d = d[inverse]
-        p = p[inverse] if p is not None else None
+    d, p = _in_order(d, inverse, scalar), (_in_order(p, inverse, scalar) if p is not None else None)
     if targets is not None:
-        d = d[:, tinverse]
-    if scalar:
-        d = d[0]
-        p = p[0] if p is not None else None
+        d = d[..., tinverse]
     return (d, p) if predecessors else d
+
+
+def _check_units(units):
+    if np is None:
+        raise ImportError("tuccompi needs numpy (apt-get install python3-numpy, or pip install numpy)")
+    if units not in ("all", "cpu", "gpu"):
+        raise ValueError("units: 'all', 'cpu' or 'gpu', not %r" % (units,))
+
+
+def _graph_path(graph, tmp):
+    """The graph file that the program reads for `graph` (a matrix goes as tmp/graph.tgb) and its
+    number of vertices (None for a file of the user's: not known before the run)."""
+    if isinstance(graph, (str, bytes, os.PathLike)):
+        return os.fsdecode(os.fspath(graph)), None
+    g = _csr(graph)
+    path = os.path.join(tmp, "graph.tgb")
+    _write_tgb(g, path)
+    return path, g.shape[0]
+
+
+def _sources_spec(sources, n, tmp):
+    """--sources SPEC for `sources` (None: all), the index that puts the program's rows (sorted,
+    distinct ids) back into the order given (None: they are in it), and whether it was one id."""
+    if sources is None:
+        return "all", None, False
+    src, scalar = _ids("sources", sources, n)
+    if src.size == 0:
+        raise ValueError("sources: empty; give None for every vertex")
+    uniq, inverse = np.unique(src, return_inverse=True)
+    if len(inverse) == len(uniq) and (inverse == np.arange(len(inverse))).all():
+        inverse = None
+    return _spec("sources", uniq, tmp), inverse, scalar
+
+
+def _in_order(a, inverse, scalar):
+    """The program's per-source rows `a` in the order of the sources given."""
+    if inverse is not None:
+        a = a[inverse]
+    return a[0] if scalar else a
+
+
+# The columns of the program's -o table (tuccompi-apsp --help): integers, then two reals.
+_TABLE = None if np is None else np.dtype([("source", np.int64), ("reached", np.int64), ("eccentricity", np.int64), ("sum", np.uint64),
+                   ("mean", np.float64), ("harmonic", np.float64)])
+
+
+def read_table(path):
+    """The -o table that tuccompi-apsp wrote to `path` (CSV) as a numpy structured array, one
+    record per source in the order of --sources: source, reached (the source counts), eccentricity
+    and sum (integers: of the finite distances), mean, harmonic."""
+    return np.atleast_1d(np.loadtxt(path, delimiter=",", skiprows=1, dtype=_TABLE))
+
+
+def _tgb_vertices(path):
+    with open(path, "rb") as f:
+        return _TGB_HEADER.unpack(f.read(_TGB_HEADER.size))[3]
+
+
+def _per_source(graph, sources, undirected, units, betweenness=False):
+    """One run of the program for `sources` of `graph`: (its -o table in the order of the sources
+    given, the number of vertices, the betweenness sums or None)."""
+    _check_units(units)
+    with tempfile.TemporaryDirectory(prefix="tuccompi-") as tmp:
+        path, n = _graph_path(graph, tmp)
+        spec, inverse, scalar = _sources_spec(sources, n, tmp)
+        table = os.path.join(tmp, "table.csv")
+        args = [tool_path(), path, "--sources", spec, "--units", units, "-q", "-o", table]
+        if n is None and not path.lower().endswith(".tgb"):
+            args += ["--cache", os.path.join(tmp, "cache.tgb")]
+        if betweenness:
+            args += ["--betweenness", os.path.join(tmp, "bc.npy")]
+        if undirected:
+            args.append("--undirected")
+        _run(args)
+        if n is None:
+            n = _tgb_vertices(args[args.index("--cache") + 1] if "--cache" in args else path)
+        t = read_table(table)
+        bc = np.load(args[args.index("--betweenness") + 1]) if betweenness else None
+    return _in_order(t, inverse, scalar), n, bc
+
+
+def betweenness(graph, sources=None, undirected=False, units="all"):
+    """Betweenness centrality of every vertex from `sources` (Brandes; tuccompi-apsp
+    --betweenness): for each vertex v, the sum over the sources s and every target t != s, v of
+    sigma_st(v) / sigma_st, the share of the shortest s-t paths through v. Unnormalised: with
+    sources=None, networkx's betweenness_centrality(G, normalized=False, weight="weight") of a
+    directed graph, and with undirected=True that of the undirected graph (each pair once, as
+    networkx and igraph count it; a matrix that holds both arcs of each edge, read without
+    undirected=True, counts each pair both ways: twice that).
+    Exact: distances are integers, so equal-length paths tie exactly; arcs of weight 0 are
+    counted exactly, a cycle of them (an undirected edge of weight 0 is one) is refused.
+
+    graph, undirected, units  as for shortest_paths (weights are integers 0..1000000).
+    sources     None (every vertex) or a sequence of distinct vertex ids: the sum over these
+                only (multiply by n / len(sources) to estimate the whole).
+
+    Returns a float64 array of n values.
+    """
+    _, _, bc = _per_source(graph, sources, undirected, units, betweenness=True)
+    return bc
+
+
+def closeness(graph, sources=None, undirected=False, wf_improved=True, units="all"):
+    """Closeness centrality of each source from its distances to the others (tuccompi-apsp -o):
+    (r - 1) / (the sum of the distances to the r - 1 vertices it reaches), times (r - 1) / (n - 1)
+    with wf_improved (Wasserman and Faust's scaling for graphs in several parts), 0 where it
+    reaches none. networkx's closeness_centrality uses the distances *to* each vertex on a
+    directed graph: give the transposed matrix (graph.T) for its values.
+
+    graph, undirected, units  as for shortest_paths.
+    sources     None (every vertex), a vertex id, or a sequence of them.
+
+    Returns a float64 array: one value per source (a float for a single id).
+    """
+    t, n, _ = _per_source(graph, sources, undirected, units)
+    r = t["reached"].astype(np.float64) - 1.0
+    tot = t["sum"].astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = np.where(tot > 0, r / tot, 0.0)
+        if wf_improved:
+            c = c * (r / (n - 1) if n > 1 else 0.0)
+    return c if np.ndim(c) else float(c)
+
+
+def harmonic(graph, sources=None, undirected=False, units="all"):
+    """Harmonic centrality of each source from its distances to the others (tuccompi-apsp -o):
+    the sum of 1/d over the vertices it reaches at d > 0. networkx's harmonic_centrality sums the
+    distances *to* each vertex: give the transposed matrix (graph.T) for its values of a directed
+    graph. The program writes the sums to 12 significant digits.
+
+    graph, undirected, units  as for shortest_paths.
+    sources     None (every vertex), a vertex id, or a sequence of them.
+
+    Returns a float64 array: one value per source (a float for a single id).
+    """
+    t, _, _ = _per_source(graph, sources, undirected, units)
+    h = t["harmonic"]
+    return h if np.ndim(h) else float(h)

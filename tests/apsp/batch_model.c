@@ -1,4 +1,4 @@
-/* The batched GPU SSSP engine's algorithm (codelets/sssp/batch_gpu.cu), run as a sequential C
+/* The batched GPU SSSP engine's algorithm (codelets/sssp/batched/batch_gpu.cu), run as a sequential C
  * model of the same state machine, against the reference Dijkstra (tests/apsp/sssp_ref.h).
  *
  * The model keeps the kernel's data (dist[v][32 or 64 lanes], frontier masks and lists F/L[2], far
@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch_gpu.h"
-#include "batch_gpu_logic.h"
+#include "batched/batch_gpu.h"
+#include "batched/batch_gpu_logic.h"
 #include "graph.h"
 #include "sssp_ref.h"
 #include "testutil.h"

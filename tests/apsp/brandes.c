@@ -13,8 +13,8 @@
 #include <math.h>
 #include <tuccompi.h>
 
-#include "batch_gpu.h"
-#include "brandes.h"
+#include "batched/batch_gpu.h"
+#include "brandes/brandes.h"
 #include "cli.h"
 #include "graph.h"
 #include "sssp.h"

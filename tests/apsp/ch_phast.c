@@ -1,4 +1,4 @@
-/* Contraction hierarchies and CPU PHAST (codelets/sssp/ch*.c, phast.c): every distance row and
+/* Contraction hierarchies and CPU PHAST (codelets/sssp/phast/ch*.c, phast.c): every distance row and
  * summary equals the reference Dijkstra's (tests/apsp/sssp_ref.h) on random (with and without
  * zero weights), grid (all weights equal: ties everywhere), R-MAT and road-like graphs and on
  * hand-made cases (a single vertex, isolated vertices and disconnected parts, one-way arcs,
@@ -7,9 +7,9 @@
  * its levels have no arcs inside; the cache file round-trips, and a corrupt, truncated,
  * foreign or stale file is refused with the right error and leaves nothing behind; the road-like
  * generator is deterministic, symmetric and connected. */
-#include "ch.h"
 #include "graph.h"
-#include "phast.h"
+#include "phast/ch.h"
+#include "phast/phast.h"
 #include "sssp.h"
 #include "sssp_ref.h"
 #include "testutil.h"

@@ -1,4 +1,4 @@
-/* Tests of the dial engine's CPU implementation (codelets/sssp/dial.c): every distance and every
+/* Tests of the dial engine's CPU implementation (codelets/sssp/dial/dial.c): every distance and every
  * summary field (source, reached, sum, ecc, overflow, harmonic) must equal those of the independent
  * reference (tests/apsp/sssp_ref.h), with rows, with target distances (sssp_dial_cpu_run_targets) and
  * without, from every source of small graphs (in
@@ -10,7 +10,7 @@
  * graph of another size. The weight check refuses arcs of weight 0 and above SSSP_DIAL_WMAX. */
 #include "graph.h"
 #include "cli.h"
-#include "dial.h"
+#include "dial/dial.h"
 #include "sssp.h"
 #include "sssp_ref.h"
 #include "testutil.h"

@@ -1,4 +1,4 @@
-/* The dial engine on a GPU (codelets/sssp/dial_gpu.cu) against the independent reference
+/* The dial engine on a GPU (codelets/sssp/dial/dial_gpu.cu) against the independent reference
  * (tests/apsp/sssp_ref.h): every summary field of every source, the distance rows (64 sources) and
  * the target columns (duplicates among the targets), on random (with unreachable parts), R-MAT, grid
  * (hundreds of levels) and cycle graphs (thousands of levels: the ring wraps many times), weights 1..10
@@ -10,7 +10,7 @@
 
 #include "graph.h"
 #include "cli.h"
-#include "dial_gpu.h"
+#include "dial/dial_gpu.h"
 #include "sssp.h"
 #include "sssp_ref.h"
 #include "testutil.h"

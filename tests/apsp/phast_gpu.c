@@ -1,4 +1,4 @@
-/* GPU PHAST (codelets/sssp/phast_gpu.cu): with the hierarchy's buffers copied to the device,
+/* GPU PHAST (codelets/sssp/phast/phast_gpu.cu): with the hierarchy's buffers copied to the device,
  * every distance row and summary equals the reference Dijkstra's (tests/apsp/sssp_ref.h) for
  * 32, 64, 128 and 256 lanes per pass, on hand-made cases (a single vertex, disconnected parts,
  * one-way arcs, zero-weight cycles, ties that need the same-round witness rule), random
@@ -15,9 +15,9 @@
  * more than 2^16 vertices each and whose lanes' sums pass 2^32). Exits 77 (skipped) without a CUDA device. */
 #include <cuda_runtime_api.h>
 
-#include "ch.h"
 #include "graph.h"
-#include "phast_gpu.h"
+#include "phast/ch.h"
+#include "phast/phast_gpu.h"
 #include "sssp_ref.h"
 #include "testutil.h"
 

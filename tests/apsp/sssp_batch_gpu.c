@@ -1,4 +1,4 @@
-/* The batched GPU SSSP engine (codelets/sssp/batch_gpu.cu) on a real GPU: every lane of every
+/* The batched GPU SSSP engine (codelets/sssp/batched/batch_gpu.cu) on a real GPU: every lane of every
  * batch equals the reference Dijkstra (tests/apsp/sssp_ref.h), as full rows and as summaries
  * (sum, eccentricity, reached, overflow), on random, R-MAT, grid, zero-weight and hand-made graphs
  * (zero-weight cycles, unreachable and isolated vertices, distances past SSSP_DIST_LIMIT, n < 32,
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch_gpu.h"
-#include "batch_gpu_logic.h"
+#include "batched/batch_gpu.h"
+#include "batched/batch_gpu_logic.h"
 #include "graph.h"
 #include "sssp_ref.h"
 #include "testutil.h"

@@ -1,4 +1,4 @@
-/* Tests of the CPU bucket-queue engine (codelets/sssp/sssp_cpu.c): every distance and every summary
+/* Tests of the CPU bucket-queue engine (codelets/sssp/cpu/sssp_cpu.c): every distance and every summary
  * field (reached, sum, ecc, overflow, source, harmonic) must equal those of the independent reference
  * (tests/apsp/sssp_ref.h), from every source of small graphs and from sampled sources of larger
  * ones, for each of its configurations (Dial's buckets of width 1, 8, 64, 2^20 or chosen from the
@@ -14,7 +14,7 @@
 #include "graph.h"
 #include "cli.h"
 #include "sssp.h"
-#include "sssp_cpu.h"
+#include "cpu/sssp_cpu.h"
 #include "sssp_ref.h"
 #include "testutil.h"
 

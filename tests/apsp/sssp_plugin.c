@@ -19,7 +19,7 @@
 #include <tuccompi.h>
 
 #include "cli.h"
-#include "dial.h"
+#include "dial/dial.h"
 #include "graph.h"
 #include "sssp.h"
 #include "sssp_ref.h"

@@ -1,6 +1,13 @@
 /* A plug-in with a CPU and a CUDA implementation runs on both kinds of unit and both
  * give the same results (read a shared buffer, write two private workspaces, hand a
- * result back). Skipped (77) where there is no GPU or no CUDA in the build. */
+ * result back), under MS and EQ2. Then a GPU's faults (tests/core/faults says the rest, on CPU
+ * units), under MS, every result right each time:
+ *  - a transient fault in a GPU job (TUCCOMPI_FAULT_INJECT=cuda:2): the library checks that the
+ *    GPU's context still works, runs the job again on the GPU, and the GPU stays;
+ *  - a CUDA implementation whose launch the tuner cannot place fails its job, not the process: its
+ *    tasks run on the CPU cores; the GPU is out for that set only;
+ *  - a sticky fault (cuda:2:sticky) takes the GPU out for the rest of the run, saying so.
+ * Skipped (77) where there is no GPU or no CUDA in the build. */
 #include "config.h"
 
 #include <starpu.h>
@@ -12,6 +19,7 @@
 #define NTASKS 200
 
 void test_scale_cuda(struct tuccompi_task *t, void *arg);
+void test_unplaceable_cuda(struct tuccompi_task *t, void *arg);
 
 static void scale_cpu(struct tuccompi_task *t, void *arg)
 {
@@ -27,6 +35,46 @@ static void scale_cpu(struct tuccompi_task *t, void *arg)
 	}
 	*(unsigned long long *)tuccompi_task_result(t) = sum;
 }
+
+#ifdef TUCCOMPI_HAVE_CUDA
+static int x[N];
+static unsigned long long results[NTASKS];
+
+/* One set of @desc under policy @pol with TUCCOMPI_FAULT_INJECT=@inject (NULL: none): every result
+ * scale_cpu's; its statistics in @st, the tasks its GPUs and CPU cores ran, its warnings in *warned
+ * (malloc'd). */
+static void one_set(const char *pol, const struct tuccompi_taskset_desc *desc, const char *inject,
+		    struct tuccompi_taskset_stats *st, uint64_t *on_gpu, uint64_t *on_cpu, char **warned)
+{
+	memset(results, 0xff, sizeof(results));
+	if (inject)
+		setenv("TUCCOMPI_FAULT_INJECT", inject, 1);
+	int saved;
+	FILE *f = test_stderr_begin(&saved);
+	tuccompi_taskset_t ts;
+	ASSERT_OK(tuccompi_parallel(tuccompi_policy_by_name(pol), desc, &ts));
+	ASSERT_OK(tuccompi_wait(ts));
+	*warned = test_stderr_end(f, saved);
+	unsetenv("TUCCOMPI_FAULT_INJECT");
+	for (int i = 0; i < NTASKS; i++)
+	{
+		unsigned long long want = 0;
+		for (int j = 0; j < N; j++)
+			want += (unsigned long long)((long long)x[j] * (i + 1) + j);
+		if (results[i] != want)
+			FAIL("%s, %s, task %d: result %llu, expected %llu", pol, inject ? inject : "no fault", i, results[i],
+			     want);
+	}
+	ASSERT_OK(tuccompi_taskset_get_stats(ts, st));
+	*on_gpu = *on_cpu = 0;
+	for (int u = 0; u < st->nunits; u++)
+		*(st->units[u].kind == TUCCOMPI_UNIT_CUDA ? on_gpu : on_cpu) += st->units[u].ntasks;
+	ASSERT_EQ(*on_gpu + *on_cpu, NTASKS);
+	printf("%s%s%s: %llu tasks on GPU, %llu on CPU cores\n", pol, inject ? ", " : "", inject ? inject : "",
+	       (unsigned long long)*on_gpu, (unsigned long long)*on_cpu);
+	tuccompi_taskset_destroy(ts);
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -45,7 +93,8 @@ int main(int argc, char **argv)
 	if (ret == -ENODEV)
 		return TEST_SKIP;
 	ASSERT_OK(ret);
-	if (tuccompi_unit_count(TUCCOMPI_UNIT_CUDA) == 0)
+	const int gpus = tuccompi_unit_count(TUCCOMPI_UNIT_CUDA);
+	if (gpus == 0)
 	{
 		fprintf(stderr, "no GPU: skipped\n");
 		tuccompi_finalize();
@@ -53,7 +102,6 @@ int main(int argc, char **argv)
 	}
 	tuccompi_print_units(stdout);
 
-	static int x[N];
 	for (int j = 0; j < N; j++)
 		x[j] = (j * 7919) % 1000 - 500;
 	tuccompi_shared_t shx;
@@ -67,7 +115,6 @@ int main(int argc, char **argv)
 		.workspace_size = { N * sizeof(long long), sizeof(unsigned long long) },
 		.nworkspaces = 2,
 	};
-	static unsigned long long results[NTASKS];
 	struct tuccompi_taskset_desc desc = {
 		.plugin = &plugin,
 		.ntasks = NTASKS,
@@ -75,36 +122,51 @@ int main(int argc, char **argv)
 		.nshared = 1,
 		.results = results,
 	};
+	struct tuccompi_taskset_stats st;
+	uint64_t on_gpu, on_cpu;
+	char *warned;
 	/* MS: both kinds of unit pull work; the GPU must take some and so must the CPUs
 	 * (EQ2 forces both to get an equal share). */
-	const char *pols[] = { "ms", "eq2" };
-	for (int p = 0; p < 2; p++)
-	{
-		memset(results, 0xff, sizeof(results));
-		tuccompi_taskset_t ts;
-		ASSERT_OK(tuccompi_parallel(tuccompi_policy_by_name(pols[p]), &desc, &ts));
-		ASSERT_OK(tuccompi_wait(ts));
-		for (int i = 0; i < NTASKS; i++)
-		{
-			unsigned long long want = 0;
-			for (int j = 0; j < N; j++)
-				want += (unsigned long long)((long long)x[j] * (i + 1) + j);
-			if (results[i] != want)
-				FAIL("policy %s task %d: result %llu, expected %llu", pols[p], i, results[i], want);
-		}
-		struct tuccompi_taskset_stats st;
-		ASSERT_OK(tuccompi_taskset_get_stats(ts, &st));
-		uint64_t on_gpu = 0, on_cpu = 0;
-		for (int u = 0; u < st.nunits; u++)
-			*(st.units[u].kind == TUCCOMPI_UNIT_CUDA ? &on_gpu : &on_cpu) += st.units[u].ntasks;
-		printf("%s: %llu tasks on GPU, %llu on CPU cores\n", pols[p], (unsigned long long)on_gpu,
-		       (unsigned long long)on_cpu);
-		ASSERT(on_gpu > 0);
-		ASSERT_EQ(on_gpu + on_cpu, NTASKS);
-		if (p == 1)
-			ASSERT(on_cpu > 0);
-		tuccompi_taskset_destroy(ts);
-	}
+	one_set("ms", &desc, NULL, &st, &on_gpu, &on_cpu, &warned);
+	ASSERT(on_gpu > 0);
+	free(warned);
+	one_set("eq2", &desc, NULL, &st, &on_gpu, &on_cpu, &warned);
+	ASSERT(on_gpu > 0);
+	ASSERT(on_cpu > 0);
+	free(warned);
+
+	/* a transient GPU fault: run again on the GPU, which stays */
+	one_set("ms", &desc, "cuda:2", &st, &on_gpu, &on_cpu, &warned);
+	ASSERT(!strstr(warned, "taken out"));
+	ASSERT_EQ(st.retried, 1);
+	ASSERT(on_gpu > 0);
+	ASSERT_EQ(tuccompi_unit_count(TUCCOMPI_UNIT_CUDA), gpus);
+	free(warned);
+
+	/* an unplaceable launch: the GPU's jobs fail (run again, then out for the set) */
+	plugin.name = "test_unplaceable";
+	plugin.cuda = test_unplaceable_cuda;
+	one_set("ms", &desc, NULL, &st, &on_gpu, &on_cpu, &warned);
+	ASSERT(st.retried >= 1);
+	ASSERT_EQ(on_gpu, 0);
+	ASSERT_STR_CONTAINS(warned, "cannot launch kernel scale_kernel");
+	ASSERT_STR_CONTAINS(warned, "tried again at the next set");
+	free(warned);
+
+	/* a sticky GPU fault (last: the GPU is out for the rest of the run); the GPU is back first */
+	plugin.name = "test_scale";
+	plugin.cuda = test_scale_cuda;
+	one_set("ms", &desc, "cuda:2:sticky", &st, &on_gpu, &on_cpu, &warned);
+	ASSERT_STR_CONTAINS(warned, "a sticky failure: its fault was injected as sticky");
+	ASSERT_STR_CONTAINS(warned, "taken out for the rest of the run");
+	ASSERT_EQ(tuccompi_unit_count(TUCCOMPI_UNIT_CUDA), gpus - 1);
+	free(warned);
+	one_set("ms", &desc, NULL, &st, &on_gpu, &on_cpu, &warned);
+	ASSERT_EQ(tuccompi_unit_count(TUCCOMPI_UNIT_CUDA), gpus - 1);
+	if (gpus == 1)
+		ASSERT_EQ(on_gpu, 0);
+	free(warned);
+	printf("GPU faults: transient run again on the GPU, unplaceable launch out for the set, sticky out for the run\n");
 	ASSERT_OK(tuccompi_shared_unregister(shx));
 	ASSERT_OK(tuccompi_finalize());
 	return 0;

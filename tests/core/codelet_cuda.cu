@@ -53,3 +53,18 @@ extern "C" void test_scale_cuda(struct tuccompi_task *t, void *arg)
 	int r = TUCCOMPI_GPUSYN();
 	TEST_CHECK(r == 0, "%s", tuccompi_last_error());
 }
+
+/* A launch the tuner cannot place (no elements): the launch is not made, GPUSYN says so, and the
+ * plug-in returns without failing the task itself: the library fails the job (the process goes on),
+ * and the task runs again elsewhere. */
+extern "C" void test_unplaceable_cuda(struct tuccompi_task *t, void *arg)
+{
+	(void)arg;
+	const int *x = (const int *)tuccompi_task_shared(t, 0);
+	long long *y = (long long *)tuccompi_task_workspace(t, 0);
+	TUCCOMPI_GPULAUNCH(scale_kernel, 0, x, y, 0, 1);
+	int r = TUCCOMPI_GPUSYN();
+	TEST_CHECK(r < 0, "GPUSYN after a launch that was not made returned %d", r);
+	TEST_CHECK(strstr(tuccompi_last_error(), "cannot launch kernel scale_kernel") != NULL, "GPUSYN said: %s",
+		   tuccompi_last_error());
+}

@@ -51,6 +51,11 @@ int main(int argc, char **argv)
 		{ "TUCCOMPI_FAULT_INJECT", "cpu:0", "TUCCOMPI_FAULT_INJECT='cpu:0'" },
 		{ "TUCCOMPI_FAULT_INJECT", "cpu:2,ms", "TUCCOMPI_FAULT_INJECT='cpu:2,ms'" },
 		{ "TUCCOMPI_FAULT_INJECT", "cpu:2x", "TUCCOMPI_FAULT_INJECT='cpu:2x'" },
+		{ "TUCCOMPI_FAULT_INJECT", "cpu:2:later", "may add :transient, :repeat or :sticky" },
+		{ "TUCCOMPI_FAULT_INJECT", "ms:2:sticky", "TUCCOMPI_FAULT_INJECT='ms:2:sticky'" },
+		{ "TUCCOMPI_FAULT_INJECT", "cuda:1:", "TUCCOMPI_FAULT_INJECT='cuda:1:'" },
+		{ "TUCCOMPI_RETRIES_UNIT", "-1", "TUCCOMPI_RETRIES_UNIT='-1' is not an integer in [0, 1000000]" },
+		{ "TUCCOMPI_RETRIES_SET", "lots", "TUCCOMPI_RETRIES_SET='lots' is not an integer" },
 	};
 	for (unsigned i = 0; i < sizeof(bad_env) / sizeof(bad_env[0]); i++)
 	{
@@ -80,6 +85,9 @@ int main(int argc, char **argv)
 	setenv("TUCCOMPI_MS_ADAPT_RATE", "1e3", 1);
 	setenv("TUCCOMPI_TUNE", "rules", 1);
 	setenv("TUCCOMPI_PIN_SHARED", "0", 1);
+	setenv("TUCCOMPI_RETRIES_UNIT", "0", 1);
+	setenv("TUCCOMPI_RETRIES_SET", "100", 1);
+	setenv("TUCCOMPI_FAULT_INJECT", "cpu:9:repeat,cuda:2,cuda:3:sticky,cpu:4:transient,ms:7", 1);
 	tuccompi_conf_init(&conf);
 	conf.use_mpi = 0;
 	conf.quiet = 1;
@@ -88,6 +96,10 @@ int main(int argc, char **argv)
 	if (ret == -ENODEV)
 		return TEST_SKIP;
 	ASSERT_OK(ret);
+	/* (taken; the sets below run without faults) */
+	unsetenv("TUCCOMPI_FAULT_INJECT");
+	unsetenv("TUCCOMPI_RETRIES_UNIT");
+	unsetenv("TUCCOMPI_RETRIES_SET");
 	ASSERT_EQ(tuccompi_set_mk(0), -EINVAL);
 	ASSERT_EQ(tuccompi_set_mk(TUCCOMPI_MAX_MK + 1), -EINVAL);
 	ASSERT_STR_CONTAINS(tuccompi_last_error(), "mk_max");

@@ -241,12 +241,13 @@ static void check_errors(const struct tuccompi_plugin *p, int root)
 		printf("errors ok\n");
 }
 
-/* A job that fails before its tasks ran (an injected fault) moves to another unit; the sums stay
- * exact. Only ranks with two CPU units or more inject (the faulty unit is out for good). */
+/* A job that fails before its tasks ran (an injected fault, transient: it runs again on its unit;
+ * sticky: it moves to another) is counted once; the sums stay exact. Only ranks with two CPU units or
+ * more inject (a sticky fault takes its unit out for good). */
 static void check_moved_job(const struct tuccompi_plugin *p, const struct tuccompi_exact *ref)
 {
 	if (tuccompi_unit_count(TUCCOMPI_UNIT_CPU) >= 2)
-		setenv("TUCCOMPI_FAULT_INJECT", "cpu:3", 1);
+		setenv("TUCCOMPI_FAULT_INJECT", "cpu:3,cpu:6:sticky", 1);
 	struct arg a = { MODE_EXACT, 0 };
 	struct tuccompi_exact e[NELEM];
 	tuccompi_taskset_t ts = start(&tuccompi_policy_ms, p, &a, 2, e, sizeof(e), tuccompi_reduce_sum_exact, 1);

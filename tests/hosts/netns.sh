@@ -2,26 +2,31 @@
 #
 # Each host is a Linux network namespace with a host name of its own (unshare --uts) and one link
 # to a bridge of this run's own, in a private subnet this file picks. mpirun runs in a namespace of
-# its own on the same bridge (the launcher) and starts its daemons inside the hosts through an rsh
-# agent that enters their namespace. Ranks on one host talk through shared memory, ranks on
-# different hosts through TCP over their links. Every namespace gives up on a TCP connection after
-# about 6 s without acknowledgement (net.ipv4.tcp_retries2=4, a setting of the namespace only), so
-# that mpirun and its daemons notice a lost host and end instead of retransmitting for 15 minutes.
+# its own on the same bridge (the launcher, as on a login node) or on the first host (as in a batch
+# job), and starts its daemons inside the hosts through an rsh agent that enters their namespace.
+# Ranks on one host talk through shared memory, ranks on different hosts through TCP over their
+# links. The namespaces keep the kernel's TCP settings (net.ipv4.tcp_retries2 and the rest), as a
+# cluster's hosts do.
 #
 #   hosts_up N [RTT_MS [RATE]]   N hosts; with RTT_MS (> 0), a round trip between two hosts of about
 #                                RTT_MS ms (each link delays frames RTT_MS/4 each way: a delayfwd
 #                                forwarder of ours, this kernel has no netem); with RATE (tc's syntax,
 #                                e.g. 1gbit), each link limited to it both ways (tc tbf)
-#   hosts_mpirun RANKS_PER_HOST PROGRAM [ARGS...]   mpirun over every host, ranks in host order
-#   hosts_cut I                  host I's link goes down (its bridge side), mid-run
-#   hosts_pids                   the processes still inside the namespaces
-#   hosts_down                   everything removed, by name and pid (also run at exit)
+#   hosts_mpirun RANKS_PER_HOST PROGRAM [ARGS...]   mpirun over every host, ranks in host order, in
+#                                the current folder
+#   hosts_cut I / hosts_mend I   host I's link goes down (its bridge side), mid-run / up again
+#   hosts_pids [I]               the processes still inside the namespaces (host I's only)
+#   hosts_down                   everything removed, by name and pid, Open MPI's session folders of
+#                                the hosts included (also run at exit)
 # Needs root, ip, tc and unshare; hosts_available says whether they are here (the caller skips).
-# HOSTS_TIMEOUT: the library's TUCCOMPI_PEER_TIMEOUT for the runs (default 3 s). hosts_fwd: the path of
-# the delayfwd program (needed with RTT_MS). hosts_on_exit: the caller's own clean-up, run after
-# hosts_down at exit (hosts_up sets the EXIT trap).
+# HOSTS_TIMEOUT: the library's TUCCOMPI_PEER_TIMEOUT for the runs (default 3 s). HOSTS_LAUNCHER: where
+# mpirun runs, L (its own namespace, the default) or a host's number. HOSTS_WRAP: a command mpirun's
+# line is given to (scripts/tuccompi-run). hosts_fwd: the path of the delayfwd program (needed with
+# RTT_MS). hosts_on_exit: the caller's own clean-up, run after hosts_down at exit (hosts_up sets the
+# EXIT trap).
 
 : "${HOSTS_TIMEOUT:=3}"
+: "${HOSTS_LAUNCHER:=L}"
 hosts_prefix=tc$(printf %04x $(($$ % 65536)))
 hosts_net=10.$(($$ % 200 + 20)).$(($$ / 200 % 250)) # /24
 hosts_n=0
@@ -30,7 +35,7 @@ hosts_dir=
 # Everything hosts_up needs, tried on a namespace of its own: says what is missing (then returns 1).
 hosts_available() {
 	[ "$(id -u)" = 0 ] || { echo "not root"; return 1; }
-	for _h_c in ip tc unshare sysctl; do command -v $_h_c >/dev/null 2>&1 || { echo "no $_h_c"; return 1; }; done
+	for _h_c in ip tc unshare; do command -v $_h_c >/dev/null 2>&1 || { echo "no $_h_c"; return 1; }; done
 	[ -c /dev/net/tun ] || { echo "no /dev/net/tun"; return 1; }
 	_h_p=${hosts_prefix}p
 	ip netns add "$_h_p" 2>/dev/null || { echo "cannot create network namespaces"; return 1; }
@@ -41,8 +46,6 @@ hosts_available() {
 		_h_why="cannot move links into a namespace"
 	elif ! tc qdisc add dev "${_h_p}a" root tbf rate 1gbit burst 256kb latency 20ms 2>/dev/null; then
 		_h_why="no tc tbf"
-	elif ! ip netns exec "$_h_p" sysctl -q -w net.ipv4.tcp_retries2=4 2>/dev/null; then
-		_h_why="cannot set a namespace's net.ipv4.tcp_retries2"
 	elif ! ip netns exec "$_h_p" unshare --uts true 2>/dev/null; then
 		_h_why="cannot make UTS namespaces (unshare --uts)"
 	fi
@@ -63,7 +66,7 @@ hosts_require() {
 hosts_name() { echo "${hosts_prefix}h$1"; }
 
 # _hosts_attach NS OUTER INNER HOSTBYTE: OUTER on the bridge, INNER into NS as its eth0 with the
-# address HOSTBYTE of the subnet, loopback up, TCP giving up after about 6 s without acknowledgement.
+# address HOSTBYTE of the subnet, loopback up.
 _hosts_attach() {
 	ip link set "$2" master "${hosts_prefix}b"
 	ip link set "$2" up
@@ -72,7 +75,6 @@ _hosts_attach() {
 	ip -n "$1" addr add "$hosts_net.$4/24" dev eth0
 	ip -n "$1" link set eth0 up
 	ip -n "$1" link set lo up
-	ip netns exec "$1" sysctl -q -w net.ipv4.tcp_retries2=4
 }
 
 hosts_up() {
@@ -132,20 +134,22 @@ hosts_mpirun() {
 		_h_list=$_h_list${_h_list:+,}$(hosts_name $_h_i):$_h_pph
 		_h_i=$((_h_i + 1))
 	done
+	if [ "$HOSTS_LAUNCHER" = L ]; then _h_ln=${hosts_prefix}L; else _h_ln=$(hosts_name "$HOSTS_LAUNCHER"); fi
 	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 STARPU_WORKERS_NOBIND=1 \
-		ip netns exec "${hosts_prefix}L" unshare --uts sh -c 'hostname "$0"; exec "$@"' "${hosts_prefix}L" \
+		ip netns exec "$_h_ln" unshare --uts sh -c 'hostname "$0"; exec "$@"' "$_h_ln" ${HOSTS_WRAP:-} \
 		"${MPIEXEC:-mpiexec}" --host "$_h_list" -n $((_h_pph * hosts_n)) --oversubscribe --bind-to none \
 		--mca plm_rsh_agent "$hosts_dir/agent" --mca plm_rsh_no_tree_spawn 1 \
 		--mca pml ob1 --mca btl self,vader,tcp \
 		--mca btl_tcp_if_include "$hosts_net.0/24" --mca oob_tcp_if_include "$hosts_net.0/24" \
 		--mca mpi_yield_when_idle 1 \
-		--mca oob_tcp_keepalive_time 4 --mca oob_tcp_keepalive_intvl 1 --mca oob_tcp_keepalive_probes 3 \
 		-x TUCCOMPI_PEER_TIMEOUT="$HOSTS_TIMEOUT" ${HOSTS_MPIRUN_ARGS:-} "$@"
 }
 
 hosts_cut() { ip link set "${hosts_prefix}v$1" down; }
+hosts_mend() { ip link set "${hosts_prefix}v$1" up; }
 
 hosts_pids() {
+	[ $# = 1 ] && { ip netns pids "$(hosts_name "$1")" 2>/dev/null; return 0; }
 	ip netns pids "${hosts_prefix}L" 2>/dev/null
 	_h_i=0
 	while [ $_h_i -lt "$hosts_n" ]; do
@@ -171,6 +175,8 @@ hosts_down() {
 	ip link del "${hosts_prefix}vL" 2>/dev/null
 	ip netns del "$_h_L" 2>/dev/null
 	ip link del "${hosts_prefix}b" 2>/dev/null
+	# Open MPI's session folders of the namespaces' host names (a process killed leaves its own)
+	rm -rf "${TMPDIR:-/tmp}/ompi.${hosts_prefix}"*
 	[ -n "$hosts_dir" ] && rm -rf "$hosts_dir"
 	hosts_dir=
 	return 0

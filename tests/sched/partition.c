@@ -1,5 +1,5 @@
 /* The 1st-layer rules of EQ1 and EQ2 on uneven clusters, without starting StarPU:
- * exact counts per rank, sums, ranks without a usable unit, CPU-only plug-ins. */
+ * exact counts per rank, sums, ranks without a usable unit, CPU-only plug-ins; the policies by name. */
 #include <errno.h>
 #include <tuccompi.h>
 
@@ -68,7 +68,15 @@ int main(void)
 	ASSERT(tuccompi_policy_by_name("dmda") != NULL);
 	ASSERT(tuccompi_policy_by_name("no-such-policy") == NULL);
 	ASSERT_STR_CONTAINS(tuccompi_last_error(), "unknown policy 'no-such-policy'");
+	/* the message lists the library's table, as it always did */
+	ASSERT_STR_CONTAINS(tuccompi_last_error(), "use eq1, eq2, ms, ms-tail, or a StarPU policy:");
+	/* a name in any case, with '_' for '-' (the C name's spelling), and nothing looser */
+	ASSERT(tuccompi_policy_by_name("ms-tail") == &tuccompi_policy_ms_tail);
+	ASSERT(tuccompi_policy_by_name("MS_Tail") == &tuccompi_policy_ms_tail);
+	ASSERT(tuccompi_policy_by_name("ms-tai") == NULL);
+	ASSERT(tuccompi_policy_by_name("ms-tail-") == NULL);
 	ASSERT(tuccompi_sched_policy("tuccompi-ms") != NULL);
+	ASSERT(tuccompi_sched_policy("tuccompi-ms-tail") == tuccompi_policy_ms_tail.sched);
 	ASSERT(tuccompi_sched_policy("eager") == NULL);
 	printf("partition rules ok\n");
 	return 0;
