@@ -92,6 +92,8 @@ struct _tuccompi_ms
 	uint64_t *want;    /* its pack */
 	unsigned char *stopped; /* told to stop */
 	double rtt_min, rtt_max, rtt_first; /* a remote rank: its round trips' extremes, its first */
+	double *rtts; /* END_LOG: every round trip, for their median */
+	int nrtts, rtts_cap;
 	int rank_tail;    /* the policy's TUCCOMPI_POLICY_RANK_TAIL */
 	int end_log;      /* TUCCOMPI_END_LOG: print the grants of the set's last tasks */
 	double factor;    /* TUCCOMPI_MS_FACTOR */
@@ -106,6 +108,11 @@ struct _tuccompi_ms
 	int root_done, root_asking;
 	uint64_t root_sent, root_nrequests;
 	double root_comm_s, root_t0;
+	/* a master, under TUCCOMPI_END_LOG: the thread that answers (StarPU-MPI's progression thread),
+	 * its CPU time and the clock at its first and latest answer, and the answers it made */
+	pthread_t ans_thread;
+	uint64_t ans_n;
+	double ans_cpu0, ans_cpu1, ans_t0, ans_t1;
 };
 
 /* How many ranks a served rank asks for: a sub-master its group, any other itself. */
@@ -500,11 +507,49 @@ struct ms_rx
 	uint64_t k; /* its number */
 };
 
+/* A request to answer (END_LOG): the answering thread's CPU time, so that the master can say how
+ * much of its thread a request takes (the simulation's StarPU-MPI time per message is spent there).
+ * Only the answers of the thread that made the first count (a request there before its receive was
+ * posted is answered by this rank's own thread). The simulated build has no thread CPU clock. */
+static void note_answer(struct _tuccompi_ms *ms)
+{
+#ifndef TUCCOMPI_SIMGRID
+	struct timespec cpu;
+	if (!ms->end_log || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) != 0)
+		return;
+	double c = (double)cpu.tv_sec + 1e-9 * (double)cpu.tv_nsec, now = _tuccompi_now();
+	pthread_mutex_lock(&ms->lock);
+	if (!ms->ans_n)
+	{
+		ms->ans_thread = pthread_self();
+		ms->ans_cpu0 = c;
+		ms->ans_t0 = now;
+	}
+	if (pthread_equal(ms->ans_thread, pthread_self()))
+	{
+		ms->ans_n++;
+		ms->ans_cpu1 = c;
+		ms->ans_t1 = now;
+	}
+	pthread_mutex_unlock(&ms->lock);
+#else
+	(void)ms;
+#endif
+}
+
+static void answer_request(struct _tuccompi_recv *r, struct ms_rx *x);
+
 /* A request arrived (StarPU-MPI's thread, or this rank's own when it was there before the receive
  * was posted): grant, and wait for the next one unless this was the rank's stop. */
 static void ms_on_request(struct _tuccompi_recv *r, void *arg)
 {
-	struct ms_rx *x = arg;
+	/* noted first: once the answer is sent, the set may end and @ms go */
+	note_answer(((struct ms_rx *)arg)->ms);
+	answer_request(r, arg);
+}
+
+static void answer_request(struct _tuccompi_recv *r, struct ms_rx *x)
+{
 	struct _tuccompi_ms *ms = x->ms;
 	struct ms_answer a = { .rank = x->rank, .k = x->k };
 	free(x);
@@ -659,6 +704,30 @@ struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int master, unsigned se
 	return ms;
 }
 
+/* END_LOG: a round trip kept for the median (none kept past an allocation failure: a diagnostic) */
+static void keep_rtt(struct _tuccompi_ms *ms, double rtt)
+{
+	if (ms->nrtts == ms->rtts_cap)
+	{
+		int c = ms->rtts_cap ? 2 * ms->rtts_cap : 64;
+		double *p = ms->rtts_cap >= 0 ? realloc(ms->rtts, (size_t)c * sizeof(*p)) : NULL;
+		if (!p)
+		{
+			ms->rtts_cap = -1;
+			return;
+		}
+		ms->rtts = p;
+		ms->rtts_cap = c;
+	}
+	ms->rtts[ms->nrtts++] = rtt;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_max, double rate, double job_s,
 			 double task_s, uint64_t *first, uint64_t *count, uint64_t *rest)
 {
@@ -707,6 +776,8 @@ int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_m
 		ms->rtt_max = rtt;
 	if (k == 0)
 		ms->rtt_first = rtt;
+	if (ms->end_log)
+		keep_rtt(ms, rtt);
 	*first = grant[0];
 	*count = grant[1];
 	*rest = grant[2];
@@ -768,14 +839,32 @@ int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequ
 	if (ms->end_log && ms->rtt_min > 0)
 	{
 		double mean = ms->comm_s / (double)ms->nrequests,
-		       later = ms->nrequests > 1 ? (ms->comm_s - ms->rtt_first) / (double)(ms->nrequests - 1) : mean;
+		       later = ms->nrequests > 1 ? (ms->comm_s - ms->rtt_first) / (double)(ms->nrequests - 1) : mean,
+		       median = mean;
+		/* the median: the mean carries the bursts (every rank's first requests at once, the
+		 * packs at the end), the median what a request meets in between */
+		if (ms->nrtts == (int)ms->nrequests && ms->nrtts > 0)
+		{
+			qsort(ms->rtts, (size_t)ms->nrtts, sizeof(*ms->rtts), cmp_double);
+			median = ms->nrtts % 2 ? ms->rtts[ms->nrtts / 2]
+					       : (ms->rtts[ms->nrtts / 2 - 1] + ms->rtts[ms->nrtts / 2]) / 2;
+		}
 		fprintf(stderr,
 			"[tuccompi %d/%d] MS round trips: %llu, least %.3f ms, mean %.3f ms, most %.3f ms, first %.3f ms: "
-			"queued %.3f ms on average (%.1f%% of the least), after the first %.3f ms (%.1f%%)\n",
+			"queued %.3f ms on average (%.1f%% of the least), after the first %.3f ms (%.1f%%); median %.3f ms "
+			"(queued %.3f ms, %.1f%%)\n",
 			_tuccompi.rank, _tuccompi.nranks, (unsigned long long)ms->nrequests, 1e3 * ms->rtt_min, 1e3 * mean,
 			1e3 * ms->rtt_max, 1e3 * ms->rtt_first, 1e3 * (mean - ms->rtt_min), 100 * (mean - ms->rtt_min) / ms->rtt_min,
-			1e3 * (later - ms->rtt_min), 100 * (later - ms->rtt_min) / ms->rtt_min);
+			1e3 * (later - ms->rtt_min), 100 * (later - ms->rtt_min) / ms->rtt_min, 1e3 * median,
+			1e3 * (median - ms->rtt_min), 100 * (median - ms->rtt_min) / ms->rtt_min);
 	}
+	if (ms->end_log && ms->ans_n > 1 && ms->ans_t1 > ms->ans_t0)
+		fprintf(stderr,
+			"[tuccompi %d/%d] MS answers: %llu in %.3f s (%.0f/s); the answering thread's CPU %.1f us per answer "
+			"(its polling included, from its first answer to its last)\n",
+			_tuccompi.rank, _tuccompi.nranks, (unsigned long long)ms->ans_n, ms->ans_t1 - ms->ans_t0,
+			(double)(ms->ans_n - 1) / (ms->ans_t1 - ms->ans_t0),
+			1e6 * (ms->ans_cpu1 - ms->ans_cpu0) / (double)(ms->ans_n - 1));
 	if (ms->end_log && ms->sub && ms->root_nrequests)
 		fprintf(stderr, "[tuccompi %d/%d] MS sub-master of ranks %d-%d: %llu requests to the root, %.3f ms per round trip\n",
 			_tuccompi.rank, _tuccompi.nranks, ms->group_lo, ms->group_hi - 1, (unsigned long long)ms->root_nrequests,
@@ -792,6 +881,7 @@ int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequ
 	free(ms->serves);
 	free(ms->pool);
 	free(ms->pend);
+	free(ms->rtts);
 	free(ms);
 	return 0;
 }
