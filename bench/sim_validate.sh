@@ -16,7 +16,9 @@
 # error; the stand-ins and logs go to CACHE (default OUTDIR/cache). Environment: MODELS (default
 # simulation/models/h200), MEASURED (default MODELS/measured.txt: lines "meas-GRAPH-CONFIG-POLICY-REP
 # RATE", GRAPH r1m or road1m), GRAPHTOOL, APP (the real build's, for the stand-ins and PHAST's
-# hierarchy). TABLE_ONLY=1: only the table of an earlier OUTDIR/validate.csv.
+# hierarchy). TABLE_ONLY=1: only the table of an earlier OUTDIR/validate.csv. MK_UNITS=K (with
+# MKMODELS, a models folder calibrated at MK K): the measured runs were at MK K, simulated with the
+# GPU as K simulated GPUs (simulation/mk_units.py; engine "ENGINE-mkK" in the CSV).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: sim_validate.sh OUTDIR}
@@ -47,6 +49,14 @@ for g in random road; do
 done
 [ -s "$cache/road.ch" ] ||
 	"$real_app" "$cache/road.tgb" --engine phast --ch-cache "$cache/road.ch" --units cpu --sources random:16 -q || exit 1
+mk=${MK_UNITS:-1}
+if [ "$mk" != 1 ]; then
+	[ -d "$cache/models-mk$mk" ] ||
+		python3 "$here/simulation/mk_units.py" "$models" "$cache/models-mk$mk" "$mk" ${MKMODELS:+"$MKMODELS"} >&2 || exit 1
+	models_run=$cache/models-mk$mk
+else
+	models_run=$models
+fi
 echo "run,graph,engine,config,policy,sources,measured,simulated,error" >"$csv"
 while read -r name rate _; do
 	# meas-GRAPH-CONFIG-POLICY-REP, where POLICY may hold a dash (ms-tail)
@@ -73,8 +83,9 @@ while read -r name rate _; do
 	all2) env=(NCPU="$(((${ncpu:-${NCPU_ALL2:-14}}) / 2))" HETERO=1) n=2 ;;
 	*) continue ;;
 	esac
-	log=$cache/sim-$name.log
-	env MODELS="$models" "${env[@]}" timeout "${LIMIT:-600}" "$here/simulation/run.sh" "$n" flat100 "${a[@]}" >"$log" 2>&1
+	[ "$mk" = 1 ] || { env+=(STARPU_NCUDA="$mk"); e=$e-mk$mk; }
+	log=$cache/sim-$name-mk$mk.log
+	env MODELS="$models_run" "${env[@]}" timeout "${LIMIT:-600}" "$here/simulation/run.sh" "$n" flat100 "${a[@]}" >"$log" 2>&1
 	sim=$(grep -oE 'SSSP in [0-9.]+ s: [0-9.]+ SSSP/s' "$log" | tail -1 | awk '{print $5}')
 	[ -n "$sim" ] || { echo "$name: no simulated rate (see $log)" >&2; continue; }
 	err=$(awk -v m="$rate" -v s="$sim" 'BEGIN {printf "%+.1f%%", 100 * (s - m) / m}')
