@@ -65,7 +65,7 @@ if [ "${OVERHEAD:-0}" != 1 ]; then
 			rt=$(sed -n 's/.*MS round trips: [0-9]*, least [0-9.]* ms, mean \([0-9.]*\) ms.*/\1/p' "$log" |
 				awk '{s += $1} END {if (NR) printf "%.3f", s / NR}')
 			echo "$h,$rtt,$name,$rate,$same,$rt" >>"$csv"
-			echo "  $name: exit $rc, table and betweenness identical to one rank's: $same ($rate s, SSSP/s; MS round trip ${rt:--} ms)"
+			echo "  $name: exit $rc, table and betweenness identical to one rank's: $same (${rate%%,*} s, ${rate#*,} SSSP/s; MS round trip ${rt:--} ms)"
 		done
 		hosts_down
 	done
