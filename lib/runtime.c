@@ -389,6 +389,32 @@ static int exchange_nodes(void)
 	return _tuccompi_coll_allgather(&c, &mine, sizeof(mine), _tuccompi.nodes);
 }
 
+/* Before StarPU starts, the ranks agree that each will find a worker. A rank whose StarPU cannot start
+ * (GPUs only, and the node split gave it none of the node's GPUs) would leave the others waiting in
+ * StarPU-MPI's start-up, where no timeout reaches them: so every rank learns which rank would have
+ * no unit and returns that error. Only what the configuration says is foreseen here; a StarPU that
+ * fails for another cause on one rank of several ends the job (see tuccompi_init). */
+static int agree_on_workers(const struct starpu_conf *sconf)
+{
+#if defined(TUCCOMPI_HAVE_MPI) && !defined(TUCCOMPI_SIMGRID)
+	if (!_tuccompi.mpi_active || _tuccompi.nranks < 2)
+		return 0;
+	int none = sconf->ncpus == 0 && (sconf->ncuda == 0 || (sconf->ncuda < 0 && _tuccompi_cuda_device_count() <= 0));
+	int mine = none ? _tuccompi.rank : _tuccompi.nranks, first = mine;
+	if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS)
+		return _tuccompi_error(-EIO, "MPI_Allreduce failed while the ranks checked their workers");
+	if (first < _tuccompi.nranks)
+		return _tuccompi_error(-ENODEV,
+				       "rank %d would have no unit to run tasks on: no CPU worker (tuccompi_conf.ncpus = 0 "
+				       "or STARPU_NCPU=0) and none of its node's GPUs (with several ranks on a node, each "
+				       "GPU goes to one rank); run at most one rank per GPU, or let that rank use CPU cores",
+				       first);
+#else
+	(void)sconf;
+#endif
+	return 0;
+}
+
 int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf)
 {
 	struct tuccompi_conf conf;
@@ -467,6 +493,11 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 		sconf.ncpus = conf.ncpus;
 	if (conf.ncuda >= 0 && !sconf.use_explicit_workers_cuda_gpuid)
 		sconf.ncuda = conf.ncuda;
+	if ((ret = agree_on_workers(&sconf)) < 0)
+	{
+		stop_mpi();
+		return ret;
+	}
 #ifdef TUCCOMPI_SIMGRID
 	/* a heterogeneous simulated cluster (simulation/run.sh HETERO=1): the odd ranks' nodes have no
 	 * GPU (the ranks share one process, and so its environment) */
@@ -486,6 +517,18 @@ int tuccompi_init(int *argc, char ***argv, const struct tuccompi_conf *user_conf
 		ret = starpu_init(&sconf);
 	if (ret < 0)
 	{
+#if defined(TUCCOMPI_HAVE_MPI) && !defined(TUCCOMPI_SIMGRID)
+		/* the other ranks wait in StarPU-MPI's start-up for this one, where nothing times out: a
+		 * failure agree_on_workers could not foresee ends the job, saying why */
+		if (_tuccompi.mpi_active && _tuccompi.nranks > 1)
+		{
+			fprintf(stderr, "[tuccompi %d/%d] StarPU could not start on this rank (%s): ending the job\n",
+				_tuccompi.rank, _tuccompi.nranks,
+				ret == -ENODEV ? "no worker to run tasks on: check STARPU_NCPU / STARPU_NCUDA and "
+						 "tuccompi_conf.ncpus / ncuda" : strerror(-ret));
+			MPI_Abort(MPI_COMM_WORLD, 1);
+		}
+#endif
 		stop_mpi();
 		if (ret == -ENODEV)
 			return _tuccompi_error(ret, "StarPU found no worker to run tasks on (check STARPU_NCPU / "

@@ -1,7 +1,6 @@
 #!/bin/sh
-# examples/hutchinson on a GPU (the CUDA plug-in users copy): the GPU alone on 1 rank and on 2 (the
-# node's GPUs split between them, or both ranks on one), then every unit, where the GPU must have run
-# tasks; rank 0 checks every result. Skipped (77) without a GPU or a CUDA build.
+# examples/hutchinson on a GPU (the CUDA plug-in users copy): the GPU alone on 1 rank, 2 ranks (GPUs
+# only with a GPU per rank, else every unit), then every unit, where the GPU must have run tasks; rank 0 checks every result. Skipped (77) without a GPU or a CUDA build.
 set -u
 b=${top_builddir:-.}
 s=${top_srcdir:-.}
@@ -19,9 +18,14 @@ echo "$out"
 out=$("$h" --units gpu --n 2048 --tasks 4000 --mk 2 --policy eq1 2>&1) || { echo "$out"; fail "--units gpu --mk 2 --policy eq1"; }
 echo "$out" | grep -q "(gpu units, MK 2, eq1): .*: all results correct$" || { echo "$out"; fail "--mk 2 --policy eq1"; }
 echo "$out"
+# 2 ranks: GPUs only where the node has a GPU for each rank (the node split gives each GPU to one rank:
+# a GPUs-only rank without one is refused at start, tests/core/rank_no_worker.sh), else every unit
+# (the GPU's rank and a rank of CPU cores)
 if [ -n "${MPIEXEC:-}" ]; then
-	out=$("$s/tests/mpirun.sh" 2 "$h" --units gpu --n 1024 --tasks 4000 2>&1) || { echo "$out"; fail "2 ranks, --units gpu"; }
-	echo "$out" | grep -q "on 2 rank(s) (gpu units.*: all results correct$" || { echo "$out"; fail "2 ranks, --units gpu"; }
+	u=all
+	[ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ] && u=gpu
+	out=$("$s/tests/mpirun.sh" 2 "$h" --units $u --n 1024 --tasks 4000 2>&1) || { echo "$out"; fail "2 ranks, --units $u"; }
+	echo "$out" | grep -q "on 2 rank(s) ($u units.*: all results correct$" || { echo "$out"; fail "2 ranks, --units $u"; }
 	echo "$out"
 fi
 out=$("$h" --units all --n 1024 --tasks 8000 --summary 2>&1) || { echo "$out"; fail "--units all"; }
