@@ -58,6 +58,9 @@
 #                 trees); every engine's GPU outputs against its CPU's, byte for byte (-o, --matrix,
 #                 --pred); then what -o, --matrix, --rows and --pred cost against a plain run
 #   costs*        the outputs' costs alone (COSTS: some of "o matrix rows pred"; REPS)
+#   allsources*   all 1,048,576 sources of road-like 1M (PHAST, hierarchy cached) with -o and with --matrix
+#                 of 100 targets against a plain run of the same sources (bench/outputs.sh, REPS rounds,
+#                 default 2; UNITS, default all), the whole step under a 230 s timeout
 #   betweenness*  the betweenness engine: its GPU tests (tests/apsp/brandes_gpu.sh, tests/core/reduce_test),
 #                 then bench/betweenness.sh without baselines: betweenness against distances alone on the
 #                 GPU (random 1M, R-MAT 20: 4,096 sources; road-like 1M: 1,024) and with every unit (random 1M)
@@ -562,6 +565,18 @@ PY
 	costs)
 		folder costs
 		output_costs
+		;;
+	allsources)
+		# issue 55, item 2: every source at the plain rate; the rate and wall ratios of bench/outputs.sh
+		folder allsources
+		file=$tmp/road-1048576.tgb
+		step "allsources: road-like 1M, all 1,048,576 sources, -o and --matrix (100 targets) against plain"
+		APP=$APP GRAPHTOOL=$GT GRAPH=road:1048576 CH=$tmp/road-1048576.tgb.ch UNITS=${UNITS:-all} \
+			TARGETS=random:100 OPTIONS="o matrix" REPS=${REPS:-2} timeout 230 "$B/bench/outputs.sh" "$tmp" 2>&1 |
+			tee "$o/allsources.txt"
+		echo "(exit ${PIPESTATUS[0]}; 124: past the 230 s timeout)"
+		cp "$tmp/outputs.csv" "$o/" 2>/dev/null
+		rm -f "$file" "$file.ch"
 		;;
 	betweenness)
 		folder betweenness

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "betweenness.h"
+#include "numtext.h"
 #include "outfile.h"
 
 enum format
@@ -84,21 +85,43 @@ static int write_npy(FILE *f, const struct tuccompi_exact *acc, uint32_t n, doub
 	return 0;
 }
 
+/* The CSV: "%" PRIu32 ",%.17g\n" a vertex (numtext.h: printf's bytes). */
+struct csv
+{
+	const struct tuccompi_exact *acc;
+	double scale;
+};
+
+static char *csv_line(char *p, uint64_t v, const void *ctx)
+{
+	const struct csv *c = ctx;
+	p = numtext_u64(p, v);
+	*p++ = ',';
+	p = numtext_g(p, tuccompi_exact_value(&c->acc[v]) * c->scale, 17);
+	*p++ = '\n';
+	return p;
+}
+
 int betweenness_write(const char *path, const struct tuccompi_exact *acc, uint32_t n, double scale,
 		      struct graph_error *err)
 {
 	enum format fmt = format_of(path);
 	struct outfile out;
 	FILE *f;
-	if (outfile_open(&out, path, err) < 0 || !(f = outfile_stream(&out, err)))
+	if (outfile_open(&out, path, err) < 0)
 		return -EIO;
-	if (fmt == FMT_NPY)
+	if (fmt == FMT_CSV)
+	{
+		struct csv c = { acc, scale };
+		if (numtext_write(&out, "vertex,betweenness\n", n, 21 + NUMTEXT_MAX + 2, csv_line, &c, 0, err) < 0)
+			return -EIO; /* aborted */
+	}
+	else if ((f = outfile_stream(&out, err)))
 		write_npy(f, acc, n, scale);
 	else
 	{
-		fputs("vertex,betweenness\n", f);
-		for (uint32_t v = 0; v < n; v++)
-			fprintf(f, "%" PRIu32 ",%.17g\n", v, tuccompi_exact_value(&acc[v]) * scale);
+		outfile_abort(&out);
+		return -EIO;
 	}
 	return outfile_commit(&out, err) < 0 ? -EIO : 0;
 }

@@ -5,9 +5,11 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "numtext.h"
 #include "outfile.h"
 #include "rows.h" /* the .npy preamble */
 #include "sssp_types.h"
@@ -25,10 +27,9 @@ int matrix_check_name(const char *path, struct graph_error *err)
 {
 	if (has_suffix(path, ".npy") || has_suffix(path, ".csv") || has_suffix(path, ".tsv"))
 		return 0;
-	snprintf(err->msg, sizeof err->msg,
-		 "--matrix %s: the name says the format: FILE.npy (numpy, float64), FILE.csv or FILE.tsv (text, 'inf' where "
-		 "unreachable)", path);
-	return -EINVAL;
+	return graph_set_error(err, -EINVAL,
+			       "--matrix %s: the name says the format: FILE.npy (numpy, float64), FILE.csv or FILE.tsv (text, "
+			       "'inf' where unreachable)", path);
 }
 
 static const uint32_t *cols_of(const void *results, size_t result_size, uint64_t i)
@@ -55,24 +56,54 @@ static void write_npy(FILE *f, uint64_t k, uint32_t nt, const void *results, siz
 	}
 }
 
-static void write_text(FILE *f, char sep, const uint32_t *src, uint64_t k, const uint32_t *tgt, uint32_t nt,
-		       const void *results, size_t result_size)
+/* The text matrix: the header line, then a line per source (numtext.h: printf's bytes). */
+struct text
 {
-	fputs("source", f);
-	for (uint32_t j = 0; j < nt; j++)
-		fprintf(f, "%c%" PRIu32, sep, tgt[j]);
-	fputc('\n', f);
-	for (uint64_t i = 0; i < k; i++)
+	char sep;
+	const uint32_t *src, *tgt;
+	uint32_t nt;
+	const void *results;
+	size_t result_size;
+};
+
+/* A line of ids or distances: @p first, then the @p nt values of @p v, "inf" for SSSP_INF. */
+static char *text_line_of(char *p, const struct text *t, const char *first, uint32_t id, const uint32_t *v)
+{
+	if (first)
+		p = stpcpy(p, first);
+	else
+		p = numtext_u64(p, id);
+	for (uint32_t j = 0; j < t->nt; j++)
 	{
-		const uint32_t *c = cols_of(results, result_size, i);
-		fprintf(f, "%" PRIu32, src[i]);
-		for (uint32_t j = 0; j < nt; j++)
-			if (c[j] == SSSP_INF)
-				fprintf(f, "%cinf", sep);
-			else
-				fprintf(f, "%c%" PRIu32, sep, c[j]);
-		fputc('\n', f);
+		*p++ = t->sep;
+		if (v[j] == SSSP_INF)
+			p = stpcpy(p, "inf");
+		else
+			p = numtext_u64(p, v[j]);
 	}
+	*p++ = '\n';
+	return p;
+}
+
+static char *text_line(char *p, uint64_t i, const void *ctx)
+{
+	const struct text *t = ctx;
+	return text_line_of(p, t, NULL, t->src[i], cols_of(t->results, t->result_size, i));
+}
+
+static int write_text(struct outfile *out, const struct text *t, uint64_t k, struct graph_error *err)
+{
+	size_t line_max = 11 * ((size_t)t->nt + 1) + 1;
+	char *head = malloc(line_max + 1);
+	if (!head)
+	{
+		outfile_abort(out);
+		return graph_set_error(err, -ENOMEM, "%s: out of memory for a line of %" PRIu32 " targets", out->path, t->nt);
+	}
+	*text_line_of(head, t, "source", 0, t->tgt) = '\0';
+	int rc = numtext_write(out, head, k, line_max, text_line, t, 0, err);
+	free(head);
+	return rc;
 }
 
 int matrix_write(const char *path, const uint32_t *src, uint64_t k, const uint32_t *tgt, uint32_t nt,
@@ -83,14 +114,18 @@ int matrix_write(const char *path, const uint32_t *src, uint64_t k, const uint32
 	int rc = outfile_open(&out, path, err);
 	if (rc < 0)
 		return rc;
-	if (!(f = outfile_stream(&out, err)))
+	if (!has_suffix(path, ".npy"))
+	{
+		struct text t = { has_suffix(path, ".tsv") ? '\t' : ',', src, tgt, nt, results, result_size };
+		if ((rc = write_text(&out, &t, k, err)) < 0)
+			return rc; /* aborted */
+	}
+	else if ((f = outfile_stream(&out, err)))
+		write_npy(f, k, nt, results, result_size);
+	else
 	{
 		outfile_abort(&out);
 		return -EIO;
 	}
-	if (has_suffix(path, ".npy"))
-		write_npy(f, k, nt, results, result_size);
-	else
-		write_text(f, has_suffix(path, ".tsv") ? '\t' : ',', src, k, tgt, nt, results, result_size);
 	return outfile_commit(&out, err); /* the stream's errors are found here; the file is then removed */
 }

@@ -171,11 +171,8 @@ int rows_file_open(struct rows_file *rf, enum rows_kind kind, const char *path, 
 		}
 	}
 	if (!all_ok(ok))
-	{
-		char why[sizeof err->msg];
-		snprintf(why, sizeof why, "%s", err->msg[0] ? err->msg : "rank 0 could not create the file");
-		return graph_set_error(err, -EIO, "%s: %.480s", rf->option, why);
-	}
+		return graph_set_error(err, -EIO, "%s: %.480s", rf->option,
+				       err->msg[0] ? err->msg : "rank 0 could not create the file");
 	tuccompi_barrier();
 	if (!rank0())
 		ok = (journal ? open_partial(rf, path, n, src, k, 0, 0, err) : outfile_open_pid(&rf->out, path, pid, 0, err)) == 0;
@@ -276,11 +273,7 @@ int rows_file_close(struct rows_file *rf, int ok, int keep, struct graph_error *
 	if (!keep || !ok)
 		outfile_abort(&rf->out);
 	if (keep && (!ok || outfile_rename(&rf->out, err) < 0))
-	{
-		char why[sizeof err->msg];
-		snprintf(why, sizeof why, "%s", err->msg[0] ? err->msg : "a rank could not write");
 		return graph_set_error(err, -EIO, "%s %s: writing the rows failed (%.400s); nothing was left behind", rf->option,
-				  rf->path, why);
-	}
+				       rf->path, err->msg[0] ? err->msg : "a rank could not write");
 	return 0;
 }

@@ -9,10 +9,15 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <tuccompi.h>
 
 #include "../tool_version.h"
-#include "cli.h"
+#include "cli/graphs.h"
+#include "cli/memory.h"
+#include "cli/numbers.h"
+#include "cli/out_paths.h"
 #include "graph.h"
+#include "outfile.h"
 
 #define PROG "tuccompi-graph"
 
@@ -269,9 +274,9 @@ static int cmd_info(int argc, char **argv)
 		return info_coords(path, &a.opt);
 	struct graph g;
 	struct graph_error err;
-	double t0 = cli_now();
+	double t0 = tuccompi_wtime();
 	read_graph(&a, path, &g);
-	double t = cli_now() - t0;
+	double t = tuccompi_wtime() - t0;
 	struct graph_coords c = { 0 };
 	if (a.coords && graph_read_coords(a.coords, &a.opt, &c, &err) < 0)
 		fail_io(&err);

@@ -23,7 +23,7 @@ out=$(cd "$out" && pwd)
 rm -f "$out"/fuzz-[0-9]*.log
 g="$top/apps/apsp/graph"
 if ! "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-	-I"$g" "$here/fuzz_graph.c" "$g"/graph*.c "$g/outfile.c" -lz -lm -o "$out/fuzz_graph" 2>"$out/build.log"; then
+	-I"$g" "$here/fuzz_graph.c" "$g"/graph*.c "$g/outfile.c" "$g/numtext.c" -lz -lm -lpthread -o "$out/fuzz_graph" 2>"$out/build.log"; then
 	if grep -q "libclang_rt.fuzzer\|cannot find -l\|fuzzer" "$out/build.log"; then
 		cat "$out/build.log"
 		echo "run.sh: clang's libFuzzer runtime is missing (apt-get install -y libclang-rt-14-dev)"

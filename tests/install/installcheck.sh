@@ -123,6 +123,7 @@ echo "ok: a program calling StarPU links and runs with the installed flags alone
 mkdir -p "$tmp/apsp"
 srcs="$(ls "$abs_s"/apps/apsp/*.c | grep -v '/tuccompi-graph\.c$') $(ls "$abs_s"/apps/apsp/graph/*.c) \
 	$(ls "$abs_s"/codelets/sssp/*.c "$abs_s"/codelets/sssp/*/*.c)"
+srcs="$srcs $(ls "$abs_s"/apps/apsp/cli/*.c)"
 cc -std=gnu11 -O1 -I"$abs_s/apps" -I"$abs_s/apps/apsp" -I"$abs_s/apps/apsp/graph" -I"$abs_s/codelets/sssp" \
 	$(pkg-config --cflags tuccompi-starpu) $srcs $(pkg-config --libs tuccompi-starpu) $(pkg-config --libs zlib) \
 	-lm -lpthread \

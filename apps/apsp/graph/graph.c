@@ -12,10 +12,12 @@ int graph_set_error(struct graph_error *err, int rc, const char *fmt, ...)
 {
 	if (err)
 	{
+		char msg[sizeof err->msg]; /* the arguments may quote err->msg itself */
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+		vsnprintf(msg, sizeof msg, fmt, ap);
 		va_end(ap);
+		memcpy(err->msg, msg, sizeof msg);
 	}
 	return rc;
 }

@@ -44,7 +44,9 @@ struct graph_error
 	char msg[512];
 };
 
-/** Fill @p err (may be NULL) with the message and return @p rc (the tools' errors use it too). */
+/** Fill @p err (may be NULL) with the message and return @p rc: the one carrier of a message in the
+ *  graph library and the tools' helpers. The arguments may quote err->msg itself (to say where a
+ *  failed call's message comes from). */
 int graph_set_error(struct graph_error *err, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /** What a file holds. */

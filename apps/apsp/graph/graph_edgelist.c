@@ -209,14 +209,10 @@ int graph_read_edgelist_text(struct reader *r, const struct graph_read_options *
 	if (el.a.len == 0)
 		rc = rerr(r, r->line ? r->line : 1, "%s; an edge list holds one 'U V' or 'U V W' line per arc (ids from 0)",
 			  r->line ? "no arc lines" : "empty file");
-	else if ((rc = check_room(r, o, el.n, el.a.len, UINT64_MAX)) == 0)
-	{
-		rc = graph_from_owned_arcs((uint32_t)el.n, el.a.len, el.a.src, el.a.dst, el.a.w, g, r->err);
-		el.a.src = el.a.dst = el.a.w = NULL;
-	}
+	else
+		rc = check_room(r, o, el.n, el.a.len, UINT64_MAX);
 out:
-	arcs_free(&el.a);
-	return rc;
+	return arcs_done(&el.a, rc, el.n, g, r);
 }
 
 /* ------------------------------------------------------------------ writer */
@@ -235,21 +231,14 @@ int graph_write_edgelist(const struct graph *g, const char *path, struct graph_e
 	char stem_buf[4096];
 	const char *stem = outfile_stem(path, stem_buf, sizeof stem_buf);
 	char sep = has_suffix(stem, ".csv") ? ',' : has_suffix(stem, ".tsv") ? '\t' : ' ';
-	enum { BUF = 1 << 20, LINE = 64 };
-	char *buf = malloc(BUF);
-	if (!buf)
-		return graph_set_error(err, -ENOMEM, "%s: out of memory for a %d-byte write buffer", path, BUF);
-	struct outfile o;
-	if ((rc = outfile_open_text(&o, path, err)) < 0)
-	{
-		free(buf);
+	struct outfile_buf b;
+	if ((rc = outfile_buf_open(&b, path, WRITE_BUF, err)) < 0)
 		return rc;
-	}
 	/* Does the last vertex appear in an arc? Else a self-loop names it, so that n survives. */
 	int last_named = g->n > 0 && g->rowptr[g->n] > g->rowptr[g->n - 1];
 	for (uint64_t e = 0; e < g->m && !last_named; e++)
 		last_named = g->col[e] == g->n - 1;
-	char *p = buf + snprintf(buf, BUF, "# written by tuccompi-graph: %" PRIu32 " vertices, %" PRIu64
+	char *p = b.buf + snprintf(b.buf, b.size, "# written by tuccompi-graph: %" PRIu32 " vertices, %" PRIu64
 				 " arcs; SOURCE TARGET WEIGHT, ids from 0\n", g->n, g->m);
 	for (uint32_t u = 0; u < g->n && rc == 0; u++)
 		for (uint64_t e = g->rowptr[u]; e <= g->rowptr[u + 1]; e++)
@@ -257,21 +246,14 @@ int graph_write_edgelist(const struct graph *g, const char *path, struct graph_e
 			int loop = e == g->rowptr[u + 1];
 			if (loop && (u != g->n - 1 || last_named))
 				break;
-			if (p > buf + BUF - LINE)
-			{
-				if ((rc = outfile_write(&o, buf, (uint64_t)(p - buf), err)) < 0)
-					break;
-				p = buf;
-			}
-			p = graph_put_uint(p, u);
+			if ((rc = outfile_buf_room(&b, &p, 64, err)) < 0)
+				break;
+			p = numtext_u64(p, u);
 			*p++ = sep;
-			p = graph_put_uint(p, loop ? u : g->col[e]);
+			p = numtext_u64(p, loop ? u : g->col[e]);
 			*p++ = sep;
-			p = graph_put_uint(p, loop ? 0 : g->w[e]);
+			p = numtext_u64(p, loop ? 0 : g->w[e]);
 			*p++ = '\n';
 		}
-	if (rc == 0 && (rc = outfile_write(&o, buf, (uint64_t)(p - buf), err)) == 0)
-		rc = outfile_commit(&o, err);
-	free(buf);
-	return rc;
+	return outfile_buf_commit(&b, p, rc, err);
 }

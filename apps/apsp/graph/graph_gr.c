@@ -58,6 +58,18 @@ static int parse_arc(struct reader *r, char *p, uint64_t n, uint64_t v[3])
 	return 0;
 }
 
+/* Whether @p p is a 'p' line (the header of both DIMACS files): 1, with *p_line its line; -EINVAL for
+ * a second one; 0 for another line. */
+static int p_line_at(struct reader *r, const char *p, uint64_t *p_line)
+{
+	if (p[0] != 'p' || (p[1] != ' ' && p[1] != '\t' && p[1] != '\0'))
+		return 0;
+	if (*p_line)
+		return rerr(r, r->line, "second p line (the first is line %" PRIu64 "); keep only one", *p_line);
+	*p_line = r->line;
+	return 1;
+}
+
 int graph_read_dimacs_text(struct reader *r, const struct graph_read_options *o, struct graph *g)
 {
 	struct arcs a = {0};
@@ -83,15 +95,9 @@ int graph_read_dimacs_text(struct reader *r, const struct graph_read_options *o,
 		}
 		else if (p[0] == 'c' || p[0] == '\0')
 			continue;
-		else if (p[0] == 'p' && (p[1] == ' ' || p[1] == '\t' || p[1] == '\0'))
+		else if ((rc = p_line_at(r, p, &p_line)) != 0)
 		{
-			if (p_line)
-			{
-				rc = rerr(r, r->line, "second p line (the first is line %" PRIu64 "); keep only one", p_line);
-				goto out;
-			}
-			p_line = r->line;
-			if ((rc = parse_p_line(r, p + 1, &n, &m)) < 0 || (rc = graph_check_max_bytes(r, o, n, m, 8, 1)) < 0 ||
+			if (rc < 0 || (rc = parse_p_line(r, p + 1, &n, &m)) < 0 || (rc = graph_check_max_bytes(r, o, n, m, 8, 1)) < 0 ||
 			    (rc = graph_arcs_start(&a, m, r, 8 /* "a 1 2 0\n" */, 1)) < 0)
 				goto out;
 		}
@@ -112,14 +118,8 @@ int graph_read_dimacs_text(struct reader *r, const struct graph_read_options *o,
 		rc = rerr(r, r->line, "file ends after %" PRIu64 " arc line%s but the p line (line %" PRIu64
 			  ") announces %" PRIu64 "; the file is truncated or the p line is wrong", a.len, a.len == 1 ? "" : "s",
 			  p_line, m);
-	else
-	{
-		rc = graph_from_owned_arcs((uint32_t)n, a.len, a.src, a.dst, a.w, g, r->err);
-		a.src = a.dst = a.w = NULL;
-	}
 out:
-	arcs_free(&a);
-	return rc;
+	return arcs_done(&a, rc, n, g, r);
 }
 /* ------------------------------------------------------------------ DIMACS coordinates */
 
@@ -230,16 +230,10 @@ static int read_coords(struct reader *r, const struct graph_read_options *o, str
 		}
 		else if (p[0] == 'c' || p[0] == '\0')
 			continue;
-		else if (p[0] == 'p' && (p[1] == ' ' || p[1] == '\t' || p[1] == '\0'))
+		else if ((rc = p_line_at(r, p, &p_line)) != 0)
 		{
-			if (p_line)
-			{
-				rc = rerr(r, r->line, "second p line (the first is line %" PRIu64 "); keep only one", p_line);
-				goto out;
-			}
-			p_line = r->line;
 			/* 9 bytes per vertex (x, y and a bit), and one v line of at least "v 1 0 0\n" each. */
-			if ((rc = parse_co_p_line(r, p + 1, &n)) < 0 || (rc = graph_check_fits(r, n, 8, "vertices", "p line")) < 0)
+			if (rc < 0 || (rc = parse_co_p_line(r, p + 1, &n)) < 0 || (rc = graph_check_fits(r, n, 8, "vertices", "p line")) < 0)
 				goto out;
 			if (o->max_bytes && n * 9 > o->max_bytes)
 			{
@@ -327,37 +321,23 @@ int graph_write_dimacs(const struct graph *g, const char *path, struct graph_err
 	int rc = graph_validate(g, err);
 	if (rc < 0)
 		return rc;
-	enum { BUF = 1 << 20, LINE = 64 };
-	char *buf = malloc(BUF);
-	if (!buf)
-		return graph_set_error(err, -ENOMEM, "%s: out of memory for a %d-byte write buffer", path, BUF);
-	struct outfile o;
-	if ((rc = outfile_open_text(&o, path, err)) < 0)
-	{
-		free(buf);
+	struct outfile_buf b;
+	if ((rc = outfile_buf_open(&b, path, WRITE_BUF, err)) < 0)
 		return rc;
-	}
-	char *p = buf + snprintf(buf, BUF, "c written by tuccompi-graph\np sp %" PRIu32 " %" PRIu64 "\n", g->n, g->m);
+	char *p = b.buf + snprintf(b.buf, b.size, "c written by tuccompi-graph\np sp %" PRIu32 " %" PRIu64 "\n", g->n, g->m);
 	for (uint32_t u = 0; u < g->n && rc == 0; u++)
 		for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++)
 		{
-			if (p > buf + BUF - LINE)
-			{
-				if ((rc = outfile_write(&o, buf, (uint64_t)(p - buf), err)) < 0)
-					break;
-				p = buf;
-			}
+			if ((rc = outfile_buf_room(&b, &p, 64, err)) < 0)
+				break;
 			*p++ = 'a';
 			*p++ = ' ';
-			p = graph_put_uint(p, (uint64_t)u + 1);
+			p = numtext_u64(p, (uint64_t)u + 1);
 			*p++ = ' ';
-			p = graph_put_uint(p, (uint64_t)g->col[e] + 1);
+			p = numtext_u64(p, (uint64_t)g->col[e] + 1);
 			*p++ = ' ';
-			p = graph_put_uint(p, g->w[e]);
+			p = numtext_u64(p, g->w[e]);
 			*p++ = '\n';
 		}
-	if (rc == 0 && (rc = outfile_write(&o, buf, (uint64_t)(p - buf), err)) == 0)
-		rc = outfile_commit(&o, err);
-	free(buf);
-	return rc;
+	return outfile_buf_commit(&b, p, rc, err);
 }

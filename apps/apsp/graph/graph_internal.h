@@ -3,6 +3,8 @@
 #define TUCCOMPI_GRAPH_INTERNAL_H
 
 #include "graph.h"
+#include "numtext.h"
+#include "outfile.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -10,18 +12,8 @@
 /** "path: what: strerror(e)"; returns -e. */
 int graph_io_error(struct graph_error *err, const char *path, const char *what, int e);
 
-/* Write @p v in decimal at @p p; returns the end (the writers' number formatting). */
-static inline char *graph_put_uint(char *p, uint64_t v)
-{
-	char tmp[20];
-	int k = 0;
-	do
-		tmp[k++] = (char)('0' + v % 10);
-	while ((v /= 10));
-	while (k)
-		*p++ = tmp[--k];
-	return p;
-}
+/* The text writers' buffer (outfile_buf_open): large writes. */
+#define WRITE_BUF ((size_t)1 << 20)
 
 /* The name of standard input in messages. */
 #define STDIN_NAME "<stdin>"

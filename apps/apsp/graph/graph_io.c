@@ -203,12 +203,9 @@ int graph_read_cached(const char *path, const char *cache_path, const struct gra
 	/* A source changed while it was parsed must not be cached under its new date. */
 	if (source_key(path, &o, &after, err) < 0 || before.size != after.size ||
 	    before.mtime_sec != after.mtime_sec || before.mtime_nsec != after.mtime_nsec)
-	{
-		snprintf(err->msg, sizeof err->msg, "note: %s changed while being read; no cache written", path);
-		return 0;
-	}
+		return graph_set_error(err, 0, "note: %s changed while being read; no cache written", path);
 	struct graph_error werr;
 	if (graph_tgb_write(g, cache_path, &before, &werr) < 0)
-		snprintf(err->msg, sizeof err->msg, "note: cache not written: %.480s", werr.msg);
+		return graph_set_error(err, 0, "note: cache not written: %.480s", werr.msg);
 	return 0;
 }

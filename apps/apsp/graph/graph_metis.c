@@ -162,14 +162,8 @@ int graph_read_metis_text(struct reader *r, const struct graph_read_options *o, 
 		rc = rerr(r, r->line, "the vertex lines list %" PRIu64 " neighbours, but the header's %" PRIu64 " edge%s (line %" PRIu64
 			  ") are listed at both ends: %" PRIu64 "; fix the edge count or the lists", listed, h.m,
 			  h.m == 1 ? "" : "s", header, 2 * h.m);
-	else
-	{
-		rc = graph_from_owned_arcs((uint32_t)h.n, a.len, a.src, a.dst, a.w, g, r->err);
-		a.src = a.dst = a.w = NULL;
-	}
 out:
-	arcs_free(&a);
-	return rc;
+	return arcs_done(&a, rc, h.n, g, r);
 }
 
 /* The arc v -> u in v's row (sorted by head, no parallel arcs): its index, or -1. */
@@ -206,38 +200,28 @@ int graph_write_metis(const struct graph *g, const char *path, struct graph_erro
 						       back < 0 ? "no arc back" : "an arc back of another weight");
 			weighted |= g->w[e] != 1;
 		}
-	enum { BUF = 1 << 20, LINE = 32 };
-	char *buf = malloc(BUF);
-	if (!buf)
-		return graph_set_error(err, -ENOMEM, "%s: out of memory for a %d-byte write buffer", path, BUF);
-	struct outfile o;
-	if ((rc = outfile_open_text(&o, path, err)) < 0)
-	{
-		free(buf);
+	struct outfile_buf b;
+	if ((rc = outfile_buf_open(&b, path, WRITE_BUF, err)) < 0)
 		return rc;
-	}
-	char *p = buf + snprintf(buf, BUF, "%% written by tuccompi-graph: %" PRIu32 " vertices, %" PRIu64 " edges%s\n%" PRIu32
+	char *p = b.buf + snprintf(b.buf, b.size, "%% written by tuccompi-graph: %" PRIu32 " vertices, %" PRIu64 " edges%s\n%" PRIu32
 				 " %" PRIu64 "%s\n", g->n, g->m / 2, weighted ? ", edge weights" : " of weight 1", g->n,
 				 g->m / 2, weighted ? " 1" : "");
 	for (uint32_t u = 0; u < g->n && rc == 0; u++)
 	{
 		for (uint64_t e = g->rowptr[u]; e < g->rowptr[u + 1] && rc == 0; e++)
 		{
-			if (p > buf + BUF - LINE && (rc = outfile_write(&o, buf, (uint64_t)(p - buf), err)) == 0)
-				p = buf;
+			if ((rc = outfile_buf_room(&b, &p, 32, err)) < 0)
+				break;
 			if (e > g->rowptr[u])
 				*p++ = ' ';
-			p = graph_put_uint(p, (uint64_t)g->col[e] + 1);
+			p = numtext_u64(p, (uint64_t)g->col[e] + 1);
 			if (weighted)
 			{
 				*p++ = ' ';
-				p = graph_put_uint(p, g->w[e]);
+				p = numtext_u64(p, g->w[e]);
 			}
 		}
 		*p++ = '\n';
 	}
-	if (rc == 0 && (rc = outfile_write(&o, buf, (uint64_t)(p - buf), err)) == 0)
-		rc = outfile_commit(&o, err);
-	free(buf);
-	return rc;
+	return outfile_buf_commit(&b, p, rc, err);
 }

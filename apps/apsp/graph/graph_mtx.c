@@ -185,12 +185,6 @@ int graph_read_mtx_text(struct reader *r, const struct graph_read_options *o, st
 		rc = rerr(r, r->line, "file ends after %" PRIu64 " entr%s but the size line (line %" PRIu64
 			  ") announces %" PRIu64 "; the file is truncated or the size line is wrong", entries,
 			  entries == 1 ? "y" : "ies", size_line, nnz);
-	else
-	{
-		rc = graph_from_owned_arcs((uint32_t)n, a.len, a.src, a.dst, a.w, g, r->err);
-		a.src = a.dst = a.w = NULL;
-	}
 out:
-	arcs_free(&a);
-	return rc;
+	return arcs_done(&a, rc, n, g, r);
 }

@@ -347,7 +347,7 @@ int graph_gen_road(uint32_t n, uint64_t seed, struct graph *g, struct graph_erro
 	if (n < 1 || n > (1u << 30))
 		return graph_set_error(err, -EINVAL, "%s: %" PRIu32 " vertices, need 1..%u", what, n, 1u << 30);
 	struct road rd = { .n = n };
-	int rc = -ENOMEM;
+	int rc = -ENOMEM, built = 0;
 	double side = 1000.0 * ceil(sqrt((double)n));
 	rd.gw = (uint32_t)ceil(sqrt(n / 2.0));
 	rd.cs = side / rd.gw;
@@ -414,18 +414,7 @@ int graph_gen_road(uint32_t n, uint64_t seed, struct graph *g, struct graph_erro
 			if (road_edge(&rd, v, nb[i], 1.0) < 0)
 				goto fail;
 	}
-	if (road_connect(&rd) < 0 || road_level(&rd, 12, 0.5) < 0 || road_level(&rd, 48, 0.25) < 0)
-		goto fail;
-
-	free(tmp);
-	free(town);
-	free(rd.p);
-	free(rd.cstart);
-	free(rd.uf);
-	free(rd.comp);
-	/* graph_from_owned_arcs frees the arc arrays in every case. */
-	return graph_from_owned_arcs(n, rd.len, rd.src ? rd.src : malloc(4), rd.dst ? rd.dst : malloc(4),
-				     rd.w ? rd.w : malloc(4), g, err);
+	built = road_connect(&rd) == 0 && road_level(&rd, 12, 0.5) == 0 && road_level(&rd, 48, 0.25) == 0;
 fail:
 	free(tmp);
 	free(town);
@@ -433,6 +422,10 @@ fail:
 	free(rd.cstart);
 	free(rd.uf);
 	free(rd.comp);
+	/* graph_from_owned_arcs frees the arc arrays in every case. */
+	if (built)
+		return graph_from_owned_arcs(n, rd.len, rd.src ? rd.src : malloc(4), rd.dst ? rd.dst : malloc(4),
+					     rd.w ? rd.w : malloc(4), g, err);
 	free(rd.src);
 	free(rd.dst);
 	free(rd.w);

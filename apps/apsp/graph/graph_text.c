@@ -114,7 +114,7 @@ int graph_reader_open(struct reader *r, const char *path, struct graph_error *er
 
 /* ------------------------------------------------------------------ gzip inputs
  * A thread of its own inflates the stream into two buffers in turn while the parser reads the other
- * (inflating costs about 1.5 times the parsing: docs/apsp.md); the parser's fill copies a buffer's
+ * (inflating costs more than the parsing: on a thread, it overlaps it); the parser's fill copies a buffer's
  * text behind the line it holds. Without a thread (pthread_create failed) the fill inflates itself. */
 
 #define GZ_IN_CHUNK (1u << 20) /* compressed bytes per read() */

@@ -224,6 +224,18 @@ static inline void arcs_free(struct arcs *a)
 	free(a->w);
 }
 
+/* A reader's end: with @p rc 0 the graph of the list's @p n vertices (graph_from_owned_arcs, which
+ * takes the arrays), else the list freed. Returns the result. */
+static inline int arcs_done(struct arcs *a, int rc, uint64_t n, struct graph *g, struct reader *r)
+{
+	if (rc < 0)
+	{
+		arcs_free(a);
+		return rc;
+	}
+	return graph_from_owned_arcs((uint32_t)n, a->len, a->src, a->dst, a->w, g, r->err);
+}
+
 /* ------------------------------------------------------------------ checks */
 
 /** Before allocating: the peak of building an n-vertex graph of m arcs against max_bytes (the

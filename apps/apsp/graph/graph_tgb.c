@@ -168,10 +168,9 @@ int graph_tgb_read(const char *path, const struct graph_read_options *o, const s
 		rc = graph_set_error(err, -EINVAL, "%s: checksum mismatch, the file is corrupted" REWRITE, path);
 		goto fail;
 	}
-	struct graph_error why;
-	if ((rc = graph_validate(g, &why)) < 0)
+	if ((rc = graph_validate(g, err)) < 0)
 	{
-		graph_set_error(err, rc, "%s: %.400s" REWRITE, path, why.msg);
+		graph_set_error(err, rc, "%s: %.400s" REWRITE, path, err->msg);
 		goto fail;
 	}
 	if (o->info)

@@ -289,6 +289,26 @@ int outfile_write(struct outfile *o, const void *data, uint64_t len, struct grap
 	return o->gz ? gz_feed(o, data, len, Z_NO_FLUSH, err) : write_raw(o, data, len, err);
 }
 
+int outfile_buf_open(struct outfile_buf *b, const char *path, size_t size, struct graph_error *err)
+{
+	b->size = size;
+	if (!(b->buf = malloc(size)))
+		return graph_set_error(err, -ENOMEM, "%s: out of memory for a %zu-byte write buffer", path, size);
+	int rc = outfile_open_text(&b->o, path, err);
+	if (rc < 0)
+		free(b->buf);
+	return rc;
+}
+
+int outfile_buf_commit(struct outfile_buf *b, char *p, int rc, struct graph_error *err)
+{
+	if (rc == 0 && (rc = outfile_write(&b->o, b->buf, (uint64_t)(p - b->buf), err)) == 0)
+		rc = outfile_commit(&b->o, err);
+	free(b->buf);
+	b->buf = NULL;
+	return rc;
+}
+
 FILE *outfile_stream(struct outfile *o, struct graph_error *err)
 {
 	if (o->gz)

@@ -76,6 +76,34 @@ int outfile_rename(struct outfile *o, struct graph_error *err);
 /** Close and unregister without removing the file (another process renames it). */
 void outfile_forget(struct outfile *o);
 
+/** A text output written through a buffer: the writer puts its lines at a pointer into
+ *  outfile_buf::buf, asking outfile_buf_room() before each line, and ends with outfile_buf_commit(). */
+struct outfile_buf
+{
+	struct outfile o;
+	char *buf;
+	size_t size;
+};
+
+/** outfile_open_text() of @p path with a buffer of @p size bytes. 0, or a negative errno with the
+ *  message (nothing left behind). */
+int outfile_buf_open(struct outfile_buf *b, const char *path, size_t size, struct graph_error *err);
+
+/** Room for a line of at most @p line bytes at *p: the buffer is written out first when it has
+ *  less left (*p then points at its start). 0, or a negative errno (the output aborted). */
+static inline int outfile_buf_room(struct outfile_buf *b, char **p, size_t line, struct graph_error *err)
+{
+	if (*p <= b->buf + b->size - line)
+		return 0;
+	int rc = outfile_write(&b->o, b->buf, (uint64_t)(*p - b->buf), err);
+	*p = b->buf;
+	return rc;
+}
+
+/** With @p rc 0: write the buffer up to @p p and commit; else (an earlier call failed, the output
+ *  is aborted) just end. Frees the buffer. Returns the result. */
+int outfile_buf_commit(struct outfile_buf *b, char *p, int rc, struct graph_error *err);
+
 /** Close and remove the temporary file (safe after a failed call; idempotent). */
 void outfile_abort(struct outfile *o);
 

@@ -1,11 +1,13 @@
-/* Option tables of the APSP tools (see cli.h): one row per option, parsed and printed from
+/* Option tables of the APSP tools (options.h): one row per option, parsed and printed from
  * the same row. */
-#include "cli.h"
+#include "options.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "numbers.h"
 
 static const struct cli_option *find(const struct cli_option *t, size_t n, const char *arg, size_t len)
 {
@@ -50,8 +52,7 @@ static int take(const struct cli_option *o, const char *name, const char *v, voi
 		rc = o->parse(name, v, opts, err);
 		break;
 	default:
-		snprintf(err->msg, sizeof err->msg, "%s: not an option", name);
-		rc = -EINVAL;
+		rc = cli_bad_arg(err, "%s: not an option", name);
 	}
 	return rc;
 }
@@ -76,25 +77,16 @@ int cli_options_parse(const struct cli_option *table, size_t n, int argc, char *
 		char name[64];
 		snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), a);
 		if (!o)
-		{
-			snprintf(err->msg, sizeof err->msg, "unknown option '%s' (see --help)", name);
-			return -EINVAL;
-		}
+			return cli_bad_arg(err, "unknown option '%s' (see --help)", name);
 		const char *v = NULL;
 		if (o->value && eq)
 			v = eq + 1;
 		else if (o->value && i + 1 < argc)
 			v = argv[++i];
 		else if (o->value)
-		{
-			snprintf(err->msg, sizeof err->msg, "option %s needs a value (see --help)", name);
-			return -EINVAL;
-		}
+			return cli_bad_arg(err, "option %s needs a value (see --help)", name);
 		else if (eq)
-		{
-			snprintf(err->msg, sizeof err->msg, "option %s takes no value: '%s' (see --help)", name, a);
-			return -EINVAL;
-		}
+			return cli_bad_arg(err, "option %s takes no value: '%s' (see --help)", name, a);
 		int rc = take(o, name, v, opts, err);
 		if (rc < 0)
 			return rc;
