@@ -112,15 +112,17 @@ static inline uint64_t bench_splitmix(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-#ifdef CUDART_VERSION
-/* A CUDA runtime call that must succeed. */
-#define BENCH_CUDA(call)                                                                                   \
-	do                                                                                                 \
-	{                                                                                                  \
-		cudaError_t e_ = (call);                                                                   \
-		if (e_ != cudaSuccess)                                                                     \
-			bench_die("%s:%d: %s: %s", __FILE__, __LINE__, #call, cudaGetErrorString(e_));   \
-	} while (0)
+#ifdef TUCCOMPI_CUDA_H
+/* A CUDA runtime call that must succeed: the line of TUCCOMPI_CUDA_CHECK (tuccompi_cuda.h), its
+ * prefix this place of the source, "FILE:LINE: CALL: CUDA's error string", then bench_die. */
+static inline void bench_cuda(cudaError_t e, const char *file, int line, const char *call)
+{
+	char where[256], why[768];
+	snprintf(where, sizeof(where), "%s:%d", file, line);
+	if (tuccompi_cuda_error(e, where, call, why, sizeof(why)) < 0)
+		bench_die("%s", why);
+}
+#define BENCH_CUDA(call) bench_cuda((call), __FILE__, __LINE__, #call)
 #endif
 
 #endif

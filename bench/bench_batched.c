@@ -36,6 +36,7 @@
 #include <tuccompi_cuda.h>
 
 #include "batched/batch_gpu.h"
+#include "common/depth.h"
 #include "batched/batch_gpu_logic.h"
 #include "bench.h"
 #include "sssp.h"
@@ -330,7 +331,7 @@ int main(int argc, char **argv)
 	double t_load = bench_now() - t0;
 	struct sssp_graph view = apsp_graph_view(&g);
 	t0 = bench_now();
-	uint32_t rule = sssp_batch_delta_rule(&view);
+	uint32_t rule = sssp_depth_rule(&view);
 	double t_rule = bench_now() - t0;
 	const char *gname = file ? file : gen;
 	printf("graph %s: n %u, m %" PRIu64 " (load %.2f s, delta rule %.3f s -> %u)\n", gname, g.n, g.m, t_load, t_rule,

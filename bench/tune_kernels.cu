@@ -25,8 +25,6 @@
 #include "bench.h"
 #include "sssp.h"
 
-#define CK(call) BENCH_CUDA(call)
-
 // ------------------------------------------------------------------ 2-D stencil
 TUCCOMPI_KERNELCHAR(jacobi, 2, coalesced, low, medium, high);
 __global__ void jacobi(const float *__restrict__ in, float *__restrict__ out, int nx, int ny)
@@ -45,9 +43,9 @@ static double run_stencil(float *a, float *b, int g, int iters)
 		TUCCOMPI_GPULAUNCH2D(jacobi, g, g, a, b, g, g);
 	tuccompi_gpu_sync();
 	cudaEvent_t e0, e1;
-	CK(cudaEventCreate(&e0));
-	CK(cudaEventCreate(&e1));
-	CK(cudaEventRecord(e0, s));
+	BENCH_CUDA(cudaEventCreate(&e0));
+	BENCH_CUDA(cudaEventCreate(&e1));
+	BENCH_CUDA(cudaEventRecord(e0, s));
 	for (int i = 0; i < iters; i++)
 	{
 		TUCCOMPI_GPULAUNCH2D(jacobi, g, g, a, b, g, g);
@@ -55,10 +53,10 @@ static double run_stencil(float *a, float *b, int g, int iters)
 		a = b;
 		b = t;
 	}
-	CK(cudaEventRecord(e1, s));
+	BENCH_CUDA(cudaEventRecord(e1, s));
 	tuccompi_gpu_sync();
 	float ms;
-	CK(cudaEventElapsedTime(&ms, e0, e1));
+	BENCH_CUDA(cudaEventElapsedTime(&ms, e0, e1));
 	cudaEventDestroy(e0);
 	cudaEventDestroy(e1);
 	return ms * 1e3 / iters; // us per sweep
@@ -177,7 +175,7 @@ int main(int argc, char **argv)
 	}
 	struct tuccompi_device_props dp;
 	char key[96];
-	CK(cudaSetDevice(0));
+	BENCH_CUDA(cudaSetDevice(0));
 	if (tuccompi_gpu_device_props(0, &dp, key, sizeof(key)) < 0)
 	{
 		fprintf(stderr, "tune_kernels: %s\n", tuccompi_last_error());
@@ -191,14 +189,14 @@ int main(int argc, char **argv)
 	c.g.n = g.n;
 	uint64_t *d_rowptr;
 	uint32_t *d_col, *d_w, *d_min;
-	CK(cudaMalloc(&d_rowptr, (g.n + 1) * sizeof(uint64_t)));
-	CK(cudaMalloc(&d_col, g.m * sizeof(uint32_t)));
-	CK(cudaMalloc(&d_w, g.m * sizeof(uint32_t)));
-	CK(cudaMalloc(&d_min, g.n * sizeof(uint32_t)));
-	CK(cudaMemcpy(d_rowptr, g.rowptr, (g.n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice));
-	CK(cudaMemcpy(d_col, g.col, g.m * sizeof(uint32_t), cudaMemcpyHostToDevice));
-	CK(cudaMemcpy(d_w, g.w, g.m * sizeof(uint32_t), cudaMemcpyHostToDevice));
-	CK(cudaMemcpy(d_min, g.min_out, g.n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+	BENCH_CUDA(cudaMalloc(&d_rowptr, (g.n + 1) * sizeof(uint64_t)));
+	BENCH_CUDA(cudaMalloc(&d_col, g.m * sizeof(uint32_t)));
+	BENCH_CUDA(cudaMalloc(&d_w, g.m * sizeof(uint32_t)));
+	BENCH_CUDA(cudaMalloc(&d_min, g.n * sizeof(uint32_t)));
+	BENCH_CUDA(cudaMemcpy(d_rowptr, g.rowptr, (g.n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice));
+	BENCH_CUDA(cudaMemcpy(d_col, g.col, g.m * sizeof(uint32_t), cudaMemcpyHostToDevice));
+	BENCH_CUDA(cudaMemcpy(d_w, g.w, g.m * sizeof(uint32_t), cudaMemcpyHostToDevice));
+	BENCH_CUDA(cudaMemcpy(d_min, g.min_out, g.n * sizeof(uint32_t), cudaMemcpyHostToDevice));
 	c.g.rowptr = d_rowptr;
 	c.g.col = d_col;
 	c.g.w = d_w;
@@ -209,10 +207,10 @@ int main(int argc, char **argv)
 	c.streams.resize(MKMAX);
 	for (int k = 0; k < MKMAX; k++)
 	{
-		CK(cudaMalloc(&c.work[k].dist, g.n * sizeof(uint32_t)));
-		CK(cudaMalloc(&c.work[k].state, g.n));
-		CK(cudaMalloc(&c.work[k].misc, sssp_gpu_misc_size()));
-		CK(cudaStreamCreateWithFlags(&c.streams[k], cudaStreamNonBlocking));
+		BENCH_CUDA(cudaMalloc(&c.work[k].dist, g.n * sizeof(uint32_t)));
+		BENCH_CUDA(cudaMalloc(&c.work[k].state, g.n));
+		BENCH_CUDA(cudaMalloc(&c.work[k].misc, sssp_gpu_misc_size()));
+		BENCH_CUDA(cudaStreamCreateWithFlags(&c.streams[k], cudaStreamNonBlocking));
 	}
 	std::vector<uint32_t> src(nsources);
 	uint64_t x = 12345;
@@ -225,10 +223,10 @@ int main(int argc, char **argv)
 
 	float *ga, *gb;
 	size_t gbytes = (size_t)grid * grid * sizeof(float);
-	CK(cudaMalloc(&ga, gbytes));
-	CK(cudaMalloc(&gb, gbytes));
-	CK(cudaMemset(ga, 0, gbytes));
-	CK(cudaMemset(gb, 0, gbytes));
+	BENCH_CUDA(cudaMalloc(&ga, gbytes));
+	BENCH_CUDA(cudaMalloc(&gb, gbytes));
+	BENCH_CUDA(cudaMemset(ga, 0, gbytes));
+	BENCH_CUDA(cudaMemset(gb, 0, gbytes));
 	tuccompi_gpu_set_stream(c.streams[0]);
 
 	// (a) rules: also launches every kernel once, so their attributes are known

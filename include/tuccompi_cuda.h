@@ -12,10 +12,14 @@
  *           TUCCOMPI_GPUSYN();
  *   }
  *
+ * A CUDA runtime call that must succeed: TUCCOMPI_CUDA_CHECK(call, prefix, why, whylen) (one line
+ * into why, -EIO returned).
+ *
  * Values of KERNELCHAR are checked at compile time: A is scatter, medium_coalesced,
  * coalesced or def; B is high, low, none or def; C and D are high, medium, low or def;
  * dims is 1 or 2. A kernel must be correct for any block size the tuner may choose
- * (it gets blockDim from the launch and must check its bounds).
+ * (it gets blockDim from the launch and must check its bounds), or be characterised with the one
+ * block it was written for (KERNELCHAR_BLOCK).
  */
 #ifndef TUCCOMPI_CUDA_H
 #define TUCCOMPI_CUDA_H
@@ -26,18 +30,23 @@
 #endif
 
 #include <cuda_runtime.h>
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <tuccompi_tune.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** A characterised kernel (made by TUCCOMPI_KERNELCHAR). */
+/** A characterised kernel (made by TUCCOMPI_KERNELCHAR or TUCCOMPI_KERNELCHAR_BLOCK). */
 struct tuccompi_kernel
 {
 	struct tuccompi_kernel_char kc;
 	void *state; /**< the library's per-device decisions; NULL until first launch */
+	/** A kernel written for one block shape (KERNELCHAR_BLOCK): block_x x block_y threads at every
+	 *  launch, in every mode; 0: the tuner chooses the block. */
+	unsigned block_x, block_y;
 };
 
 /** What one launch uses. */
@@ -164,6 +173,24 @@ TUCCOMPI_API void tuccompi_gpu_reset_decisions(void);
  *    error: static assertion failed with "KERNELCHAR(k): B takes high, low, none or def" */
 #define TUCCOMPI_KERNELCHAR(kernel, dims, A, B, C, D)                                                             \
 	static_assert((dims) == 1 || (dims) == 2, "KERNELCHAR(" #kernel "): dims must be 1 or 2");                   \
+	TUCCOMPI_KERNELCHAR_(kernel, dims, A, B, C, D, 0, 0)
+
+/** KERNELCHAR_BLOCK(kernel, bx, by, A, B, C, D): KERNELCHAR for a kernel written for one block shape,
+ *  bx x by threads (by 1: a 1-D kernel), because its shared arrays, its warp layout or its
+ *  __launch_bounds__ are sized for it. Every launch gets that block, in every mode (the rules, a
+ *  measurement, CUDA's recommendation or a forced geometry choose none other); the tuner chooses its
+ *  L1/shared split from A, B, C, D as for any kernel. bx x by is a multiple of 32 up to 1024 (checked
+ *  at compile time):
+ *
+ *    TUCCOMPI_KERNELCHAR_BLOCK(loop, 256, 1, scatter, low, high, low); // __shared__ uint32_t cnt[256 / 32]
+ *    TUCCOMPI_KERNELCHAR_BLOCK(tile, 32, 8, coalesced, none, low, medium); // a 32 x 32 tile, 8 rows of threads */
+#define TUCCOMPI_KERNELCHAR_BLOCK(kernel, bx, by, A, B, C, D)                                                      \
+	static_assert((bx) >= 1 && (by) >= 1 && (bx) * (by) % 32 == 0 && (bx) * (by) <= 1024,                    \
+		      "KERNELCHAR_BLOCK(" #kernel "): bx x by must be a multiple of 32 threads, up to 1024");           \
+	TUCCOMPI_KERNELCHAR_(kernel, (by) > 1 ? 2 : 1, A, B, C, D, bx, by)
+
+/* What KERNELCHAR and KERNELCHAR_BLOCK make: the checks of A, B, C, D and the kernel's object. */
+#define TUCCOMPI_KERNELCHAR_(kernel, dims, A, B, C, D, bx, by)                                                     \
 	static_assert(TUCCOMPI_KC_A(A) != -1,                                                               \
 		      "KERNELCHAR(" #kernel "): A takes scatter, medium_coalesced, coalesced or def");               \
 	static_assert(TUCCOMPI_KC_B(B) != -1, "KERNELCHAR(" #kernel "): B takes high, low, none or def");   \
@@ -173,7 +200,7 @@ TUCCOMPI_API void tuccompi_gpu_reset_decisions(void);
 		{ #kernel, (dims), (enum tuccompi_access)TUCCOMPI_KC_A(A),                                    \
 		  (enum tuccompi_level)TUCCOMPI_KC_B(B), (enum tuccompi_level)TUCCOMPI_KC_C(C),       \
 		  (enum tuccompi_level)TUCCOMPI_KC_D(D) },                                                     \
-		NULL                                                                                                 \
+		NULL, (bx), (by)                                                                                     \
 	}
 
 /** The characterisation object of a kernel, for tuccompi_gpu_geometry() & co. */
@@ -196,5 +223,44 @@ TUCCOMPI_API void tuccompi_gpu_reset_decisions(void);
 
 /** GPUSYN: wait for the kernels this task launched. */
 #define TUCCOMPI_GPUSYN() tuccompi_gpu_sync()
+
+/** The line of a CUDA runtime call that returned @p e: for an error, "PREFIX: CALL: CUDA's error
+ *  string" into @p why (@p whylen bytes; nothing written when 0) and -EIO; 0 for cudaSuccess.
+ *  TUCCOMPI_CUDA_CHECK's, and for code that stops otherwise on an error (a tool that exits). */
+static inline int tuccompi_cuda_error(cudaError_t e, const char *prefix, const char *call, char *why, size_t whylen)
+{
+	if (e == cudaSuccess)
+		return 0;
+	if (why && whylen)
+		snprintf(why, whylen, "%s: %s: %s", prefix, call, cudaGetErrorString(e));
+	return -EIO;
+}
+
+/** TUCCOMPI_CUDA_CHECK(call, prefix, why, whylen): make the CUDA runtime call @p call; when it fails,
+ *  write one line, "PREFIX: CALL: CUDA's error string", into @p why (@p whylen bytes) and return -EIO
+ *  from the function it stands in, one that returns 0 or a negative errno as the library's calls do.
+ *  A plug-in's CUDA function that does its CUDA calls in such a function fails its task with the line:
+ *
+ *    static int upload(const double *x, double *dx, size_t n, char *why, size_t whylen)
+ *    {
+ *            TUCCOMPI_CUDA_CHECK(cudaMemcpyAsync(dx, x, n * sizeof(*x), cudaMemcpyHostToDevice,
+ *                                                tuccompi_gpu_stream()), "upload", why, whylen);
+ *            return 0;
+ *    }
+ *    ...
+ *            char why[256];
+ *            int ret = upload(x, dx, n, why, sizeof(why));
+ *            if (ret < 0)
+ *                    tuccompi_task_fail(t, ret, "%s", why);
+ *
+ *  Work queued on a stream before the failure may still run: a function whose caller may free that
+ *  work's memory after the error waits for the stream first. */
+#define TUCCOMPI_CUDA_CHECK(call, prefix, why, whylen)                                                    \
+	do                                                                                                \
+	{                                                                                                 \
+		int tuccompi_cuda_ret_ = tuccompi_cuda_error((call), (prefix), #call, (why), (whylen));   \
+		if (tuccompi_cuda_ret_ < 0)                                                               \
+			return tuccompi_cuda_ret_;                                                        \
+	} while (0)
 
 #endif

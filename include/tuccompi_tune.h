@@ -163,7 +163,8 @@ TUCCOMPI_API enum tuccompi_tune_mode tuccompi_tune_get_mode(void);
 /** Parse "rules", "empirical", "cuda". */
 TUCCOMPI_API int tuccompi_tune_mode_parse(const char *s, enum tuccompi_tune_mode *mode);
 
-/** FIXED mode: use this geometry for kernel @p name (NULL: every kernel). */
+/** FIXED mode: use this geometry for kernel @p name (NULL: every kernel); a kernel of one block
+ *  (TUCCOMPI_KERNELCHAR_BLOCK) keeps its own. */
 TUCCOMPI_API int tuccompi_tune_force(const char *name, unsigned block_x, unsigned block_y, int carveout);
 
 /** Path of the tuning database: $TUCCOMPI_TUNE_DB, else $HOME/.tuccompi/tune.db. */

@@ -267,6 +267,25 @@ static int decide(struct tuccompi_kernel *k, struct kdev *kd, int dev, int cls, 
 	int ret = tuccompi_tune_rules(&k->kc, &kd->attr, dp, nx, ny, &c->fallback);
 	if (ret < 0)
 		return ret;
+	if (k->block_x)
+	{
+		/* a kernel written for one block (KERNELCHAR_BLOCK): that block in every mode, the rules'
+		 * cache preference for it */
+		unsigned fy = k->block_y ? k->block_y : 1, threads = k->block_x * fy;
+		c->g = c->fallback;
+		c->g.block_x = k->block_x;
+		c->g.block_y = fy;
+		fill_cache_like(&c->g, &c->fallback, dp, &kd->attr);
+		if (c->g.blocks_per_sm == 0)
+			return _tuccompi_error(-ENOSPC, "kernel %s cannot run its block of %ux%u threads on %s (%d registers/thread)",
+					       k->kc.name, k->block_x, fy, dp->name, kd->attr.num_regs);
+		c->g.occupancy = (double)(c->g.blocks_per_sm * (int)((threads + dp->warp_size - 1) / dp->warp_size)) /
+				 (double)(dp->max_threads_per_sm / dp->warp_size);
+		snprintf(c->g.why, sizeof(c->g.why), "its own block (KERNELCHAR_BLOCK): %ux%u threads; the rules' cache preference",
+			 k->block_x, fy);
+		c->decided = 1;
+		return 0;
+	}
 	unsigned bx, by;
 	int carve;
 	if (mode == TUCCOMPI_TUNE_FIXED && _tuccompi_tune_forced(k->kc.name, &bx, &by, &carve))

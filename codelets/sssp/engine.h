@@ -2,9 +2,10 @@
  * of the SSSP task behind one struct of operations, as a StarPU scheduling policy or an hwloc
  * component is; the dispatcher (plan.c) lists the engines in one table, picks one by name or by
  * their own judgement (auto), and calls only these operations. An engine calls nothing of the
- * dispatcher: what engines share (the task set's shared buffers, the stream worker's GPU workspace
- * and host rows) lives below them, in buffers.h. Not for the application, which sees struct
- * sssp_plan as opaque (sssp.h).
+ * dispatcher: it reads the plan (struct sssp_plan), and what engines share (the task set's shared
+ * buffers, the stream worker's GPU workspace and host rows, the GPU batch job, the graph's depth
+ * rule the plan keeps, the one way to fail) lives below them, in common/. Not for the application,
+ * which sees struct sssp_plan as opaque (sssp.h).
  *
  * Where the next engine work goes: a new output of the tasks is a field of struct sssp_args that
  * each engine's task functions fill and the engine's taskset() sizes, as the target columns
@@ -30,6 +31,7 @@ struct sssp_plan
 	const struct sssp_graph *g;
 	struct sssp_options o; /**< o.cuda is 0 in builds without CUDA and once the GPU was dropped */
 	enum sssp_engine engine;
+	const char *asked; /**< the name o.engine has ("auto" included), for the engines' messages */
 	const struct sssp_engine_ops *ops;
 	char reason[320];             /**< why this engine ("as asked", or auto's reason) */
 	struct tuccompi_plugin plugin; /**< filled by ops->taskset */
@@ -38,13 +40,15 @@ struct sssp_plan
 	/** 1: a plan only judged, before the runtime starts (sssp_plan_mk_ahead): pays reads no cache and
 	 *  leaves p->state NULL, and mk answers for a plan not prepared */
 	int ahead;
-	/** sssp_batch_delta_rule(g), measured once per plan (a breadth-first search: several engines'
-	 *  pays, prepare and mk ask it): sssp_plan_depth_rule() */
+	/** sssp_depth_rule(g) (common/depth.h), measured once per plan (a breadth-first search: several
+	 *  engines' pays, prepare and mk ask it): sssp_plan_depth_rule() */
 	uint32_t depth_rule;
 	int depth_known;
 };
 
-/** The graph's depth rule (sssp_batch_delta_rule: 0 on shallow graphs), measured at the first call and
+/* What the plan keeps for its engines, defined below them (common/depth.c): an engine calls these,
+ * never the dispatcher. */
+/** The graph's depth rule (sssp_depth_rule: 0 on shallow graphs), measured at the first call and
  *  kept in the plan. */
 uint32_t sssp_plan_depth_rule(const struct sssp_plan *p);
 /** The batched GPU engine's bucket width for @p p: sssp_options::delta, or the depth rule. */

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batched/batch_gpu.h"
 #include "common/buffers.h"
 #include "engine.h"
 
@@ -50,23 +49,6 @@ static void use(struct sssp_plan *p, enum sssp_engine e)
 {
 	p->engine = e;
 	p->ops = engines[e];
-}
-
-uint32_t sssp_plan_depth_rule(const struct sssp_plan *p)
-{
-	if (!p->depth_known)
-	{
-		/* a memo in a plan the engines see as const (every plan is made by this file, never const) */
-		struct sssp_plan *m = (struct sssp_plan *)p;
-		m->depth_rule = sssp_batch_delta_rule(p->g);
-		m->depth_known = 1;
-	}
-	return p->depth_rule;
-}
-
-uint32_t sssp_plan_bucket_width(const struct sssp_plan *p)
-{
-	return p->o.delta ? p->o.delta : sssp_plan_depth_rule(p);
 }
 
 /* o's engine is one of the table's (or auto) */
@@ -114,6 +96,7 @@ int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, s
 	}
 	p->g = g;
 	p->o = *o;
+	p->asked = sssp_engine_name(o->engine);
 #ifndef SSSP_WITH_CUDA
 	p->o.cuda = 0;
 #endif
@@ -140,7 +123,7 @@ int sssp_plan_create(const struct sssp_graph *g, const struct sssp_options *o, s
 
 int sssp_plan_mk_ahead(const struct sssp_graph *g, const struct sssp_options *o)
 {
-	struct sssp_plan p = { .g = g, .o = *o, .ahead = 1 };
+	struct sssp_plan p = { .g = g, .o = *o, .asked = sssp_engine_name(o->engine), .ahead = 1 };
 #ifndef SSSP_WITH_CUDA
 	p.o.cuda = 0;
 #endif

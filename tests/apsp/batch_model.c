@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "batched/batch_gpu.h"
+#include "common/depth.h"
 #include "batched/batch_gpu_logic.h"
 #include "graph.h"
 #include "sssp_ref.h"
@@ -568,7 +569,7 @@ static void gcase_prepare(struct gcase *c)
 			if (!found)
 				FAIL("%s: in-arc %u->%u (w %u) is not an out-arc", c->name, u, t, c->iw[a]);
 		}
-	c->rule = sssp_batch_delta_rule(&v);
+	c->rule = sssp_depth_rule(&v);
 }
 
 static const uint32_t *ref_row(struct gcase *c, uint32_t s)

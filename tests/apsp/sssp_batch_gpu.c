@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "batched/batch_gpu.h"
+#include "common/depth.h"
 #include "batched/batch_gpu_logic.h"
 #include "graph.h"
 #include "sssp_ref.h"
@@ -68,7 +69,7 @@ static void prepare(struct gcase *c)
 	char err[256];
 	if (sssp_batch_gpu_graph_upload(&v, &c->dg, err, sizeof(err)) < 0)
 		FAIL("%s: %s", c->name, err);
-	c->rule = sssp_batch_delta_rule(&v);
+	c->rule = sssp_depth_rule(&v);
 	ASSERT((c->ref = calloc(g->n, sizeof(uint32_t *))) != NULL);
 	if (!c->keep_sources)
 	{

@@ -1,8 +1,8 @@
 #!/bin/sh
-# KERNELCHAR refuses values outside Table 1 at compile time: a good characterisation compiles and
-# gives the table's values, each bad one fails with the one line the header quotes (naming the
-# parameter and the words it takes), with g++ and, where it is, with nvcc. Needs CUDA's headers
-# (77 without).
+# KERNELCHAR (and KERNELCHAR_BLOCK, at the end) refuses values outside Table 1 at compile time: a
+# good characterisation compiles and gives the table's values, each bad one fails with the one line
+# the header quotes (naming the parameter and the words it takes), with g++ and, where it is, with
+# nvcc. Needs CUDA's headers (77 without).
 cuda=${CUDA_HOME:-/usr/local/cuda}
 [ -f "$cuda/include/cuda_runtime.h" ] || { echo "no CUDA headers: skipped"; exit 77; }
 CXX=${CXX:-g++}
@@ -66,3 +66,36 @@ EOT
 $CXX -std=c++17 $inc "$tmp/v.cpp" -o "$tmp/v" >"$tmp/log" 2>&1 || { echo "FAIL: the values program does not build"; cat "$tmp/log"; exit 1; }
 "$tmp/v" || { echo "FAIL: a KERNELCHAR word does not give the table's value"; exit 1; }
 echo "ok: every word gives the table's value"
+
+# KERNELCHAR_BLOCK: a kernel of one block keeps it in its object (dims 2 when by > 1); a block that is
+# not a multiple of 32 threads up to 1024 does not compile, with the one line the header quotes
+cat >"$tmp/b.cpp" <<'EOT'
+#include <tuccompi_cuda.h>
+TUCCOMPI_KERNELCHAR_BLOCK(loop, 256, 1, scatter, low, high, low);
+TUCCOMPI_KERNELCHAR_BLOCK(tile, 32, 8, coalesced, none, low, medium);
+TUCCOMPI_KERNELCHAR(free_k, 1, scatter, low, high, low);
+int main()
+{
+	return tuccompi_kernel_loop.block_x == 256 && tuccompi_kernel_loop.block_y == 1 && tuccompi_kernel_loop.kc.dims == 1 &&
+			       tuccompi_kernel_tile.block_x == 32 && tuccompi_kernel_tile.block_y == 8 &&
+			       tuccompi_kernel_tile.kc.dims == 2 && tuccompi_kernel_free_k.block_x == 0 &&
+			       tuccompi_kernel_tile.kc.a == TUCCOMPI_ACCESS_COALESCED && tuccompi_kernel_tile.kc.d == TUCCOMPI_LEVEL_MEDIUM
+		       ? 0
+		       : 1;
+}
+EOT
+$CXX -std=c++17 $inc "$tmp/b.cpp" -o "$tmp/b" >"$tmp/log" 2>&1 || { echo "FAIL: the KERNELCHAR_BLOCK program does not build"; cat "$tmp/log"; exit 1; }
+"$tmp/b" || { echo "FAIL: KERNELCHAR_BLOCK does not keep its block or its characterisation"; exit 1; }
+for bad in "100, 1" "2048, 1" "32, 33" "0, 1"; do
+	printf '#include <tuccompi_cuda.h>\nTUCCOMPI_KERNELCHAR_BLOCK(k, %s, scatter, low, high, low);\nint main() { return 0; }\n' "$bad" >"$tmp/bb.cpp"
+	if $CXX -std=c++17 -fsyntax-only $inc "$tmp/bb.cpp" >"$tmp/log" 2>&1; then
+		echo "FAIL: KERNELCHAR_BLOCK(k, $bad, ...) compiled"; exit 1
+	fi
+	grep -q "KERNELCHAR_BLOCK(k): bx x by must be a multiple of 32 threads, up to 1024" "$tmp/log" || {
+		echo "FAIL: KERNELCHAR_BLOCK(k, $bad, ...): the message lacks the rule"; cat "$tmp/log"; exit 1; }
+done
+printf '#include <tuccompi_cuda.h>\nTUCCOMPI_KERNELCHAR_BLOCK(k, 256, 1, scattered, low, high, low);\nint main() { return 0; }\n' >"$tmp/bb.cpp"
+$CXX -std=c++17 -fsyntax-only $inc "$tmp/bb.cpp" >"$tmp/log" 2>&1 && { echo "FAIL: KERNELCHAR_BLOCK took A = scattered"; exit 1; }
+grep -q "KERNELCHAR(k): A takes scatter, medium_coalesced, coalesced or def" "$tmp/log" || {
+	echo "FAIL: KERNELCHAR_BLOCK's bad A lacks KERNELCHAR's message"; cat "$tmp/log"; exit 1; }
+echo "ok: KERNELCHAR_BLOCK keeps its block; bad blocks and words do not compile"

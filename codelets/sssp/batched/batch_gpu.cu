@@ -2,8 +2,9 @@
 // and launch geometry, and one traversal after another for a batch (sssp_batch_gpu_run, batch_gpu.h).
 // The algorithm and its references: batch_gpu_kernels.cu. Block sizes come from the tuner
 // (tuccompi_gpu_geometry); the device loop's grid is the occupancy limit times the SMs / share.
-// Launches are checked and reported (never abort): the library's GPULAUNCH aborts on errors,
-// so this engine launches itself with the tuner's geometry.
+// The engine launches its kernels itself, with the tuner's geometry, on the stream it is given (its
+// device loop is a cooperative launch, and callers outside tasks pass their own streams), each launch
+// checked (CK).
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +14,13 @@
 
 #include "batched/batch_gpu_kernels.h"
 #include "common/buffers.h"
+#include "common/fail.h"
+#include "common/gpu_launch.h"
 
 TUCCOMPI_KERNELCHAR(batch_init, 1, coalesced, none, low, low);
-// The device loop: data-dependent rows of a 128-256 MB array (scatter), few instructions per access,
-// lines evicted long before reuse (C high), no reuse (D low). One object per lane count: the tuner
-// keeps its decisions per object.
+// The device loop: data-dependent rows of the distances, n rows of lanes (scatter), few
+// instructions per access, lines evicted long before reuse (C high), no reuse (D low). One object
+// per lane count: the tuner keeps its decisions per object.
 TUCCOMPI_KERNELCHAR(batch_loop, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(batch_loop64, 1, scatter, low, high, low);
 TUCCOMPI_KERNELCHAR(batch_summary, 1, coalesced, low, low, low);
@@ -96,46 +99,15 @@ extern "C" int sssp_batch_gpu_last_stats(struct sssp_batch_stats *out)
 	return 0;
 }
 
-#define FAIL(code, ...)                                           \
-	do                                                        \
-	{                                                         \
-		if (err && errlen)                                \
-			snprintf(err, errlen, __VA_ARGS__);       \
-		return (code);                                    \
-	} while (0)
-
-// A CUDA call; on error, wait for what this call already queued (the caller may free `work`).
-#define CK(call)                                                                                              \
-	do                                                                                                    \
-	{                                                                                                     \
-		cudaError_t e_ = (call);                                                                      \
-		if (e_ != cudaSuccess)                                                                        \
-		{                                                                                             \
-			if (launched)                                                                         \
-				cudaStreamSynchronize(s);                                                     \
-			FAIL(-EIO, "sssp_batch_gpu_run: %s: %s", #call, cudaGetErrorString(e_));              \
-		}                                                                                             \
-	} while (0)
+// One way to fail (common/fail.h): a line in err, a negative errno; sssp_batch_gpu_run waits for the
+// stream before it returns an error (its caller may then free the workspace).
+#define FAIL(code, ...) return sssp_fail(err, errlen, (code), __VA_ARGS__)
+#define CK(call) TUCCOMPI_CUDA_CHECK(call, "sssp_batch_gpu_run", err, errlen)
 
 static int geometry(struct tuccompi_kernel *k, const void *func, uint64_t nx, size_t shmem, unsigned *bx, char *err,
 		    size_t errlen)
 {
-	struct tuccompi_geometry g;
-	if (tuccompi_gpu_geometry(k, func, nx ? nx : 1, 1, shmem, &g) < 0)
-		FAIL(-EIO, "sssp_batch_gpu_run: tuccompi_gpu_geometry(%s): %s", k->kc.name, tuccompi_last_error());
-	if (g.block_x < 32 || g.block_x % 32 || g.block_x > 1024)
-		FAIL(-EIO, "sssp_batch_gpu_run: the tuner gave %u threads per block for %s; need a multiple of 32 up to 1024",
-		     g.block_x, k->kc.name);
-	*bx = g.block_x;
-	return 0;
-}
-
-static unsigned grid_for(uint64_t threads, unsigned bx, unsigned cap)
-{
-	uint64_t g = (threads + bx - 1) / bx;
-	if (g < 1)
-		g = 1;
-	return g > cap ? cap : (unsigned)g;
+	return sssp_gpu_block(k, func, nx, shmem, bx, "sssp_batch_gpu_run", err, errlen);
 }
 
 // The kernels of one lane count (K sources per lane) and their characterisations.
@@ -205,11 +177,10 @@ extern "C" int sssp_batch_gpu_graph_upload(const struct sssp_graph *g, struct ss
 	return 0;
 }
 
-extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
-				  const struct sssp_batch_params *p, void *stream, struct sssp_summary *out,
-				  uint32_t *rows, char *err, size_t errlen)
+static int batch_run(const struct sssp_batch_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
+		     const struct sssp_batch_params *p, void *stream, struct sssp_summary *out, uint32_t *rows, char *err,
+		     size_t errlen)
 {
-	int launched = 0;
 	cudaStream_t s = (cudaStream_t)stream;
 	if (!g || !src || !work || !out)
 		FAIL(-EINVAL, "sssp_batch_gpu_run: NULL graph, sources, workspace or output");
@@ -273,18 +244,14 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 	uint32_t *stage = rows ? (uint32_t *)(base + l.stage) : NULL;
 	uint32_t *dcols = T ? (uint32_t *)(base + l.cols) : NULL;
 
-	int dev, sms = 0, coop = 0;
-	CK(cudaGetDevice(&dev));
-	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-	if (!coop)
-		FAIL(-ENODEV, "sssp_batch_gpu_run: device %d cannot launch cooperative kernels", dev);
+	int dev, sms, r;
+	if ((r = sssp_gpu_device(1, &dev, &sms, "sssp_batch_gpu_run", err, errlen)) < 0)
+		return r;
 
 	// Block sizes from the tuner; the device loop's grid from the occupancy of that block size.
 	struct kernels kf;
 	kernels_of(K, &kf);
 	unsigned bx_init, bx_loop, bx_sum, bx_rows = 0, bx_cols = 0;
-	int r;
 	if ((r = geometry(TUCCOMPI_KERNEL(batch_init), kf.f.init, (uint64_t)g->n * 8 * K, 0, &bx_init,
 			  err, errlen)) < 0 ||
 	    (r = geometry(kf.kloop, kf.f.loop, g->n, BATCH_LOOP_SHMEM(256), &bx_loop, err, errlen)) < 0 ||
@@ -324,19 +291,18 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		P.nsrc = k;
 		for (unsigned i = 0; i < k; i++)
 			P.src[i] = src[off + i];
-		launched = 1;
 		uint64_t n4 = (uint64_t)g->n * 8 * K, nw = (uint64_t)g->n * K;
 		void *iargs[] = { &P.dist, &n4, &P.F[0], &P.F[1], &P.FM, &nw, &P.dev, &P.cnt, &T0 };
-		CK(cudaLaunchKernel(kf.f.init, dim3(grid_for(n4, bx_init, cap)), dim3(bx_init), iargs, 0, s));
+		CK(cudaLaunchKernel(kf.f.init, dim3(sssp_grid_for(n4, bx_init, cap)), dim3(bx_init), iargs, 0, s));
 		void *args[] = { &P };
 		CK(cudaLaunchCooperativeKernel(kf.f.loop, dim3((unsigned)grid), dim3(bx_loop), args, BATCH_LOOP_SHMEM(bx_loop),
 					       s));
 		void *sargs[] = { &P.dist, &P.n, &P.nsrc, &P.dev };
-		CK(cudaLaunchKernel(kf.f.summary, dim3(grid_for((uint64_t)g->n * 32, bx_sum, cap)), dim3(bx_sum), sargs, 0, s));
+		CK(cudaLaunchKernel(kf.f.summary, dim3(sssp_grid_for((uint64_t)g->n * 32, bx_sum, cap)), dim3(bx_sum), sargs, 0, s));
 		if (rows)
 		{
 			void *rargs[] = { &P.dist, &P.n, &P.nsrc, &stage };
-			CK(cudaLaunchKernel(kf.f.rows, dim3(grid_for(((uint64_t)g->n + 31) / 32 * bx_rows, bx_rows, cap)),
+			CK(cudaLaunchKernel(kf.f.rows, dim3(sssp_grid_for(((uint64_t)g->n + 31) / 32 * bx_rows, bx_rows, cap)),
 					    dim3(bx_rows), rargs, 0, s));
 			CK(cudaMemcpyAsync(rows + (size_t)off * g->n, stage, (size_t)k * g->n * sizeof(uint32_t),
 					   cudaMemcpyDeviceToHost, s));
@@ -346,7 +312,7 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 			// the columns gathered on the device: only they cross to the host
 			unsigned width32 = 32 * K;
 			void *cargs[] = { &P.dist, &width32, (void *)&p->targets, (void *)&T, &P.nsrc, &dcols };
-			CK(cudaLaunchKernel(kf.f.cols, dim3(grid_for((uint64_t)k * T, bx_cols, cap)), dim3(bx_cols), cargs, 0, s));
+			CK(cudaLaunchKernel(kf.f.cols, dim3(sssp_grid_for((uint64_t)k * T, bx_cols, cap)), dim3(bx_cols), cargs, 0, s));
 			if (!p->col_dst)
 				CK(cudaMemcpyAsync(p->cols + (size_t)off * T, dcols, (size_t)k * T * sizeof(uint32_t),
 						   cudaMemcpyDeviceToHost, s));
@@ -356,7 +322,6 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		struct batch_dev res;
 		CK(cudaMemcpyAsync(&res, P.dev, sizeof(res), cudaMemcpyDeviceToHost, s));
 		CK(cudaStreamSynchronize(s));
-		launched = 0;
 
 		st.steps += res.ctl.steps;
 		st.push += res.ctl.push;
@@ -387,4 +352,11 @@ extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint3
 		}
 	}
 	return 0;
+}
+
+extern "C" int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
+				  const struct sssp_batch_params *p, void *stream, struct sssp_summary *out,
+				  uint32_t *rows, char *err, size_t errlen)
+{
+	return sssp_gpu_settle(batch_run(g, src, nsrc, work, p, stream, out, rows, err, errlen), stream);
 }

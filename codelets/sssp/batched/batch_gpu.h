@@ -2,8 +2,9 @@
  *
  * The batched GPU SSSP engine: up to 64 shortest-path trees per traversal of the graph (32 or
  * 64 sources: one or two per warp lane), the whole loop on the device (the device code
- * codelets/sssp/batched/batch_gpu_kernels.cu explains the algorithm; batch_gpu.cu is its host driver). sssp_batch_delta_rule() and sssp_transpose() are plain host code
- * (batch_host.c) and exist in builds without CUDA too. */
+ * codelets/sssp/batched/batch_gpu_kernels.cu explains the algorithm; batch_gpu.cu is its host
+ * driver). sssp_transpose() and the knobs' defaults are plain host code (batch_host.c) and exist in
+ * builds without CUDA too; the bucket width comes from the graph's depth rule (common/depth.h). */
 #ifndef TUCCOMPI_SSSP_BATCH_GPU_H
 #define TUCCOMPI_SSSP_BATCH_GPU_H
 
@@ -100,16 +101,6 @@ int sssp_batch_gpu_run(const struct sssp_batch_dgraph *g, const uint32_t *src, u
  * that run had knobs->lanes = 64 (one traversal, 64 slots per vertex), until the next run on @p work.
  * For the engines built on this one (betweenness, brandes_gpu.cu). */
 const uint32_t *sssp_batch_gpu_dist(const void *work);
-
-/* Host: the bucket width to use for g (0 = no buckets), from its shape (weights, degrees, and a cheap
- * measure of its diameter such as a BFS from a few vertices); document the rule and its evidence.
- * The rule (batch_host.c says why): a double-sweep BFS (from the vertex of largest out-degree among
- * the first 1024, then -- unless the first found at most 32 levels -- from the last vertex it
- * reached) measures the hop depth; at most
- * SSSP_BATCH_LOW_DEPTH (64) levels -> 0 (plain Bellman-Ford: few iterations, buckets only add some);
- * deeper -> ceil(SSSP_BATCH_DELTA_MEANS (8) x mean arc weight), at least 1. Costs two BFS at most
- * (each stops as soon as it passes the depth limit). */
-uint32_t sssp_batch_delta_rule(const struct sssp_graph *g);
 
 /* Host: the transpose of g (in-arcs) into caller arrays of n+1, m, m entries (in_rowptr, in_col, in_w).
  * The in-arcs of each vertex come sorted by their tail. */

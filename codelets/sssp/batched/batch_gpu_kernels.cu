@@ -174,8 +174,8 @@ __device__ void step_pushb(const struct kparams &P, const struct sssp_batch_ctl 
 
 #define PULL_GROUP SSSP_BATCH_PULL_GROUP // consecutive vertices per warp item of a PULL step
 // In-neighbours' rows a pull requests at once: 8 K-slot rows for K = 1, 4 for K = 2 (8 requests of
-// 128 bytes in flight per warp either way, 16 registers for the answers; 6 or 8 for K = 2 were
-// slower: docs/apsp.md).
+// 128 bytes in flight per warp either way, 16 registers for the answers; more for K = 2 would take
+// the registers the loop is short of).
 #define PULL_GATHER(K) ((K) == 1 ? 8 : 4)
 
 // The next (up to) G in-neighbours of the set `has` (warp-uniform; the arcs this warp's lanes hold:
@@ -659,8 +659,8 @@ __device__ __forceinline__ void batch_loop_body(const struct kparams &P)
 }
 
 // The device loop, for K sources per lane: up to 1024 threads per block at 64 registers (the
-// register file limits a 256-thread block to 4 per SM). Other register budgets did not pay: more
-// blocks per SM spilled, fewer without spills hid less latency (docs/apsp.md).
+// register file limits a 256-thread block to 4 per SM). Other register budgets trade the same way
+// in both directions: more blocks per SM spill, fewer without spills hide less latency.
 template <int K>
 __global__ void __launch_bounds__(1024) batch_loop(const struct kparams P)
 {

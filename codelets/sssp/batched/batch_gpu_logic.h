@@ -24,7 +24,7 @@ extern "C" {
 /* Defaults of the tuning knobs (struct sssp_batch_knobs, batch_gpu.h). */
 #define SSSP_BATCH_PULL_DIV 10u   /* pull when the frontier holds more than n/10 vertices (the probe's switch) */
 #define SSSP_BATCH_PULL_DENSITY 1u /* ... and its vertices have at least 1 new lane each on average
-                                    * (docs/apsp.md: the measured choice) */
+                                    * (enough new lanes per pulled vertex to pay for its in-arcs) */
 #define SSSP_BATCH_SPARSE_POPC 2u /* <= 2 active lanes: one thread per frontier vertex */
 #define SSSP_BATCH_CHUNK_MIN 64u  /* arcs per chunk of a high-degree vertex, at least */
 #define SSSP_BATCH_PULL_GROUP 3u  /* PULL: consecutive vertices per warp item (fewer registers than 4,
@@ -35,11 +35,6 @@ extern "C" {
  * barrier) pays off when there is much to spread, not for the odd dense vertex of a grid. */
 #define SSSP_BATCH_INLINE_DENSE 2u
 #define SSSP_BATCH_DEFER_DENSITY 2u
-
-/* sssp_batch_delta_rule(): hop depth up to which a graph counts as low-diameter, and the
- * bucket width of deeper graphs in mean arc weights. */
-#define SSSP_BATCH_LOW_DEPTH 64u
-#define SSSP_BATCH_DELTA_MEANS 8.0
 
 /** Step kinds. Each step is one pass of the whole grid between two grid barriers. */
 enum sssp_batch_mode

@@ -61,15 +61,18 @@ static void batched_cpu(struct tuccompi_task *t, void *arg)
 }
 
 #ifdef SSSP_WITH_CUDA
-static void batched_cuda(struct tuccompi_batch *b, void *arg)
+static size_t batched_gpu_workspace(const struct sssp_args *a, int with_rows)
 {
-	struct sssp_args *a = arg;
-	const struct sssp_plan *p = a->plan;
+	return sssp_batch_gpu_workspace_size_cols(a->n, with_rows, a->ntargets);
+}
+
+static int batched_gpu_run(struct sssp_args *a, struct tuccompi_batch *b, const uint32_t *src, unsigned nsrc, void *ws,
+			   const struct sssp_gpu_cols *c, uint32_t *rows, struct sssp_summary *out, char *why, size_t whylen)
+{
 	struct tuccompi_task *t0 = tuccompi_batch_task(b, 0);
-	unsigned nsrc = tuccompi_batch_size(b);
 	struct sssp_batch_dgraph dg = {
 		.n = a->n,
-		.m = p->g->m,
+		.m = a->plan->g->m,
 		.rowptr = tuccompi_task_shared(t0, SH_ROWPTR),
 		.col = tuccompi_task_shared(t0, SH_COL),
 		.w = tuccompi_task_shared(t0, SH_W),
@@ -77,45 +80,30 @@ static void batched_cuda(struct tuccompi_batch *b, void *arg)
 		.in_col = tuccompi_task_shared(t0, SH_IN_COL),
 		.in_w = tuccompi_task_shared(t0, SH_IN_W),
 	};
-	uint32_t src[SSSP_BATCH_LANES];
-	struct sssp_summary out[SSSP_BATCH_LANES];
-	for (unsigned i = 0; i < nsrc; i++)
-		src[i] = *(const uint32_t *)tuccompi_task_input(tuccompi_batch_task(b, i));
-	uint32_t *rows = NULL;
-	if (sssp_wants_rows(a) && !(rows = sssp_thread_rows((size_t)a->n * SSSP_BATCH_LANES, 1)))
-	{
-		tuccompi_batch_fail(b, -ENOMEM, "sssp: no pinned host memory for %zu distance rows",
-				    (size_t)a->n * SSSP_BATCH_LANES);
-		return;
-	}
-	struct sssp_gpu_cols c;
-	if (sssp_gpu_batch_cols(a, b, SSSP_BATCH_LANES, &c) < 0)
-		return;
 	int mk = tuccompi_get_mk();
 	struct sssp_batch_params prm = {
 		.delta = state_of(a)->delta,
 		.share = mk > 0 ? (unsigned)mk : 1,
 		.targets = a->ntargets ? tuccompi_task_shared(t0, SH_TARGETS) : NULL,
 		.ntargets = a->ntargets,
-		.cols = c.host,
-		.col_dst = c.dst,
+		.cols = c->host,
+		.col_dst = c->dst,
 		.col_pitch = sssp_result_size(a),
 	};
-	char err[256] = "";
-	size_t wsb = sssp_batch_gpu_workspace_size_cols(a->n, rows != NULL, a->ntargets);
-	void *ws = sssp_gpu_thread_workspace(wsb);
-	if (!ws)
-	{
-		tuccompi_batch_fail(b, -ENOMEM, "sssp batched engine: cannot allocate %zu bytes of GPU workspace", wsb);
-		return;
-	}
-	int ret = sssp_batch_gpu_run(&dg, src, nsrc, ws, &prm, tuccompi_gpu_stream(), out, rows, err, sizeof(err));
-	if (ret < 0)
-	{
-		tuccompi_batch_fail(b, ret, "sssp batched engine: %s", err);
-		return;
-	}
-	sssp_gpu_batch_results(a, b, src, out, &c, rows);
+	return sssp_batch_gpu_run(&dg, src, nsrc, ws, &prm, tuccompi_gpu_stream(), out, rows, why, whylen);
+}
+
+/* GPU: up to SSSP_BATCH_LANES sources; its host rows and columns sized for that many at once */
+static const struct sssp_gpu_batch_engine batched_gpu = {
+	.prefix = "sssp batched engine",
+	.lanes = SSSP_BATCH_LANES,
+	.workspace = batched_gpu_workspace,
+	.run = batched_gpu_run,
+};
+
+static void batched_cuda(struct tuccompi_batch *b, void *arg)
+{
+	sssp_gpu_batch_job(arg, b, &batched_gpu);
 }
 #endif
 
@@ -152,10 +140,9 @@ static int batched_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	return 0;
 }
 
-/* MK 2 on shallow graphs, 4 on deep ones (small frontiers leave room for other batches):
- * docs/apsp.md, "Engines". On shallow graphs one traversal nearly fills the GPU, but two at once
- * hide each other's sparse steps, alone and beside the CPU cores (measured: docs/apsp.md, "Every
- * unit against the units alone, 2026-12-04"). */
+/* MK 2 on shallow graphs, 4 on deep ones (small frontiers leave room for other batches): on shallow
+ * graphs one traversal nearly fills the GPU, but two at once hide each other's sparse steps, alone
+ * and beside the CPU cores (docs/apsp.md, "Engines"). */
 static int batched_mk(const struct sssp_plan *p)
 {
 	const struct batched_state *st = p->state;

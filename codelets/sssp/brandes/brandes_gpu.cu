@@ -25,7 +25,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <tuccompi.h>
 #include <tuccompi_cuda.h>
 
@@ -37,8 +36,8 @@
 #define SLOTS BRANDES_SLOTS
 #define MAX_GROUP 32 // rounds launched before the host looks
 // Arcs whose rows of distances the forward count requests at once. Its warps wait on those loads,
-// but 8 measured slower than 4: the registers they take leave fewer warps resident than the loads
-// they add (docs/apsp.md, "Bits by slot, q in sigma's place, two pairs per ticket").
+// but not too many: the registers each request takes leave fewer warps resident, and past a few
+// requests that costs more latency hiding than the requests add.
 #ifndef COUNT_ILP
 #define COUNT_ILP 4
 #endif
@@ -566,20 +565,7 @@ extern "C" size_t sssp_brandes_gpu_workspace_size(uint32_t n, uint64_t m, const 
 
 static int block_of(struct tuccompi_kernel *k, const void *func, uint64_t nx, unsigned *bx, char *err, size_t errlen)
 {
-	struct tuccompi_geometry g;
-	if (tuccompi_gpu_geometry(k, func, nx ? nx : 1, 1, 0, &g) < 0)
-		FAIL(-EIO, "sssp_brandes_gpu: tuccompi_gpu_geometry(%s): %s", k->kc.name, tuccompi_last_error());
-	if (g.block_x < 32 || g.block_x % 32 || g.block_x > 1024)
-		FAIL(-EIO, "sssp_brandes_gpu: the tuner gave %u threads per block for %s; need a multiple of 32 up to 1024",
-		     g.block_x, k->kc.name);
-	*bx = g.block_x;
-	return 0;
-}
-
-static unsigned grid_for(uint64_t threads, unsigned bx, unsigned cap)
-{
-	uint64_t g = (threads + bx - 1) / bx;
-	return g < 1 ? 1 : g > cap ? cap : (unsigned)g;
+	return sssp_gpu_block(k, func, nx, 0, bx, "sssp_brandes_gpu", err, errlen);
 }
 
 typedef void (*process_fn)(const struct bparams, int);
@@ -638,14 +624,13 @@ static int brandes_run(const struct sssp_brandes_graph *g, const struct sssp_bra
 	P.H = (uint32_t *)(base + l.H);
 	P.ctl = (struct bctl *)(base + l.ctl);
 
-	int dev, sms = 0;
-	CK(cudaGetDevice(&dev));
-	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	int dev, sms, r;
+	if ((r = sssp_gpu_device(0, &dev, &sms, "sssp_brandes_gpu", err, errlen)) < 0)
+		return r;
 	const process_fn proc[2][2] = { { brandes_process<K_COUNT, FWD>, brandes_process<K_COUNT, BWD> },
 					{ brandes_process<K_SWEEP, FWD>, brandes_process<K_SWEEP, BWD> } };
 	const process_fn comb[2] = { brandes_combine<FWD>, brandes_combine<BWD> };
 	unsigned bx_c, bx_s, bx_p;
-	int r;
 	if ((r = block_of(TUCCOMPI_KERNEL(brandes_compact), (const void *)brandes_compact, g->n, &bx_c, err, errlen)) < 0 ||
 	    (r = block_of(TUCCOMPI_KERNEL(brandes_seed), (const void *)brandes_seed, g->n, &bx_s, err, errlen)) < 0 ||
 	    (r = block_of(TUCCOMPI_KERNEL(brandes_process), (const void *)proc[K_SWEEP][BWD], (uint64_t)g->n * 32, &bx_p,
@@ -654,8 +639,8 @@ static int brandes_run(const struct sssp_brandes_graph *g, const struct sssp_bra
 	// Each process and combine variant runs as many warps at once as fit: they are bound by the
 	// latency of their scattered row loads, so every resident warp counts. The tuner's block (one
 	// warp for this characterisation) is kept unless a larger one keeps more warps resident (one-warp
-	// blocks hit the per-SM block limit and the shared memory each block reserves: 14 warps per SM
-	// on the H200, docs/apsp.md); the grid then fills the SMs at that occupancy.
+	// blocks hit the per-SM block limit and the shared memory each block reserves, far below the
+	// SM's warps); the grid then fills the SMs at that occupancy.
 	unsigned gp[2][2], bp[2][2], gb[2], bb[2];
 	for (int f = 0; f < 6; f++)
 	{
@@ -672,13 +657,13 @@ static int brandes_run(const struct sssp_brandes_graph *g, const struct sssp_bra
 		}
 		if (!best_bps)
 			FAIL(-EIO, "sssp_brandes_gpu: brandes_process cannot run %u threads per block on device %d", bx_p, dev);
-		const unsigned grid = grid_for((uint64_t)g->n * 32, best_bx, best_bps * (unsigned)sms);
+		const unsigned grid = sssp_grid_for((uint64_t)g->n * 32, best_bx, best_bps * (unsigned)sms);
 		if (f < 4)
 			gp[f >> 1][f & 1] = grid, bp[f >> 1][f & 1] = best_bx;
 		else
 			gb[f - 4] = grid, bb[f - 4] = best_bx;
 	}
-	const unsigned cap = (unsigned)sms * 32, gc = grid_for(g->n, bx_c, cap), gs = grid_for(g->n, bx_s, cap);
+	const unsigned cap = (unsigned)sms * 32, gc = sssp_grid_for(g->n, bx_c, cap), gs = sssp_grid_for(g->n, bx_s, cap);
 	struct bctl h;
 	CK(cudaMemsetAsync(P.T, 0, (g->m ? g->m : 1) * 8, s)); // arcs into unreached vertices stay 0
 	for (int dir = FWD; dir <= BWD; dir++)
@@ -739,11 +724,10 @@ extern "C" int sssp_brandes_gpu(const struct sssp_brandes_graph *g, const struct
 		FAIL(-EINVAL, "sssp_brandes_gpu: NULL graph or shape");
 	if ((r = brandes_sweep_pick(g, shape, &ordered, &trial, err, errlen)) < 0)
 		return r;
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	r = brandes_run(g, shape, src, nsrc, dist, acc, work, share, ordered, stream, err, errlen); // blocks until done
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double t0 = tuccompi_wtime();
+	r = sssp_gpu_settle(brandes_run(g, shape, src, nsrc, dist, acc, work, share, ordered, stream, err, errlen),
+			    stream); // blocks until done
 	if (r == 0)
-		brandes_sweep_done(g, trial, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+		brandes_sweep_done(g, trial, tuccompi_wtime() - t0);
 	return r;
 }

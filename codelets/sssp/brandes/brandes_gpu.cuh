@@ -9,8 +9,11 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <tuccompi.h>
+#include <tuccompi_cuda.h>
 
 #include "brandes/brandes.h"
+#include "common/fail.h"
+#include "common/gpu_launch.h"
 
 #define BRANDES_INF 0xffffffffu
 #define BRANDES_FULL 0xffffffffu
@@ -36,26 +39,10 @@ __device__ __forceinline__ void brandes_warp_add_exact(struct tuccompi_exact *ds
 		tuccompi_exact_combine(dst, &s);
 }
 
-// Host side: one line into err and return code.
-#define BRANDES_FAIL(code, ...)                             \
-	do                                                  \
-	{                                                   \
-		if (err && errlen)                          \
-			snprintf(err, errlen, __VA_ARGS__); \
-		return (code);                              \
-	} while (0)
-
-// A CUDA call on stream s; on error, wait for what was queued (the caller may free the workspace).
-#define BRANDES_CK(call)                                                                                 \
-	do                                                                                               \
-	{                                                                                                \
-		cudaError_t e_ = (call);                                                                 \
-		if (e_ != cudaSuccess)                                                                   \
-		{                                                                                        \
-			cudaStreamSynchronize(s);                                                        \
-			BRANDES_FAIL(-EIO, "sssp_brandes_gpu: %s: %s", #call, cudaGetErrorString(e_));  \
-		}                                                                                        \
-	} while (0)
+// Host side, one way to fail (common/fail.h): a line in err, a negative errno; sssp_brandes_gpu waits
+// for its stream before it returns an error (its caller may then free the workspace).
+#define BRANDES_FAIL(code, ...) return sssp_fail(err, errlen, (code), __VA_ARGS__)
+#define BRANDES_CK(call) TUCCOMPI_CUDA_CHECK(call, "sssp_brandes_gpu", err, errlen)
 
 // Host side: the next 256-byte aligned place for bytes in a workspace laid out from offset *off.
 static inline size_t brandes_place(size_t *off, size_t bytes)

@@ -41,8 +41,8 @@
 #define SLOTS BRANDES_SLOTS
 #define CHUNK SSSP_BRANDES_CHUNK
 // Pairs per thread per ticket. A thread serves its pairs one after another, so fewer keep more
-// pairs in flight at the cost of more tickets; 2 measured best over random and R-MAT graphs
-// (docs/apsp.md, "Bits by slot, q in sigma's place, two pairs per ticket").
+// pairs in flight at the cost of more tickets (one atomic per warp and ticket): a few pairs, not
+// one, and not so many that a warp's pairs wait on each other.
 #ifndef PER
 #define PER 2
 #endif
@@ -111,8 +111,8 @@ __device__ __forceinline__ double value_of(unsigned long long b)
 }
 
 // The value at p once another thread has written it (or 0.0 when the run is given up). The sleeps
-// double from 64 ns to 4 us, so that the many threads a deep graph keeps waiting poll less (on the
-// H200 the rates were the same as with 64 ns throughout: polling was not what bound them).
+// double from a short one up to a cap, so that the many threads a deep graph keeps waiting poll
+// less while a value soon written is seen soon.
 template <bool Q>
 __device__ __noinline__ double wait_for(const double *p, struct octl *ctl)
 {
@@ -466,6 +466,24 @@ size_t brandes_order_workspace_size(uint32_t n, uint64_t m, const struct sssp_br
 
 #define FAIL BRANDES_FAIL
 #define CK BRANDES_CK
+#define WHO "sssp_brandes_gpu (ordered sweeps)"
+
+// The kernels' characterisations. keys and the sweeps are written for blocks of 256 threads (keys'
+// per-warp counters, the sweeps' __launch_bounds__): KERNELCHAR_BLOCK. keys reads the distances in
+// order and writes its pairs in runs; a sweep pulls scattered rows of sigma over its tight arcs (C
+// high). transpose reads T in order and again through arc_in (scatter); hcount reads the row
+// pointers in order; icount reads them by the sorted pairs (scatter); scatter writes each pair's
+// items where its sums put them (scatter); sums reads a vertex's 64 slots per warp. One object per
+// kernel that runs as two instances (a template's directions) where the tuner sets a cache
+// preference, so that each instance gets it; otherwise instance 0 stands for both.
+TUCCOMPI_KERNELCHAR_BLOCK(brandes_order_keys, 256, 1, coalesced, low, low, low);
+TUCCOMPI_KERNELCHAR_BLOCK(brandes_order_sweep0, 256, 1, scatter, low, high, low);
+TUCCOMPI_KERNELCHAR_BLOCK(brandes_order_sweep1, 256, 1, scatter, low, high, low);
+TUCCOMPI_KERNELCHAR(brandes_order_transpose, 1, scatter, low, low, low);
+TUCCOMPI_KERNELCHAR(brandes_order_hcount, 1, coalesced, none, low, low);
+TUCCOMPI_KERNELCHAR(brandes_order_icount, 1, scatter, none, low, low);
+TUCCOMPI_KERNELCHAR(brandes_order_scatter, 1, scatter, none, low, low);
+TUCCOMPI_KERNELCHAR(brandes_order_sums, 1, coalesced, low, low, low);
 
 // A persistent grid's blocks: the GPU's resident blocks of fn, shared by the batches at once on it
 // (a batch alone fills it; the waits of a deep graph's sweeps then overlap with other batches' work).
@@ -513,20 +531,39 @@ int brandes_order_run(const struct sssp_brandes_graph *g, const struct sssp_bran
 	P.ctl = (struct octl *)(base + l.ctl);
 	memcpy(P.src, src, nsrc * sizeof(uint32_t));
 
-	int dev, sms = 0;
-	CK(cudaGetDevice(&dev));
-	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	int dev, sms, r;
+	if ((r = sssp_gpu_device(0, &dev, &sms, "sssp_brandes_gpu", err, errlen)) < 0)
+		return r;
 	const size_t rows = (size_t)g->n * SLOTS * sizeof(double);
 	CK(cudaMemsetAsync(P.ctl, 0, sizeof(struct octl), s));
 	CK(cudaMemsetAsync(P.sigma, 0xff, rows, s)); // UNSET (delta is written before it is read)
-	const unsigned bx = 256, cap = (unsigned)sms * 8;
-	unsigned gk = (unsigned)(((uint64_t)g->n * SLOTS + bx - 1) / bx);
-	brandes_order_keys<<<gk < cap ? gk : cap, bx, 0, s>>>(P);
+	const unsigned cap = (unsigned)sms * 8;
+	const void *sweep[2] = { (const void *)brandes_order_sweep<0>, (const void *)brandes_order_sweep<1> };
+	const void *hcount[2] = { (const void *)brandes_order_hcount<0>, (const void *)brandes_order_hcount<1> };
+	const void *icount[2] = { (const void *)brandes_order_icount<0>, (const void *)brandes_order_icount<1> };
+	const uint64_t pairs = (uint64_t)g->n * SLOTS;
+	unsigned bk, bt = 0, bw[2], bh, bi, bs, bsum;
+	if ((r = sssp_gpu_block(TUCCOMPI_KERNEL(brandes_order_keys), (const void *)brandes_order_keys, pairs, 0, &bk, WHO, err,
+				errlen)) < 0 ||
+	    (g->m && (r = sssp_gpu_block(TUCCOMPI_KERNEL(brandes_order_transpose), (const void *)brandes_order_transpose, g->m,
+					 0, &bt, WHO, err, errlen)) < 0) ||
+	    (r = sssp_gpu_block(TUCCOMPI_KERNEL(brandes_order_sweep0), sweep[0], pairs, 0, &bw[0], WHO, err, errlen)) < 0 ||
+	    (r = sssp_gpu_block(TUCCOMPI_KERNEL(brandes_order_sweep1), sweep[1], pairs, 0, &bw[1], WHO, err, errlen)) < 0 ||
+	    (r = sssp_gpu_block(TUCCOMPI_KERNEL(brandes_order_hcount), hcount[0], g->n, 0, &bh, WHO, err, errlen)) < 0 ||
+	    (r = sssp_gpu_block(TUCCOMPI_KERNEL(brandes_order_icount), icount[0], pairs, 0, &bi, WHO, err, errlen)) < 0 ||
+	    (r = sssp_gpu_block(TUCCOMPI_KERNEL(brandes_order_scatter), (const void *)brandes_order_scatter, pairs, 0, &bs, WHO,
+				err, errlen)) < 0 ||
+	    (r = sssp_gpu_block(TUCCOMPI_KERNEL(brandes_order_sums), (const void *)brandes_order_sums, (uint64_t)g->n * 32, 0,
+				&bsum, WHO, err, errlen)) < 0)
+		return r;
+	if (bk != 256 || bw[0] != 256 || bw[1] != 256)
+		FAIL(-EIO, "%s: the tuner gave keys and the sweeps %u, %u and %u threads per block, not their 256", WHO, bk, bw[0],
+		     bw[1]);
+	brandes_order_keys<<<sssp_grid_for(pairs, bk, cap), bk, 0, s>>>(P);
 	CK(cudaGetLastError());
 	if (g->m)
 	{
-		unsigned gt = (unsigned)((g->m + bx - 1) / bx);
-		brandes_order_transpose<<<gt < cap ? gt : cap, bx, 0, s>>>(P, g->m);
+		brandes_order_transpose<<<sssp_grid_for(g->m, bt, cap), bt, 0, s>>>(P, g->m);
 		CK(cudaGetLastError());
 	}
 	struct octl h;
@@ -541,12 +578,8 @@ int brandes_order_run(const struct sssp_brandes_graph *g, const struct sssp_bran
 		size_t tb = l.tmp_bytes;
 		CK(cub::DeviceRadixSort::SortPairs(base + l.tmp, tb, dk, dv, (int)h.nr, 0, bits, s));
 		P.order = dv.Current();
-		const void *sweep[2] = { (const void *)brandes_order_sweep<0>, (const void *)brandes_order_sweep<1> };
-		const void *hcount[2] = { (const void *)brandes_order_hcount<0>, (const void *)brandes_order_hcount<1> };
-		const void *icount[2] = { (const void *)brandes_order_icount<0>, (const void *)brandes_order_icount<1> };
-		unsigned gn = (unsigned)(((uint64_t)g->n + bx - 1) / bx), gr = (h.nr + bx - 1) / bx;
-		gn = gn < cap ? gn : cap;
-		gr = gr < cap ? gr : cap;
+		const unsigned gn = sssp_grid_for(g->n, bh, cap), gi = sssp_grid_for(h.nr, bi, cap),
+			       gs = sssp_grid_for(h.nr, bs, cap);
 		for (int dir = 0; dir < 2; dir++)
 		{
 			int expanded = (dir == 0 ? shape->heavy_in : shape->heavy_out) > 0, nr = (int)h.nr;
@@ -554,18 +587,18 @@ int brandes_order_run(const struct sssp_brandes_graph *g, const struct sssp_bran
 			if (expanded) // the heavy pairs' chunks as items of their own
 			{
 				size_t tb = l.tmp_bytes;
-				CK(cudaLaunchKernel(hcount[dir], dim3(gn), dim3(bx), a1, 0, s));
+				CK(cudaLaunchKernel(hcount[dir], dim3(gn), dim3(bh), a1, 0, s));
 				CK(cub::DeviceScan::ExclusiveSum(base + l.tmp, tb, P.icnt, P.hb, (int)g->n, s));
-				CK(cudaLaunchKernel(icount[dir], dim3(gr), dim3(bx), a2, 0, s));
+				CK(cudaLaunchKernel(icount[dir], dim3(gi), dim3(bi), a2, 0, s));
 				tb = l.tmp_bytes;
 				CK(cub::DeviceScan::ExclusiveSum(base + l.tmp, tb, P.icnt, P.ipos, nr, s));
-				CK(cudaLaunchKernel((const void *)brandes_order_scatter, dim3(gr), dim3(bx), a3, 0, s));
+				CK(cudaLaunchKernel((const void *)brandes_order_scatter, dim3(gs), dim3(bs), a3, 0, s));
 				CK(cudaMemsetAsync(P.part, 0xff, (size_t)heavy_of(shape) * SLOTS * sizeof(double), s)); // UNSET
 			}
-			CK(cudaLaunchKernel(sweep[dir], dim3(persistent_grid(sweep[dir], bx, sms, share)), dim3(bx), a4, 0, s));
+			CK(cudaLaunchKernel(sweep[dir], dim3(persistent_grid(sweep[dir], bw[dir], sms, share)), dim3(bw[dir]), a4, 0,
+					    s));
 		}
-		unsigned gs = (unsigned)(((uint64_t)g->n * 32 + bx - 1) / bx);
-		brandes_order_sums<<<gs < cap ? gs : cap, bx, 0, s>>>(P);
+		brandes_order_sums<<<sssp_grid_for((uint64_t)g->n * 32, bsum, cap), bsum, 0, s>>>(P);
 		CK(cudaGetLastError());
 	}
 	CK(cudaMemcpyAsync(&h, P.ctl, sizeof(h), cudaMemcpyDeviceToHost, s));

@@ -24,6 +24,8 @@
 #include "engine.h"
 
 #ifdef SSSP_WITH_CUDA
+#include "common/fail.h"
+#include "common/gpu_glue.h"
 #include <tuccompi_cuda.h>
 #endif
 
@@ -108,58 +110,52 @@ static void brandes_cpu_task(struct tuccompi_task *t, void *arg)
 #ifdef SSSP_WITH_CUDA
 /* GPU: up to 64 sources, one traversal; its workspace is the stream worker's own, the batched
  * engine's followed by Brandes'. */
-static void brandes_cuda(struct tuccompi_batch *b, void *arg)
+static size_t brandes_gpu_workspace(const struct sssp_args *a, int with_rows)
 {
-	struct sssp_args *a = arg;
-	const struct sssp_plan *p = a->plan;
+	(void)with_rows; /* summaries only */
+	return ALIGN64(sssp_batch_gpu_workspace_size(a->n, 0)) +
+	       sssp_brandes_gpu_workspace_size(a->n, a->plan->g->m, &state_of(a)->shape);
+}
+
+static int brandes_gpu_run(struct sssp_args *a, struct tuccompi_batch *b, const uint32_t *src, unsigned nsrc, void *ws,
+			   const struct sssp_gpu_cols *c, uint32_t *rows, struct sssp_summary *out, char *why, size_t whylen)
+{
 	const struct brandes_state *st = state_of(a);
 	struct tuccompi_task *t0 = tuccompi_batch_task(b, 0);
-	unsigned nsrc = tuccompi_batch_size(b);
-	struct sssp_brandes_graph bg = graph_of(t0, a->n, p->g->m);
+	struct sssp_brandes_graph bg = graph_of(t0, a->n, a->plan->g->m);
 	struct sssp_batch_dgraph dg = {
 		.n = bg.n, .m = bg.m, .rowptr = bg.rowptr, .col = bg.col, .w = bg.w,
 		.in_rowptr = bg.in_rowptr, .in_col = bg.in_col, .in_w = bg.in_w,
 	};
-	uint32_t src[SSSP_BATCH_LANES];
-	struct sssp_summary out[SSSP_BATCH_LANES];
-	for (unsigned i = 0; i < nsrc; i++)
-		src[i] = *(const uint32_t *)tuccompi_task_input(tuccompi_batch_task(b, i));
+	(void)c;
+	(void)rows;
 	struct sssp_batch_knobs kn;
 	sssp_batch_knobs_default(&kn);
 	kn.lanes = 64; /* one traversal, distances as dist[v][64] for the sweeps */
 	int mk = tuccompi_get_mk();
 	struct sssp_batch_params prm = { .delta = st->delta, .share = mk > 0 ? (unsigned)mk : 1, .knobs = &kn };
-	size_t w1 = ALIGN64(sssp_batch_gpu_workspace_size(a->n, 0)),
-	       w2 = sssp_brandes_gpu_workspace_size(a->n, p->g->m, &st->shape);
-	char *ws = sssp_gpu_thread_workspace(w1 + w2);
-	if (!ws)
-	{
-		tuccompi_batch_fail(b, -ENOMEM, "betweenness: cannot allocate %zu bytes of GPU workspace", w1 + w2);
-		return;
-	}
-	char err[256] = "";
 	void *stream = tuccompi_gpu_stream();
-	int ret = sssp_batch_gpu_run(&dg, src, nsrc, ws, &prm, stream, out, NULL, err, sizeof(err));
+	int ret = sssp_batch_gpu_run(&dg, src, nsrc, ws, &prm, stream, out, NULL, why, whylen);
 	if (ret < 0)
-	{
-		tuccompi_batch_fail(b, ret, "betweenness: %s", err);
-		return;
-	}
+		return ret;
 	struct tuccompi_exact *acc = tuccompi_task_reduce_buffer(t0);
 	if (!acc)
-	{
-		tuccompi_batch_fail(b, -ENOMEM, "betweenness: %s", tuccompi_last_error());
-		return;
-	}
-	ret = sssp_brandes_gpu(&bg, &st->shape, src, nsrc, sssp_batch_gpu_dist(ws), acc, ws + w1, prm.share, stream, err,
-			       sizeof(err));
-	if (ret < 0)
-	{
-		tuccompi_batch_fail(b, ret, "betweenness: %s", err);
-		return;
-	}
-	for (unsigned i = 0; i < nsrc; i++)
-		*(struct sssp_summary *)tuccompi_task_result(tuccompi_batch_task(b, i)) = out[i];
+		return sssp_fail(why, whylen, -ENOMEM, "%s", tuccompi_last_error());
+	return sssp_brandes_gpu(&bg, &st->shape, src, nsrc, sssp_batch_gpu_dist(ws), acc,
+				(char *)ws + ALIGN64(sssp_batch_gpu_workspace_size(a->n, 0)), prm.share, stream, why, whylen);
+}
+
+static const struct sssp_gpu_batch_engine brandes_gpu = {
+	.prefix = "betweenness",
+	.lanes = SSSP_BATCH_LANES,
+	.summaries_only = 1,
+	.workspace = brandes_gpu_workspace,
+	.run = brandes_gpu_run,
+};
+
+static void brandes_cuda(struct tuccompi_batch *b, void *arg)
+{
+	sssp_gpu_batch_job(arg, b, &brandes_gpu);
 }
 #endif
 
@@ -231,7 +227,7 @@ static int brandes_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	}
 	if (p->o.engine == SSSP_ENGINE_PHAST || p->o.engine == SSSP_ENGINE_CRAUSER || p->o.engine == SSSP_ENGINE_DIAL)
 		snprintf(p->reason, sizeof(p->reason),
-			 "betweenness runs on the batched engine's traversals, not %s's (%s)", sssp_engine_name(p->o.engine),
+			 "betweenness runs on the batched engine's traversals, not %s's (%s)", p->asked,
 			 p->o.engine == SSSP_ENGINE_PHAST  ? "PHAST's shortcuts stand for paths: they would not count them"
 			 : p->o.engine == SSSP_ENGINE_DIAL ? "its levels keep no distances to sweep back over"
 							   : "it has no 64-source kernel");
@@ -242,9 +238,9 @@ static int brandes_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	return 0;
 }
 
-/* MK 1 on shallow graphs, 4 on deep ones: the rates docs/apsp.md gives for betweenness were
- * measured so (the batched engine's distances run at MK 2 on shallow graphs; a betweenness
- * batch's ordered sweeps take 1/MK of the GPU each). */
+/* MK 1 on shallow graphs, 4 on deep ones: a betweenness batch's ordered sweeps take 1/MK of the GPU
+ * each, and on a shallow graph one batch's distances and sweeps already fill it; on a deep graph the
+ * sweeps wait on long chains, which other batches' work fills (docs/apsp.md, "Engines"). */
 static int brandes_mk(const struct sssp_plan *p)
 {
 	const struct brandes_state *st = p->state;

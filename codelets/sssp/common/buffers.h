@@ -66,7 +66,7 @@ int sssp_share_targets(struct tuccompi_taskset_desc *desc, const struct sssp_arg
  *  worker, so never shared by concurrent batches: PARLLMK's rule); NULL when the device has no
  *  room. Allocated here rather than as a StarPU scratch buffer: StarPU allocates a workspace on
  *  every unit that runs a task, CPU cores included, where it pins main memory for CUDA, and
- *  pinning hundreds of MB per CPU worker costs seconds at start-up (docs/apsp.md). Only in CUDA
+ *  pinning a GPU workspace's bytes per CPU worker would cost the start-up that time. Only in CUDA
  *  builds. */
 void *sssp_gpu_thread_workspace(size_t bytes);
 

@@ -5,7 +5,7 @@
  *
  * Two passes, both in the order of the arcs in memory (a breadth-first walk from the source, the
  * first version, read the arcs in its queue's order: a random row per vertex and a random pred[]
- * per arc, several times slower; docs/apsp.md "What the outputs cost" has the numbers):
+ * per arc, far from memory order; docs/apsp.md, "What the outputs cost"):
  *  1. every tight arc of positive weight sets pred[v] = u: u is strictly nearer than v, so these
  *     arcs cannot close a cycle, and on positive weights every reached vertex but the source gets
  *     one (the last arc of a shortest path to it is tight);
@@ -81,8 +81,8 @@ int sssp_emit_pred(struct sssp_args *a, struct tuccompi_task *t, uint32_t src, c
 
 /* ---------------------------------------------------------------- a GPU batch's rows at once
  * A GPU batch ends with up to 256 rows on the host; their trees cost O(n + m) each on one core,
- * far more than the GPU's time per row: on the GPU worker's thread alone --pred went at a few
- * hundredths of a plain run's rate (docs/apsp.md). The cores that no CPU worker holds make them,
+ * far more than the GPU's time per row: on the GPU worker's thread alone --pred would go at a small
+ * part of a plain run's rate. The cores that no CPU worker holds make them,
  * a thread each, the worker's thread among them. */
 struct emit_job
 {

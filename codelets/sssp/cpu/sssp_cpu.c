@@ -16,8 +16,8 @@
  *     Delta-stepping, J. Algorithms 49(1), 2003): entries carry their key, a vertex lowered by a
  *     light arc (lighter than 2^k) from its own bucket is relaxed again. Buckets settled in order
  *     make the result exact; few light arcs make the extra work small, and wide buckets make long
- *     streams for the pipeline where large weights would leave one vertex per distance (4x-7x
- *     over k = 0 and over the radix heap with weights up to 10^6).
+ *     streams for the pipeline where large weights would leave one vertex per distance (k = 0
+ *     and the radix heap keep one per distance).
  * - A radix heap on request (Ahuja, Mehlhorn, Orlin, Tarjan, JACM 37(2), 1990, one-level form):
  *   bucket 0 holds the keys equal to the last minimum L, bucket i >= 1 those whose highest bit
  *   differing from L is bit i-1; when bucket 0 is empty the lowest non-empty bucket is redistributed
@@ -36,7 +36,7 @@
  * log2(C+1) fit in 32 bits, else (target, weight) pairs; 32-bit offsets when m < 2^32. When a few
  * vertices receive most arcs (R-MAT, social and web graphs: the 1/16 of vertices with the most
  * in-arcs receive a third of them or more), vertices are renumbered by decreasing in-degree so that
- * the distances most relaxations touch share a few cache lines (1.3x on R-MAT scale 20); the run
+ * the distances most relaxations touch share a few cache lines; the run
  * then works on its own distance array and gathers the caller's row at the end.
  *
  * Memory: the buckets are chains of 512-byte chunks from a pool in the caller's workspace, sized
@@ -274,8 +274,8 @@ void sssp_cpu_pack_opt(const struct sssp_graph *g, const struct sssp_cpu_options
 		a += g->rowptr[u + 1] - g->rowptr[u];
 	}
 	off_put(base + l.off_at, g->n, a, h->off64);
-	/* each list in its original order (sorting renumbered lists by their new targets gained
-	 * nothing measurable and took seconds on R-MAT scale 20) */
+	/* each list in its original order (sorting renumbered lists by their new targets costs a sort
+	 * per list and gains no locality the renumbering has not given) */
 	uint32_t *arcs = (uint32_t *)(base + l.arc_at);
 	a = 0;
 	for (uint32_t i = 0; i < g->n; i++)

@@ -93,8 +93,8 @@ __global__ void relax(const uint64_t *__restrict__ rowptr, const uint32_t *__res
 }
 
 // A vertex that gets settled says so with m->last_active = phase: once per warp (a vote),
-// since tens of thousands of threads writing one word serialise in L2 (ncu showed update
-// at 17 us per launch against 7.5 us for minimum, which reads more; docs/apsp.md).
+// since tens of thousands of threads writing one word serialise in L2 (a kernel that did so
+// took longer than one that reads more).
 __device__ __forceinline__ void note_active(bool settled, struct misc *m, int phase)
 {
 	if (__any_sync(0xffffffffu, settled) && (threadIdx.x & 31) == 0)
@@ -246,18 +246,9 @@ __global__ void summary(const uint32_t *__restrict__ dist, uint32_t n, struct mi
 	}
 }
 
-// A CUDA call; on error, one line in err and -EIO. (The tuner's launches, TUCCOMPI_GPULAUNCH,
-// abort on errors themselves: the library's rule for GPULAUNCH.)
-#define CUDA_OK(call)                                                                                 \
-	do                                                                                            \
-	{                                                                                             \
-		cudaError_t e_ = (call);                                                              \
-		if (e_ != cudaSuccess)                                                                \
-		{                                                                                     \
-			snprintf(err, errlen, "sssp: %s: %s", #call, cudaGetErrorString(e_));         \
-			return -EIO;                                                                  \
-		}                                                                                     \
-	} while (0)
+// A CUDA call; on error, one line in err and -EIO (TUCCOMPI_CUDA_CHECK). A failed GPULAUNCH fails
+// the next GPUSYN.
+#define CK(call) TUCCOMPI_CUDA_CHECK(call, "sssp", err, errlen)
 
 // Per stream worker (one host thread each): pinned staging and the phase estimate.
 static thread_local struct misc *host_misc;
@@ -277,7 +268,7 @@ extern "C" int sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const 
 	struct misc *m = (struct misc *)wk->misc;
 	cudaStream_t s = tuccompi_gpu_stream();
 	if (!host_misc)
-		CUDA_OK(cudaMallocHost((void **)&host_misc, sizeof(*host_misc)));
+		CK(cudaMallocHost((void **)&host_misc, sizeof(*host_misc)));
 
 	static int fused = -1;
 	if (fused < 0)
@@ -303,7 +294,7 @@ extern "C" int sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const 
 				TUCCOMPI_GPULAUNCH(minimum, n, dist, state, g->min_out, n, m, phase % 3);
 				TUCCOMPI_GPULAUNCH(update, n, dist, state, n, m, phase);
 			}
-		CUDA_OK(cudaMemcpyAsync(&host_misc->last_active, &m->last_active, sizeof(int32_t), cudaMemcpyDeviceToHost,
+		CK(cudaMemcpyAsync(&host_misc->last_active, &m->last_active, sizeof(int32_t), cudaMemcpyDeviceToHost,
 					s));
 		if (TUCCOMPI_GPUSYN() != 0)
 		{
@@ -318,9 +309,9 @@ extern "C" int sssp_gpu_run(const struct sssp_gpu_graph *g, uint32_t src, const 
 	phase_estimate = phase_estimate == 0 ? phases : 0.8 * phase_estimate + 0.2 * phases;
 
 	TUCCOMPI_GPULAUNCH(summary, n, dist, n, m);
-	CUDA_OK(cudaMemcpyAsync(host_misc, m, sizeof(*m), cudaMemcpyDeviceToHost, s));
+	CK(cudaMemcpyAsync(host_misc, m, sizeof(*m), cudaMemcpyDeviceToHost, s));
 	if (row)
-		CUDA_OK(cudaMemcpyAsync(row, dist, (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+		CK(cudaMemcpyAsync(row, dist, (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
 	if (TUCCOMPI_GPUSYN() != 0)
 	{
 		snprintf(err, errlen, "sssp: %s", tuccompi_last_error());

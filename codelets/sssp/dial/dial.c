@@ -1,8 +1,8 @@
 /* The "dial" engine on a CPU core: 64 x W sources per call by bit-parallel levels (dial.h explains the
  * algorithm), W = 1, 2, 4 or 8 64-bit words per mask (one cache line at 8). The ring and its bitmaps
  * are left clear by every call, so a call clears only the seen masks. The visits per vertex follow
- * the distinct distances to it, not the sources, so wider masks cost less per source (measured in
- * docs/apsp.md, "The dial engine"). */
+ * the distinct distances to it, not the sources, so wider masks cost less per source (docs/apsp.md,
+ * "The dial engine"). */
 #include <stdio.h>
 #include <string.h>
 

@@ -29,6 +29,8 @@
 #include <tuccompi_cuda.h>
 
 #include "common/buffers.h"
+#include "common/fail.h"
+#include "common/gpu_launch.h"
 #include "dial/dial_gpu.h"
 
 #define L SSSP_DIAL_GPU_LANES
@@ -38,8 +40,15 @@
 #define CHUNK 64 // arcs per half-warp in the heavy phase
 
 // The level loop: data-dependent 64-byte masks of a ring of several hundred MB (scatter), few
-// instructions per access, no reuse before eviction.
-TUCCOMPI_KERNELCHAR(dial_loop, 1, scatter, low, high, low);
+// instructions per access, no reuse before eviction. Written for blocks of BLOCK threads (its shared
+// counters, its warps' layout, __launch_bounds__): the tuner gives it that block and its cache.
+TUCCOMPI_KERNELCHAR_BLOCK(dial_loop, BLOCK, 1, scatter, low, high, low);
+// The kernels around it, one thread per element: the sources' first pairs, the targets' slots, the
+// rows and the columns; each a gather or scatter by vertex or target (scatter), nothing computed.
+TUCCOMPI_KERNELCHAR(dial_start, 1, scatter, none, low, low);
+TUCCOMPI_KERNELCHAR(dial_tix, 1, scatter, none, low, low);
+TUCCOMPI_KERNELCHAR(dial_rows, 1, scatter, none, low, low);
+TUCCOMPI_KERNELCHAR(dial_cols, 1, scatter, none, low, low);
 
 struct dial_ctl
 {
@@ -385,7 +394,7 @@ __global__ void __launch_bounds__(BLOCK) dial_loop(struct dparams P)
 // The pairs of the sources at level 0.
 __global__ void dial_start(struct dparams P, const uint32_t *src, unsigned nsrc)
 {
-	unsigned i = threadIdx.x;
+	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < nsrc)
 	{
 		uint32_t s = src[i];
@@ -434,8 +443,8 @@ struct layout
 };
 
 // Heavy vertices the workspace's list holds per level: every vertex (a level visits each once). A
-// shorter list filled with the first heavy vertices to arrive and left the hubs that came later to one
-// half-warp each: R-MAT 20 at threshold 32 with 65,536 entries ran at a quarter of the rate.
+// shorter list fills with the first heavy vertices to arrive and leaves the hubs that come later to one
+// half-warp each, which then holds the whole level.
 static uint32_t heavy_cap_of(uint32_t n)
 {
 	return n ? n : 1;
@@ -475,34 +484,15 @@ extern "C" size_t sssp_dial_gpu_workspace_size(uint32_t n, uint32_t wmax, int wi
 	return l.total + 256;
 }
 
-#define FAIL(code, ...)                                     \
-	do                                                  \
-	{                                                   \
-		if (err && errlen)                          \
-			snprintf(err, errlen, __VA_ARGS__); \
-		return (code);                              \
-	} while (0)
+// One way to fail (common/fail.h): a line in err, a negative errno; sssp_dial_gpu_run waits for the
+// stream before it returns an error (its caller may then free the workspace).
+#define FAIL(code, ...) return sssp_fail(err, errlen, (code), __VA_ARGS__)
+#define WHO "sssp_dial_gpu_run"
+#define CK(call) TUCCOMPI_CUDA_CHECK(call, WHO, err, errlen)
 
-#define CK(call)                                                                                 \
-	do                                                                                       \
-	{                                                                                        \
-		cudaError_t e_ = (call);                                                         \
-		if (e_ != cudaSuccess)                                                           \
-		{                                                                                \
-			cudaStreamSynchronize(s);                                                \
-			FAIL(-EIO, "sssp_dial_gpu_run: %s: %s", #call, cudaGetErrorString(e_)); \
-		}                                                                                \
-	} while (0)
-
-static unsigned grid_for(uint64_t threads, unsigned bx, unsigned cap)
-{
-	uint64_t g = (threads + bx - 1) / bx;
-	return g < 1 ? 1 : g > cap ? cap : (unsigned)g;
-}
-
-extern "C" int sssp_dial_gpu_run(const struct sssp_dial_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
-				 const struct sssp_dial_params *p, void *stream, struct sssp_summary *out,
-				 uint32_t *rows, char *err, size_t errlen)
+static int dial_run(const struct sssp_dial_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
+		    const struct sssp_dial_params *p, void *stream, struct sssp_summary *out, uint32_t *rows, char *err,
+		    size_t errlen)
 {
 	cudaStream_t s = (cudaStream_t)stream;
 	if (!g || !src || !work || !p || !out || nsrc < 1 || nsrc > L || (rows && nsrc > SSSP_DIAL_GPU_ROW_LANES))
@@ -545,17 +535,22 @@ extern "C" int sssp_dial_gpu_run(const struct sssp_dial_dgraph *g, const uint32_
 	P.timeout_ns = (unsigned long long)(p->timeout_s ? p->timeout_s : 60) * 1000000000ull;
 	uint32_t *dsrc = (uint32_t *)(base + l.src);
 
-	int dev, sms = 0, coop = 0;
-	CK(cudaGetDevice(&dev));
-	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-	if (!coop)
-		FAIL(-ENODEV, "sssp_dial_gpu_run: device %d cannot launch cooperative kernels", dev);
-	struct tuccompi_geometry geo;
-	if (tuccompi_gpu_geometry(TUCCOMPI_KERNEL(dial_loop), (const void *)dial_loop, g->n, 1, 0, &geo) < 0)
-		FAIL(-EIO, "sssp_dial_gpu_run: tuccompi_gpu_geometry(dial_loop): %s", tuccompi_last_error());
-	// the loop's block is fixed (its shared counters and warp layout); the tuner's other settings
-	// (cache preference) stand
+	int dev, sms, r;
+	if ((r = sssp_gpu_device(1, &dev, &sms, WHO, err, errlen)) < 0)
+		return r;
+	// blocks from the tuner: the loop's own (KERNELCHAR_BLOCK), the others' as it chooses
+	unsigned bx, bx_start, bx_tix = 0, bx_rows = 0, bx_cols = 0;
+	if ((r = sssp_gpu_block(TUCCOMPI_KERNEL(dial_loop), (const void *)dial_loop, g->n, 0, &bx, WHO, err, errlen)) < 0 ||
+	    (r = sssp_gpu_block(TUCCOMPI_KERNEL(dial_start), (const void *)dial_start, nsrc, 0, &bx_start, WHO, err,
+				errlen)) < 0 ||
+	    (T && (r = sssp_gpu_block(TUCCOMPI_KERNEL(dial_tix), (const void *)dial_tix, T, 0, &bx_tix, WHO, err, errlen)) < 0) ||
+	    (rows && (r = sssp_gpu_block(TUCCOMPI_KERNEL(dial_rows), (const void *)dial_rows, (uint64_t)g->n * nsrc, 0,
+					 &bx_rows, WHO, err, errlen)) < 0) ||
+	    (T && (r = sssp_gpu_block(TUCCOMPI_KERNEL(dial_cols), (const void *)dial_cols, (uint64_t)T * nsrc, 0, &bx_cols,
+				      WHO, err, errlen)) < 0))
+		return r;
+	if (bx != BLOCK)
+		FAIL(-EIO, "sssp_dial_gpu_run: the tuner gave dial_loop %u threads per block, not its %d", bx, BLOCK);
 	int bps = 0;
 	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, dial_loop, BLOCK, 0));
 	if (bps < 1)
@@ -575,26 +570,26 @@ extern "C" int sssp_dial_gpu_run(const struct sssp_dial_dgraph *g, const uint32_
 	{
 		CK(cudaMemsetAsync(base + l.tix, 0xff, (size_t)g->n * 4, s));
 		CK(cudaMemsetAsync(P.dcol, 0xff, (size_t)T * L * 4, s));
-		dial_tix<<<grid_for(T, 256, sms * 8), 256, 0, s>>>((uint32_t *)(base + l.tix), p->targets, T);
+		dial_tix<<<sssp_grid_for(T, bx_tix, sms * 8), bx_tix, 0, s>>>((uint32_t *)(base + l.tix), p->targets, T);
 		CK(cudaGetLastError());
 	}
 	CK(cudaMemcpyAsync(dsrc, src, nsrc * sizeof(uint32_t), cudaMemcpyHostToDevice, s));
-	dial_start<<<1, L, 0, s>>>(P, dsrc, nsrc);
+	dial_start<<<sssp_grid_for(nsrc, bx_start, L), bx_start, 0, s>>>(P, dsrc, nsrc);
 	CK(cudaGetLastError());
 	void *args[] = { &P };
 	CK(cudaLaunchCooperativeKernel((const void *)dial_loop, dim3((unsigned)grid), dim3(BLOCK), args, 0, s));
 	if (rows)
 	{
 		uint32_t *stage = (uint32_t *)(base + l.stage);
-		dial_rows<<<grid_for((uint64_t)g->n * nsrc, 256, sms * 16), 256, 0, s>>>(P.dist, g->n, nsrc, stage);
+		dial_rows<<<sssp_grid_for((uint64_t)g->n * nsrc, bx_rows, sms * 16), bx_rows, 0, s>>>(P.dist, g->n, nsrc, stage);
 		CK(cudaGetLastError());
 		CK(cudaMemcpyAsync(rows, stage, (size_t)nsrc * g->n * 4, cudaMemcpyDeviceToHost, s));
 	}
 	if (T)
 	{
 		uint32_t *dcols = (uint32_t *)(base + l.cols);
-		dial_cols<<<grid_for((uint64_t)T * nsrc, 256, sms * 16), 256, 0, s>>>(P.dcol, P.tix, p->targets, T, nsrc,
-										       dcols);
+		dial_cols<<<sssp_grid_for((uint64_t)T * nsrc, bx_cols, sms * 16), bx_cols, 0, s>>>(P.dcol, P.tix, p->targets, T,
+												   nsrc, dcols);
 		CK(cudaGetLastError());
 		if (!p->col_dst)
 			CK(cudaMemcpyAsync(p->cols, dcols, (size_t)nsrc * T * 4, cudaMemcpyDeviceToHost, s));
@@ -629,4 +624,11 @@ extern "C" int sssp_dial_gpu_run(const struct sssp_dial_dgraph *g, const uint32_
 		o->harmonic = sssp_harm_value(sssp_harm{ res->a.hlo[i], res->a.hhi[i] });
 	}
 	return 0;
+}
+
+extern "C" int sssp_dial_gpu_run(const struct sssp_dial_dgraph *g, const uint32_t *src, unsigned nsrc, void *work,
+				 const struct sssp_dial_params *p, void *stream, struct sssp_summary *out,
+				 uint32_t *rows, char *err, size_t errlen)
+{
+	return sssp_gpu_settle(dial_run(g, src, nsrc, work, p, stream, out, rows, err, errlen), stream);
 }

@@ -127,60 +127,48 @@ static int target_slots(struct dial_state *st, const struct sssp_args *a, uint32
 }
 
 #ifdef SSSP_WITH_CUDA
-static void dial_cuda(struct tuccompi_batch *b, void *arg)
+static size_t dial_gpu_workspace(const struct sssp_args *a, int with_rows)
 {
-	struct sssp_args *a = arg;
-	const struct sssp_plan *p = a->plan;
-	const struct dial_state *st = p->state;
+	const struct dial_state *st = a->plan->state;
+	return sssp_dial_gpu_workspace_size(a->n, st->wmax, with_rows, a->ntargets);
+}
+
+static int dial_gpu_run(struct sssp_args *a, struct tuccompi_batch *b, const uint32_t *src, unsigned nsrc, void *ws,
+			const struct sssp_gpu_cols *c, uint32_t *rows, struct sssp_summary *out, char *why, size_t whylen)
+{
+	const struct dial_state *st = a->plan->state;
 	struct tuccompi_task *t0 = tuccompi_batch_task(b, 0);
-	unsigned nsrc = tuccompi_batch_size(b);
 	struct sssp_dial_dgraph dg = {
 		.n = a->n,
-		.m = p->g->m,
+		.m = a->plan->g->m,
 		.rowptr = tuccompi_task_shared(t0, SH_ROWPTR),
 		.col = tuccompi_task_shared(t0, SH_COL),
 		.w = tuccompi_task_shared(t0, SH_W),
 	};
-	uint32_t src[SSSP_DIAL_GPU_LANES];
-	static __thread struct sssp_summary out[SSSP_DIAL_GPU_LANES];
-	for (unsigned i = 0; i < nsrc; i++)
-		src[i] = *(const uint32_t *)tuccompi_task_input(tuccompi_batch_task(b, i));
-	int with_rows = sssp_wants_rows(a);
-	uint32_t *rows = NULL;
-	if (with_rows && !(rows = sssp_thread_rows((size_t)a->n * nsrc, 1)))
-	{
-		tuccompi_batch_fail(b, -ENOMEM, "sssp: no pinned host memory for %zu distance rows", (size_t)a->n * nsrc);
-		return;
-	}
-	struct sssp_gpu_cols c;
-	if (sssp_gpu_batch_cols(a, b, nsrc, &c) < 0)
-		return;
 	int mk = tuccompi_get_mk();
 	struct sssp_dial_params prm = {
 		.wmax = st->wmax,
 		.share = mk > 0 ? (unsigned)mk : 1,
 		.targets = a->ntargets ? tuccompi_task_shared(t0, SH_TARGETS) : NULL,
 		.ntargets = a->ntargets,
-		.cols = c.host,
-		.col_dst = c.dst,
+		.cols = c->host,
+		.col_dst = c->dst,
 		.col_pitch = sssp_result_size(a),
 		.heavy_deg = st->heavy,
 	};
-	char err[256] = "";
-	size_t wsb = sssp_dial_gpu_workspace_size(a->n, st->wmax, with_rows, a->ntargets);
-	void *ws = sssp_gpu_thread_workspace(wsb);
-	if (!ws)
-	{
-		tuccompi_batch_fail(b, -ENOMEM, "sssp dial engine: cannot allocate %zu bytes of GPU workspace", wsb);
-		return;
-	}
-	int ret = sssp_dial_gpu_run(&dg, src, nsrc, ws, &prm, tuccompi_gpu_stream(), out, rows, err, sizeof(err));
-	if (ret < 0)
-	{
-		tuccompi_batch_fail(b, ret, "sssp dial engine: %s", err);
-		return;
-	}
-	sssp_gpu_batch_results(a, b, src, out, &c, rows);
+	return sssp_dial_gpu_run(&dg, src, nsrc, ws, &prm, tuccompi_gpu_stream(), out, rows, why, whylen);
+}
+
+/* GPU: up to SSSP_DIAL_GPU_LANES sources; its host rows and columns sized for the batch's */
+static const struct sssp_gpu_batch_engine dial_gpu = {
+	.prefix = "sssp dial engine",
+	.workspace = dial_gpu_workspace,
+	.run = dial_gpu_run,
+};
+
+static void dial_cuda(struct tuccompi_batch *b, void *arg)
+{
+	sssp_gpu_batch_job(arg, b, &dial_gpu);
 }
 #endif
 
@@ -198,7 +186,7 @@ static int suits(const struct sssp_graph *g, uint32_t *wmax, char *why, size_t w
 	return 1;
 }
 
-/* auto: on shallow graphs (a breadth-first search from a hub ends within SSSP_BATCH_LOW_DEPTH levels:
+/* auto: on shallow graphs (a breadth-first search from a hub ends within SSSP_DEPTH_LOW levels:
  * the batched engine's own rule) whose weights suit it, with a GPU or without (the CPU units run the
  * bit-parallel form when the set gives each of them calls of 128 sources or more, else the batched
  * engine's bucket queue). On deep graphs it leaves the reason of the engine asked before it (phast). */
@@ -278,12 +266,12 @@ static int dial_mk(const struct sssp_plan *p)
 /* Sources per call of the bit-parallel CPU form for the CPU units of a task set of @p k sources (and
  * st->words, its words per mask), or 0 for the bucket queue. It needs:
  * - no GPU unit for the set on any rank (beside a GPU, a core holding 512 sources for seconds would end
- *   the set long after it; on two ranks of the H200 node, one rank has the GPU);
+ *   the set long after it, also on a rank without the GPU);
  * - no output that needs rows or trees (written a row at a time, they cost the form more than it saves:
  *   docs/apsp.md); target columns come from the distances it records for the targets, which take
  *   4 x 64 x words bytes per distinct target;
- * - calls of at least 128 sources for every CPU unit of the cluster (64 run no faster than the bucket
- *   queue);
+ * - calls of at least 128 sources for every CPU unit of the cluster (fewer share too few visits to
+ *   beat the bucket queue);
  * - every rank's units' workspaces within sssp_options::cpu_memory (tuccompi-apsp: half its memory
  *   limit, the one its check of the run's memory applies), else half the free memory (else narrower).
  * The calls are as few as 512 sources a call allow and of equal size, so that the units end together:

@@ -1,22 +1,9 @@
 /* The contraction hierarchy as an object (ch.h): allocation, access for the engines. Its builder
  * is ch_build.c, its cache file ch_file.c. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "phast/ch_internal.h"
-
-int sssp_ch_err(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	if (err && errlen)
-	{
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 struct sssp_ch *sssp_ch_alloc(uint32_t n, uint32_t levels, uint64_t up, uint64_t down)
 {

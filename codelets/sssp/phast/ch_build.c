@@ -827,7 +827,7 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 	if (sssp_env_number("TUCCOMPI_CH_DENSE", CH_DENSE, 0, 1e9, &dense, err, errlen) < 0)
 		return -EINVAL;
 	if (n > INT32_MAX)
-		return sssp_ch_err(err, errlen, -EINVAL, "contraction hierarchy: %" PRIu32 " vertices, at most %d supported", n,
+		return sssp_fail(err, errlen, -EINVAL, "contraction hierarchy: %" PRIu32 " vertices, at most %d supported", n,
 			       INT32_MAX);
 	if (nthreads == 0)
 	{
@@ -872,7 +872,7 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 			if (g->col[e] >= n)
 			{
 				build_free(&b);
-				return sssp_ch_err(err, errlen, -EINVAL,
+				return sssp_fail(err, errlen, -EINVAL,
 					       "contraction hierarchy: arc %" PRIu32 " -> %" PRIu32 " leaves the graph (n = %" PRIu32 ")", u,
 					       g->col[e], n);
 			}
@@ -961,7 +961,7 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 	}
 	if (is_dense)
 	{
-		rc = sssp_ch_err(err, errlen, -EDOM,
+		rc = sssp_fail(err, errlen, -EDOM,
 			     "contraction hierarchy: the graph does not contract (it is not road-like): after %u rounds "
 			     "(%.1f s), %" PRIu32 " of its %" PRIu32 " vertices remain in a dense core (%.1f arcs each on "
 			     "average; the input has %.1f), and each further round would cost more; use the batched "
@@ -983,6 +983,6 @@ int sssp_ch_build(const struct sssp_graph *g, unsigned nthreads, struct sssp_ch 
 	return 0;
 nomem:
 	build_free(&b);
-	return sssp_ch_err(err, errlen, rc, "contraction hierarchy: out of memory for %" PRIu32 " vertices, %" PRIu64 " arcs", n,
+	return sssp_fail(err, errlen, rc, "contraction hierarchy: out of memory for %" PRIu32 " vertices, %" PRIu64 " arcs", n,
 		       g->m);
 }

@@ -92,14 +92,14 @@ int sssp_ch_write(const struct sssp_ch *ch, const char *path, uint64_t key, char
 	size_t plen = strlen(path);
 	char *tmp = malloc(plen + 16);
 	if (!tmp)
-		return sssp_ch_err(err, errlen, -ENOMEM, "%s: out of memory", path);
+		return sssp_fail(err, errlen, -ENOMEM, "%s: out of memory", path);
 	memcpy(tmp, path, plen);
 	memcpy(tmp + plen, ".tmp.XXXXXX", 12);
 	int fd = mkstemp(tmp);
 	if (fd < 0)
 	{
 		int e = errno;
-		sssp_ch_err(err, errlen, -e, "%s: cannot create a temporary file beside it: %s (is the folder writable?)", path,
+		sssp_fail(err, errlen, -e, "%s: cannot create a temporary file beside it: %s (is the folder writable?)", path,
 			strerror(e));
 		free(tmp);
 		return -e;
@@ -125,7 +125,7 @@ int sssp_ch_write(const struct sssp_ch *ch, const char *path, uint64_t key, char
 	if (!ok)
 	{
 		free(tmp);
-		return sssp_ch_err(err, errlen, -(e ? e : EIO), "%s: cannot write the contraction hierarchy: %s (disk full?)", path,
+		return sssp_fail(err, errlen, -(e ? e : EIO), "%s: cannot write the contraction hierarchy: %s (disk full?)", path,
 			       strerror(e ? e : EIO));
 	}
 	free(tmp);
@@ -134,7 +134,7 @@ int sssp_ch_write(const struct sssp_ch *ch, const char *path, uint64_t key, char
 
 static int bad(char *err, size_t errlen, const char *path, const char *what)
 {
-	return sssp_ch_err(err, errlen, -EBADMSG, "%s: not a valid contraction hierarchy cache (%s): delete it or let it be rebuilt",
+	return sssp_fail(err, errlen, -EBADMSG, "%s: not a valid contraction hierarchy cache (%s): delete it or let it be rebuilt",
 		       path, what);
 }
 
@@ -193,7 +193,7 @@ int sssp_ch_read(const char *path, uint64_t key, struct sssp_ch **out, char *err
 	if (!f)
 	{
 		int e = errno;
-		return sssp_ch_err(err, errlen, -e, "%s: cannot open the contraction hierarchy cache: %s", path, strerror(e));
+		return sssp_fail(err, errlen, -e, "%s: cannot open the contraction hierarchy cache: %s", path, strerror(e));
 	}
 	struct file_header h;
 	struct stat sb;
@@ -205,7 +205,7 @@ int sssp_ch_read(const char *path, uint64_t key, struct sssp_ch **out, char *err
 	if (h.version != CH_VERSION || h.header_bytes != sizeof h)
 	{
 		fclose(f);
-		return sssp_ch_err(err, errlen, -ESTALE,
+		return sssp_fail(err, errlen, -ESTALE,
 			       "%s: contraction hierarchy cache of format version %" PRIu32 ", this program reads version %u: "
 			       "it will be rebuilt",
 			       path, h.version, CH_VERSION);
@@ -213,7 +213,7 @@ int sssp_ch_read(const char *path, uint64_t key, struct sssp_ch **out, char *err
 	if (h.key != key)
 	{
 		fclose(f);
-		return sssp_ch_err(err, errlen, -ESTALE,
+		return sssp_fail(err, errlen, -ESTALE,
 			       "%s: contraction hierarchy cache made for another graph (key %016" PRIx64 ", this graph %016" PRIx64
 			       "): it will be rebuilt",
 			       path, h.key, key);
@@ -227,7 +227,7 @@ int sssp_ch_read(const char *path, uint64_t key, struct sssp_ch **out, char *err
 	if (!ch)
 	{
 		fclose(f);
-		return sssp_ch_err(err, errlen, -ENOMEM, "%s: out of memory reading the contraction hierarchy", path);
+		return sssp_fail(err, errlen, -ENOMEM, "%s: out of memory reading the contraction hierarchy", path);
 	}
 	struct section s[16];
 	unsigned ns = sections(ch, s);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/fail.h"
 #include "phast/ch.h"
 
 #define NONE UINT32_MAX /* middle vertex of an arc of the input graph */
@@ -24,8 +25,5 @@ struct sssp_ch
 /* A hierarchy of n vertices, levels levels, up and down arcs, its arrays allocated (at least one
  * element each, so that every buffer has a valid pointer); NULL when out of memory. */
 struct sssp_ch *sssp_ch_alloc(uint32_t n, uint32_t levels, uint64_t up, uint64_t down);
-
-/* Write the message into err (when there is one) and return rc. */
-int sssp_ch_err(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "batched/batch_gpu_logic.h" /* SSSP_BATCH_LOW_DEPTH */
 #include "common/buffers.h"
+#include "common/depth.h"
 #include "engine.h"
 #include "phast/ch.h"
 #include "phast/phast.h"
@@ -79,7 +79,7 @@ static int phast_pays(struct sssp_plan *p, char *reason, size_t len)
 		snprintf(reason, len,
 			 "auto: batched (shallow graph: a breadth-first search from a hub ends within %u levels, so "
 			 "frontier rounds are few)",
-			 SSSP_BATCH_LOW_DEPTH);
+			 SSSP_DEPTH_LOW);
 		return 0;
 	}
 	char why[256];
@@ -127,7 +127,7 @@ static int phast_prepare(struct sssp_plan *p, char *why, size_t whylen)
 	else
 	{
 		/* every core for the build: the runtime's polling workers sleep meanwhile (beside them the
-		 * build took twice as long: docs/apsp.md, "PHAST", the build with the workers asleep) */
+		 * build's threads would share their cores with the polling) */
 		tuccompi_host_work_begin();
 		int ret = sssp_ch_build(p->g, cores(p), &st->ch, &st->stats, why, whylen);
 		tuccompi_host_work_end();
@@ -309,9 +309,9 @@ static int phast_taskset(struct sssp_plan *p, struct tuccompi_taskset_desc *desc
 	return ret == 0 && p->o.cuda ? sssp_share_targets(desc, desc->arg) : ret;
 }
 
-/* MK 12: a pass's top levels are latency, which overlapping passes hide; 12 passes hide it better than
- * 8, for the GPU alone and for every unit, though 12 stream workers leave four fewer cores to CPU
- * workers (measured: docs/apsp.md, "PHAST at MK 12"). The app holds it to the node's cores less four. */
+/* MK 12: a pass's top levels are latency, which overlapping passes hide, the more passes the more of
+ * it, until the stream workers take the cores the CPU workers would use (docs/apsp.md, "PHAST").
+ * The app holds it to the node's cores less four. */
 static int phast_mk(const struct sssp_plan *p)
 {
 	(void)p;

@@ -13,11 +13,10 @@
 // share the GPU (MK). Grid-wide upward levels of few arcs per vertex are filtered (up_filtered).
 // The lanes' sums are added up in shared memory as rows are made, so that the wide kernels fit in
 // 64 registers (two 512-thread blocks per SM); the downward sweep does not store the lowest
-// level's rows when no output reads them (docs/apsp.md, "PHAST's bytes and registers").
+// level's rows when no output reads them (docs/apsp.md, "PHAST").
 #include <cooperative_groups.h>
 #include <mutex>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,8 @@
 #include <tuccompi_cuda.h>
 
 #include "common/buffers.h"
+#include "common/fail.h"
+#include "common/gpu_launch.h"
 #include "phast/phast_gpu.h"
 #include "phast/phast_gpu_plan.h"
 
@@ -51,7 +52,7 @@ constexpr unsigned FILTER_MAX_DEGREE = 8; // up_filtered on levels of at most th
 #ifndef PHAST_STORE_ALL
 #define PHAST_STORE_ALL 0
 #endif
-// the default of sssp_phast_gpu_knobs::narrow (docs/apsp.md, "16-bit rows on a GPU"); -DPHAST_NARROW=0
+// the default of sssp_phast_gpu_knobs::narrow (docs/apsp.md, "PHAST"); -DPHAST_NARROW=0
 // builds the 32-bit passes alone in, for programs that have no knobs
 #ifndef PHAST_NARROW
 #define PHAST_NARROW 1
@@ -257,7 +258,7 @@ template <int LPT, bool N, bool UP> __device__ void slice_vertex(const params &P
 // the hierarchy almost none are), so each lane first looks at one vertex of 32 (reached itself,
 // or a reached tail among at most 32 upward in-arcs: a thread's own short loop), and the warp
 // runs whole_vertex only for those that may be reached. Where vertices have many arcs the lanes'
-// loops cost more than they save (docs/apsp.md, "PHAST on the GPU"): hence FILTER_MAX_DEGREE.
+// loops cost more than they save (docs/apsp.md, "PHAST"): hence FILTER_MAX_DEGREE.
 template <int LPT, bool N>
 __device__ void up_filtered(const params &P, uint32_t p0, uint32_t p1, unsigned long long wi, unsigned long long W,
 			    unsigned lane, lane_sums (&s)[LPT])
@@ -492,9 +493,12 @@ TUCCOMPI_KERNELCHAR(phast_sweep256n, 1, medium_coalesced, low, high, low);
 // One lane's distances gathered into original order: strided reads, coalesced writes.
 TUCCOMPI_KERNELCHAR(phast_rows, 1, scatter, none, low, low);
 // The targets' columns of a pass (phast_cols): a transpose through shared memory of fixed shape,
-// COLS_TILE x COLS_TILE cells per block of COLS_TILE x COLS_ROWS threads, not a tuned geometry.
+// COLS_TILE x COLS_TILE cells per block of COLS_TILE x COLS_ROWS threads (its block, KERNELCHAR_BLOCK):
+// each warp reads one target's row of lanes (a gathered row, read whole) and writes a run of
+// targets, each word moved once through the tile.
 #define COLS_TILE 32
 #define COLS_ROWS 8
+TUCCOMPI_KERNELCHAR_BLOCK(phast_cols, COLS_TILE, COLS_ROWS, medium_coalesced, none, low, medium);
 
 __global__ void phast_sweep32(params P)
 {
@@ -505,7 +509,7 @@ __global__ void phast_sweep64(params P)
 	phast_body<2, false>(P);
 }
 // PHAST_MAXREG=N: the wide passes' kernels held to N registers per thread, 64 by default: two blocks of
-// 512 threads per SM instead of one (0: the compiler's choice; docs/apsp.md, "PHAST's registers")
+// 512 threads per SM instead of one (0: the compiler's choice; docs/apsp.md, "PHAST")
 #ifndef PHAST_MAXREG
 #define PHAST_MAXREG 64
 #endif
@@ -543,9 +547,8 @@ __global__ void phast_rows(const uint32_t *dist, const uint32_t *__restrict__ po
 // out[i T + j] = distance of target j (original id) from the pass's source i < k. A block moves a
 // tile of COLS_TILE targets x COLS_TILE sources: each target's row is read as consecutive lanes
 // (one line per warp), the tile is turned in shared memory, and each source's run of targets is
-// written as consecutive words. (One thread per cell read a 32-byte sector per 4-byte distance from
-// a different row: with 256 lanes, 2.6 million scattered reads per pass of 10,000 targets, which
-// made a 10,000 x 10,000 matrix cost 2.1x a plain run on the H200.)
+// written as consecutive words. (One thread per cell would read a 32-byte sector per 4-byte
+// distance, each from a different row: a scattered read per cell where the tile reads whole lines.)
 __global__ void phast_cols(const uint32_t *dist, const uint32_t *__restrict__ pos, const uint32_t *__restrict__ targets,
 			   uint32_t T, unsigned lanes, unsigned k, uint32_t *out)
 {
@@ -563,18 +566,6 @@ __global__ void phast_cols(const uint32_t *dist, const uint32_t *__restrict__ po
 
 namespace
 {
-int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	if (err && errlen)
-	{
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
-
 // A sweep kernel's launch: the tuner's geometry (whole warps: a warp per vertex) raised by fit_block,
 // and this pass's part of the GPU's resident blocks when `share` passes run at once on it (MK)
 struct launch
@@ -588,7 +579,7 @@ int plan_launch(const void *kern, struct tuccompi_kernel *kk, uint32_t n, int de
 {
 	struct tuccompi_geometry geo;
 	if (tuccompi_gpu_geometry(kk, kern, n, 1, 0, &geo) < 0)
-		return fail(err, errlen, -ENODEV, "PHAST GPU: no launch geometry: %s", tuccompi_last_error());
+		return sssp_fail(err, errlen, -ENODEV, "PHAST GPU: no launch geometry: %s", tuccompi_last_error());
 	unsigned block = geo.block_x * geo.block_y;
 	block = block < 32 ? 32 : (block + 31) / 32 * 32;
 	if (geo.carveout >= 0)
@@ -596,9 +587,9 @@ int plan_launch(const void *kern, struct tuccompi_kernel *kk, uint32_t n, int de
 	int per_sm = 0;
 	cudaError_t e = fit_block(kern, dev, block, &block, &per_sm);
 	if (e != cudaSuccess)
-		return fail(err, errlen, -EIO, "PHAST GPU: occupancy of the sweep kernel: %s", cudaGetErrorString(e));
+		return sssp_fail(err, errlen, -EIO, "PHAST GPU: occupancy of the sweep kernel: %s", cudaGetErrorString(e));
 	if (per_sm < 1)
-		return fail(err, errlen, -ENODEV, "PHAST GPU: no block of this kernel can be resident on device %d", dev);
+		return sssp_fail(err, errlen, -ENODEV, "PHAST GPU: no block of this kernel can be resident on device %d", dev);
 	unsigned nb = (unsigned)per_sm * (unsigned)sms / (share ? share : 1);
 	*out = launch{ kern, dim3(nb ? nb : 1), dim3(block) };
 	return 0;
@@ -695,13 +686,7 @@ extern "C" size_t sssp_phast_gpu_workspace_size_cols(uint32_t n, unsigned lanes,
 	return lay_out(nullptr, n, lanes, ntargets).bytes;
 }
 
-#define CUDA_TRY(call)                                                                                           \
-	do                                                                                                       \
-	{                                                                                                        \
-		cudaError_t e_ = (call);                                                                         \
-		if (e_ != cudaSuccess)                                                                           \
-			return fail(err, errlen, -EIO, "PHAST GPU: %s: %s", #call, cudaGetErrorString(e_));       \
-	} while (0)
+#define CK(call) TUCCOMPI_CUDA_CHECK(call, "PHAST GPU", err, errlen)
 
 
 extern "C" void sssp_phast_gpu_knobs_default(struct sssp_phast_gpu_knobs *k)
@@ -749,27 +734,24 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 				     : lanes == 128 ? TUCCOMPI_KERNEL(phast_sweep128)
 						    : TUCCOMPI_KERNEL(phast_sweep256);
 	if (!kern)
-		return fail(err, errlen, -EINVAL, "PHAST GPU: %u lanes per pass; use 32, 64, 128 or 256", lanes);
+		return sssp_fail(err, errlen, -EINVAL, "PHAST GPU: %u lanes per pass; use 32, 64, 128 or 256", lanes);
 	const int with_cols = o->cols || o->col_dst;
 	layout l = lay_out(work, n, lanes, with_cols ? o->ntargets : 0);
 	if (!work || work_bytes < l.bytes)
-		return fail(err, errlen, -EINVAL, "PHAST GPU: workspace of %zu bytes, %zu needed (sssp_phast_gpu_workspace_size_cols)",
+		return sssp_fail(err, errlen, -EINVAL, "PHAST GPU: workspace of %zu bytes, %zu needed (sssp_phast_gpu_workspace_size_cols)",
 			    work_bytes, l.bytes);
 	if (with_cols && o->ntargets && !o->targets)
-		return fail(err, errlen, -EINVAL, "PHAST GPU: %u target columns without their device array", o->ntargets);
+		return sssp_fail(err, errlen, -EINVAL, "PHAST GPU: %u target columns without their device array", o->ntargets);
 	for (unsigned i = 0; i < nsrc; i++)
 		if (src[i] >= n)
-			return fail(err, errlen, -EINVAL, "PHAST GPU: source %u is not a vertex (n = %u)", src[i], n);
+			return sssp_fail(err, errlen, -EINVAL, "PHAST GPU: source %u is not a vertex (n = %u)", src[i], n);
 	if (nsrc == 0)
 		return 0;
 	cudaStream_t s = (cudaStream_t)stream;
 
-	int dev, coop = 0, sms = 0;
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	if (!coop)
-		return fail(err, errlen, -ENODEV, "PHAST GPU: device %d cannot launch cooperative kernels", dev);
+	int dev, sms, r;
+	if ((r = sssp_gpu_device(1, &dev, &sms, "PHAST GPU", err, errlen)) < 0)
+		return r;
 	/* the pass's kernel and launch; the narrow kernel's (knob narrow), where a pass may keep 16-bit
 	 * rows: at 128 and 256 lanes, when no output reads the rows */
 	launch wide, thin;
@@ -787,12 +769,18 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 	}
 
 	if (!pinned_acc)
-		CUDA_TRY(cudaMallocHost((void **)&pinned_acc, sizeof *pinned_acc));
-	struct tuccompi_geometry rgeo;
-	unsigned rblock = 256;
-	if (rows && tuccompi_gpu_geometry(TUCCOMPI_KERNEL(phast_rows), (const void *)phast_rows, n, 1, 0, &rgeo) == 0)
-		rblock = rgeo.block_x;
+		CK(cudaMallocHost((void **)&pinned_acc, sizeof *pinned_acc));
+	unsigned rblock = 0;
+	if (rows && (r = sssp_gpu_block(TUCCOMPI_KERNEL(phast_rows), (const void *)phast_rows, n, 0, &rblock, "PHAST GPU", err,
+					errlen)) < 0)
+		return r;
 	const uint32_t T = with_cols ? o->ntargets : 0;
+	struct tuccompi_geometry cgeo;
+	if (T && tuccompi_gpu_geometry(TUCCOMPI_KERNEL(phast_cols), (const void *)phast_cols, T, lanes, 0, &cgeo) < 0)
+		return sssp_fail(err, errlen, -EIO, "PHAST GPU: tuccompi_gpu_geometry(phast_cols): %s", tuccompi_last_error());
+	if (T && (cgeo.block_x != COLS_TILE || cgeo.block_y != COLS_ROWS))
+		return sssp_fail(err, errlen, -EIO, "PHAST GPU: the tuner gave phast_cols %ux%u threads, not its %dx%d",
+				 cgeo.block_x, cgeo.block_y, COLS_TILE, COLS_ROWS);
 
 	params P;
 	memset(&P, 0, sizeof P);
@@ -861,24 +849,24 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 		{
 			size_t pb = (2 * (size_t)v->levels + 2) * sizeof *prof;
 			if (!prof && (cudaMalloc((void **)&prof, pb) != cudaSuccess || !(prof_host = (unsigned long long *)malloc(pb))))
-				return fail(err, errlen, -EIO, "PHAST GPU: no memory for the profile");
-			CUDA_TRY(cudaMemsetAsync(prof, 0, pb, s));
+				return sssp_fail(err, errlen, -EIO, "PHAST GPU: no memory for the profile");
+			CK(cudaMemsetAsync(prof, 0, pb, s));
 			P.prof = prof;
 		}
 		unsigned k = nsrc - g < lanes ? nsrc - g : lanes;
 		P.k = k;
 		memcpy(P.src, src + g, k * sizeof(uint32_t));
-		CUDA_TRY(cudaMemsetAsync(l.flag, 0, n, s));
-		CUDA_TRY(cudaMemsetAsync(l.acc_sum, 0, (char *)l.staging - (char *)l.acc_sum, s));
+		CK(cudaMemsetAsync(l.flag, 0, n, s));
+		CK(cudaMemsetAsync(l.acc_sum, 0, (char *)l.staging - (char *)l.acc_sum, s));
 		void *args[] = { &P };
-		CUDA_TRY(cudaLaunchCooperativeKernel(lk.kern, lk.grid, lk.blk, args, 0, s));
+		CK(cudaLaunchCooperativeKernel(lk.kern, lk.grid, lk.blk, args, 0, s));
 		if (rows)
 			for (unsigned i = 0; i < k; i++)
 				if (rows[g + i])
 				{
 					phast_rows<<<(n + rblock - 1) / rblock, rblock, 0, s>>>(l.dist, v->pos, n, lanes, i, l.staging);
-					CUDA_TRY(cudaGetLastError());
-					CUDA_TRY(cudaMemcpyAsync(rows[g + i], l.staging, (size_t)n * sizeof(uint32_t),
+					CK(cudaGetLastError());
+					CK(cudaMemcpyAsync(rows[g + i], l.staging, (size_t)n * sizeof(uint32_t),
 								 cudaMemcpyDeviceToHost, s));
 				}
 		if (T)
@@ -886,27 +874,27 @@ extern "C" int sssp_phast_gpu_out(const struct sssp_ch_view *v, const uint32_t *
 			// the columns on the device, then only they cross to the host
 			unsigned long long cells = (unsigned long long)k * T;
 			dim3 cgrid((T + COLS_TILE - 1) / COLS_TILE, (k + COLS_TILE - 1) / COLS_TILE);
-			phast_cols<<<cgrid, dim3(COLS_TILE, COLS_ROWS), 0, s>>>(l.dist, v->pos, o->targets, T, lanes, k, l.cols);
-			CUDA_TRY(cudaGetLastError());
+			phast_cols<<<cgrid, dim3(cgeo.block_x, cgeo.block_y), 0, s>>>(l.dist, v->pos, o->targets, T, lanes, k, l.cols);
+			CK(cudaGetLastError());
 			if (!o->col_dst)
-				CUDA_TRY(cudaMemcpyAsync(o->cols + (size_t)g * T, l.cols, (size_t)cells * sizeof(uint32_t),
+				CK(cudaMemcpyAsync(o->cols + (size_t)g * T, l.cols, (size_t)cells * sizeof(uint32_t),
 							 cudaMemcpyDeviceToHost, s));
 			else
-				CUDA_TRY((cudaError_t)sssp_gpu_cols_to_host(o->col_dst + g, o->col_pitch, l.cols, T, k, s));
+				CK((cudaError_t)sssp_gpu_cols_to_host(o->col_dst + g, o->col_pitch, l.cols, T, k, s));
 		}
-		CUDA_TRY(cudaMemcpyAsync(pinned_acc->sum, l.acc_sum, lanes * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
-		CUDA_TRY(cudaMemcpyAsync(pinned_acc->ecc, l.acc_ecc, lanes * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-		CUDA_TRY(cudaMemcpyAsync(pinned_acc->cnt, l.acc_cnt, lanes * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-		CUDA_TRY(cudaMemcpyAsync(pinned_acc->harm_lo, l.acc_harm_lo, lanes * sizeof(unsigned long long),
+		CK(cudaMemcpyAsync(pinned_acc->sum, l.acc_sum, lanes * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+		CK(cudaMemcpyAsync(pinned_acc->ecc, l.acc_ecc, lanes * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+		CK(cudaMemcpyAsync(pinned_acc->cnt, l.acc_cnt, lanes * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+		CK(cudaMemcpyAsync(pinned_acc->harm_lo, l.acc_harm_lo, lanes * sizeof(unsigned long long),
 					 cudaMemcpyDeviceToHost, s));
-		CUDA_TRY(cudaMemcpyAsync(pinned_acc->harm_hi, l.acc_harm_hi, lanes * sizeof(unsigned long long),
+		CK(cudaMemcpyAsync(pinned_acc->harm_hi, l.acc_harm_hi, lanes * sizeof(unsigned long long),
 					 cudaMemcpyDeviceToHost, s));
 		if (thin_pass)
-			CUDA_TRY(cudaMemcpyAsync(&pinned_acc->overflow, l.overflow, sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-		CUDA_TRY(cudaStreamSynchronize(s));
+			CK(cudaMemcpyAsync(&pinned_acc->overflow, l.overflow, sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+		CK(cudaStreamSynchronize(s));
 		if (P.prof)
 		{
-			CUDA_TRY(cudaMemcpy(prof_host, prof, (2 * (size_t)v->levels + 2) * sizeof *prof, cudaMemcpyDeviceToHost));
+			CK(cudaMemcpy(prof_host, prof, (2 * (size_t)v->levels + 2) * sizeof *prof, cudaMemcpyDeviceToHost));
 			phast_plan::phast_print_profile(v, l.plan, prof_host, lanes, k, lk.grid.x, lk.blk.x);
 		}
 		if (thin_pass)

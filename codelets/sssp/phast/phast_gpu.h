@@ -20,7 +20,7 @@
  * a slice of its arcs into the row with atomicMin (the rows of such levels are set to INF one
  * step before); on wider levels a vertex has one warp, which writes its row once. Near the top
  * of a grid's hierarchy a vertex has about a hundred upward in-arcs: walked by one warp, they
- * took most of the upward sweep's time (docs/apsp.md, "PHAST on the GPU").
+ * took most of the upward sweep's time (docs/apsp.md, "PHAST").
  * A grid barrier costs a few microseconds where a kernel launch per level would cost about
  * as much plus a host round trip per group; CUDA graphs would save the launches but not
  * the inter-kernel gaps. Rows in original ids: a gather kernel per lane, then an
@@ -42,8 +42,8 @@
 extern "C" {
 #endif
 
-/** Default sources per pass (32, 64, 128 or 256 are valid): 256 was the fastest in the
- *  measurements of docs/apsp.md, "PHAST on the GPU". */
+/** Default sources per pass (32, 64, 128 or 256 are valid): the widest, whose rows are read in the
+ *  fewest passes over the hierarchy (docs/apsp.md, "PHAST"). */
 #define SSSP_PHAST_GPU_LANES 256
 
 /** How each level of a pass is planned, and profiling; for benchmarks and tests (bench/bench_phast sets

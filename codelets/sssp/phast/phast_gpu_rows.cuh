@@ -5,15 +5,14 @@
 #define TUCCOMPI_SSSP_PHAST_GPU_ROWS_CUH
 
 // Narrow passes (sssp_phast_gpu_knobs::narrow: rows that no output reads, on a hierarchy whose
-// distances fit; docs/apsp.md, "What bounds GPU PHAST, and its 16-bit rows"): the rows of the
+// distances fit; docs/apsp.md, "PHAST"): the rows of the
 // positions from s_top on are 16-bit, after the 32-bit rows of the positions before it.
 // s_top is past every level that splits its vertices among warps (their rows take atomicMin, which
 // has no 16-bit form): the top of the hierarchy, a few thousand vertices. A 16-bit row holds
 // NARROW_INF for INF and at most NARROW_CAP; a distance of NARROW_CAP or more sets the pass's
 // overflow word, and the host runs the pass again with 32-bit rows (s_top = n). A vertex with a
 // 16-bit row is folded over its arcs in halves, two lanes a word (fold16); the summaries and the
-// 32-bit rows take 32-bit values. (24-bit rows were slower than 32-bit on road-like graphs:
-// docs/apsp.md.)
+// 32-bit rows take 32-bit values. (No 24-bit rows: their packing costs more than their bytes save.)
 constexpr uint32_t NARROW_INF = 0xffffu, NARROW_CAP = 0xfffeu;
 
 // W 32-bit words at r, as vectors of 4, 2 or 1 (r aligned to match)

@@ -16,8 +16,8 @@ struct lane_sums
 // memory rather than beside lane_sums, whose registers the sweep cannot spare (128 bits per lane,
 // 8 lanes per thread at 256 lanes per pass); the order of the additions does not matter. Four 32-bit
 // words each, least significant first, added with 32-bit atomics and their carries (a 64-bit
-// atomicAdd on shared memory is a compare-and-swap loop: see s_lsum_lo below; 2628c69 has the two
-// 64-bit halves, measured against these in docs/apsp.md, "The summaries' atomics").
+// atomicAdd on shared memory is a compare-and-swap loop: see s_lsum_lo below; commit 2628c69 has
+// the form with two 64-bit halves).
 __shared__ uint32_t s_harm[4][MAX_LANES];
 
 __device__ __forceinline__ void harm_add_shared(unsigned k, struct sssp_harm x)
@@ -42,7 +42,7 @@ __device__ __forceinline__ void harm_add_shared(unsigned k, struct sssp_harm x)
 // INF values, and the vertices the block added up (a lane's count is s_nv less its INF values, which
 // are rare: no atomic per finite value for the counts). Only 32-bit shared atomics: a 64-bit
 // atomicAdd on shared memory is a compare-and-swap loop on sm_90 (SASS ATOMS.CAST.SPIN.64), which
-// cost the GPU's PHAST rate dearly (docs/apsp.md, "The summaries' atomics"); a carry is seen in the
+// cost the GPU's PHAST rate dearly (docs/apsp.md, "PHAST"); a carry is seen in the
 // old word atomicAdd returns, or in a register's sum that wrapped.
 __shared__ uint32_t s_lsum_lo[MAX_LANES], s_lsum_hi[MAX_LANES];
 __shared__ uint32_t s_lecc[MAX_LANES], s_linf[MAX_LANES];
@@ -51,8 +51,7 @@ __shared__ uint32_t s_nv;
 // Where a finite value's sum goes: in narrow passes into the thread's own registers (8 at 256 lanes,
 // added to the block's words every 2^16 vertices and at the end), in 32-bit passes, whose rows need
 // more registers, straight into the block's words with a shared atomic (there registers for the sums
-// spill, and were slower: docs/apsp.md, "The summaries' atomics"). Eccentricities take a shared
-// atomicMax in both.
+// would spill). Eccentricities take a shared atomicMax in both.
 __device__ __forceinline__ void add_lo(uint32_t *lo, uint32_t *hi, uint32_t x)
 {
 	const uint32_t old = atomicAdd(lo, x);
