@@ -6,14 +6,19 @@
 # calibrate step's defaults of the 2026-12-03 recording: 8192 / 32768 / 416 / 16384). Configurations:
 #   gpu   the GPU alone: one simulated node, no CPU worker
 #   all   every unit of one rank: one node, the CPU workers the run had (its log's "N CPU + 1 GPU
-#         units"; 12 without a log) + the GPU
+#         units"; without a log NCPU_ALL, default 15: the node's, one rank) + the GPU
 #   all2  every unit on 2 ranks of the node: 2 simulated nodes, the second without a GPU (the node's
-#         second rank had none), half the run's CPU workers each (15 on the node: 7 + 8 -> 7 each)
+#         second rank had none), half the run's CPU workers each (without a log NCPU_ALL2, default
+#         14: 7 + 8 on the node with a core for the MPI thread -> 7 each)
+# The simulated runs have simulation/run.sh's MSG_US (StarPU-MPI's time per message).
 # Nothing is computed (TUCCOMPI_SIM_COMPUTE=0): stand-in graphs of 131,072 vertices (the models carry
 # the 1M graphs' times). Writes OUTDIR/validate.csv and prints a Markdown table: measured, simulated,
-# error. Environment: MODELS (default simulation/models/h200), MEASURED (default MODELS/measured.txt: lines
-# "meas-GRAPH-CONFIG-POLICY-REP RATE", GRAPH r1m or road1m), GRAPHTOOL, APP (the real build's, for the
-# stand-ins and PHAST's hierarchy). TABLE_ONLY=1: only the table of an earlier OUTDIR/validate.csv.
+# error; the stand-ins and logs go to CACHE (default OUTDIR/cache). Environment: MODELS (default
+# simulation/models/h200), MEASURED (default MODELS/measured.txt: lines "meas-GRAPH-CONFIG-POLICY-REP
+# RATE", GRAPH r1m or road1m), GRAPHTOOL, APP (the real build's, for the stand-ins and PHAST's
+# hierarchy). TABLE_ONLY=1: only the table of an earlier OUTDIR/validate.csv. MK_UNITS=K (with
+# MKMODELS, a models folder calibrated at MK K): the measured runs were at MK K, simulated with the
+# GPU as K simulated GPUs (simulation/mk_units.py; engine "ENGINE-mkK" in the CSV).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: sim_validate.sh OUTDIR}
@@ -37,11 +42,21 @@ meas=${MEASURED:-$models/measured.txt}
 [ -s "$meas" ] || { echo "sim_validate.sh: no $meas (install a calibration: simulation/README.md)" >&2; exit 1; }
 graph_tool=${GRAPHTOOL:-$here/apps/apsp/tuccompi-graph}
 real_app=${APP:-$here/apps/apsp/tuccompi-apsp}
+cache=${CACHE:-$out/cache} # the stand-ins and the logs (not records)
+mkdir -p "$cache"
 for g in random road; do
-	[ -s "$out/$g.tgb" ] || "$graph_tool" gen "$g:131072" --seed 1 -o "$out/$g.tgb" >/dev/null || exit 1
+	[ -s "$cache/$g.tgb" ] || "$graph_tool" gen "$g:131072" --seed 1 -o "$cache/$g.tgb" >/dev/null || exit 1
 done
-[ -s "$out/road.ch" ] ||
-	"$real_app" "$out/road.tgb" --engine phast --ch-cache "$out/road.ch" --units cpu --sources random:16 -q || exit 1
+[ -s "$cache/road.ch" ] ||
+	"$real_app" "$cache/road.tgb" --engine phast --ch-cache "$cache/road.ch" --units cpu --sources random:16 -q || exit 1
+mk=${MK_UNITS:-1}
+if [ "$mk" != 1 ]; then
+	[ -d "$cache/models-mk$mk" ] ||
+		python3 "$here/simulation/mk_units.py" "$models" "$cache/models-mk$mk" "$mk" ${MKMODELS:+"$MKMODELS"} >&2 || exit 1
+	models_run=$cache/models-mk$mk
+else
+	models_run=$models
+fi
 echo "run,graph,engine,config,policy,sources,measured,simulated,error" >"$csv"
 while read -r name rate _; do
 	# meas-GRAPH-CONFIG-POLICY-REP, where POLICY may hold a dash (ms-tail)
@@ -60,16 +75,17 @@ while read -r name rate _; do
 		k=$(grep -oE '[0-9]+ SSSP in [0-9.]+ s:' "$out/logs/$name.log" | tail -1 | awk '{print $1}')
 		ncpu=$(grep -oE '[0-9]+ CPU \+ [0-9]+ GPU units' "$out/logs/$name.log" | tail -1 | awk '{print $1}')
 	fi
-	a=("$out/$g.tgb" --engine "$e" --units all --mk 1 --policy "$policy" --sources "random:$k" --seed 1 --summary)
-	[ "$e" != phast ] || a+=(--ch-cache "$out/road.ch")
+	a=("$cache/$g.tgb" --engine "$e" --units all --mk 1 --policy "$policy" --sources "random:$k" --seed 1 --summary)
+	[ "$e" != phast ] || a+=(--ch-cache "$cache/road.ch")
 	case $config in
 	gpu) env=(NCPU=0) n=1 ;;
-	all) env=(NCPU="${ncpu:-12}") n=1 ;;
-	all2) env=(NCPU="$(((${ncpu:-14}) / 2))" HETERO=1) n=2 ;;
+	all) env=(NCPU="${ncpu:-${NCPU_ALL:-15}}") n=1 ;;
+	all2) env=(NCPU="$(((${ncpu:-${NCPU_ALL2:-14}}) / 2))" HETERO=1) n=2 ;;
 	*) continue ;;
 	esac
-	log=$out/sim-$name.log
-	env MODELS="$models" "${env[@]}" timeout "${LIMIT:-600}" "$here/simulation/run.sh" "$n" flat100 "${a[@]}" >"$log" 2>&1
+	[ "$mk" = 1 ] || { env+=(STARPU_NCUDA="$mk"); e=$e-mk$mk; }
+	log=$cache/sim-$name-mk$mk.log
+	env MODELS="$models_run" "${env[@]}" timeout "${LIMIT:-600}" "$here/simulation/run.sh" "$n" flat100 "${a[@]}" >"$log" 2>&1
 	sim=$(grep -oE 'SSSP in [0-9.]+ s: [0-9.]+ SSSP/s' "$log" | tail -1 | awk '{print $5}')
 	[ -n "$sim" ] || { echo "$name: no simulated rate (see $log)" >&2; continue; }
 	err=$(awk -v m="$rate" -v s="$sim" 'BEGIN {printf "%+.1f%%", 100 * (s - m) / m}')

@@ -427,8 +427,10 @@ TUCCOMPI_API int tuccompi_partition_eq2(const struct tuccompi_cluster *cluster, 
  * A task set may reduce into one buffer (tuccompi_taskset_desc::reduce): every task adds its
  * contribution into the buffer of the unit that runs it (tuccompi_task_reduce_buffer()), and
  * tuccompi_wait() combines them: on each rank the partial buffer of every StarPU worker that ran a
- * task of the set, in worker order, then the ranks' in rank order, on the root (and on every rank
- * with `everywhere`). Messages between ranks go through the library's own layer, as SYN's.
+ * task of the set, in worker order, then the ranks' in rank order, grouped as a binary tree (rank
+ * 0's with rank 1's, ranks 2 and 3's with that, ...: log2(n) steps, one partial in hand per rank), on
+ * the root (and on every rank with `everywhere`). Messages between ranks go through the library's own
+ * layer, as SYN's.
  *
  * The order of the combination is fixed, but which tasks a unit ran is not (MS hands out work as
  * units ask): a floating-point sum (tuccompi_reduce_sum_f64) may then differ in its last bits from

@@ -7,8 +7,8 @@
  * tuccompi_parallel()) is named, with both calls, and the layer stops: its sequence is broken.
  *
  * Collectives are numbered in the order a rank calls them (one thread at a time, the same order
- * on every rank, as MPI's); the number is in the tags of their messages. Trees would cut the
- * root's messages from 2(n-1); the library's collectives carry little, a few per task set. */
+ * on every rank, as MPI's); the number is in the tags of their messages. They run over binomial
+ * trees (below): log2(n) steps from every rank to the root and back. */
 #include "link.h"
 
 #include <fcntl.h>
@@ -146,6 +146,130 @@ static int recv_payload(int src, int64_t tag, const struct coll_hdr *h, const ch
 	return 0;
 }
 
+/* ------------------------------------------------------------------ binomial trees
+ *
+ * Every collective runs over a binomial tree, so that no rank sends or receives more than about
+ * log2(n) messages per call and a rank's part reaches the root in at most log2(n) steps: with one
+ * message per rank to the root, the root's receives (and its StarPU-MPI thread's work per message)
+ * grew with the ranks, and a gather of 255 parts waited for them one after another. In the tree of a
+ * root, rank r has the relative number v = (r - root) mod n; v's parent is v less its lowest set
+ * bit, its children are v + 2^k for every 2^k below that bit (the root: below n) with v + 2^k < n.
+ * A gather goes up it, a broadcast down, a reduction up the tree of rank 0 (rank order, below). */
+
+static int tree_rank(int v, int root, int n)
+{
+	return (v + root) % n;
+}
+
+/* The bit above v's children: v's lowest set bit, or for the root the first power of two >= n. */
+static int tree_span(int v, int n)
+{
+	if (v)
+		return v & -v;
+	int m = 1;
+	while (m < n)
+		m <<= 1;
+	return m;
+}
+
+/* A gather's parts travel up as bundles: each part an entry, then its error line and its payload,
+ * each padded to 8 bytes (so that a payload read in place is aligned for the caller's structures). */
+struct coll_entry
+{
+	int32_t rank;
+	int32_t status;
+	uint64_t msglen; /* the error line's bytes (0 when the rank's status is 0) */
+	uint64_t len;    /* the payload's */
+};
+#define PAD8(x) (((size_t)(x) + 7) & ~(size_t)7)
+
+static size_t entry_bytes(size_t msglen, size_t len)
+{
+	return sizeof(struct coll_entry) + PAD8(msglen) + PAD8(len);
+}
+
+/* Append this rank's entry to *bundle (of *blen bytes, grown). */
+static int bundle_own(unsigned char **bundle, size_t *blen, int status, const char *msg, const void *mine, size_t len)
+{
+	size_t ml = status < 0 ? strlen(msg && *msg ? msg : tuccompi_strerror(status)) : 0;
+	if (ml >= TUCCOMPI_LINK_MSG)
+		ml = TUCCOMPI_LINK_MSG - 1;
+	size_t add = entry_bytes(ml, len);
+	unsigned char *b = realloc(*bundle, *blen + add);
+	if (!b)
+		return _tuccompi_error(-ENOMEM, "out of memory for a collective's %zu bytes", *blen + add);
+	unsigned char *p = b + *blen;
+	memset(p, 0, add);
+	struct coll_entry e = { .rank = _tuccompi.rank, .status = status, .msglen = ml, .len = len };
+	memcpy(p, &e, sizeof(e));
+	if (ml)
+		memcpy(p + sizeof(e), msg && *msg ? msg : tuccompi_strerror(status), ml);
+	if (len)
+		memcpy(p + sizeof(e) + PAD8(ml), mine, len);
+	*bundle = b;
+	*blen += add;
+	return 0;
+}
+
+/* The root: place the entries of a child's bundle (which the first of them keeps) in parts[]. A
+ * bundle that does not parse is the library's own error: the layer stops. */
+static int bundle_parts(unsigned char *b, size_t blen, int from, struct _tuccompi_part *parts, int *seen)
+{
+	size_t off = 0;
+	int first = 1;
+	while (off < blen)
+	{
+		struct coll_entry e;
+		if (blen - off < sizeof(e))
+			break;
+		memcpy(&e, b + off, sizeof(e));
+		if (e.rank < 0 || e.rank >= _tuccompi.nranks || seen[e.rank] || e.msglen >= TUCCOMPI_LINK_MSG ||
+		    e.len > blen - off || entry_bytes(e.msglen, e.len) > blen - off)
+			break;
+		struct _tuccompi_part *p = &parts[e.rank];
+		seen[e.rank] = 1;
+		p->status = e.status;
+		memcpy(p->msg, b + off + sizeof(e), e.msglen);
+		p->msg[e.msglen] = 0;
+		p->len = e.len;
+		p->data = e.len ? b + off + sizeof(e) + PAD8(e.msglen) : NULL;
+		p->owned = first ? b : NULL;
+		first = 0;
+		off += entry_bytes(e.msglen, e.len);
+	}
+	if (off == blen && !first)
+		return 0;
+	if (first)
+		free(b);
+	_tuccompi_link_stop_all(-EPROTO, 1, "rank %d: the parts rank %d forwarded in a collective do not parse (%zu bytes)",
+				_tuccompi.rank, from, blen);
+	return _tuccompi_link_broken();
+}
+
+/* A child's message of a step up the tree (its receive posted as *rx, freed here): checked
+ * against the call, with the payload it announces. Returns 0 with the child's fixed fields in *f
+ * and the payload in *data (malloc'd, NULL when empty), or an error (the layer stopped). */
+static int child_part(struct _tuccompi_recv **rx, int child, int64_t tag, const struct _tuccompi_coll *c,
+		      const char *what, struct coll_fixed *f, void **data)
+{
+	*data = NULL;
+	if (!*rx)
+		return _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
+	double t0 = _tuccompi_now();
+	int ret = _tuccompi_link_recv_wait(*rx, 0, what);
+	wait_first_s += _tuccompi_now() - t0;
+	if (ret < 0)
+		return ret;
+	const struct coll_hdr *h = _tuccompi_recv_data(*rx);
+	if ((ret = mismatch(child, &h->f, c->op, c->serial)) < 0)
+		return ret;
+	*f = h->f;
+	ret = recv_payload(child, tag, h, what, data);
+	_tuccompi_recv_free(*rx);
+	*rx = NULL;
+	return ret;
+}
+
 int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size_t len, struct _tuccompi_part *parts)
 {
 	int n = _tuccompi.nranks, me = _tuccompi.rank;
@@ -163,56 +287,73 @@ int _tuccompi_coll_gather(const struct _tuccompi_coll *c, const void *mine, size
 		return 0;
 	if (_tuccompi_link_broken())
 		return _tuccompi_link_broken();
-	if (me != c->root)
+	int v = (me - c->root + n) % n, span = tree_span(v, n), nchild = 0;
+	int child[32];
+	for (int m = 1; m < span; m <<= 1)
+		if (v + m < n)
+			child[nchild++] = tree_rank(v + m, c->root, n);
+	/* every child's first message is posted at once: they come in any order */
+	char what[96];
+	snprintf(what, sizeof(what), "its part of %s", coll_name(c->op));
+	struct _tuccompi_recv *rx[32] = { 0 };
+	for (int i = 0; i < nchild; i++)
+		rx[i] = _tuccompi_link_recv_post(child[i], coll_tag(seq, 0), sizeof(struct coll_hdr), NULL, NULL);
+	unsigned char *bundle = NULL;
+	size_t blen = 0;
+	int *seen = me == c->root ? calloc((size_t)n, sizeof(int)) : NULL;
+	int ret = me == c->root ? (seen ? 0 : _tuccompi_error(-ENOMEM, "out of memory"))
+				: bundle_own(&bundle, &blen, c->status, c->msg, mine, len);
+	if (seen)
+		seen[me] = 1;
+	/* the children in the order their subtrees complete: the smallest first */
+	for (int i = 0; i < nchild && ret == 0; i++)
+	{
+		struct coll_fixed f;
+		void *got;
+		if ((ret = child_part(&rx[i], child[i], coll_tag(seq, 0), c, what, &f, &got)) < 0)
+			break;
+		size_t glen = f.len;
+		if (me == c->root)
+			ret = bundle_parts(got, glen, child[i], parts, seen);
+		else if (glen)
+		{
+			/* a forwarder: its children's parts after its own, in one message up */
+			unsigned char *b = realloc(bundle, blen + glen);
+			if (!b)
+				ret = _tuccompi_error(-ENOMEM, "out of memory for a collective's %zu bytes", blen + glen);
+			else
+			{
+				memcpy(b + blen, got, glen);
+				bundle = b;
+				blen += glen;
+			}
+			free(got);
+		}
+	}
+	for (int i = 0; i < nchild; i++)
+		if (rx[i])
+			_tuccompi_recv_free(rx[i]); /* a receive not completed stays posted (the layer stopped) */
+	if (ret == 0 && me != c->root)
 	{
 		struct coll_hdr *h = malloc(sizeof(*h));
 		if (!h)
-			return _tuccompi_error(-ENOMEM, "out of memory");
-		fill_hdr(h, c->op, c->serial, c->status, c->msg, mine, len);
-		int ret = send_step(c->root, coll_tag(seq, 0), h, mine);
-		free(h);
-		return ret;
-	}
-	/* the root: every rank's first message (they come in any order), then the payloads that did
-	 * not fit in it */
-	char what[96];
-	snprintf(what, sizeof(what), "its part of %s", coll_name(c->op));
-	struct _tuccompi_recv **rx = calloc((size_t)n, sizeof(*rx));
-	if (!rx)
-		return _tuccompi_error(-ENOMEM, "out of memory");
-	int ret = 0;
-	for (int r = 0; r < n; r++)
-		if (r != me)
-			rx[r] = _tuccompi_link_recv_post(r, coll_tag(seq, 0), sizeof(struct coll_hdr), NULL, NULL);
-	for (int r = 0; r < n && ret == 0; r++)
-	{
-		if (r == me)
-			continue;
-		if (!rx[r])
+			ret = _tuccompi_error(-ENOMEM, "out of memory");
+		else
 		{
-			ret = _tuccompi_link_broken() ? _tuccompi_link_broken() : -ENOMEM;
-			break;
+			fill_hdr(h, c->op, c->serial, 0, NULL, bundle, blen);
+			ret = send_step(tree_rank(v - span, c->root, n), coll_tag(seq, 0), h, bundle);
+			free(h);
 		}
-		double t0 = _tuccompi_now();
-		ret = _tuccompi_link_recv_wait(rx[r], 0, what);
-		wait_first_s += _tuccompi_now() - t0;
-		if (ret < 0)
-			break;
-		const struct coll_hdr *h = _tuccompi_recv_data(rx[r]);
-		if ((ret = mismatch(r, &h->f, c->op, c->serial)) < 0)
-			break;
-		parts[r].status = (int)h->f.status;
-		snprintf(parts[r].msg, sizeof(parts[r].msg), "%s", h->f.msg);
-		parts[r].len = h->f.len;
-		ret = recv_payload(r, coll_tag(seq, 0), h, what, &parts[r].owned);
-		parts[r].data = parts[r].owned;
-		_tuccompi_recv_free(rx[r]);
-		rx[r] = NULL;
 	}
-	for (int r = 0; r < n; r++)
-		if (rx[r])
-			_tuccompi_recv_free(rx[r]); /* a receive not completed stays posted (the layer stopped) */
-	free(rx);
+	else if (ret == 0)
+		for (int r = 0; r < n && ret == 0; r++)
+			if (!seen[r])
+			{
+				_tuccompi_link_stop_all(-EPROTO, 1, "rank %d: no part of rank %d in %s", me, r, coll_name(c->op));
+				ret = _tuccompi_link_broken();
+			}
+	free(bundle);
+	free(seen);
 	return ret;
 }
 
@@ -233,47 +374,158 @@ int _tuccompi_coll_bcast(const struct _tuccompi_coll *c, const void *payload, si
 	*out = NULL;
 	*out_len = 0;
 	wait_first_s = wait_rest_s = 0;
-	if (me == c->root || n == 1 || !_tuccompi_link_on())
-	{
-		if (me == c->root && n > 1 && _tuccompi_link_on())
-		{
-			if (_tuccompi_link_broken())
-				return _tuccompi_link_broken();
-			struct coll_hdr *h = malloc(sizeof(*h));
-			if (!h)
-				return _tuccompi_error(-ENOMEM, "out of memory");
-			fill_hdr(h, c->op, c->serial, c->status, c->msg, payload, len);
-			int ret = 0;
-			for (int r = 0; r < n && ret == 0; r++)
-				if (r != me)
-					ret = send_step(r, coll_tag(seq, 1), h, payload);
-			free(h);
-			if (ret < 0)
-				return ret;
-		}
-		return c->status < 0 ? _tuccompi_error(c->status, "%s", c->msg ? c->msg : tuccompi_strerror(c->status)) : 0;
-	}
+	int root_status = me == c->root && c->status < 0
+				  ? _tuccompi_error(c->status, "%s", c->msg ? c->msg : tuccompi_strerror(c->status))
+				  : 0;
+	if (n == 1 || !_tuccompi_link_on())
+		return root_status;
 	if (_tuccompi_link_broken())
 		return _tuccompi_link_broken();
 	struct coll_hdr *h = malloc(sizeof(*h));
 	if (!h)
 		return _tuccompi_error(-ENOMEM, "out of memory");
-	char what[96];
-	snprintf(what, sizeof(what), "its part of %s", coll_name(c->op));
-	double t0 = _tuccompi_now();
-	int ret = _tuccompi_link_recv(c->root, coll_tag(seq, 1), h, sizeof(*h), what);
-	wait_first_s = _tuccompi_now() - t0;
-	if (ret == 0)
-		ret = mismatch(c->root, &h->f, c->op, c->serial);
-	if (ret == 0)
-		ret = recv_payload(c->root, coll_tag(seq, 1), h, what, out);
+	int v = (me - c->root + n) % n, span = tree_span(v, n), ret = 0;
+	const void *data = payload;
+	void *got = NULL;
+	if (me == c->root)
+		fill_hdr(h, c->op, c->serial, c->status, c->msg, payload, len);
+	else
+	{
+		/* from the parent, then on to the children unchanged: the verdict reaches every rank */
+		char what[96];
+		snprintf(what, sizeof(what), "its part of %s", coll_name(c->op));
+		int parent = tree_rank(v - span, c->root, n);
+		double t0 = _tuccompi_now();
+		ret = _tuccompi_link_recv(parent, coll_tag(seq, 1), h, sizeof(*h), what);
+		wait_first_s = _tuccompi_now() - t0;
+		if (ret == 0)
+			ret = mismatch(parent, &h->f, c->op, c->serial);
+		if (ret == 0)
+			ret = recv_payload(parent, coll_tag(seq, 1), h, what, &got);
+		data = got;
+	}
+	/* the largest subtree first: it has the most steps left */
+	for (int m = span >> 1; m >= 1 && ret == 0; m >>= 1)
+		if (v + m < n)
+			ret = send_step(tree_rank(v + m, c->root, n), coll_tag(seq, 1), h, data);
+	if (me == c->root)
+	{
+		free(h);
+		return ret < 0 ? ret : root_status;
+	}
 	if (ret == 0)
 	{
+		*out = got;
 		*out_len = h->f.len;
+		got = NULL;
 		if (h->f.status < 0)
 			ret = _tuccompi_error((int)h->f.status, "%s", h->f.msg);
 	}
+	free(got);
 	free(h);
+	return ret;
+}
+
+int _tuccompi_coll_reduce(const struct _tuccompi_coll *c, void *buf, size_t len, tuccompi_reduce_func combine, void *arg,
+			  int *verdict, char *msg, size_t msglen)
+{
+	int n = _tuccompi.nranks, me = _tuccompi.rank;
+	uint64_t seq = coll_seq++;
+	wait_first_s = wait_rest_s = 0;
+	/* this subtree's first failure: the lowest failing rank's status and line ("rank R: ...") */
+	int status = c->status;
+	char line[TUCCOMPI_LINK_MSG];
+	line[0] = 0;
+	if (status < 0)
+		snprintf(line, sizeof(line), "rank %d: %s", me, c->msg && *c->msg ? c->msg : tuccompi_strerror(status));
+	*verdict = 0;
+	if (msglen)
+		msg[0] = 0;
+	if (n == 1 || !_tuccompi_link_on())
+	{
+		*verdict = status;
+		if (status < 0 && msglen)
+			snprintf(msg, msglen, "%s", c->msg && *c->msg ? c->msg : tuccompi_strerror(status));
+		return 0;
+	}
+	if (_tuccompi_link_broken())
+		return _tuccompi_link_broken();
+	char what[96];
+	snprintf(what, sizeof(what), "its part of %s", coll_name(c->op));
+	int span = tree_span(me, n), nchild = 0, ret = 0;
+	int child[32];
+	struct _tuccompi_recv *rx[32] = { 0 };
+	for (int m = 1; m < span; m <<= 1)
+		if (me + m < n)
+			child[nchild++] = me + m;
+	for (int i = 0; i < nchild; i++)
+		rx[i] = _tuccompi_link_recv_post(child[i], coll_tag(seq, 0), sizeof(struct coll_hdr), NULL, NULL);
+	/* children in rank order: after step i this rank holds ranks [me, child[i] + 2^i) combined, so the
+	 * combination keeps the ranks' order (buf = buf (+) the next ranks'), grouped as a tree */
+	for (int i = 0; i < nchild && ret == 0; i++)
+	{
+		struct coll_fixed f;
+		void *got;
+		ret = child_part(&rx[i], child[i], coll_tag(seq, 0), c, what, &f, &got);
+		if (ret == 0 && status == 0)
+		{
+			if (f.status < 0)
+			{
+				status = (int)f.status;
+				snprintf(line, sizeof(line), "%s", f.msg);
+			}
+			else if (f.len != len)
+			{
+				status = -EPROTO;
+				snprintf(line, sizeof(line), "rank %d sent %llu bytes to %s where rank %d passes %zu", child[i],
+					 (unsigned long long)f.len, coll_name(c->op), me, len);
+			}
+			else if (len)
+				combine(buf, got, len, arg);
+		}
+		free(got);
+	}
+	for (int i = 0; i < nchild; i++)
+		if (rx[i])
+			_tuccompi_recv_free(rx[i]);
+	if (ret < 0)
+		return ret;
+	struct coll_hdr *h = malloc(sizeof(*h));
+	if (!h)
+		return _tuccompi_error(-ENOMEM, "out of memory");
+	/* up the tree of rank 0, then from rank 0 to the root where that is another rank */
+	int to = me ? me - span : c->root != 0 ? c->root : -1;
+	if (to >= 0)
+	{
+		fill_hdr(h, c->op, c->serial, status, line, status == 0 ? buf : NULL, status == 0 ? len : 0);
+		ret = send_step(to, coll_tag(seq, me ? 0 : 1), h, buf);
+	}
+	if (ret == 0 && me == c->root && me != 0)
+	{
+		double t0 = _tuccompi_now();
+		ret = _tuccompi_link_recv(0, coll_tag(seq, 1), h, sizeof(*h), what);
+		wait_first_s += _tuccompi_now() - t0;
+		if (ret == 0)
+			ret = mismatch(0, &h->f, c->op, c->serial);
+		void *got = NULL;
+		if (ret == 0)
+			ret = recv_payload(0, coll_tag(seq, 1), h, what, &got);
+		if (ret == 0)
+		{
+			status = (int)h->f.status;
+			snprintf(line, sizeof(line), "%s", status < 0 ? h->f.msg : "");
+			if (status == 0 && h->f.len == len && len)
+				memcpy(buf, got, len);
+		}
+		free(got);
+	}
+	free(h);
+	if (ret == 0 && me == c->root)
+	{
+		*verdict = status;
+		if (msglen)
+			snprintf(msg, msglen, "%s", line);
+	}
 	return ret;
 }
 

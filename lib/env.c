@@ -105,6 +105,8 @@ int _tuccompi_env_check(void)
 	int ret;
 	if ((ret = _tuccompi_env_number("TUCCOMPI_PEER_TIMEOUT", 0, 0, 1e9, &x)) < 0 ||
 	    (ret = _tuccompi_env_number("TUCCOMPI_MS_ADAPT_RATE", 0, 0, 1e12, &x)) < 0 ||
+	    (ret = _tuccompi_env_number("TUCCOMPI_MS_FACTOR", 0, 0, 1e6, &x)) < 0 ||
+	    (ret = _tuccompi_env_number("TUCCOMPI_MS_GROUP", 0, 0, 1e6, &x)) < 0 ||
 	    (ret = _tuccompi_env_number("TUCCOMPI_SIM_GPU_BATCH", 0, 1, TUCCOMPI_MAX_BATCH, &x)) < 0)
 		return ret;
 	const char *tune = env_value("TUCCOMPI_TUNE");

@@ -649,7 +649,9 @@ static void *link_thread(void *arg)
 {
 	(void)arg;
 	int n = _tuccompi.nranks, me = _tuccompi.rank;
-	double next_hb = 0;
+	/* the ranks' heartbeats spread over a period: started together, rank 0 received every rank's
+	 * at once, and its StarPU-MPI thread answered nothing else meanwhile (docs/simulation.md) */
+	double next_hb = _tuccompi_now() + L.hb_period * me / n;
 	for (int p = 0; p < n; p++)
 		if (L.peer[p].talks)
 			ctrl_post(p);

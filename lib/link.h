@@ -112,6 +112,13 @@ TUCCOMPI_INTERNAL void _tuccompi_parts_free(struct _tuccompi_part *parts);
  * *out (malloc'd, NULL when empty) and return the verdict: 0, or its error with its message. */
 TUCCOMPI_INTERNAL int _tuccompi_coll_bcast(const struct _tuccompi_coll *c, const void *payload, size_t len, void **out,
 					   size_t *out_len);
+/* Every rank's @len bytes combined on the root, in rank order (buf = rank 0's (+) rank 1's (+) ...,
+ * grouped as a binary tree: @combine must be associative), in @buf there; every other rank's @buf is
+ * its scratch. On the root *verdict is the first failing rank's status (0: @buf holds the result)
+ * with its line in @msg ("rank R: ..."); the other ranks learn it from the root (a broadcast after).
+ * Fails only when the layer does. */
+TUCCOMPI_INTERNAL int _tuccompi_coll_reduce(const struct _tuccompi_coll *c, void *buf, size_t len,
+					    tuccompi_reduce_func combine, void *arg, int *verdict, char *msg, size_t msglen);
 /* Every rank's @len bytes to every rank (@all: nranks x len, or NULL with len 0); returns the
  * first failing rank's error ("rank R: ...") on every rank, or 0. */
 TUCCOMPI_INTERNAL int _tuccompi_coll_allgather(const struct _tuccompi_coll *c, const void *mine, size_t len, void *all);

@@ -1,8 +1,8 @@
 /* A task set's reduction (tuccompi_taskset_desc::reduce): one partial buffer per StarPU worker,
  * made when the worker's first task asks for it (host memory on a CPU core, device memory on a
- * CUDA worker); at SYN each rank combines its workers' partials in worker order, the root the
- * ranks' in rank order (through the 1st layer, as part of tuccompi_wait()), and sends the result
- * back when every rank wants it. A job that asked for its buffer cannot be undone: if it fails,
+ * CUDA worker); at SYN each rank combines its workers' partials in worker order, then the ranks'
+ * partials are combined in rank order up a binomial tree (through the 1st layer, as part of
+ * tuccompi_wait(): comm.c), and the root sends the result back when every rank wants it. A job that asked for its buffer cannot be undone: if it fails,
  * the set fails (jobs.c's job_requeue, which sees job->reduced). */
 #include "link.h"
 #include "taskset.h"
@@ -230,33 +230,6 @@ static int combine_local(struct tuccompi_taskset *ts, unsigned char *mine)
 	return ret;
 }
 
-/* The root's verdict and result from every rank's part. */
-static int combine_ranks(struct tuccompi_taskset *ts, const struct _tuccompi_part *parts, unsigned char *out, char *msg,
-			 size_t msglen)
-{
-	const struct tuccompi_reduce *r = &ts->desc.reduce;
-	int n = _tuccompi.nranks;
-	for (int k = 0; k < n; k++)
-		if (parts[k].status < 0)
-		{
-			char tmp[TUCCOMPI_LINK_MSG + 64];
-			snprintf(tmp, sizeof(tmp), "rank %d: %s", k, parts[k].msg);
-			snprintf(msg, msglen, "%s", tmp);
-			return parts[k].status;
-		}
-	for (int k = 0; k < n; k++)
-		if (parts[k].len != r->size)
-		{
-			snprintf(msg, msglen, "task set '%s': rank %d sent %zu bytes of reduction, %zu expected", ts->plugin.name,
-				 k, parts[k].len, r->size);
-			return -EPROTO;
-		}
-	init_buffer(r, out);
-	for (int k = 0; k < n; k++)
-		r->combine(out, parts[k].data, r->size, r->arg);
-	return 0;
-}
-
 int _tuccompi_reduce_finish(struct tuccompi_taskset *ts)
 {
 	const struct tuccompi_reduce *r = &ts->desc.reduce;
@@ -276,34 +249,25 @@ int _tuccompi_reduce_finish(struct tuccompi_taskset *ts)
 	char msg[TUCCOMPI_LINK_MSG];
 	snprintf(msg, sizeof(msg), "%s", status < 0 ? tuccompi_last_error() : "");
 	struct _tuccompi_coll c = { .op = TUCCOMPI_COLL_SYN, .serial = ts->serial, .root = root, .status = status, .msg = msg };
-	struct _tuccompi_part *parts = calloc((size_t)n, sizeof(*parts));
-	int ret = parts ? _tuccompi_coll_gather(&c, status == 0 ? mine : NULL, status == 0 ? r->size : 0, parts)
-			: _tuccompi_error(-ENOMEM, "out of memory at SYN");
+	/* every rank's partial reduced up a tree (one partial in hand per rank, log2(n) steps), not
+	 * gathered: n partials of a large vector do not fit the root */
+	unsigned char tiny[8];
+	unsigned char *buf = mine ? mine : tiny;
+	struct _tuccompi_coll v = c;
+	char vmsg[TUCCOMPI_LINK_MSG + 64] = "";
+	int ret = _tuccompi_coll_reduce(&c, buf, mine ? r->size : 0, r->combine, r->arg, &v.status, vmsg, sizeof(vmsg));
 	if (ret < 0) /* the layer stopped: every rank hears of it */
 	{
-		free(parts);
 		free(mine);
 		return ret;
 	}
-	struct _tuccompi_coll v = c;
-	char vmsg[TUCCOMPI_LINK_MSG + 64] = "";
-	unsigned char *out = NULL;
-	if (me == root)
-	{
-		v.status = (out = malloc(r->size)) ? combine_ranks(ts, parts, out, vmsg, sizeof(vmsg)) : -ENOMEM;
-		if (!out)
-			snprintf(vmsg, sizeof(vmsg), "out of memory at SYN on the root for a reduction of %zu bytes", r->size);
-		v.msg = vmsg;
-		if (v.status == 0 && r->result)
-			memcpy(r->result, out, r->size);
-	}
-	_tuccompi_parts_free(parts);
-	free(parts);
-	free(mine);
+	v.msg = vmsg;
+	if (me == root && v.status == 0 && r->result)
+		memcpy(r->result, mine, r->size);
 	void *got = NULL;
 	size_t got_len = 0;
 	int send = me == root && v.status == 0 && r->everywhere;
-	ret = _tuccompi_coll_bcast(&v, send ? out : NULL, send ? r->size : 0, &got, &got_len);
+	ret = _tuccompi_coll_bcast(&v, send ? mine : NULL, send ? r->size : 0, &got, &got_len);
 	if (ret == 0 && me != root && r->everywhere)
 	{
 		if (got_len != r->size)
@@ -313,7 +277,7 @@ int _tuccompi_reduce_finish(struct tuccompi_taskset *ts)
 			memcpy(r->result, got, r->size);
 	}
 	free(got);
-	free(out);
+	free(mine);
 	return ret;
 }
 

@@ -4,8 +4,9 @@
  * The codelet carries STARPU_CODELET_SIMGRID_EXECUTE, so StarPU calls its entry on the simulated
  * worker; the entry does the job's bookkeeping as in the real build (a token takes its tasks,
  * results recorded, tokens topped up) and, unless TUCCOMPI_SIM_COMPUTE=0, computes the results
- * with the plug-in's CPU code (real time, which SimGrid does not count); then the worker's actor
- * sleeps the simulated duration: the codelet's model (lib/plugin.c model_for: history per batch
+ * with the plug-in's CPU code (real time, which SimGrid does not count); then, still inside the
+ * job's code (so that jobs.c times the job and counts its tasks once its time is spent, as in the
+ * real build), the worker's actor sleeps the simulated duration: the codelet's model (lib/plugin.c model_for: history per batch
  * size, else the a*n^b+c fit) for this worker's kind and the job's size.
  *
  * Simulated GPUs: StarPU simulates CUDA workers without CUDA. A plug-in with a CPU
@@ -24,19 +25,29 @@ static int sim_computes(void)
 	return sim_compute;
 }
 
-static void sim_noop_batch(struct tuccompi_batch *b, void *arg)
+static void sim_spend(struct _tuccompi_job *job);
+
+/* The CPU implementations of the simulated build: the plug-in's code (unless TUCCOMPI_SIM_COMPUTE=0),
+ * then the job's simulated time, inside the job's code, so that jobs.c times the job (and counts
+ * its tasks once that time is spent) as in the real build. */
+static void sim_cpu_batch(struct tuccompi_batch *b, void *arg)
 {
-	(void)b;
-	(void)arg;
+	struct tuccompi_taskset *ts = b->job->ts;
+	if (ts->sim_cpu_batch)
+		ts->sim_cpu_batch(b, arg);
+	sim_spend(b->job);
 }
 
-static void sim_noop(struct tuccompi_task *t, void *arg)
+static void sim_cpu_task(struct tuccompi_task *t, void *arg)
 {
-	(void)t;
-	(void)arg;
+	struct tuccompi_taskset *ts = t->ts;
+	if (ts->sim_cpu)
+		ts->sim_cpu(t, arg);
+	if (t == &t->job->tasks[t->job->n - 1]) /* a job's tasks run in order: its time once */
+		sim_spend(t->job);
 }
 
-/* The GPU implementation of the simulated build: the plug-in's CPU code. */
+/* The GPU implementation of the simulated build: the plug-in's CPU code, then the job's time. */
 static void sim_gpu_batch(struct tuccompi_batch *b, void *arg)
 {
 	struct tuccompi_taskset *ts = b->job->ts;
@@ -45,6 +56,7 @@ static void sim_gpu_batch(struct tuccompi_batch *b, void *arg)
 	else if (ts->sim_cpu)
 		for (unsigned i = 0; i < b->job->n && !b->job->fail; i++)
 			ts->sim_cpu(&b->job->tasks[i], arg);
+	sim_spend(b->job);
 }
 
 static void sim_cuda_entry(void *buffers[], void *cl_arg);
@@ -54,25 +66,23 @@ static void _tuccompi_sim_codelet(struct tuccompi_taskset *ts)
 	struct tuccompi_plugin *p = &ts->plugin;
 	ts->cl.flags |= STARPU_CODELET_SIMGRID_EXECUTE;
 	unsigned gpu_batch = p->cpu_batch ? p->batch_max[TUCCOMPI_UNIT_CPU] : 1;
-	if (!sim_computes())
-	{
-		/* timings only: nothing computed, results left as they are (zeros) */
-		if (p->cpu_batch)
-			p->cpu_batch = sim_noop_batch;
-		if (p->cpu)
-			p->cpu = sim_noop;
-		if (!p->cpu_batch)
-			gpu_batch = 64;
-	}
-	/* (after the above: without computing, the simulated GPU computes nothing either) */
-	ts->sim_cpu = p->cpu;
-	ts->sim_cpu_batch = p->cpu_batch;
+	/* timings only without computing: nothing runs, results left as they are (zeros) */
+	int compute = sim_computes();
+	ts->sim_cpu = compute ? p->cpu : NULL;
+	ts->sim_cpu_batch = compute ? p->cpu_batch : NULL;
+	if (!compute && !p->cpu_batch)
+		gpu_batch = 64;
+	int has_cpu = p->cpu || p->cpu_batch;
+	if (p->cpu_batch)
+		p->cpu_batch = sim_cpu_batch;
+	if (p->cpu)
+		p->cpu = sim_cpu_task;
 	double gb;
 	if (_tuccompi_env_number("TUCCOMPI_SIM_GPU_BATCH", 0, 1, TUCCOMPI_MAX_BATCH, &gb) == 0 && gb >= 1)
 		gpu_batch = (unsigned)gb;
 	if (gpu_batch > TUCCOMPI_MAX_BATCH)
 		gpu_batch = TUCCOMPI_MAX_BATCH;
-	if ((p->cpu || p->cpu_batch) && !p->cuda && !p->cuda_batch && !_tuccompi_env_flag("TUCCOMPI_SIM_NO_GPU", 0))
+	if (has_cpu && !p->cuda && !p->cuda_batch && !_tuccompi_env_flag("TUCCOMPI_SIM_NO_GPU", 0))
 	{
 		p->cuda_batch = sim_gpu_batch;
 		p->batch_max[TUCCOMPI_UNIT_CUDA] = gpu_batch;
@@ -128,9 +138,9 @@ static double sim_length(struct _tuccompi_job *job)
 	return t;
 }
 
-static void sim_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi_unit_kind kind)
+/* The job's simulated time on this worker: the model's (sim_length), slept by the worker's actor. */
+static void sim_spend(struct _tuccompi_job *job)
 {
-	_tuccompi_job_run(buffers, job, kind);
 	if (job->n == 0 || job->fail || job->moved)
 		return;
 	double t = sim_length(job);
@@ -152,8 +162,11 @@ static void sim_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi_un
 		return;
 	}
 	starpu_usleep((float)t);
-	if (job->worker >= 0)
-		atomic_fetch_add(&job->ts->worker_busy_ns[job->worker], (uint64_t)(t * 1e3));
+}
+
+static void sim_run(void *buffers[], struct _tuccompi_job *job, enum tuccompi_unit_kind kind)
+{
+	_tuccompi_job_run(buffers, job, kind);
 }
 
 static void sim_cuda_entry(void *buffers[], void *cl_arg)

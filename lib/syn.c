@@ -30,6 +30,7 @@ struct syn_clock
 	double token_ms; /* its last job's end, empty tokens included */
 	double start_ms; /* SYN's start (the end of the wait for this rank's jobs) */
 	double woke_ms;  /* when the main thread's wait for the jobs returned */
+	double set_at_ms; /* the set's start on this rank's clock */
 	unsigned empty;  /* tokens that ran empty */
 	double first_ms[2], first_len_ms[2]; /* per unit kind, the first job to end: start, length */
 	double waits[2][2]; /* the gather's and the verdict's waits: first messages, larger payloads */
@@ -62,6 +63,7 @@ static void syn_start(struct syn_clock *c, const struct tuccompi_taskset *ts)
 	c->token_ms = ts->t_last_job > 0 ? 1e3 * (ts->t_last_job - ts->t_start) : 0;
 	c->start_ms = 1e3 * (_tuccompi_now() - ts->t_start);
 	c->woke_ms = 1e3 * (ts->t_woke - ts->t_start);
+	c->set_at_ms = 1e3 * ts->t_start;
 	c->empty = ts->jobs_empty;
 	for (int k = 0; k < 2; k++)
 	{
@@ -100,6 +102,12 @@ static void syn_print(const struct syn_clock *c)
 			   "[tuccompi %d/%d] last job ended at %.1f ms, last empty token at %.1f ms (%u empty); main thread "
 			   "woke at %.1f ms; SYN began at %.1f ms",
 			   _tuccompi.rank, _tuccompi.nranks, c->last_ms, c->token_ms, c->empty, c->woke_ms, c->start_ms);
+#ifdef TUCCOMPI_SIMGRID
+	/* the simulated clock starts with the simulation: what the start-up took, every rank alike */
+	if (len < (int)sizeof(line))
+		len += snprintf(line + len, sizeof(line) - (size_t)len, "; the set began %.1f ms into the simulation",
+				c->set_at_ms);
+#endif
 	static const char *kind[2] = { "CPU", "GPU" };
 	for (int k = 0; k < 2; k++)
 		if (c->first_ms[k] >= 0 && len < (int)sizeof(line))

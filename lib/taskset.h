@@ -270,14 +270,21 @@ TUCCOMPI_INTERNAL struct _tuccompi_ms *_tuccompi_ms_start(uint64_t ntasks, int m
 /* Ask for @want positions, or up to @want_max if the master judges it fair given @rate (this
  * rank's tasks per second, 0 unknown), @job_s (seconds per job on this rank's faster kind of
  * unit, 0 unknown) and @task_s (seconds per task of a worker of its fastest kind per task, 0
- * unknown); a blocking round trip, or local on the master. @rest gets how many the master has left
- * after this grant. */
+ * unknown); a blocking round trip to the rank's master (the root or its group's sub-master), or
+ * local on a rank that answers itself. @rest gets this rank's share by speed of what is left after
+ * this grant. */
 TUCCOMPI_INTERNAL int _tuccompi_ms_request(struct _tuccompi_ms *ms, uint64_t want, uint64_t want_max, double rate,
 					   double job_s, double task_s, uint64_t *first, uint64_t *count, uint64_t *rest);
 /* Wait for the master to have answered every rank's last request, free. */
 TUCCOMPI_INTERNAL int _tuccompi_ms_finish(struct _tuccompi_ms *ms, double *comm_s, uint64_t *nrequests);
 /* Feed the task set from the master on a thread of its own (ranks other than a lone one). */
 TUCCOMPI_INTERNAL int _tuccompi_ms_feed(struct tuccompi_taskset *ts);
+/* This rank's mean round trip to its master (0: none yet, or it answers itself); whether it
+ * answers its own requests (the root, a sub-master); a sub-master's first request for its group,
+ * at the set's start (@pack: its own pack). */
+TUCCOMPI_INTERNAL double _tuccompi_ms_rtt(const struct _tuccompi_ms *ms);
+TUCCOMPI_INTERNAL int _tuccompi_ms_answers_itself(const struct _tuccompi_ms *ms);
+TUCCOMPI_INTERNAL void _tuccompi_ms_prefetch(struct _tuccompi_ms *ms, uint64_t pack);
 
 /* ---- journal.c */
 /* Resuming, on the root: read every JOURNAL.rank-* file, whatever the earlier number of ranks, into

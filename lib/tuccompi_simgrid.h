@@ -10,6 +10,11 @@
 #ifndef TUCCOMPI_SIMGRID_H
 #define TUCCOMPI_SIMGRID_H
 
+/* as config.h says it, for the files that do not include config.h (the apps') */
+#ifndef TUCCOMPI_SIMGRID
+#define TUCCOMPI_SIMGRID 1
+#endif
+
 /* smpicc's smpi_helpers.h defines _GNU_SOURCE, so <pthread.h> wants cpu_set_t from <sched.h>;
  * the library's -I schedulers/ would find its own sched.h there instead: the system's first */
 #if defined(__has_include) && __has_include(</usr/include/sched.h>)
@@ -89,6 +94,60 @@ static inline int tuccompi_sim_cond_timedwait(starpu_pthread_cond_t *c, starpu_p
 	starpu_pthread_mutex_lock(m);
 	return timedout ? ETIMEDOUT : 0;
 }
+
+/* StarPU-MPI's own work per message. SimGrid counts no computation (smpi/simulate-computation:no),
+ * so a message costs only the network's time, while on a node StarPU-MPI's progression threads
+ * spend time on each (the envelope, the handle's data, the callback) and a round trip between two
+ * ranks lasts several times the wire's latency (docs/simulation.md). TUCCOMPI_SIM_MSG_US gives each
+ * message that many microseconds of the receiving rank's progression thread, before the receive's
+ * callback, which is where the MS master answers (ms_ranks.c): requests queue there as on a node.
+ * (Both ends' work is spent there: a sender's thread may hold a lock while it sends, which a
+ * receive's callback then waits for.) Unset: 0. */
+#if defined(__has_include) && __has_include(<starpu_mpi.h>)
+#include <stdlib.h>
+#include <starpu_mpi.h>
+
+static inline float tuccompi_sim_msg_us(void)
+{
+	static float us = -1;
+	if (us < 0)
+	{
+		const char *v = getenv("TUCCOMPI_SIM_MSG_US");
+		us = v && *v ? (float)atof(v) : 0;
+		if (!(us >= 0))
+			us = 0;
+	}
+	return us;
+}
+
+struct tuccompi_sim_rx
+{
+	void (*cb)(void *);
+	void *arg;
+};
+
+static inline void tuccompi_sim_rx_done(void *p)
+{
+	struct tuccompi_sim_rx x = *(struct tuccompi_sim_rx *)p;
+	free(p);
+	starpu_usleep(tuccompi_sim_msg_us());
+	if (x.cb)
+		x.cb(x.arg);
+}
+
+static inline int tuccompi_sim_irecv_detached(starpu_data_handle_t h, int src, starpu_mpi_tag_t tag, MPI_Comm comm,
+					      void (*cb)(void *), void *arg)
+{
+	struct tuccompi_sim_rx *x = tuccompi_sim_msg_us() > 0 ? malloc(sizeof(*x)) : NULL;
+	if (!x)
+		return starpu_mpi_irecv_detached(h, src, tag, comm, cb, arg);
+	x->cb = cb;
+	x->arg = arg;
+	return starpu_mpi_irecv_detached(h, src, tag, comm, tuccompi_sim_rx_done, x);
+}
+
+#define starpu_mpi_irecv_detached tuccompi_sim_irecv_detached
+#endif
 
 #define clock_gettime tuccompi_sim_clock_gettime
 #define nanosleep tuccompi_sim_nanosleep

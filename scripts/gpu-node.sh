@@ -28,6 +28,16 @@
 #                 and 65536); POLICIES (default ms-tail); MK (default 1, as the simulations run); then
 #                 EQ_POLICIES (default "eq1 eq2") measured with every unit on 1 and 2 ranks (K_EQ_R1M,
 #                 K_EQ_ROAD: default 416 and 16384)
+#   calibrate4m*  issue 56's models and checks of the simulations past 64 nodes (docs/simulation.md):
+#                 road-like 4M (road:4194304, its hierarchy built once) with PHAST, STARPU_HOSTNAME=h200
+#                 in STARPU_HOME=$OUT/calibrate4m/starpu: GPU alone, every unit and every unit on 2 ranks
+#                 (CAL_REPS passes, default 2, then REPS measured, default 1; K_ROAD4M sources, default
+#                 65536), so that the simulated road-like 4M runs on measured models instead of the
+#                 1M models times 4 (simulation/scale_models.py); the 2-rank runs with TUCCOMPI_END_LOG
+#                 give the MS round trips that set the simulation's time per message (MSG_US); then
+#                 road-like 1M, GPU alone at MK 1, 2 and 4 (MKS; STARPU_HOSTNAME=h200mkK in
+#                 starpu-mkK/: one model per MK) with K_ROAD sources (default 65536): the per-job times
+#                 and rates that an MK-k GPU modelled as k simulated GPUs must reproduce
 #   plugin*       the CUDA plug-in users copy (examples/hutchinson): its GPU test, built from the bundle
 #                 with examples/README.md's commands (tests/install/bundle.sh), larger runs, 1 and 2 ranks
 #   plugin-bench* bench/plugin.sh: the example against plain StarPU (dmda, lws) on the CPU cores, the GPU
@@ -340,6 +350,60 @@ for s in "$@"; do
 		# the models alone, small, for the repository (simulation/models/h200/, see simulation/README.md)
 		tar czf "$o/h200-models.tgz" -C "$STARPU_HOME/.starpu" sampling -C "$o" node.txt rates.txt measured.txt
 		ls -la "$o/h200-models.tgz"
+		unset STARPU_HOME STARPU_HOSTNAME
+		;;
+	calibrate4m)
+		folder calibrate4m
+		{
+			echo "date: $(date -u +%FT%TZ)"
+			echo "bundle commit: $(cat "$B/COMMIT" 2>/dev/null || echo unknown)"
+			echo "cores: $(nproc)"
+			nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,memory.total --format=csv,noheader
+		} | tee "$o/node.txt"
+		gen road:4194304 "$o/road4m.tgb"
+		gen road:1048576 "$o/road1m.tgb"
+		step "calibrate4m: the hierarchies"
+		"$APP" "$o/road4m.tgb" --engine phast --ch-cache "$o/road4m.ch" --units gpu --sources random:256 2>&1 | grep -i hierarchy
+		"$APP" "$o/road1m.tgb" --engine phast --ch-cache "$o/road1m.ch" --units gpu --sources random:256 -q
+		# c4 NAME CALIBRATE GRAPH K UNITS RANKS MK: one PHAST run under MS-TAIL (RANKS 1 or 2)
+		c4() {
+			local name=$1 c=$2 g=$3 k=$4 u=$5 r=$6 mk=$7
+			local a=("$APP" "$o/$g.tgb" --engine phast --ch-cache "$o/$g.ch" --units "$u" --policy ms-tail --seed 1
+				--sources "random:$k" --mk "$mk" --summary --stats "$o/$name.units.csv")
+			if [ "$r" = 1 ]; then
+				run "$name" env STARPU_CALIBRATE="$c" "${a[@]}"
+			else
+				STARPU_CALIBRATE=$c TUCCOMPI_END_LOG=1 MPIRUN_ARGS="${MPIRUN_ARGS:-} -x STARPU_HOME -x STARPU_HOSTNAME -x STARPU_CALIBRATE -x TUCCOMPI_END_LOG" \
+					run "$name" "$B/tests/mpirun.sh" 2 "${a[@]}"
+			fi
+		}
+		export STARPU_HOME=$o/starpu STARPU_HOSTNAME=h200
+		mkdir -p "$STARPU_HOME"
+		for pass in cal meas; do
+			if [ $pass = cal ]; then c=1 n=${CAL_REPS:-2}; else c=0 n=${REPS:-1}; fi
+			for rep in $(seq "$n"); do
+				step "calibrate4m: road-like 4M, $pass $rep"
+				c4 "$pass-road4m-gpu-ms-tail-$rep" $c road4m "${K_ROAD4M:-65536}" gpu 1 1
+				c4 "$pass-road4m-all-ms-tail-$rep" $c road4m "${K_ROAD4M:-65536}" all 1 1
+				c4 "$pass-road4m-all2-ms-tail-$rep" $c road4m "${K_ROAD4M:-65536}" all 2 1
+			done
+		done
+		grep -h "MS round trips" "$o"/meas-road4m-all2-*.log | tee "$o/round-trips.txt"
+		tar czf "$o/h200-road4m-models.tgz" -C "$STARPU_HOME/.starpu" sampling -C "$o" node.txt rates.txt
+		for mk in ${MKS:-1 2 4}; do
+			export STARPU_HOME=$o/starpu-mk$mk STARPU_HOSTNAME=h200mk$mk
+			mkdir -p "$STARPU_HOME"
+			for pass in cal meas; do
+				if [ $pass = cal ]; then c=1 n=${CAL_REPS:-2}; else c=0 n=${REPS:-1}; fi
+				for rep in $(seq "$n"); do
+					step "calibrate4m: road-like 1M, GPU alone, MK $mk, $pass $rep"
+					c4 "$pass-road1m-gpu-mk$mk-$rep" $c road1m "${K_ROAD:-65536}" gpu 1 "$mk"
+				done
+			done
+			tar czf "$o/h200-mk$mk-models.tgz" -C "$STARPU_HOME/.starpu" sampling
+		done
+		grep '^meas-' "$o/rates.txt" >"$o/measured.txt"
+		rm -f "$o"/*.tgb "$o"/*.ch
 		unset STARPU_HOME STARPU_HOSTNAME
 		;;
 	apsp)

@@ -6,12 +6,23 @@
 # Environment:
 #   MODELS   a folder holding sampling/ (default simulation/models/h200 when calibrated, else
 #            simulation/models/h200-derived; see simulation/README.md). simulation/models/h200 is the
-#            MK 1 calibration of 2026-12-02 17:37 UTC (its node.txt; docs/simulation.md validates it)
+#            MK 1 calibration of its node.txt (docs/simulation.md validates it)
 #   SIM_APSP the simulated build's tuccompi-apsp (default build-simgrid/src/apps/apsp/tuccompi-apsp)
 #   HETERO=1 the odd nodes have no GPU; NCPU CPU workers per node (default 12, as the H200 node ran)
 #   COMPUTE=1 compute the results for real (default 0: timings only, results left zero)
 #   GPU_BATCH tasks per simulated GPU job (TUCCOMPI_SIM_GPU_BATCH; default: the engine's GPU lanes,
 #            256 with --engine phast, else 64)
+#   MSG_US   StarPU-MPI's time per message in the receiving rank's progression thread
+#            (TUCCOMPI_SIM_MSG_US; default 124: a round trip between two ranks of the H200 node took
+#            0.29 ms with the MPI thread on a core of its own, 2026-12-04, against 0.04 ms on the
+#            simulated wire; 0: the wire alone)
+#   MSG_BUSY_US  of MSG_US, the part that keeps the receiving progression thread busy (default: all
+#            of it, the pessimistic reading: a message queues behind the others' whole time); the
+#            rest is added to the links' latency, which delays each message and occupies nothing
+#            (a one-way message counts a link's latency LAT_COUNT times, default 8.06 as measured:
+#            two links, StarPU-MPI's envelope and data, SMPI's factor of 2 for small messages)
+#   The sets' sources may outnumber the stand-in graph's vertices (random:K repeats them): nothing
+#   is computed, the models carry the real graph's times.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -37,11 +48,14 @@ trap 'rm -rf "$tmp"' EXIT
 # StarPU may write into its models folder: a copy
 mkdir -p "$tmp/home/.starpu"
 cp -r "$models/sampling" "$tmp/home/.starpu/"
+msg_us=${MSG_US:-124}
+busy_us=${MSG_BUSY_US:-$msg_us}
+extra_us=$(awk -v m="$msg_us" -v b="$busy_us" -v c="${LAT_COUNT:-8.06}" 'BEGIN {e = (m - b) / c; printf "%.3f", (e > 0 ? e : 0)}')
 case $net in
-flat100) bw=12.5GBps lat=2us topo= ;;
-eth1g) bw=125MBps lat=100us topo= ;;
+flat100) bw=12.5GBps lat=$(awk -v e="$extra_us" 'BEGIN {print 2 + e}')us topo= ;;
+eth1g) bw=125MBps lat=$(awk -v e="$extra_us" 'BEGIN {print 100 + e}')us topo= ;;
 fat100)
-	bw=12.5GBps lat=2us
+	bw=12.5GBps lat=$(awk -v e="$extra_us" 'BEGIN {print 2 + e}')us
 	leaves=$(((nodes + 7) / 8))
 	[ "$leaves" -ge 2 ] || leaves=2
 	topo="topology=\"FAT_TREE\" topo_parameters=\"2;8,$leaves;1,1;1,1\""
@@ -64,6 +78,7 @@ for i in $(seq 0 $((nodes - 1))); do echo "node$i"; done >"$tmp/hosts"
 export STARPU_HOME=$tmp/home STARPU_HOSTNAME=h200 STARPU_SILENT=1
 export STARPU_NCPU=${NCPU:-12}
 export TUCCOMPI_SIM_COMPUTE=${COMPUTE:-0}
+export TUCCOMPI_SIM_MSG_US=$busy_us
 if [ -z "${GPU_BATCH:-}" ]; then
 	# the engine's GPU lanes (the simulated build has no CUDA code to ask): PHAST 256, else 64
 	GPU_BATCH=64

@@ -43,6 +43,7 @@ int main(int argc, char **argv)
 		{ "TUCCOMPI_PEER_TIMEOUT", "-1", "TUCCOMPI_PEER_TIMEOUT='-1' is not a number from 0" },
 		{ "TUCCOMPI_PEER_TIMEOUT", "10s", "TUCCOMPI_PEER_TIMEOUT='10s' is not a number" },
 		{ "TUCCOMPI_MS_ADAPT_RATE", "fast", "TUCCOMPI_MS_ADAPT_RATE='fast' is not a number" },
+		{ "TUCCOMPI_MS_FACTOR", "half", "TUCCOMPI_MS_FACTOR='half' is not a number" },
 		{ "TUCCOMPI_TUNE", "best", "TUCCOMPI_TUNE='best' is not a tuning mode: write rules, empirical or cuda" },
 		{ "TUCCOMPI_PIN_RESULTS", "64M", "TUCCOMPI_PIN_RESULTS='64M'" },
 		{ "TUCCOMPI_PIN_SHARED", "-5", "TUCCOMPI_PIN_SHARED='-5'" },

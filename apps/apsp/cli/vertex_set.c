@@ -188,6 +188,27 @@ int cli_vertex_set(const char *opt, const char *noun, const char *spec, uint32_t
 		v = n;
 	else if (random)
 	{
+#ifdef TUCCOMPI_SIMGRID
+		/* The simulated build times sets larger than its stand-in graphs (docs/simulation.md):
+		 * random:K past the vertex count repeats the vertices' random order (nothing is computed). */
+		if (cli_parse_u64("random:N", spec + 7, 1, UINT32_MAX, &v, &why) == 0 && v > n)
+		{
+			uint32_t *src = malloc(v * sizeof *src);
+			if (!src)
+				return graph_set_error(err, -ENOMEM, "out of memory for %" PRIu64 " %ss", v, noun);
+			int rc = random_sources(n, n, seed, src, err);
+			for (uint64_t i = n; rc == 0 && i < v; i++)
+				src[i] = src[i % n];
+			if (rc < 0)
+			{
+				free(src);
+				return rc;
+			}
+			*out = src;
+			*count = v;
+			return 0;
+		}
+#endif
 		if (cli_parse_u64("random:N", spec + 7, 1, n, &v, &why) < 0)
 			return cli_bad_arg(err, "%s '%s': want random:K with 1 <= K <= %" PRIu32 " (the vertex count)", opt, spec, n);
 	}
