@@ -135,8 +135,6 @@ static double run_sssp(struct sssp_ctx *c, int mk, int nsources, uint64_t *check
 	return nsources / el;
 }
 
-static const char *const kernels[] = { "relax", "minimum", "update" };
-
 int main(int argc, char **argv)
 {
 	bench_name = "tune_kernels";

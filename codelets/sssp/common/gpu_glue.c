@@ -1,4 +1,6 @@
-/* The engines' GPU batch job (gpu_glue.h). */
+/* The engines' GPU batch job (gpu_glue.h): built with CUDA only (SSSP_WITH_CUDA); a build of the
+ * CPU engines that compiles every .c of codelets/sssp gets an empty unit. */
+#ifdef SSSP_WITH_CUDA
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,3 +122,4 @@ void sssp_gpu_batch_job(struct sssp_args *a, struct tuccompi_batch *b, const str
 	if (ret < 0)
 		tuccompi_batch_fail(b, ret, "%s", why);
 }
+#endif
