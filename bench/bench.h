@@ -112,6 +112,10 @@ static inline uint64_t bench_splitmix(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* A CUDA source always has the CUDA check; a C source has it once it includes tuccompi_cuda.h. */
+#ifdef __CUDACC__
+#include <tuccompi_cuda.h>
+#endif
 #ifdef TUCCOMPI_CUDA_H
 /* A CUDA runtime call that must succeed: the line of TUCCOMPI_CUDA_CHECK (tuccompi_cuda.h), its
  * prefix this place of the source, "FILE:LINE: CALL: CUDA's error string", then bench_die. */

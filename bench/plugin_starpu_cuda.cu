@@ -4,7 +4,6 @@
 // kernel timed in the tuner's geometry (GPULAUNCH) against CUDA's suggested block.
 #include <algorithm>
 #include <starpu.h>
-#include <tuccompi_cuda.h>
 #include <vector>
 
 #include "bench.h"
